@@ -1,0 +1,238 @@
+//! Typed errors: invalid configurations, undefined behaviour reports, and the
+//! [`Op`] naming every ballot operation in them.
+
+use core::fmt;
+
+use crate::mask::SubgroupMask;
+
+/// Every ballot operation, with its names in each language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Op {
+    /// `subgroupBallot`.
+    Ballot,
+    /// `subgroupInverseBallot`.
+    InverseBallot,
+    /// `subgroupBallotBitExtract`.
+    BitExtract,
+    /// `subgroupBallotBitCount`.
+    BitCount,
+    /// `subgroupBallotInclusiveBitCount`.
+    InclusiveBitCount,
+    /// `subgroupBallotExclusiveBitCount`.
+    ExclusiveBitCount,
+    /// `subgroupBallotFindLSB`.
+    FindLsb,
+    /// `subgroupBallotFindMSB`.
+    FindMsb,
+    /// `gl_SubgroupEqMask`.
+    EqMask,
+    /// `gl_SubgroupGeMask`.
+    GeMask,
+    /// `gl_SubgroupGtMask`.
+    GtMask,
+    /// `gl_SubgroupLeMask`.
+    LeMask,
+    /// `gl_SubgroupLtMask`.
+    LtMask,
+    /// `subgroupElect`.
+    Elect,
+    /// `subgroupBroadcast`.
+    Broadcast,
+    /// `subgroupBroadcastFirst`.
+    BroadcastFirst,
+}
+
+impl Op {
+    /// Every operation, in declaration order.
+    pub const ALL: [Op; 16] = [
+        Op::Ballot,
+        Op::InverseBallot,
+        Op::BitExtract,
+        Op::BitCount,
+        Op::InclusiveBitCount,
+        Op::ExclusiveBitCount,
+        Op::FindLsb,
+        Op::FindMsb,
+        Op::EqMask,
+        Op::GeMask,
+        Op::GtMask,
+        Op::LeMask,
+        Op::LtMask,
+        Op::Elect,
+        Op::Broadcast,
+        Op::BroadcastFirst,
+    ];
+
+    /// The GLSL (`GL_KHR_shader_subgroup`) name: a function or a built-in.
+    pub const fn glsl_name(self) -> &'static str {
+        match self {
+            Op::Ballot => "subgroupBallot",
+            Op::InverseBallot => "subgroupInverseBallot",
+            Op::BitExtract => "subgroupBallotBitExtract",
+            Op::BitCount => "subgroupBallotBitCount",
+            Op::InclusiveBitCount => "subgroupBallotInclusiveBitCount",
+            Op::ExclusiveBitCount => "subgroupBallotExclusiveBitCount",
+            Op::FindLsb => "subgroupBallotFindLSB",
+            Op::FindMsb => "subgroupBallotFindMSB",
+            Op::EqMask => "gl_SubgroupEqMask",
+            Op::GeMask => "gl_SubgroupGeMask",
+            Op::GtMask => "gl_SubgroupGtMask",
+            Op::LeMask => "gl_SubgroupLeMask",
+            Op::LtMask => "gl_SubgroupLtMask",
+            Op::Elect => "subgroupElect",
+            Op::Broadcast => "subgroupBroadcast",
+            Op::BroadcastFirst => "subgroupBroadcastFirst",
+        }
+    }
+
+    /// The spirv-std name, which is also the kernel intrinsic's name.
+    pub const fn spirv_std_name(self) -> &'static str {
+        match self {
+            Op::Ballot => "subgroup_ballot",
+            Op::InverseBallot => "subgroup_inverse_ballot",
+            Op::BitExtract => "subgroup_ballot_bit_extract",
+            Op::BitCount => "subgroup_ballot_bit_count",
+            Op::InclusiveBitCount => "subgroup_ballot_inclusive_bit_count",
+            Op::ExclusiveBitCount => "subgroup_ballot_exclusive_bit_count",
+            Op::FindLsb => "subgroup_ballot_find_lsb",
+            Op::FindMsb => "subgroup_ballot_find_msb",
+            Op::EqMask => "subgroup_eq_mask",
+            Op::GeMask => "subgroup_ge_mask",
+            Op::GtMask => "subgroup_gt_mask",
+            Op::LeMask => "subgroup_le_mask",
+            Op::LtMask => "subgroup_lt_mask",
+            Op::Elect => "subgroup_elect",
+            Op::Broadcast => "subgroup_broadcast",
+            Op::BroadcastFirst => "subgroup_broadcast_first",
+        }
+    }
+
+    /// Looks an operation up by its spirv-std name.
+    pub fn from_spirv_std_name(name: &str) -> Option<Op> {
+        Op::ALL.into_iter().find(|op| op.spirv_std_name() == name)
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.glsl_name())
+    }
+}
+
+/// A subgroup or dispatch configuration that no device can have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The subgroup size is 0, not a power of two, or over 128.
+    #[error("invalid subgroup size {size}: it must be a power of two from 1 to 128")]
+    InvalidSubgroupSize {
+        /// The rejected size.
+        size: u32,
+    },
+    /// An active lane is at or above the subgroup size.
+    #[error("active lane {lane} is not below the subgroup size {size}")]
+    ActiveLaneOutOfRange {
+        /// The lowest offending lane.
+        lane: u32,
+        /// The subgroup size.
+        size: u32,
+    },
+    /// A workgroup dimension is 0.
+    #[error("invalid workgroup size {size:?}: every dimension must be at least 1")]
+    EmptyWorkgroup {
+        /// The rejected workgroup size.
+        size: [u32; 3],
+    },
+    /// The dispatch has more invocations than a `usize` or `u32` can count.
+    #[error("dispatch of {workgroup_count:?} workgroups of {workgroup_size:?} invocations is too large to simulate")]
+    TooManyInvocations {
+        /// The workgroup size.
+        workgroup_size: [u32; 3],
+        /// The workgroup count.
+        workgroup_count: [u32; 3],
+    },
+}
+
+/// What made a ballot operation's result undefined.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UbKind {
+    /// FindLSB / FindMSB of a mask with no bit below the subgroup size.
+    #[error("no bit below the subgroup size {size} is set in {mask}")]
+    EmptyMask {
+        /// The offending mask.
+        mask: SubgroupMask,
+        /// The subgroup size.
+        size: u32,
+    },
+    /// A lane index at or above the subgroup size (BitExtract, Broadcast).
+    #[error("index {index} is not below the subgroup size {size}")]
+    IndexOutOfRange {
+        /// The offending index.
+        index: u32,
+        /// The subgroup size.
+        size: u32,
+    },
+    /// Broadcast from a lane that is not active.
+    #[error("source lane {source_lane} is inactive")]
+    InactiveSource {
+        /// The inactive lane named as the source.
+        source_lane: u32,
+    },
+    /// InverseBallot given a value that differs across active lanes.
+    #[error("value {value} differs from {first} passed by lane {first_lane}")]
+    NonUniform {
+        /// The value this lane passed.
+        value: SubgroupMask,
+        /// The value the lowest active lane passed.
+        first: SubgroupMask,
+        /// The lowest active lane.
+        first_lane: u32,
+    },
+}
+
+/// A report of undefined behaviour: the operation, the lane it happened in,
+/// and the offending value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("undefined behaviour in `{op}` at lane {lane}: {kind}")]
+pub struct UndefinedBehavior {
+    /// The operation whose result is undefined.
+    pub op: Op,
+    /// The lane in which it is undefined.
+    pub lane: u32,
+    /// Why it is undefined, with the offending value.
+    pub kind: UbKind,
+}
+
+/// Everything a simulated collective operation can fail with.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimError {
+    /// The operation's result is undefined for these inputs.
+    #[error(transparent)]
+    Undefined(#[from] UndefinedBehavior),
+    /// The configuration is invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A per-lane input does not have one entry per lane.
+    #[error("`{op}` expects one input per lane ({expected}), got {got}")]
+    InputLength {
+        /// The operation (or kernel input) that was called.
+        op: &'static str,
+        /// The number of entries expected.
+        expected: usize,
+        /// The number of entries given.
+        got: usize,
+    },
+}
+
+impl SimError {
+    /// The undefined-behaviour report, if that is what this error is.
+    pub fn as_undefined(&self) -> Option<&UndefinedBehavior> {
+        match self {
+            SimError::Undefined(ub) => Some(ub),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! The engine behind the [`ballot`](https://docs.rs/ballot) crate.
+//!
+//! - [`mask`]: [`SubgroupMask`] and the mask algebra, the spec in code.
+//! - [`sim`]: subgroup sizes, active lanes, per-lane values and dispatches.
+//! - [`ops`]: every ballot operation as a collective over a simulated
+//!   subgroup, with spirv-std's names, reporting undefined behaviour.
+//! - [`error`]: the typed errors and undefined-behaviour reports.
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod mask;
+pub mod ops;
+pub mod sim;
+
+pub use error::{ConfigError, Op, SimError, UbKind, UndefinedBehavior};
+pub use mask::SubgroupMask;
+pub use sim::{Dispatch, DispatchedSubgroup, PerLane, Subgroup, SubgroupSize};

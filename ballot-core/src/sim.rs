@@ -1,0 +1,377 @@
+//! The subgroup simulator: subgroup sizes, active lanes, per-lane values and
+//! the mapping of a dispatch onto subgroups.
+//!
+//! A [`Subgroup`] is a size and a set of active lanes. Collective operations
+//! ([`crate::ops`]) take one input per lane, indexed by lane id, and return a
+//! [`PerLane`] output in which inactive lanes hold nothing. A [`Dispatch`]
+//! splits workgroups into subgroups the way drivers commonly do: invocation
+//! `local_invocation_index` is lane `index % size` of subgroup
+//! `index / size`, and the last subgroup of a workgroup whose size is not a
+//! multiple of the subgroup size is partial.
+
+use core::fmt;
+
+use crate::error::{ConfigError, SimError};
+use crate::mask::SubgroupMask;
+
+/// The largest subgroup size any API allows.
+pub const MAX_SUBGROUP_SIZE: u32 = 128;
+
+/// A valid subgroup size: a power of two from 1 to 128.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SubgroupSize(u32);
+
+impl SubgroupSize {
+    /// Validates `size`.
+    pub const fn new(size: u32) -> Result<Self, ConfigError> {
+        if size == 0 || !size.is_power_of_two() || size > MAX_SUBGROUP_SIZE {
+            Err(ConfigError::InvalidSubgroupSize { size })
+        } else {
+            Ok(Self(size))
+        }
+    }
+
+    /// Every valid size, smallest first.
+    pub fn all() -> impl Iterator<Item = SubgroupSize> + Clone {
+        (0..=7).map(|k| SubgroupSize(1 << k))
+    }
+
+    /// The size as a number.
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+
+    /// The size as a `usize`, for indexing.
+    pub const fn as_usize(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for SubgroupSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl TryFrom<u32> for SubgroupSize {
+    type Error = ConfigError;
+    fn try_from(size: u32) -> Result<Self, ConfigError> {
+        Self::new(size)
+    }
+}
+
+/// One subgroup: its size and which of its lanes are active.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Subgroup {
+    size: SubgroupSize,
+    active: SubgroupMask,
+}
+
+impl Subgroup {
+    /// A subgroup of `size` lanes of which `active` are active.
+    ///
+    /// Fails if the size is invalid or an active lane is at or above it.
+    pub fn new(size: u32, active: SubgroupMask) -> Result<Self, ConfigError> {
+        let size = SubgroupSize::new(size)?;
+        let outside = active & !SubgroupMask::first(size.get());
+        match outside.lowest() {
+            Some(lane) => Err(ConfigError::ActiveLaneOutOfRange {
+                lane,
+                size: size.get(),
+            }),
+            None => Ok(Self { size, active }),
+        }
+    }
+
+    /// A subgroup of `size` lanes, all active.
+    pub fn full(size: u32) -> Result<Self, ConfigError> {
+        let size = SubgroupSize::new(size)?;
+        Ok(Self::from_parts(size, SubgroupMask::first(size.get())))
+    }
+
+    /// A subgroup whose first `count` lanes are active, as at the end of a
+    /// ragged workgroup. Fails if `count` exceeds the size.
+    pub fn partial(size: u32, count: u32) -> Result<Self, ConfigError> {
+        let size_checked = SubgroupSize::new(size)?;
+        if count > size_checked.get() {
+            return Err(ConfigError::ActiveLaneOutOfRange {
+                lane: size_checked.get(),
+                size,
+            });
+        }
+        Ok(Self::from_parts(size_checked, SubgroupMask::first(count)))
+    }
+
+    /// Builds a subgroup from an already-validated size; bits of `active` at
+    /// or above the size are dropped.
+    pub const fn from_parts(size: SubgroupSize, active: SubgroupMask) -> Self {
+        Self {
+            size,
+            active: active.below(size),
+        }
+    }
+
+    /// The number of lanes, active or not.
+    pub const fn size(&self) -> SubgroupSize {
+        self.size
+    }
+
+    /// The active lanes.
+    pub const fn active(&self) -> SubgroupMask {
+        self.active
+    }
+
+    /// Whether `lane` is active.
+    pub const fn is_active(&self, lane: u32) -> bool {
+        self.active.contains(lane)
+    }
+
+    /// The same subgroup with only the lanes of `mask` that are active here
+    /// still active: what a divergent branch does.
+    pub fn narrow(&self, mask: SubgroupMask) -> Self {
+        Self::from_parts(self.size, self.active & mask)
+    }
+
+    /// Checks that a per-lane input holds one entry per lane.
+    pub fn check_len<T>(&self, op: &'static str, input: &[T]) -> Result<(), SimError> {
+        let expected = self.size.as_usize();
+        if input.len() == expected {
+            Ok(())
+        } else {
+            Err(SimError::InputLength {
+                op,
+                expected,
+                got: input.len(),
+            })
+        }
+    }
+}
+
+/// One value per lane of a subgroup; inactive lanes hold `None`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PerLane<T>(Vec<Option<T>>);
+
+impl<T> PerLane<T> {
+    /// Evaluates `f` in every active lane of `subgroup`.
+    pub fn from_fn(subgroup: &Subgroup, mut f: impl FnMut(u32) -> T) -> Self {
+        Self(
+            (0..subgroup.size().get())
+                .map(|lane| subgroup.is_active(lane).then(|| f(lane)))
+                .collect(),
+        )
+    }
+
+    /// Like [`PerLane::from_fn`], stopping at the first lane that fails.
+    pub fn try_from_fn<E>(
+        subgroup: &Subgroup,
+        mut f: impl FnMut(u32) -> Result<T, E>,
+    ) -> Result<Self, E> {
+        let mut values = Vec::with_capacity(subgroup.size().as_usize());
+        for lane in 0..subgroup.size().get() {
+            values.push(if subgroup.is_active(lane) {
+                Some(f(lane)?)
+            } else {
+                None
+            });
+        }
+        Ok(Self(values))
+    }
+
+    /// Wraps one optional value per lane.
+    pub fn from_vec(values: Vec<Option<T>>) -> Self {
+        Self(values)
+    }
+
+    /// The value of `lane`, if it is an active lane.
+    pub fn get(&self, lane: u32) -> Option<&T> {
+        self.0.get(lane as usize).and_then(Option::as_ref)
+    }
+
+    /// The number of lanes, active or not.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no lanes at all.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The active lanes and their values, lowest lane first.
+    pub fn active(&self) -> impl Iterator<Item = (u32, &T)> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .filter_map(|(lane, v)| v.as_ref().map(|v| (lane as u32, v)))
+    }
+
+    /// Every lane's optional value.
+    pub fn as_slice(&self) -> &[Option<T>] {
+        &self.0
+    }
+
+    /// Every lane's optional value, by value.
+    pub fn into_vec(self) -> Vec<Option<T>> {
+        self.0
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for PerLane<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.active()).finish()
+    }
+}
+
+/// A compute dispatch: workgroup size, subgroup size and workgroup count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dispatch {
+    workgroup_size: [u32; 3],
+    subgroup_size: SubgroupSize,
+    workgroup_count: [u32; 3],
+    invocations_per_workgroup: u32,
+    workgroups: u32,
+}
+
+/// One subgroup of a [`Dispatch`], and where its lanes live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DispatchedSubgroup {
+    /// `gl_WorkGroupID` / `workgroup_id` of its workgroup.
+    pub workgroup_id: [u32; 3],
+    /// The linear index of its workgroup, x fastest.
+    pub workgroup_index: u32,
+    /// Its index among the subgroups of its workgroup (`gl_SubgroupID`).
+    pub index: u32,
+    /// The linear invocation index, across the dispatch, of its lane 0:
+    /// lane `l` is invocation `first_invocation + l`.
+    pub first_invocation: usize,
+    /// Its size and active lanes.
+    pub subgroup: Subgroup,
+}
+
+impl Dispatch {
+    /// Validates a dispatch of `workgroup_count` workgroups of
+    /// `workgroup_size` invocations, in subgroups of `subgroup_size`.
+    ///
+    /// A workgroup count of 0 in any dimension is a valid, empty dispatch.
+    pub fn new(
+        workgroup_size: [u32; 3],
+        subgroup_size: u32,
+        workgroup_count: [u32; 3],
+    ) -> Result<Self, ConfigError> {
+        let subgroup_size = SubgroupSize::new(subgroup_size)?;
+        if workgroup_size.contains(&0) {
+            return Err(ConfigError::EmptyWorkgroup {
+                size: workgroup_size,
+            });
+        }
+        let too_many = ConfigError::TooManyInvocations {
+            workgroup_size,
+            workgroup_count,
+        };
+        let product = |d: [u32; 3]| d.iter().try_fold(1u32, |acc, &n| acc.checked_mul(n));
+        let invocations_per_workgroup = product(workgroup_size).ok_or(too_many.clone())?;
+        let workgroups = product(workgroup_count).ok_or(too_many.clone())?;
+        // Every invocation index must fit a u32, as it does on a GPU.
+        invocations_per_workgroup
+            .checked_mul(workgroups)
+            .ok_or(too_many)?;
+        Ok(Self {
+            workgroup_size,
+            subgroup_size,
+            workgroup_count,
+            invocations_per_workgroup,
+            workgroups,
+        })
+    }
+
+    /// The workgroup size.
+    pub const fn workgroup_size(&self) -> [u32; 3] {
+        self.workgroup_size
+    }
+
+    /// The subgroup size.
+    pub const fn subgroup_size(&self) -> SubgroupSize {
+        self.subgroup_size
+    }
+
+    /// The workgroup count.
+    pub const fn workgroup_count(&self) -> [u32; 3] {
+        self.workgroup_count
+    }
+
+    /// Invocations in one workgroup.
+    pub const fn invocations_per_workgroup(&self) -> u32 {
+        self.invocations_per_workgroup
+    }
+
+    /// Invocations in the whole dispatch: the length of every per-invocation
+    /// input and output.
+    pub const fn invocation_count(&self) -> usize {
+        self.invocations_per_workgroup as usize * self.workgroups as usize
+    }
+
+    /// Subgroups in one workgroup, counting a partial last one.
+    pub const fn subgroups_per_workgroup(&self) -> u32 {
+        self.invocations_per_workgroup
+            .div_ceil(self.subgroup_size.get())
+    }
+
+    /// Every subgroup of the dispatch, workgroup by workgroup.
+    pub fn subgroups(&self) -> impl Iterator<Item = DispatchedSubgroup> + '_ {
+        let per_wg = self.subgroups_per_workgroup();
+        (0..self.workgroups).flat_map(move |wg| (0..per_wg).map(move |sg| self.subgroup(wg, sg)))
+    }
+
+    fn subgroup(&self, workgroup_index: u32, index: u32) -> DispatchedSubgroup {
+        let size = self.subgroup_size.get();
+        let first_local = index * size;
+        let count = (self.invocations_per_workgroup - first_local).min(size);
+        let [cx, cy, _] = self.workgroup_count;
+        DispatchedSubgroup {
+            workgroup_id: [
+                workgroup_index % cx,
+                workgroup_index / cx % cy,
+                workgroup_index / (cx * cy),
+            ],
+            workgroup_index,
+            index,
+            first_invocation: workgroup_index as usize * self.invocations_per_workgroup as usize
+                + first_local as usize,
+            subgroup: Subgroup::from_parts(self.subgroup_size, SubgroupMask::first(count)),
+        }
+    }
+
+    /// Runs `op` on every subgroup and gathers its per-lane outputs into one
+    /// per-invocation vector.
+    ///
+    /// `input` holds one entry per invocation, in linear invocation order
+    /// (workgroup by workgroup, `local_invocation_index` within each); `op`
+    /// receives the slice of one subgroup, padded to the subgroup size with
+    /// `T::default()` in the lanes a partial subgroup lacks, which are
+    /// inactive and so never read.
+    pub fn run<T, U, F>(&self, input: &[T], mut op: F) -> Result<Vec<U>, SimError>
+    where
+        T: Clone + Default,
+        F: FnMut(&Subgroup, &[T]) -> Result<PerLane<U>, SimError>,
+    {
+        if input.len() != self.invocation_count() {
+            return Err(SimError::InputLength {
+                op: "Dispatch::run",
+                expected: self.invocation_count(),
+                got: input.len(),
+            });
+        }
+        let size = self.subgroup_size.as_usize();
+        let mut out = Vec::with_capacity(input.len());
+        let mut lanes = Vec::with_capacity(size);
+        for sg in self.subgroups() {
+            let count = sg.subgroup.active().count() as usize;
+            lanes.clear();
+            lanes.extend_from_slice(&input[sg.first_invocation..sg.first_invocation + count]);
+            lanes.resize(size, T::default());
+            let result = op(&sg.subgroup, &lanes)?;
+            out.extend(result.into_vec().into_iter().take(count).flatten());
+        }
+        Ok(out)
+    }
+}
