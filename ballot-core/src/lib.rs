@@ -5,9 +5,13 @@
 //! - [`ops`]: every ballot operation as a collective over a simulated
 //!   subgroup, with spirv-std's names, reporting undefined behaviour.
 //! - [`error`]: the typed errors and undefined-behaviour reports.
+//! - [`ir`]: the typed kernel IR every backend reads.
+//! - [`front`]: syn AST to IR, with every error spanned.
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod front;
+pub mod ir;
 pub mod mask;
 pub mod ops;
 pub mod sim;
