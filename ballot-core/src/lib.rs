@@ -7,13 +7,20 @@
 //! - [`error`]: the typed errors and undefined-behaviour reports.
 //! - [`ir`]: the typed kernel IR every backend reads.
 //! - [`front`]: syn AST to IR, with every error spanned.
+//! - [`back`]: IR to code: native Rust (and, in time, GLSL and WGSL).
+//! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls.
 #![warn(missing_docs)]
 
+pub mod back;
 pub mod error;
+pub mod expand;
 pub mod front;
+pub mod interp;
 pub mod ir;
 pub mod mask;
 pub mod ops;
+#[doc(hidden)]
+pub mod rt;
 pub mod sim;
 
 pub use error::{ConfigError, Op, SimError, UbKind, UndefinedBehavior};

@@ -1,1 +1,10 @@
-//! Procedural macros for the `ballot` crate.
+//! Procedural macros for the `ballot` crate: a thin shim over
+//! `ballot_core::expand`, where all the logic lives and is unit-tested.
+
+use proc_macro::TokenStream;
+
+/// Turns a Rust function into a ballot kernel. See the `ballot` crate.
+#[proc_macro_attribute]
+pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    ballot_core::expand::kernel(attr.into(), item.into()).into()
+}

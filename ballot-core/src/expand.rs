@@ -1,0 +1,390 @@
+//! The `#[ballot::kernel]` expansion: options, lowering, and the generated
+//! items. `ballot-macros` is a shim over [`kernel`].
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+use syn::ext::IdentExt as _;
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Ident, ItemFn, Token};
+
+use crate::back::rust::Writer;
+use crate::front::{self, Lowered};
+use crate::ir::{Kernel, Type};
+
+/// Options of `#[ballot::kernel(...)]`.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The path generated code reaches the runtime through: the facade
+    /// crate's `__private` module, `::ballot::__private` by default.
+    pub krate: TokenStream,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            krate: quote!(::ballot::__private),
+        }
+    }
+}
+
+/// One `name = value` option.
+struct OptionArg {
+    name: Ident,
+    value: syn::Path,
+}
+
+impl Parse for OptionArg {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let name = input.call(Ident::parse_any)?;
+        input.parse::<Token![=]>()?;
+        Ok(Self {
+            name,
+            value: input.parse()?,
+        })
+    }
+}
+
+impl Parse for Options {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut options = Options::default();
+        let args = Punctuated::<OptionArg, Token![,]>::parse_terminated(input)?;
+        let mut errors: Option<syn::Error> = None;
+        for arg in args {
+            if arg.name == "crate" {
+                let path = arg.value;
+                options.krate = quote!(#path::__private);
+            } else {
+                let msg = format!(
+                    "unknown kernel option `{}`; the only option is `crate`",
+                    arg.name
+                );
+                let err = syn::Error::new(arg.name.span(), msg);
+                match &mut errors {
+                    Some(all) => all.combine(err),
+                    None => errors = Some(err),
+                }
+            }
+        }
+        errors.map_or(Ok(options), Err)
+    }
+}
+
+/// Expands `#[ballot::kernel(attr)] item`.
+///
+/// On error the output holds every `compile_error!` next to a stub with the
+/// kernel's API, so uses of the kernel elsewhere don't add errors of their
+/// own.
+pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item: ItemFn = match syn::parse2(item.clone()) {
+        Ok(item) => item,
+        Err(err) => {
+            let err = syn::Error::new(err.span(), "`#[ballot::kernel]` applies to a function");
+            let err = err.to_compile_error();
+            return quote!(#err #item);
+        }
+    };
+    let options = syn::parse2::<Options>(attr);
+    let lowered = front::lower(&item);
+    match (options, lowered) {
+        (Ok(options), Ok(lowered)) => generate(&item, &lowered, &options),
+        (options, lowered) => {
+            let krate = options
+                .as_ref()
+                .map_or_else(|_| Options::default().krate, |o| o.krate.clone());
+            let errors = [options.err(), lowered.err()].into_iter().flatten();
+            let errors = errors.map(|e| e.to_compile_error());
+            let stub = stub(&item, &krate);
+            quote!(#(#errors)* #stub)
+        }
+    }
+}
+
+/// Lowers kernel source text that the macro has already accepted: the
+/// runtime side of a generated `ir()`.
+///
+/// # Panics
+/// If `source` is not a valid kernel. Generated code only passes the text
+/// the macro validated when it expanded, so this cannot happen there.
+pub fn lower_validated(source: &str) -> Kernel {
+    let item: ItemFn = syn::parse_str(source).expect("kernel source was validated at expansion");
+    front::lower(&item)
+        .expect("kernel source was validated at expansion")
+        .kernel
+}
+
+/// The kernel's source as `ir()` re-lowers it: the function without the
+/// `kernel` attribute itself.
+fn source_text(item: &ItemFn) -> String {
+    let mut item = item.clone();
+    item.attrs.retain(|a| !a.path().is_ident("doc"));
+    item.to_token_stream().to_string()
+}
+
+struct Signature {
+    /// `name: &[T]` or `name: T` for `run`.
+    inputs: Vec<TokenStream>,
+    /// The parameter names.
+    names: Vec<Ident>,
+    uniform: Vec<bool>,
+    /// Lane types.
+    types: Vec<TokenStream>,
+}
+
+fn signature(item: &ItemFn, kernel: &Kernel, writer: &Writer) -> Signature {
+    let mut sig = Signature {
+        inputs: vec![],
+        names: vec![],
+        uniform: vec![],
+        types: vec![],
+    };
+    for (i, param) in kernel.params.iter().enumerate() {
+        let name = param_ident(item, i);
+        let ty = writer.lane_type(kernel.param_type(i));
+        sig.inputs.push(if param.uniform {
+            quote!(#name: #ty)
+        } else {
+            quote!(#name: &[#ty])
+        });
+        sig.names.push(name);
+        sig.uniform.push(param.uniform);
+        sig.types.push(ty);
+    }
+    sig
+}
+
+fn param_ident(item: &ItemFn, index: usize) -> Ident {
+    match item.sig.inputs.iter().nth(index) {
+        Some(syn::FnArg::Typed(pat)) => match &*pat.pat {
+            syn::Pat::Ident(p) => Ident::new(&p.ident.to_string(), p.ident.span()),
+            _ => format_ident!("arg{}", index),
+        },
+        _ => format_ident!("arg{}", index),
+    }
+}
+
+fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream {
+    let kernel = &lowered.kernel;
+    let krate = &options.krate;
+    let mut writer = Writer::new(kernel, &lowered.spans, krate.clone());
+    let body = writer.body();
+    let ret = writer.ret_type();
+    let sig = signature(item, kernel, &writer);
+    let name = &item.sig.ident;
+    let vis = &item.vis;
+    let docs = item.attrs.iter().filter(|a| a.path().is_ident("doc"));
+    let name_str = name.to_string();
+    let source = source_text(item);
+    let simd_params = sig.types.iter().enumerate().map(|(i, ty)| {
+        let p = format_ident!("__p{}", i);
+        quote!(#p: &#krate::__rt::V<#ty>)
+    });
+    let run = run_fn(&sig, krate, &ret);
+    let run_dispatch = run_dispatch_fn(&sig, krate, &ret);
+    let api_doc = api_doc(&name_str, kernel);
+    quote! {
+        #(#docs)*
+        #[doc = #api_doc]
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #name;
+
+        #[allow(dead_code)]
+        impl #name {
+            /// The kernel's name.
+            pub const NAME: &'static str = #name_str;
+            /// The kernel's source, as the macro accepted it.
+            pub const SOURCE: &'static str = #source;
+
+            #run
+            #run_dispatch
+
+            /// The kernel's IR, which every shader backend reads.
+            pub fn ir() -> &'static #krate::ir::Kernel {
+                static IR: ::std::sync::OnceLock<#krate::ir::Kernel> = ::std::sync::OnceLock::new();
+                IR.get_or_init(|| #krate::lower_validated(Self::SOURCE))
+            }
+
+            #[doc(hidden)]
+            #[allow(unused_mut, unused_variables, unused_assignments, unused_labels, unreachable_code, clippy::all)]
+            #[inline]
+            pub fn __simd(
+                __cx: &#krate::__rt::Cx,
+                __entry: u128,
+                #(#simd_params),*
+            ) -> ::core::result::Result<#krate::__rt::V<#ret>, #krate::SimError> {
+                #body
+            }
+        }
+    }
+}
+
+fn api_doc(name: &str, kernel: &Kernel) -> String {
+    let params: Vec<String> = kernel
+        .params
+        .iter()
+        .map(|p| {
+            let local = &kernel.locals[p.local];
+            let kind = if p.uniform { "uniform" } else { "per-lane" };
+            format!("`{}: {}` ({kind})", local.name, type_name(local.ty))
+        })
+        .collect();
+    format!(
+        "\n\n`#[ballot::kernel]`: run it with [`{name}::run`] over one subgroup or \
+         [`{name}::run_dispatch`] over a dispatch. Parameters: {}.",
+        if params.is_empty() {
+            "none".to_string()
+        } else {
+            params.join(", ")
+        }
+    )
+}
+
+fn type_name(ty: Type) -> &'static str {
+    ty.rust_name()
+}
+
+fn run_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> TokenStream {
+    let subgroup = Ident::new("subgroup", Span::mixed_site());
+    let cx = Ident::new("cx", Span::mixed_site());
+    let out = Ident::new("out", Span::mixed_site());
+    let inputs = &sig.inputs;
+    let loads = sig.names.iter().zip(&sig.uniform).map(|(name, &uniform)| {
+        let name_str = name.to_string();
+        if uniform {
+            quote!(let #name = #krate::__rt::V::splat(#name);)
+        } else {
+            quote!(let #name = #krate::__rt::load(&#cx, #name_str, #name)?;)
+        }
+    });
+    let names = &sig.names;
+    quote! {
+        /// Runs the kernel over the active lanes of one subgroup. Per-lane
+        /// inputs hold one entry per lane, indexed by lane id; entries of
+        /// inactive lanes are ignored. Inactive lanes get no output.
+        ///
+        /// # Errors
+        /// A report of the first undefined behaviour, naming the operation
+        /// and the lane, or an input of the wrong length.
+        pub fn run(
+            #subgroup: &#krate::Subgroup,
+            #(#inputs),*
+        ) -> ::core::result::Result<#krate::PerLane<#ret>, #krate::SimError> {
+            let #cx = #krate::__rt::Cx::new(#subgroup);
+            #(#loads)*
+            let #out = Self::__simd(&#cx, #subgroup.active().bits(), #(&#names),*)?;
+            ::core::result::Result::Ok(#krate::__rt::store(#subgroup, &#out))
+        }
+    }
+}
+
+fn run_dispatch_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> TokenStream {
+    let dispatch = Ident::new("dispatch", Span::mixed_site());
+    let out = Ident::new("out", Span::mixed_site());
+    let sg = Ident::new("sg", Span::mixed_site());
+    let range = Ident::new("range", Span::mixed_site());
+    let cx = Ident::new("cx", Span::mixed_site());
+    let count = Ident::new("count", Span::mixed_site());
+    let result = Ident::new("result", Span::mixed_site());
+    let inputs = &sig.inputs;
+    let checks = sig
+        .names
+        .iter()
+        .zip(&sig.uniform)
+        .filter(|(_, &u)| !u)
+        .map(|(name, _)| {
+            let name_str = name.to_string();
+            quote!(#krate::__rt::check_len(#name_str, #name, #dispatch.invocation_count())?;)
+        });
+    let lanes: Vec<_> = sig
+        .names
+        .iter()
+        .map(|n| format_ident!("{}", n, span = Span::mixed_site()))
+        .collect();
+    let loads = sig
+        .names
+        .iter()
+        .zip(&sig.uniform)
+        .zip(&lanes)
+        .map(|((name, &uniform), lane)| {
+            if uniform {
+                quote!(let #lane = #krate::__rt::V::splat(#name);)
+            } else {
+                quote!(let #lane = #krate::__rt::V::from_slice(&#name[#range.clone()]);)
+            }
+        });
+    quote! {
+        /// Runs the kernel over every subgroup of a dispatch. Per-lane
+        /// inputs hold one entry per invocation, workgroup by workgroup and
+        /// by `local_invocation_index` within each; the output is in the
+        /// same order.
+        ///
+        /// # Errors
+        /// A report of the first undefined behaviour, naming the operation
+        /// and the lane, or an input of the wrong length.
+        pub fn run_dispatch(
+            #dispatch: &#krate::Dispatch,
+            #(#inputs),*
+        ) -> ::core::result::Result<::std::vec::Vec<#ret>, #krate::SimError> {
+            #(#checks)*
+            let mut #out = ::std::vec::Vec::with_capacity(#dispatch.invocation_count());
+            for #sg in #dispatch.subgroups() {
+                let #cx = #krate::__rt::Cx::new(&#sg.subgroup);
+                let #count = #sg.subgroup.active().count() as usize;
+                let #range = #sg.first_invocation..#sg.first_invocation + #count;
+                #(#loads)*
+                let #result = Self::__simd(&#cx, #sg.subgroup.active().bits(), #(&#lanes),*)?;
+                #out.extend_from_slice(&#result.0[..#count]);
+            }
+            ::core::result::Result::Ok(#out)
+        }
+    }
+}
+
+/// The kernel's API with bodies that never run: emitted next to the errors.
+fn stub(item: &ItemFn, krate: &TokenStream) -> TokenStream {
+    let name = &item.sig.ident;
+    let vis = &item.vis;
+    let inputs = item.sig.inputs.iter().enumerate().map(|(i, arg)| {
+        let name = param_ident(item, i);
+        match arg {
+            syn::FnArg::Typed(pat) => {
+                let ty = &pat.ty;
+                let uniform = pat.attrs.iter().any(|a| a.path().is_ident("uniform"));
+                if uniform {
+                    quote!(#name: #ty)
+                } else {
+                    quote!(#name: &[#ty])
+                }
+            }
+            syn::FnArg::Receiver(_) => quote!(#name: ()),
+        }
+    });
+    let inputs: Vec<_> = inputs.collect();
+    let ret = match &item.sig.output {
+        syn::ReturnType::Default => quote!(()),
+        syn::ReturnType::Type(_, ty) => quote!(#ty),
+    };
+    quote! {
+        #[allow(non_camel_case_types, dead_code)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #name;
+
+        #[allow(dead_code, unused_variables, clippy::all)]
+        impl #name {
+            pub const NAME: &'static str = "";
+            pub const SOURCE: &'static str = "";
+            pub fn run(subgroup: &#krate::Subgroup, #(#inputs),*)
+                -> ::core::result::Result<#krate::PerLane<#ret>, #krate::SimError> {
+                ::core::unimplemented!()
+            }
+            pub fn run_dispatch(dispatch: &#krate::Dispatch, #(#inputs),*)
+                -> ::core::result::Result<::std::vec::Vec<#ret>, #krate::SimError> {
+                ::core::unimplemented!()
+            }
+            pub fn ir() -> &'static #krate::ir::Kernel {
+                ::core::unimplemented!()
+            }
+        }
+    }
+}
