@@ -1,4 +1,4 @@
-//! Write GPU subgroup-ballot logic once, in Rust.
+#![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
 pub use ballot_core::{error, ir, mask, ops, sim};
