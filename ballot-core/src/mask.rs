@@ -20,7 +20,9 @@ use crate::sim::SubgroupSize;
 ///
 /// `Display` prints the four words as GLSL would spell the value
 /// (`uvec4(0x0000000f, 0x00000000, 0x00000000, 0x00000000)`); the alternate
-/// form `{:#}` and `Debug` print the set lanes (`{0, 1, 2, 3}`).
+/// form `{:#}` prints the set lanes, folding runs of three or more
+/// (`{0, 1, 4..=7}`), and `Debug` prints the same list after the type name
+/// (`SubgroupMask{0, 1, 4..=7}`).
 #[doc(alias = "uvec4")]
 #[doc(alias = "UVec4")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

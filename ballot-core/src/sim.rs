@@ -270,7 +270,13 @@ impl Dispatch {
         };
         let product = |d: [u32; 3]| d.iter().try_fold(1u32, |acc, &n| acc.checked_mul(n));
         let invocations_per_workgroup = product(workgroup_size).ok_or(too_many.clone())?;
-        let workgroups = product(workgroup_count).ok_or(too_many.clone())?;
+        // An empty dispatch has no invocation to count, however large the
+        // other dimensions are.
+        let workgroups = if workgroup_count.contains(&0) {
+            0
+        } else {
+            product(workgroup_count).ok_or(too_many.clone())?
+        };
         // Every invocation index must fit a u32, as it does on a GPU.
         invocations_per_workgroup
             .checked_mul(workgroups)
