@@ -1,5 +1,322 @@
 //! Backends: everything that reads the IR and writes code.
 //!
 //! - [`rust`]: the native SPMD-on-SIMD Rust behind `run` and `run_dispatch`.
+//! - [`glsl`] and [`wgsl`]: shader text for the five [`Target`]s, in two
+//!   [`Form`]s each.
+//! - [`namer`], [`Level`]: what both shader writers share.
+//!
+//! # The shader interface
+//!
+//! Both shader writers follow one contract, so that a runner can dispatch
+//! any target's compute shader the same way.
+//!
+//! **Helper form.** The kernel (and every kernel it calls) becomes a function
+//! of the same parameters and result, plus the ballot helpers it uses.
+//! - Native targets (`glsl`, `wgsl`, `wgsl-web`): call it from anywhere.
+//!   WGSL has no subgroup built-ins outside entry points, so WGSL helper
+//!   libraries start with `ballot_init(subgroup_invocation_id,
+//!   subgroup_size)`, to be called once at the top of the entry point.
+//! - Emulated targets (`*-no-subgroup`): every invocation of the workgroup
+//!   must call the kernel function, in workgroup-uniform control flow,
+//!   after `ballot_init(local_invocation_index)` at the top of the entry
+//!   point. Virtual subgroup `s` of a workgroup is invocations
+//!   `s * S .. s * S + S` by `local_invocation_index`, where `S` is
+//!   [`ShaderOptions::subgroup_size`]; the last one is partial when the
+//!   workgroup size is not a multiple of `S`, and its missing lanes are
+//!   inactive. This is exactly [`crate::Dispatch`]'s layout.
+//!
+//! **Compute-shader form.** An entry point `main` with workgroup size
+//! [`ShaderOptions::workgroup_size`] and these bindings, all in group / set
+//! 0:
+//! - binding `i`, for parameter `i`: a per-lane parameter is a read-only
+//!   storage buffer holding an array with one element per invocation; a
+//!   `#[uniform]` one is a read-only storage buffer holding one element.
+//! - binding `P` (the parameter count): the output, a read-write storage
+//!   array with one element per invocation (absent when the kernel returns
+//!   `()`).
+//! - binding `P + 1`, when [`ShaderOptions::record_lanes`] is set: a
+//!   read-write array of `uvec4` / `vec4<u32>` per invocation holding
+//!   (lane id, subgroup size, subgroup key, workgroup index), where the key
+//!   is `subgroupBroadcastFirst(local_invocation_index)` (the virtual
+//!   subgroup's first `local_invocation_index` on emulated targets), read
+//!   at the top of `main` with every invocation active.
+//!
+//! Element types in buffers: `bool` is stored as a `u32` 0 or 1 (neither
+//! language allows `bool` in a buffer), a mask as `uvec4` / `vec4<u32>`,
+//! and `u32`, `i32`, `f32` as themselves. Invocation `g`'s element is at
+//! index `g = workgroup_index * invocations_per_workgroup +
+//! local_invocation_index`, with `workgroup_index = id.x + id.y * count.x +
+//! id.z * count.x * count.y`: the order of [`crate::Dispatch`].
+//!
+//! # Semantics every target keeps
+//! Values follow IR invariant 5 (wrapping integers, masked shift amounts,
+//! WGSL's division by zero), which GLSL must spell out: shifts as
+//! `x << (s & 31u)`, division through a helper. Where the spec leaves a
+//! ballot operation undefined, emulated targets and helpers return a
+//! documented value ([`UNDEFINED_FIND`] for FindLSB/MSB with no bit below the
+//! size, `false` for BitExtract out of range, the lane's own value for
+//! Broadcast from an inactive or out-of-range lane). The native simulator
+//! reports these cases instead of answering, so tests compare only defined
+//! executions.
 
+use core::fmt;
+use core::str::FromStr;
+
+pub mod keywords;
+pub mod namer;
 pub mod rust;
+
+/// What FindLSB / FindMSB return on emulated targets when no bit below the
+/// size is set: `0xFFFFFFFF`, as WGSL's `firstTrailingBit(0)` does.
+pub const UNDEFINED_FIND: u32 = u32::MAX;
+
+/// A shading language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Language {
+    /// GLSL 4.50 (Vulkan) / naga's glsl-in.
+    Glsl,
+    /// WGSL.
+    Wgsl,
+}
+
+/// Where emitted code will run. See DESIGN.md's target table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// GLSL with `GL_KHR_shader_subgroup_ballot`: native calls.
+    Glsl,
+    /// GLSL without subgroups: virtual subgroups in `shared` memory.
+    GlslNoSubgroup,
+    /// WGSL with `subgroupBallot` and generated helpers; no `enable` line,
+    /// for naga and wgpu.
+    Wgsl,
+    /// WGSL for browsers: `enable subgroups;`, and
+    /// `diagnostic(off, subgroup_uniformity)` where needed, for Dawn/Tint.
+    WgslWeb,
+    /// WGSL without subgroups: virtual subgroups in `var<workgroup>`
+    /// memory; runs in every WebGPU browser.
+    WgslNoSubgroup,
+}
+
+impl Target {
+    /// Every target.
+    pub const ALL: [Target; 5] = [
+        Target::Glsl,
+        Target::GlslNoSubgroup,
+        Target::Wgsl,
+        Target::WgslWeb,
+        Target::WgslNoSubgroup,
+    ];
+
+    /// The target's name, as `FromStr` and the command line take it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Target::Glsl => "glsl",
+            Target::GlslNoSubgroup => "glsl-no-subgroup",
+            Target::Wgsl => "wgsl",
+            Target::WgslWeb => "wgsl-web",
+            Target::WgslNoSubgroup => "wgsl-no-subgroup",
+        }
+    }
+
+    /// The language of the emitted text.
+    pub const fn language(self) -> Language {
+        match self {
+            Target::Glsl | Target::GlslNoSubgroup => Language::Glsl,
+            Target::Wgsl | Target::WgslWeb | Target::WgslNoSubgroup => Language::Wgsl,
+        }
+    }
+
+    /// Whether the target uses the device's subgroups (rather than
+    /// emulating them).
+    pub const fn has_subgroups(self) -> bool {
+        !matches!(self, Target::GlslNoSubgroup | Target::WgslNoSubgroup)
+    }
+
+    /// What the target needs from a device, in one line.
+    pub const fn requirements(self) -> &'static str {
+        match self {
+            Target::Glsl => "Vulkan 1.1 / GL with GL_KHR_shader_subgroup_ballot",
+            Target::GlslNoSubgroup => "GLSL 4.50 compute shaders; no subgroup support needed",
+            Target::Wgsl => "wgpu/naga with Features::SUBGROUP",
+            Target::WgslWeb => "a browser exposing the WebGPU `subgroups` feature (Chrome)",
+            Target::WgslNoSubgroup => "any WebGPU implementation; no subgroup support needed",
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Target {
+    type Err = OptionError;
+
+    fn from_str(s: &str) -> Result<Self, OptionError> {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| OptionError::UnknownTarget { given: s.to_string() })
+    }
+}
+
+/// Which shape the emitted text takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Form {
+    /// Functions for the user to call from their own shader.
+    Helpers,
+    /// A complete compute shader with the kernel's inputs and outputs in
+    /// storage buffers.
+    ComputeShader,
+}
+
+impl Form {
+    /// Both forms.
+    pub const ALL: [Form; 2] = [Form::Helpers, Form::ComputeShader];
+
+    /// The form's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Form::Helpers => "helpers",
+            Form::ComputeShader => "compute",
+        }
+    }
+}
+
+impl fmt::Display for Form {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Options for emitted shaders.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ShaderOptions {
+    /// The compute shader's workgroup size. Default `[64, 1, 1]`.
+    pub workgroup_size: [u32; 3],
+    /// The virtual subgroup size of the emulated targets: a power of two
+    /// from 1 to 128, at most the workgroup's invocation count. Default 32.
+    pub subgroup_size: u32,
+    /// Whether the compute shader also writes each invocation's lane id,
+    /// subgroup size and subgroup key (see the module docs). Default off.
+    pub record_lanes: bool,
+}
+
+impl Default for ShaderOptions {
+    fn default() -> Self {
+        Self {
+            workgroup_size: [64, 1, 1],
+            subgroup_size: 32,
+            record_lanes: false,
+        }
+    }
+}
+
+/// The most invocations per workgroup a compute shader may have: WebGPU's
+/// default `maxComputeInvocationsPerWorkgroup`, which Vulkan's minimum
+/// (128) would undercut only on very old devices.
+pub const MAX_WORKGROUP_INVOCATIONS: u32 = 256;
+
+impl ShaderOptions {
+    /// Invocations per workgroup.
+    pub fn invocations_per_workgroup(&self) -> u32 {
+        self.workgroup_size.iter().product()
+    }
+
+    /// Checks the options, naming the offending one.
+    pub fn validate(&self) -> Result<(), OptionError> {
+        let [x, y, z] = self.workgroup_size;
+        let invocations = (x as u64) * (y as u64) * (z as u64);
+        if invocations == 0 || invocations > MAX_WORKGROUP_INVOCATIONS as u64 {
+            return Err(OptionError::Invalid {
+                option: "workgroup_size",
+                value: format!("{x}x{y}x{z}"),
+                reason: format!("it must have 1 to {MAX_WORKGROUP_INVOCATIONS} invocations"),
+            });
+        }
+        if crate::SubgroupSize::new(self.subgroup_size).is_err() {
+            return Err(OptionError::Invalid {
+                option: "subgroup_size",
+                value: self.subgroup_size.to_string(),
+                reason: "it must be a power of two from 1 to 128".to_string(),
+            });
+        }
+        if self.subgroup_size as u64 > invocations {
+            return Err(OptionError::Mismatch {
+                subgroup_size: self.subgroup_size,
+                workgroup_size: self.workgroup_size,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// An invalid option for emitted shaders.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionError {
+    /// An option has a value no target accepts.
+    #[error("invalid `{option}` {value}: {reason}")]
+    Invalid {
+        /// The option's name.
+        option: &'static str,
+        /// The rejected value.
+        value: String,
+        /// What a valid value looks like.
+        reason: String,
+    },
+    /// The virtual subgroup size does not fit the workgroup.
+    #[error(
+        "`subgroup_size` {subgroup_size} does not fit `workgroup_size` {}x{}x{} ({} invocations): \
+         a virtual subgroup cannot be larger than its workgroup",
+        workgroup_size[0], workgroup_size[1], workgroup_size[2],
+        workgroup_size.iter().product::<u32>()
+    )]
+    Mismatch {
+        /// The virtual subgroup size.
+        subgroup_size: u32,
+        /// The workgroup size.
+        workgroup_size: [u32; 3],
+    },
+    /// A target name that does not exist.
+    #[error("unknown target `{given}`; the targets are glsl, glsl-no-subgroup, wgsl, wgsl-web and wgsl-no-subgroup")]
+    UnknownTarget {
+        /// The name given.
+        given: String,
+    },
+}
+
+/// Why a shader could not be emitted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ShaderError {
+    /// The options are invalid.
+    #[error(transparent)]
+    Options(#[from] OptionError),
+    /// A called kernel was not among the kernels given.
+    #[error("kernel `{caller}` calls `{callee}`, which was not given to the shader writer")]
+    MissingCallee {
+        /// The calling kernel.
+        caller: String,
+        /// The missing callee's path.
+        callee: String,
+    },
+}
+
+/// An indentation level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Level(pub usize);
+
+impl Level {
+    /// One level deeper.
+    pub const fn next(self) -> Self {
+        Level(self.0 + 1)
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (0..self.0).try_for_each(|_| f.write_str("    "))
+    }
+}

@@ -1,0 +1,115 @@
+//! Turns Rust identifiers into names that are valid, and distinct, in a
+//! shading language.
+//!
+//! A Rust kernel may call a local `input`, `sample`, `shared`, `texture` or
+//! `active`, or `gl_thing`, or `a__b`; each is reserved in GLSL or WGSL. The
+//! namer keeps the Rust name where it can, so emitted code stays readable,
+//! and otherwise appends `_N` with the smallest `N` that makes it unique.
+
+use std::collections::BTreeSet;
+
+use super::{keywords, Language};
+
+/// The prefix of every name the writers generate themselves: user names
+/// never take it, so generated helpers never collide with them.
+pub const RESERVED_PREFIX: &str = "ballot_";
+
+/// Hands out unique, valid names in one scope (a shader module).
+#[derive(Clone, Debug)]
+pub struct Namer {
+    language: Language,
+    used: BTreeSet<String>,
+}
+
+impl Namer {
+    /// A namer for `language`, with nothing taken yet.
+    pub fn new(language: Language) -> Self {
+        Self {
+            language,
+            used: BTreeSet::new(),
+        }
+    }
+
+    /// Marks `name` as taken (a generated helper, a built-in) without
+    /// checking it.
+    pub fn reserve(&mut self, name: &str) {
+        self.used.insert(name.to_string());
+    }
+
+    /// A fresh, valid name derived from `rust_name`.
+    pub fn call(&mut self, rust_name: &str) -> String {
+        let base = self.sanitize(rust_name);
+        let mut name = base.clone();
+        let mut n = 1;
+        while self.is_taken(&name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        self.used.insert(name.clone());
+        name
+    }
+
+    fn is_taken(&self, name: &str) -> bool {
+        self.used.contains(name) || self.is_reserved(name)
+    }
+
+    fn is_reserved(&self, name: &str) -> bool {
+        match self.language {
+            Language::Glsl => keywords::GLSL.contains(&name),
+            Language::Wgsl => naga::keywords::wgsl::RESERVED.contains(&name),
+        }
+    }
+
+    /// ASCII letters, digits and single underscores, not starting with a
+    /// digit, `gl_` or the reserved prefix: valid in both languages (GLSL
+    /// reserves `__` anywhere and `gl_` at the start, WGSL a leading `__`).
+    fn sanitize(&self, rust_name: &str) -> String {
+        let mut out = String::with_capacity(rust_name.len());
+        for c in rust_name.chars() {
+            let c = if c.is_ascii_alphanumeric() { c } else { '_' };
+            if !(c == '_' && (out.is_empty() || out.ends_with('_'))) {
+                out.push(c);
+            }
+        }
+        while out.ends_with('_') {
+            out.pop();
+        }
+        let clashes = out.starts_with("gl_") || out.starts_with(RESERVED_PREFIX);
+        if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) || clashes {
+            out.insert_str(0, "v_");
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserved_words_and_prefixes_are_renamed() {
+        let mut glsl = Namer::new(Language::Glsl);
+        assert_eq!(glsl.call("input"), "input_1");
+        assert_eq!(glsl.call("shared"), "shared_1");
+        assert_eq!(glsl.call("sample"), "sample_1");
+        assert_eq!(glsl.call("gl_thing"), "v_gl_thing");
+        assert_eq!(glsl.call("a__b"), "a_b");
+        assert_eq!(glsl.call("_if0"), "if0");
+        assert_eq!(glsl.call("ballot_x"), "v_ballot_x");
+        let mut wgsl = Namer::new(Language::Wgsl);
+        assert_eq!(wgsl.call("active"), "active_1");
+        assert_eq!(wgsl.call("texture"), "texture");
+        assert_eq!(wgsl.call("__x"), "x");
+        assert_eq!(wgsl.call("_"), "v_");
+    }
+
+    #[test]
+    fn repeated_names_get_distinct_suffixes() {
+        let mut namer = Namer::new(Language::Wgsl);
+        assert_eq!(namer.call("x"), "x");
+        assert_eq!(namer.call("x"), "x_1");
+        assert_eq!(namer.call("x"), "x_2");
+        namer.reserve("y");
+        assert_eq!(namer.call("y"), "y_1");
+    }
+}
