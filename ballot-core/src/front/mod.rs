@@ -1,10 +1,55 @@
 //! Lowers a `#[ballot::kernel]` function from the syn AST to [`crate::ir`].
 //!
-//! (Work in progress: the lowering lands with the kernel language.)
+//! [`lower`] runs one pass over the function, in phases kept in files of
+//! their own:
+//! - `sig`: the signature (qualifiers, generics, parameters, return type);
+//! - `stmt`: blocks, `let`, assignments and expression statements;
+//! - `control`: `if`, loops, `break`, `continue` and `return`;
+//! - `expr`, `lit`, `call`: expressions, literals, intrinsics and calls;
+//! - `hint`: the type an expression will have, read off the syntax, which
+//!   types unsuffixed literals and kernel calls from their context.
+//!
+//! Every error is recorded in an accumulator and lowering carries on with a
+//! placeholder, so the user sees every mistake of a kernel at once. An
+//! erroneous expression gets an unknown type, which later checks skip, so
+//! one mistake gives one message.
+//!
+//! # Keeping Rust's semantics in a structured IR
+//! Some expressions need statements: an `if` whose arms hold collectives or
+//! statements, `&&` / `||` whose right operand does, and blocks. They are
+//! hoisted into statements ahead of the one being built (IR invariant 4),
+//! and their value is read back from a temporary local named `_if0`,
+//! `_and1`, … Operands to their left that are not yet fixed (collectives,
+//! loads of mutable locals) are first spilled into temporaries, so Rust's
+//! left-to-right evaluation order survives.
+
+mod assign;
+mod builder;
+mod call;
+mod control;
+mod error;
+mod expr;
+mod hint;
+mod infer;
+mod lit;
+mod reject;
+mod scope;
+mod sig;
+mod stmt;
+mod ty;
+
+#[cfg(test)]
+mod invariants;
+#[cfg(test)]
+mod tests;
 
 use proc_macro2::Span;
 
 use crate::ir;
+use builder::Builder;
+use error::Errors;
+use scope::Scopes;
+use ty::Ret;
 
 /// Source spans of a lowered kernel's nodes, indexed like its arenas.
 #[derive(Clone, Debug, Default)]
@@ -29,5 +74,47 @@ pub struct Lowered {
 /// Lowers `item`, reporting every error at once, combined into one
 /// `syn::Error`.
 pub fn lower(item: &syn::ItemFn) -> syn::Result<Lowered> {
-    Err(syn::Error::new_spanned(&item.sig.ident, "kernel lowering is not implemented yet"))
+    let mut cx = Lowerer::new(&item.sig.ident);
+    let params = cx.signature(&item.sig);
+    let body = cx.body(&item.block);
+    cx.finish(params, body)
+}
+
+/// The state of one kernel's lowering.
+struct Lowerer {
+    /// The kernel's name, to spot recursion.
+    name: String,
+    /// The return type.
+    ret: Ret,
+    /// The IR built so far.
+    b: Builder,
+    /// Every error so far.
+    errors: Errors,
+    /// The names in scope.
+    scopes: Scopes,
+    /// One entry per enclosing loop, innermost last: whether a `break`
+    /// leaves it (a `loop` that none leaves never completes).
+    loops: Vec<bool>,
+}
+
+impl Lowerer {
+    fn new(name: &syn::Ident) -> Self {
+        Lowerer {
+            name: scope::name_of(name),
+            ret: Ret::Unit,
+            b: Builder::default(),
+            errors: Errors::default(),
+            scopes: Scopes::default(),
+            loops: Vec::new(),
+        }
+    }
+
+    fn finish(self, params: Vec<ir::Param>, body: ir::Block) -> syn::Result<Lowered> {
+        self.errors.finish()?;
+        let ret = match self.ret {
+            Ret::Val(ty) => Some(ty),
+            Ret::Unit | Ret::Err => None,
+        };
+        Ok(self.b.finish(self.name, params, ret, body))
+    }
 }

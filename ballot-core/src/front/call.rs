@@ -1,0 +1,306 @@
+//! Calls: the ballot intrinsics, the lane id and subgroup size, the mask
+//! API, and calls of other kernels.
+
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+
+use super::error::{arity, snippet, unsupported};
+use super::expr::{strip_parens, Pending};
+use super::scope::name_of;
+use super::ty::{Operand, Value};
+use super::Lowerer;
+use crate::error::Op;
+use crate::ir::{op_signature, Block, Expr, MaskFn, Type};
+
+const METHODS: &str =
+    "method calls are not supported in a kernel, except `contains`, `count` and `is_empty` on a `SubgroupMask`";
+
+/// What a call path names. Intrinsics are recognised by the last segment,
+/// so `subgroup_ballot`, `ballot::prelude::subgroup_ballot` and
+/// `spirv_std::arch::subgroup_ballot` are one function.
+pub(super) enum Callee {
+    /// A ballot operation, by its spirv-std name.
+    Op(Op),
+    /// `subgroup_local_invocation_id()`.
+    LaneId,
+    /// `subgroup_size()`.
+    SubgroupSize,
+    /// `SubgroupMask::lane` / `SubgroupMask::first`.
+    Mask(MaskFn),
+    /// Another kernel, by its path as written.
+    Kernel(String),
+    /// The kernel being lowered.
+    Recursion,
+    /// Something named like an intrinsic that the language lacks; the
+    /// message says so.
+    Unknown(String),
+}
+
+/// Resolves a call path in the kernel called `kernel`.
+pub(super) fn resolve(path: &syn::Path, kernel: &str) -> Callee {
+    let names: Vec<String> = path.segments.iter().map(|s| name_of(&s.ident)).collect();
+    if let [.., owner, name] = names.as_slice() {
+        if owner == "SubgroupMask" {
+            return match name.as_str() {
+                "lane" => Callee::Mask(MaskFn::Lane),
+                "first" => Callee::Mask(MaskFn::First),
+                _ => Callee::Unknown(format!(
+                    "`SubgroupMask::{name}` is not supported in a kernel; \
+                     use `SubgroupMask::lane` or `SubgroupMask::first`"
+                )),
+            };
+        }
+    }
+    let last = names.last().map_or("", String::as_str);
+    if let Some(op) = Op::from_spirv_std_name(last) {
+        return Callee::Op(op);
+    }
+    match last {
+        "subgroup_local_invocation_id" => return Callee::LaneId,
+        "subgroup_size" => return Callee::SubgroupSize,
+        _ if last.starts_with("subgroup_") => return Callee::Unknown(format!(
+            "unsupported subgroup intrinsic `{last}`; kernels support the ballot intrinsics only"
+        )),
+        _ => {}
+    }
+    let here = path.leading_colon.is_none()
+        && (names.len() == 1 || names.len() == 2 && names[0] == "self");
+    if here && last == kernel {
+        Callee::Recursion
+    } else {
+        Callee::Kernel(snippet(path))
+    }
+}
+
+impl Lowerer {
+    /// Lowers `path(args)`.
+    pub(super) fn call(
+        &mut self,
+        out: &mut Block,
+        e: &syn::ExprCall,
+        expected: Option<Type>,
+    ) -> Value {
+        let path = match strip_parens(&e.func) {
+            syn::Expr::Path(p) if p.qself.is_none() => &p.path,
+            other => {
+                self.errors
+                    .spanned(other, "only named functions can be called in a kernel");
+                return Value::Err;
+            }
+        };
+        if let Some(segment) = path.segments.iter().find(|s| !s.arguments.is_none()) {
+            self.errors
+                .spanned(&segment.arguments, unsupported("generic arguments"));
+            return Value::Err;
+        }
+        match resolve(path, &self.name) {
+            Callee::Op(op) => self.op_call(out, e, op, expected),
+            Callee::LaneId => self.builtin(e, Expr::LaneId),
+            Callee::SubgroupSize => self.builtin(e, Expr::SubgroupSize),
+            Callee::Mask(fun) => self.mask_fn(out, e, fun),
+            Callee::Kernel(callee) => self.kernel_call(out, e, callee, expected),
+            Callee::Recursion => {
+                let message = format!("recursion is not supported: `{}` calls itself", self.name);
+                self.errors.spanned(&e.func, message);
+                Value::Err
+            }
+            Callee::Unknown(message) => {
+                self.errors.spanned(&e.func, message);
+                Value::Err
+            }
+        }
+    }
+
+    /// Whether `found` arguments were given to `name`, which takes
+    /// `expected`; reports a mismatch at `at`.
+    fn arity_ok<T: quote::ToTokens>(
+        &mut self,
+        at: &T,
+        name: &str,
+        expected: usize,
+        found: usize,
+    ) -> bool {
+        if expected != found {
+            self.errors.spanned(at, arity(name, expected, found));
+        }
+        expected == found
+    }
+
+    fn op_call(
+        &mut self,
+        out: &mut Block,
+        e: &syn::ExprCall,
+        op: Op,
+        expected: Option<Type>,
+    ) -> Value {
+        let (params, result) = op_signature(op, Type::U32);
+        if !self.arity_ok(&e.func, op.spirv_std_name(), params.len(), e.args.len()) {
+            return Value::Err;
+        }
+        // The value of a broadcast takes any type: the context picks it.
+        let generic = matches!(op, Op::Broadcast | Op::BroadcastFirst);
+        let mut done = Vec::new();
+        for (i, arg) in e.args.iter().enumerate() {
+            let start = out.len();
+            let operand = match i {
+                0 if generic => {
+                    let value = self.expr(out, arg, expected);
+                    self.require(value, None, arg)
+                }
+                1 if op == Op::Broadcast => self.lane_id(arg),
+                _ => {
+                    let value = self.expr(out, arg, Some(params[i]));
+                    self.require(value, Some(params[i]), arg)
+                }
+            };
+            self.settle(out, &mut done, start, operand);
+        }
+        let ty = if generic {
+            done[0].operand.ty
+        } else {
+            Some(result)
+        };
+        let args = done.iter().map(|p| p.operand.expr).collect();
+        self.value(Expr::Op { op, args }, ty, e.span())
+    }
+
+    /// The constant lane id of `subgroup_broadcast` (invariant 8).
+    fn lane_id(&mut self, arg: &syn::Expr) -> Operand {
+        if let syn::Expr::Lit(syn::ExprLit {
+            lit: lit @ syn::Lit::Int(_),
+            ..
+        }) = strip_parens(arg)
+        {
+            let value = self.lit(lit, Some(Type::U32), None);
+            return self.require(value, Some(Type::U32), arg);
+        }
+        self.errors.spanned(
+            arg,
+            "the lane id of `subgroup_broadcast` must be a constant",
+        );
+        self.stand_in(Some(Type::U32), arg.span())
+    }
+
+    fn builtin(&mut self, e: &syn::ExprCall, expr: Expr) -> Value {
+        let name = snippet(&e.func);
+        if !self.arity_ok(&e.func, &name, 0, e.args.len()) {
+            return Value::Err;
+        }
+        self.value(expr, Some(Type::U32), e.span())
+    }
+
+    fn mask_fn(&mut self, out: &mut Block, e: &syn::ExprCall, fun: MaskFn) -> Value {
+        let name = snippet(&e.func);
+        if !self.arity_ok(&e.func, &name, fun.params().len(), e.args.len()) {
+            return Value::Err;
+        }
+        let mut done = Vec::new();
+        self.mask_args(out, &mut done, fun, &e.args);
+        let args = done.iter().map(|p| p.operand.expr).collect();
+        self.value(Expr::Mask { fun, args }, Some(fun.result()), e.span())
+    }
+
+    /// Lowers the explicit arguments of a mask function, after those in
+    /// `done` (the receiver of a method).
+    fn mask_args(
+        &mut self,
+        out: &mut Block,
+        done: &mut Vec<Pending>,
+        fun: MaskFn,
+        args: &Punctuated<syn::Expr, syn::Token![,]>,
+    ) {
+        let params = &fun.params()[done.len()..];
+        for (arg, &want) in args.iter().zip(params) {
+            let start = out.len();
+            let value = self.expr(out, arg, Some(want));
+            let operand = self.require(value, Some(want), arg);
+            self.settle(out, done, start, operand);
+        }
+    }
+
+    /// Lowers `m.contains(i)`, `m.count()` or `m.is_empty()`.
+    pub(super) fn method_call(&mut self, out: &mut Block, e: &syn::ExprMethodCall) -> Value {
+        let fun = match e.method.to_string().as_str() {
+            "contains" => MaskFn::Contains,
+            "count" => MaskFn::Count,
+            "is_empty" => MaskFn::IsEmpty,
+            _ => {
+                self.errors.spanned(&e.method, METHODS);
+                return Value::Err;
+            }
+        };
+        if let Some(turbofish) = &e.turbofish {
+            self.errors
+                .spanned(turbofish, unsupported("generic arguments"));
+        }
+        let start = out.len();
+        let receiver = self.expr(out, &e.receiver, Some(Type::Mask));
+        if receiver.ty().is_some_and(|ty| ty != Type::Mask) {
+            self.errors.spanned(&e.method, METHODS);
+            return Value::Err;
+        }
+        let receiver = self.require(receiver, Some(Type::Mask), &e.receiver);
+        let name = e.method.to_string();
+        if !self.arity_ok(&e.method, &name, fun.params().len() - 1, e.args.len()) {
+            return Value::Err;
+        }
+        let mut done = Vec::new();
+        self.settle(out, &mut done, start, receiver);
+        self.mask_args(out, &mut done, fun, &e.args);
+        let args = done.iter().map(|p| p.operand.expr).collect();
+        self.value(Expr::Mask { fun, args }, Some(fun.result()), e.span())
+    }
+
+    /// A call of another kernel. Its signature is not known here, so its
+    /// result type comes from the context.
+    fn kernel_call(
+        &mut self,
+        out: &mut Block,
+        e: &syn::ExprCall,
+        callee: String,
+        expected: Option<Type>,
+    ) -> Value {
+        let mut done = Vec::new();
+        for arg in &e.args {
+            self.untyped_literal(&callee, arg);
+            let start = out.len();
+            let value = self.expr(out, arg, None);
+            let operand = self.require(value, None, arg);
+            self.settle(out, &mut done, start, operand);
+        }
+        let Some(ty) = expected else {
+            let message = format!(
+                "cannot infer the return type of kernel `{callee}`; \
+                 annotate the binding: `let x: u32 = {callee}(..)`"
+            );
+            self.errors.spanned(&e.func, message);
+            return Value::Err;
+        };
+        let args = done.iter().map(|p| p.operand.expr).collect();
+        self.value(Expr::Call { callee, args }, Some(ty), e.span())
+    }
+
+    /// Reports an argument of a kernel call whose type only the callee's
+    /// signature could tell, which the front end does not see: guessing
+    /// `i32` would silently mismatch a `u32` parameter.
+    fn untyped_literal(&mut self, callee: &str, arg: &syn::Expr) {
+        if self.hint(arg).is_some() {
+            return;
+        }
+        let literal = match strip_parens(arg) {
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => strip_parens(&u.expr),
+            other => other,
+        };
+        if let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(int),
+            ..
+        }) = literal
+        {
+            let message = format!(
+                "cannot infer the type of `{}` passed to kernel `{callee}`; add a suffix: `{0}u32` or `{0}i32`",
+                int.base10_digits()
+            );
+            self.errors.spanned(arg, message);
+        }
+    }
+}
