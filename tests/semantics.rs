@@ -55,10 +55,7 @@ fn lanes_leave_a_loop_at_different_iterations() {
     // Iteration 0: lanes with n > 0 are 0, 1, 2, 4 (4 lanes).
     // Iteration 1: n > 1: lanes 1, 2 (2). Iteration 2: n > 2: lane 2 (1).
     let out = iteration_census::run(&full(8), &[1, 2, 3, 0, 1, 0, 0, 0]).unwrap();
-    assert_eq!(
-        lanes(&out),
-        [4, 42, 421, 0, 4, 0, 0, 0].map(Some).to_vec()
-    );
+    assert_eq!(lanes(&out), [4, 42, 421, 0, 4, 0, 0, 0].map(Some).to_vec());
 }
 
 /// Lanes with an odd id leave before the ballot.
@@ -75,7 +72,11 @@ fn an_early_return_removes_lanes_from_later_ballots() {
     let out = ballot_after_early_return::run(&full(8)).unwrap();
     let evens = SubgroupMask::from_bits(0b0101_0101);
     for lane in 0..8u32 {
-        let want = if lane % 2 == 1 { SubgroupMask::EMPTY } else { evens };
+        let want = if lane % 2 == 1 {
+            SubgroupMask::EMPTY
+        } else {
+            evens
+        };
         assert_eq!(out.get(lane), Some(&want), "lane {lane}");
     }
 }
@@ -104,7 +105,10 @@ fn nested_quarters() -> u32 {
 fn nested_divergence_narrows_twice() {
     // Lanes 0, 2 (count 2); lanes 1, 3 (msb 3); lanes 6, 7 (lsb 6); 4, 5 stay 0.
     let out = nested_quarters::run(&full(8)).unwrap();
-    assert_eq!(lanes(&out), [2, 103, 2, 103, 0, 0, 206, 206].map(Some).to_vec());
+    assert_eq!(
+        lanes(&out),
+        [2, 103, 2, 103, 0, 0, 206, 206].map(Some).to_vec()
+    );
 }
 
 /// The Vulkan CTS elect test: in the `else` of `if elect()`, the lowest lane
@@ -124,7 +128,10 @@ fn elect_picks_the_lowest_active_lane_and_the_rest_see_it_missing() {
     let active: SubgroupMask = [2, 3, 5, 9].into_iter().collect();
     let sg = Subgroup::new(16, active).unwrap();
     let out = elect_then_rest::run(&sg).unwrap();
-    assert_eq!(out.active().collect::<Vec<_>>(), [(2, &0), (3, &3), (5, &3), (9, &3)]);
+    assert_eq!(
+        out.active().collect::<Vec<_>>(),
+        [(2, &0), (3, &3), (5, &3), (9, &3)]
+    );
     assert!(out.active().skip(1).all(|(_, &lsb)| lsb > 0));
 }
 
@@ -197,14 +204,21 @@ fn undefined_behaviour_names_the_op_and_the_lane() {
 #[test]
 fn inputs_of_the_wrong_length_are_an_error() {
     let err = ballot_both_arms::run(&full(8), &[true; 4]).unwrap_err();
-    assert_eq!(err, SimError::InputLength { op: "p", expected: 8, got: 4 });
+    assert_eq!(
+        err,
+        SimError::InputLength {
+            op: "p",
+            expected: 8,
+            got: 4
+        }
+    );
 }
 
 #[test]
 fn a_dispatch_maps_invocations_to_subgroups_in_order() {
     // A 3×3×3 workgroup of 27 invocations in subgroups of 8: 8, 8, 8 and 3.
     let dispatch = Dispatch::new([3, 3, 3], 8, [2, 1, 1]).unwrap();
-    let out = active_count::run_dispatch(&dispatch, ).unwrap();
+    let out = active_count::run_dispatch(&dispatch).unwrap();
     let one_workgroup: Vec<u32> = (0..27).map(|i| if i < 24 { 8 } else { 3 }).collect();
     assert_eq!(out, [one_workgroup.clone(), one_workgroup].concat());
 }

@@ -177,7 +177,11 @@ impl<'a> Writer<'a> {
             Stmt::Assign { local, value } => {
                 let name = self.local(local);
                 let value = self.expr(value);
-                quote!(#krate::__rt::assign(__cx, &mut #name, &#value, __active);)
+                // The value may read the local, so it is computed first.
+                quote!({
+                    let __value = #value;
+                    #krate::__rt::assign(__cx, &mut #name, &__value, __active);
+                })
             }
             Stmt::Eval(expr) => {
                 let value = self.expr(expr);
@@ -194,7 +198,10 @@ impl<'a> Writer<'a> {
             Stmt::Return(value) => {
                 let store = value.map(|v| {
                     let v = self.expr(v);
-                    quote!(#krate::__rt::assign(__cx, &mut __ret_val, &#v, __active);)
+                    quote!({
+                        let __value = #v;
+                        #krate::__rt::assign(__cx, &mut __ret_val, &__value, __active);
+                    })
                 });
                 quote!(#store __ret |= __active; __active = 0;)
             }
