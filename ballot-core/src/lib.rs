@@ -8,6 +8,7 @@
 //! - [`ir`]: the typed kernel IR every backend reads.
 //! - [`front`]: syn AST to IR, with every error spanned.
 //! - [`back`]: IR to code: native Rust (and, in time, GLSL and WGSL).
+//! - [`valid`]: naga validation of every target's text, and glslang.
 //! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls.
 #![warn(missing_docs)]
 
@@ -22,6 +23,7 @@ pub mod ops;
 #[doc(hidden)]
 pub mod rt;
 pub mod sim;
+pub mod valid;
 
 pub use error::{ConfigError, Op, SimError, UbKind, UndefinedBehavior};
 pub use mask::SubgroupMask;

@@ -1,0 +1,487 @@
+//! Validation of emitted shader text with naga, per target, following
+//! DESIGN.md's table; and, for tests and runners, glslang and spirv-val.
+//!
+//! | target | how naga sees it |
+//! |---|---|
+//! | `wgsl` | wgsl-in, `Capabilities::SUBGROUP` |
+//! | `wgsl-web` | the same, with its `enable` / `diagnostic` directives blanked |
+//! | `wgsl-no-subgroup` | wgsl-in, `Capabilities::empty()` |
+//! | `glsl-no-subgroup` | glsl-in; `barrier()` needs `SUBGROUP \| SUBGROUP_BARRIER` |
+//! | `glsl` | glsl-in on a shim: the extension's calls and built-ins renamed to declared stand-ins |
+//!
+//! GLSL helper libraries have no `#version` line or entry point, so they are
+//! wrapped in both before parsing. Line numbers in reports refer to the
+//! emitted text, not to the wrapper or the shim.
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use naga::valid::{Capabilities, ValidationFlags, Validator};
+
+use crate::back::{Form, Target};
+
+/// naga rejected an emitted shader.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("naga rejects the {form} form of target `{target}`{}: {message}", location(*line))]
+pub struct ValidationError {
+    /// The target whose text failed.
+    pub target: Target,
+    /// The form that failed.
+    pub form: Form,
+    /// naga's message, with the offending source line as naga prints it.
+    pub message: String,
+    /// The 1-based line of the emitted text naga points at, if any.
+    pub line: Option<u32>,
+    /// That line's text.
+    pub line_text: Option<String>,
+}
+
+fn location(line: Option<u32>) -> String {
+    line.map_or_else(String::new, |l| format!(" at line {l}"))
+}
+
+/// Validates `text`, emitted for `target` in `form`, with naga.
+pub fn validate(target: Target, form: Form, text: &str) -> Result<(), ValidationError> {
+    let fail = |message: String, line: Option<u32>, _source: &str| {
+        // Wrappers add lines before the emitted text; report its own lines.
+        let offset = if wrapped(target, form) { 1 } else { 0 };
+        let line = line.and_then(|l| l.checked_sub(offset)).filter(|&l| l > 0);
+        ValidationError {
+            target,
+            form,
+            message,
+            line,
+            line_text: line
+                .and_then(|l| text.lines().nth(l as usize - 1))
+                .map(str::to_string),
+        }
+    };
+    match target {
+        Target::Wgsl => wgsl(text, Capabilities::SUBGROUP).map_err(|(m, l)| fail(m, l, text)),
+        Target::WgslWeb => {
+            let stripped = strip_web_directives(text);
+            wgsl(&stripped, Capabilities::SUBGROUP).map_err(|(m, l)| fail(m, l, &stripped))
+        }
+        Target::WgslNoSubgroup => {
+            wgsl(text, Capabilities::empty()).map_err(|(m, l)| fail(m, l, text))
+        }
+        Target::GlslNoSubgroup => {
+            let source = glsl_wrap(text, form);
+            glsl(&source).map_err(|(m, l)| fail(m, l, &source))
+        }
+        Target::Glsl => {
+            let source = glsl_wrap(&glsl_shim(text), form);
+            glsl(&source).map_err(|(m, l)| fail(m, l, &source))
+        }
+    }
+}
+
+fn wrapped(target: Target, form: Form) -> bool {
+    target.language() == crate::back::Language::Glsl && form == Form::Helpers
+}
+
+fn validator(caps: Capabilities) -> Validator {
+    Validator::new(ValidationFlags::all(), caps)
+}
+
+/// Parses and validates WGSL; on failure, naga's report and its line.
+fn wgsl(source: &str, caps: Capabilities) -> Result<(), (String, Option<u32>)> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| {
+        let line = e.location(source).map(|l| l.line_number);
+        (e.emit_to_string(source), line)
+    })?;
+    validator(caps)
+        .validate(&module)
+        .map_err(|e| validation_report(&e, source, "wgsl"))?;
+    Ok(())
+}
+
+/// naga's report of a validation error, and the line of its innermost span
+/// (the expression rather than the enclosing function).
+fn validation_report(
+    e: &naga::WithSpan<naga::valid::ValidationError>,
+    source: &str,
+    path: &str,
+) -> (String, Option<u32>) {
+    let line = e
+        .spans()
+        .last()
+        .map(|(span, _)| span.location(source).line_number);
+    (e.emit_to_string_with_path(source, path), line)
+}
+
+fn glsl(source: &str) -> Result<(), (String, Option<u32>)> {
+    let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
+    let module = naga::front::glsl::Frontend::default()
+        .parse(&options, source)
+        .map_err(|e| {
+            let line = e
+                .errors
+                .first()
+                .and_then(|err| err.location(source))
+                .map(|l| l.line_number);
+            (e.emit_to_string(source), line)
+        })?;
+    // naga's glsl-in lowers barrier() to a barrier that includes the
+    // subgroup, which needs these capabilities to validate.
+    let caps = Capabilities::SUBGROUP | Capabilities::SUBGROUP_BARRIER;
+    validator(caps)
+        .validate(&module)
+        .map_err(|e| validation_report(&e, source, "glsl"))?;
+    Ok(())
+}
+
+/// Blanks `enable` and `diagnostic` directives (keeping line numbers):
+/// naga's wgsl-in rejects `enable subgroups;`.
+pub fn strip_web_directives(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let t = line.trim_start();
+            if t.starts_with("enable ") || t.starts_with("diagnostic") {
+                ""
+            } else {
+                line
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A GLSL helper library needs a version and an entry point to parse; a
+/// compute shader is taken as it is.
+fn glsl_wrap(text: &str, form: Form) -> String {
+    match form {
+        Form::ComputeShader => text.to_string(),
+        Form::Helpers => {
+            format!("#version 450\n{text}\nlayout(local_size_x = 1) in;\nvoid main() {{}}\n")
+        }
+    }
+}
+
+/// The names `GL_KHR_shader_subgroup_ballot` (and `_basic`) add, with the
+/// stand-in declarations that replace them for naga, which knows none.
+const SHIM: &[(&str, &str)] = &[
+    (
+        "subgroupBallot",
+        "uvec4 ballot_shim_subgroupBallot(bool p) { return uvec4(0u); }",
+    ),
+    (
+        "subgroupInverseBallot",
+        "bool ballot_shim_subgroupInverseBallot(uvec4 v) { return false; }",
+    ),
+    (
+        "subgroupBallotBitExtract",
+        "bool ballot_shim_subgroupBallotBitExtract(uvec4 v, uint i) { return false; }",
+    ),
+    (
+        "subgroupBallotBitCount",
+        "uint ballot_shim_subgroupBallotBitCount(uvec4 v) { return 0u; }",
+    ),
+    (
+        "subgroupBallotInclusiveBitCount",
+        "uint ballot_shim_subgroupBallotInclusiveBitCount(uvec4 v) { return 0u; }",
+    ),
+    (
+        "subgroupBallotExclusiveBitCount",
+        "uint ballot_shim_subgroupBallotExclusiveBitCount(uvec4 v) { return 0u; }",
+    ),
+    (
+        "subgroupBallotFindLSB",
+        "uint ballot_shim_subgroupBallotFindLSB(uvec4 v) { return 0u; }",
+    ),
+    (
+        "subgroupBallotFindMSB",
+        "uint ballot_shim_subgroupBallotFindMSB(uvec4 v) { return 0u; }",
+    ),
+    (
+        "subgroupElect",
+        "bool ballot_shim_subgroupElect() { return false; }",
+    ),
+    (
+        "subgroupBroadcastFirst",
+        "bool ballot_shim_subgroupBroadcastFirst(bool x) { return x; }\n\
+         uint ballot_shim_subgroupBroadcastFirst(uint x) { return x; }\n\
+         int ballot_shim_subgroupBroadcastFirst(int x) { return x; }\n\
+         float ballot_shim_subgroupBroadcastFirst(float x) { return x; }\n\
+         uvec4 ballot_shim_subgroupBroadcastFirst(uvec4 x) { return x; }",
+    ),
+    (
+        "subgroupBroadcast",
+        "bool ballot_shim_subgroupBroadcast(bool x, uint id) { return x; }\n\
+         uint ballot_shim_subgroupBroadcast(uint x, uint id) { return x; }\n\
+         int ballot_shim_subgroupBroadcast(int x, uint id) { return x; }\n\
+         float ballot_shim_subgroupBroadcast(float x, uint id) { return x; }\n\
+         uvec4 ballot_shim_subgroupBroadcast(uvec4 x, uint id) { return x; }",
+    ),
+    (
+        "gl_SubgroupInvocationID",
+        "uint ballot_shim_gl_SubgroupInvocationID() { return 0u; }",
+    ),
+    (
+        "gl_SubgroupSize",
+        "uint ballot_shim_gl_SubgroupSize() { return 32u; }",
+    ),
+    (
+        "gl_SubgroupEqMask",
+        "uvec4 ballot_shim_gl_SubgroupEqMask() { return uvec4(0u); }",
+    ),
+    (
+        "gl_SubgroupGeMask",
+        "uvec4 ballot_shim_gl_SubgroupGeMask() { return uvec4(0u); }",
+    ),
+    (
+        "gl_SubgroupGtMask",
+        "uvec4 ballot_shim_gl_SubgroupGtMask() { return uvec4(0u); }",
+    ),
+    (
+        "gl_SubgroupLeMask",
+        "uvec4 ballot_shim_gl_SubgroupLeMask() { return uvec4(0u); }",
+    ),
+    (
+        "gl_SubgroupLtMask",
+        "uvec4 ballot_shim_gl_SubgroupLtMask() { return uvec4(0u); }",
+    ),
+];
+
+/// The `glsl` target's text as naga can check it: each extension name
+/// replaced by its stand-in (built-in variables become calls), and the
+/// stand-ins declared in place of the first `#extension` line, the other
+/// `#extension` lines blanked. Every line keeps its number.
+pub fn glsl_shim(text: &str) -> String {
+    let mut used = Vec::new();
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if line.trim_start().starts_with("#extension") {
+                String::new()
+            } else {
+                rename_identifiers(line, &mut used)
+            }
+        })
+        .collect();
+    let decls: Vec<&str> = SHIM
+        .iter()
+        .filter(|(name, _)| used.contains(name))
+        .map(|(_, decl)| *decl)
+        .collect();
+    let decls = decls.join(" ").replace('\n', " ");
+    // Text that uses the extension must enable it, so the line exists.
+    match text
+        .lines()
+        .position(|l| l.trim_start().starts_with("#extension"))
+    {
+        Some(first) => lines[first] = decls,
+        None if !decls.is_empty() => lines.insert(0, decls),
+        None => {}
+    }
+    lines.join("\n")
+}
+
+/// Replaces each whole identifier that is an extension name; built-in
+/// variables become calls of their stand-in.
+fn rename_identifiers(line: &str, used: &mut Vec<&'static str>) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let ident = &rest[..end];
+        match SHIM.iter().find(|(name, _)| *name == ident) {
+            Some((name, _)) => {
+                if !used.contains(name) {
+                    used.push(name);
+                }
+                out.push_str("ballot_shim_");
+                out.push_str(name);
+                if name.starts_with("gl_") {
+                    out.push_str("()");
+                }
+            }
+            None => out.push_str(ident),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// An external tool (glslang, spirv-val) failed or could not run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{tool}: {message}")]
+pub struct ToolError {
+    /// The program.
+    pub tool: &'static str,
+    /// Its output, or why it could not run.
+    pub message: String,
+}
+
+fn run_tool(tool: &'static str, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>, ToolError> {
+    let err = |message: String| ToolError { tool, message };
+    let mut child = Command::new(tool)
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            err(format!(
+                "cannot run it ({e}); install glslang-tools and spirv-tools"
+            ))
+        })?;
+    if let (Some(input), Some(mut pipe)) = (stdin, child.stdin.take()) {
+        pipe.write_all(input).map_err(|e| err(e.to_string()))?;
+    }
+    let output = child.wait_with_output().map_err(|e| err(e.to_string()))?;
+    if output.status.success() {
+        Ok(output.stdout)
+    } else {
+        let mut message = String::from_utf8_lossy(&output.stdout).into_owned();
+        message.push_str(&String::from_utf8_lossy(&output.stderr));
+        Err(err(message.trim().to_string()))
+    }
+}
+
+/// Compiles a GLSL compute shader to SPIR-V for Vulkan 1.1 with
+/// `glslangValidator`, then checks the result with `spirv-val`.
+pub fn glslang_spirv(text: &str) -> Result<Vec<u8>, ToolError> {
+    let io = |e: std::io::Error| ToolError {
+        tool: "glslangValidator",
+        message: e.to_string(),
+    };
+    let dir = std::env::temp_dir().join(format!("ballot-glslang-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(io)?;
+    // Tests validate in parallel threads: one file per call.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let spv = dir.join(format!("{:016x}-{call}.spv", fnv1a(text)));
+    let spv_path = spv.to_string_lossy().into_owned();
+    let args = [
+        "-V",
+        "--target-env",
+        "vulkan1.1",
+        "--stdin",
+        "-S",
+        "comp",
+        "-o",
+        &spv_path,
+    ];
+    let result = run_tool("glslangValidator", &args, Some(text.as_bytes()))
+        .and_then(|_| run_tool("spirv-val", &["--target-env", "vulkan1.1", &spv_path], None))
+        .and_then(|_| std::fs::read(&spv).map_err(io));
+    let _ = std::fs::remove_file(&spv);
+    result
+}
+
+/// Validates GLSL in `form` with glslang and spirv-val: a compute shader as
+/// it is, a helper library wrapped like [`validate`] wraps it.
+pub fn glslang(text: &str, form: Form) -> Result<(), ToolError> {
+    glslang_spirv(&glsl_wrap(text, form)).map(drop)
+}
+
+/// A small stable hash for temporary file names.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BALLOT_WGSL: &str = "\
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let m = subgroupBallot((i % 2u) == 0u);
+}
+";
+
+    #[test]
+    fn subgroup_wgsl_needs_the_subgroup_capability() {
+        assert_eq!(
+            validate(Target::Wgsl, Form::ComputeShader, BALLOT_WGSL),
+            Ok(())
+        );
+        let err = validate(Target::WgslNoSubgroup, Form::ComputeShader, BALLOT_WGSL).unwrap_err();
+        assert_eq!(err.line, Some(3));
+        assert_eq!(
+            err.line_text.as_deref(),
+            Some("    let m = subgroupBallot((i % 2u) == 0u);")
+        );
+    }
+
+    #[test]
+    fn web_directives_are_blanked_for_naga() {
+        let web =
+            format!("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n{BALLOT_WGSL}");
+        assert!(
+            naga::front::wgsl::parse_str(&web).is_err(),
+            "naga rejects `enable subgroups;`"
+        );
+        assert_eq!(validate(Target::WgslWeb, Form::ComputeShader, &web), Ok(()));
+        let broken = web.replace("2u) == 0u", "2u) == 0i");
+        assert_eq!(
+            validate(Target::WgslWeb, Form::ComputeShader, &broken)
+                .unwrap_err()
+                .line,
+            Some(5)
+        );
+    }
+
+    #[test]
+    fn the_glsl_shim_declares_stand_ins_and_keeps_line_numbers() {
+        let text = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
+                    layout(local_size_x = 32) in;\n\
+                    void main() {\n\
+                    uvec4 m = subgroupBallot(gl_SubgroupInvocationID < 3u);\n\
+                    uint n = subgroupBallotBitCount(m) + gl_SubgroupSize;\n\
+                    }\n";
+        let shim = glsl_shim(text);
+        assert!(
+            shim.contains("ballot_shim_subgroupBallot(ballot_shim_gl_SubgroupInvocationID() < 3u)")
+        );
+        assert!(!shim.contains("#extension"));
+        assert_eq!(shim.lines().count(), text.lines().count(), "{shim}");
+        assert_eq!(validate(Target::Glsl, Form::ComputeShader, text), Ok(()));
+        let broken = text.replace("uint n", "bool n");
+        let err = validate(Target::Glsl, Form::ComputeShader, &broken).unwrap_err();
+        assert_eq!(err.line, Some(6), "{err}");
+    }
+
+    #[test]
+    fn glsl_helper_libraries_are_wrapped_and_lines_refer_to_the_library() {
+        let helpers = "uint twice(uint x) {\n    return x * 2u;\n}\n";
+        assert_eq!(
+            validate(Target::GlslNoSubgroup, Form::Helpers, helpers),
+            Ok(())
+        );
+        let err = validate(
+            Target::GlslNoSubgroup,
+            Form::Helpers,
+            &helpers.replace("2u", "true"),
+        )
+        .unwrap_err();
+        assert_eq!(err.line, Some(2), "{err}");
+    }
+
+    #[test]
+    fn glslang_compiles_and_spirv_val_accepts_a_ballot_shader() {
+        let text = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
+                    layout(local_size_x = 32) in;\n\
+                    layout(std430, set = 0, binding = 0) buffer Out { uvec4 data[]; } out_;\n\
+                    void main() { out_.data[gl_LocalInvocationIndex] = subgroupBallot(true); }\n";
+        let spirv = glslang_spirv(text).expect("glslang-tools and spirv-tools are installed");
+        assert_eq!(&spirv[..4], &0x0723_0203u32.to_le_bytes());
+        let err = glslang_spirv(&text.replace("subgroupBallot(true)", "subgroupBallot(1.0)"))
+            .unwrap_err();
+        assert_eq!(err.tool, "glslangValidator");
+    }
+}
