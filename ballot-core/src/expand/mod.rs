@@ -3,72 +3,15 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
-use syn::ext::IdentExt as _;
-use syn::parse::{Parse, ParseStream};
-use syn::punctuated::Punctuated;
-use syn::{Ident, ItemFn, Token};
+use syn::{Ident, ItemFn};
+
+mod options;
+
+pub use options::Options;
 
 use crate::back::rust::Writer;
 use crate::front::{self, Lowered};
 use crate::ir::{Kernel, Type};
-
-/// Options of `#[ballot::kernel(...)]`.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// The path generated code reaches the runtime through: the facade
-    /// crate's `__private` module, `::ballot::__private` by default.
-    pub krate: TokenStream,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Self {
-            krate: quote!(::ballot::__private),
-        }
-    }
-}
-
-/// One `name = value` option.
-struct OptionArg {
-    name: Ident,
-    value: syn::Path,
-}
-
-impl Parse for OptionArg {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let name = input.call(Ident::parse_any)?;
-        input.parse::<Token![=]>()?;
-        Ok(Self {
-            name,
-            value: input.parse()?,
-        })
-    }
-}
-
-impl Parse for Options {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let mut options = Options::default();
-        let args = Punctuated::<OptionArg, Token![,]>::parse_terminated(input)?;
-        let mut errors: Option<syn::Error> = None;
-        for arg in args {
-            if arg.name == "crate" {
-                let path = arg.value;
-                options.krate = quote!(#path::__private);
-            } else {
-                let msg = format!(
-                    "unknown kernel option `{}`; the only option is `crate`",
-                    arg.name
-                );
-                let err = syn::Error::new(arg.name.span(), msg);
-                match &mut errors {
-                    Some(all) => all.combine(err),
-                    None => errors = Some(err),
-                }
-            }
-        }
-        errors.map_or(Ok(options), Err)
-    }
-}
 
 /// Expands `#[ballot::kernel(attr)] item`.
 ///
