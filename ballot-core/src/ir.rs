@@ -375,9 +375,11 @@ pub fn op_signature(op: Op, value: Type) -> (Vec<Type>, Type) {
         Op::Ballot => (vec![Bool], Mask),
         Op::InverseBallot => (vec![Mask], Bool),
         Op::BitExtract => (vec![Mask, U32], Bool),
-        Op::BitCount | Op::InclusiveBitCount | Op::ExclusiveBitCount | Op::FindLsb | Op::FindMsb => {
-            (vec![Mask], U32)
-        }
+        Op::BitCount
+        | Op::InclusiveBitCount
+        | Op::ExclusiveBitCount
+        | Op::FindLsb
+        | Op::FindMsb => (vec![Mask], U32),
         Op::EqMask | Op::GeMask | Op::GtMask | Op::LeMask | Op::LtMask => (vec![], Mask),
         Op::Elect => (vec![], Bool),
         Op::Broadcast => (vec![value, U32], value),

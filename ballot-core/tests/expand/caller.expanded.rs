@@ -1,0 +1,181 @@
+/**
+
+`#[ballot::kernel]`: run it with [`caller::run`] over one subgroup or [`caller::run_dispatch`] over a dispatch. Parameters: `p: bool` (per-lane), `m: SubgroupMask` (per-lane).*/
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct caller;
+#[allow(dead_code)]
+impl caller {
+    /// The kernel's name.
+    pub const NAME: &'static str = "caller";
+    /// The kernel's source, as the macro accepted it.
+    pub const SOURCE: &'static str = "fn caller (p : bool , m : SubgroupMask) -> u32 { let lowest : u32 = helpers :: lowest_active (m) ; if p && subgroup_inverse_ballot (m) { lowest } else { subgroup_ballot_find_msb (subgroup_ballot (p)) } }";
+    /// Runs the kernel over the active lanes of one subgroup. Per-lane
+    /// inputs hold one entry per lane, indexed by lane id; entries of
+    /// inactive lanes are ignored. Inactive lanes get no output.
+    ///
+    /// # Errors
+    /// A report of the first undefined behaviour, naming the operation
+    /// and the lane, or an input of the wrong length.
+    pub fn run(
+        subgroup: &::ballot::__private::Subgroup,
+        p: &[bool],
+        m: &[::ballot::__private::SubgroupMask],
+    ) -> ::core::result::Result<
+        ::ballot::__private::PerLane<u32>,
+        ::ballot::__private::SimError,
+    > {
+        let cx = ::ballot::__private::__rt::Cx::new(subgroup);
+        let p = ::ballot::__private::__rt::load(&cx, "p", p)?;
+        let m = ::ballot::__private::__rt::load(&cx, "m", m)?;
+        let out = Self::__simd(&cx, subgroup.active().bits(), &p, &m)?;
+        ::core::result::Result::Ok(::ballot::__private::__rt::store(subgroup, &out))
+    }
+    /// Runs the kernel over every subgroup of a dispatch. Per-lane
+    /// inputs hold one entry per invocation, workgroup by workgroup and
+    /// by `local_invocation_index` within each; the output is in the
+    /// same order.
+    ///
+    /// # Errors
+    /// A report of the first undefined behaviour, naming the operation
+    /// and the lane, or an input of the wrong length.
+    pub fn run_dispatch(
+        dispatch: &::ballot::__private::Dispatch,
+        p: &[bool],
+        m: &[::ballot::__private::SubgroupMask],
+    ) -> ::core::result::Result<::std::vec::Vec<u32>, ::ballot::__private::SimError> {
+        ::ballot::__private::__rt::check_len("p", p, dispatch.invocation_count())?;
+        ::ballot::__private::__rt::check_len("m", m, dispatch.invocation_count())?;
+        let mut out = ::std::vec::Vec::with_capacity(dispatch.invocation_count());
+        for sg in dispatch.subgroups() {
+            let cx = ::ballot::__private::__rt::Cx::new(&sg.subgroup);
+            let count = sg.subgroup.active().count() as usize;
+            let range = sg.first_invocation..sg.first_invocation + count;
+            let p = ::ballot::__private::__rt::V::from_slice(&p[range.clone()]);
+            let m = ::ballot::__private::__rt::V::from_slice(&m[range.clone()]);
+            let result = Self::__simd(&cx, sg.subgroup.active().bits(), &p, &m)?;
+            out.extend_from_slice(&result.0[..count]);
+        }
+        ::core::result::Result::Ok(out)
+    }
+    /// The kernel's IR, which every shader backend reads.
+    pub fn ir() -> &'static ::ballot::__private::ir::Kernel {
+        static IR: ::std::sync::OnceLock<::ballot::__private::ir::Kernel> = ::std::sync::OnceLock::new();
+        IR.get_or_init(|| ::ballot::__private::lower_validated(Self::SOURCE))
+    }
+    #[doc(hidden)]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_assignments,
+        unused_labels,
+        unreachable_code,
+        clippy::all
+    )]
+    #[inline]
+    pub fn __simd(
+        __cx: &::ballot::__private::__rt::Cx,
+        __entry: u128,
+        __p0: &::ballot::__private::__rt::V<bool>,
+        __p1: &::ballot::__private::__rt::V<::ballot::__private::SubgroupMask>,
+    ) -> ::core::result::Result<
+        ::ballot::__private::__rt::V<u32>,
+        ::ballot::__private::SimError,
+    > {
+        let mut __l0 = *__p0;
+        let mut __l1 = *__p1;
+        let mut __l2: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
+        let mut __l3: ::ballot::__private::__rt::V<bool> = ::core::default::Default::default();
+        let mut __l4: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
+        let mut __ret_val: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
+        let mut __ret: u128 = 0;
+        let mut __active: u128 = __entry;
+        '__b1: {
+            {
+                let __value = helpers::lowest_active::__simd(__cx, __active, &__l1)?;
+                ::ballot::__private::__rt::assign(__cx, &mut __l2, &__value, __active);
+            }
+            {
+                let __value = __l0;
+                ::ballot::__private::__rt::assign(__cx, &mut __l3, &__value, __active);
+            }
+            {
+                let __taken: u128 = ::ballot::__private::__rt::lanes_where(__cx, &__l3);
+                let __outer: u128 = __active;
+                let __lanes: u128 = __outer & __taken;
+                if __lanes != 0 {
+                    let mut __active: u128 = __lanes;
+                    '__b2: {
+                        {
+                            let __value = ::ballot::__private::__rt::inverse_ballot(
+                                __cx,
+                                __active,
+                                &__l1,
+                            )?;
+                            ::ballot::__private::__rt::assign(
+                                __cx,
+                                &mut __l3,
+                                &__value,
+                                __active,
+                            );
+                        }
+                    }
+                }
+            }
+            {
+                let __taken: u128 = ::ballot::__private::__rt::lanes_where(__cx, &__l3);
+                let __outer: u128 = __active;
+                let __lanes: u128 = __outer & __taken;
+                if __lanes != 0 {
+                    let mut __active: u128 = __lanes;
+                    '__b3: {
+                        {
+                            let __value = __l2;
+                            ::ballot::__private::__rt::assign(
+                                __cx,
+                                &mut __l4,
+                                &__value,
+                                __active,
+                            );
+                        }
+                    }
+                }
+                let __lanes: u128 = __outer & !__taken;
+                if __lanes != 0 {
+                    let mut __active: u128 = __lanes;
+                    '__b4: {
+                        {
+                            let __value = ::ballot::__private::__rt::find_msb(
+                                __cx,
+                                __active,
+                                &::ballot::__private::__rt::ballot(__cx, __active, &__l0),
+                            )?;
+                            ::ballot::__private::__rt::assign(
+                                __cx,
+                                &mut __l4,
+                                &__value,
+                                __active,
+                            );
+                        }
+                    }
+                }
+            }
+            {
+                let __value = __l4;
+                ::ballot::__private::__rt::assign(
+                    __cx,
+                    &mut __ret_val,
+                    &__value,
+                    __active,
+                );
+            }
+            __ret |= __active;
+            __active = 0;
+            __active &= !__ret;
+            if __active == 0 {
+                break '__b1;
+            }
+        }
+        ::core::result::Result::Ok(__ret_val)
+    }
+}
