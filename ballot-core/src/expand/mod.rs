@@ -5,6 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use syn::{Ident, ItemFn};
 
+mod check;
 mod options;
 
 pub use options::Options;
@@ -30,7 +31,12 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let options = syn::parse2::<Options>(attr);
     let lowered = front::lower(&item);
     match (options, lowered) {
-        (Ok(options), Ok(lowered)) => generate(&item, &lowered, &options),
+        (Ok(options), Ok(lowered)) => {
+            let errors = check::shaders(&item, &lowered.kernel, &options);
+            let errors = errors.iter().map(syn::Error::to_compile_error);
+            let generated = generate(&item, &lowered, &options);
+            quote!(#(#errors)* #generated)
+        }
         (options, lowered) => {
             let krate = options
                 .as_ref()
@@ -125,7 +131,15 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
     let run = run_fn(&sig, krate, &ret);
     let run_dispatch = run_dispatch_fn(&sig, krate, &ret);
     let api_doc = api_doc(&name_str, kernel);
+    let callees: Vec<TokenStream> = kernel
+        .callees()
+        .iter()
+        .map(|path| path.parse().unwrap_or_else(|_| quote!(#path)))
+        .collect();
     quote! {
+        // Forces the evaluation that rejects mutual recursion.
+        const _: usize = #name::__DEPTH;
+
         #(#docs)*
         #[doc = #api_doc]
         #[allow(non_camel_case_types)]
@@ -141,6 +155,46 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
 
             #run
             #run_dispatch
+
+            /// This kernel and every kernel it calls, directly or not, each
+            /// once, this one first: what a shader of it must contain.
+            pub fn kernels() -> ::std::vec::Vec<&'static #krate::ir::Kernel> {
+                let mut all = ::std::vec![Self::ir()];
+                #(
+                    for kernel in #callees::kernels() {
+                        if !all.iter().any(|k| ::core::ptr::eq(*k, kernel)) {
+                            all.push(kernel);
+                        }
+                    }
+                )*
+                all
+            }
+
+            /// The kernel as shader text for `target`, in `form`, with
+            /// every kernel it calls.
+            ///
+            /// # Errors
+            /// Invalid `options`, naming the option.
+            pub fn shader(
+                target: #krate::Target,
+                form: #krate::Form,
+                options: &#krate::ShaderOptions,
+            ) -> ::core::result::Result<::std::string::String, #krate::ShaderError> {
+                #krate::emit(target, form, &Self::kernels(), options, #krate::Missing::Error)
+            }
+
+            /// The depth of the call graph below this kernel. Mutual
+            /// recursion makes evaluating it a compile error.
+            #[doc(hidden)]
+            pub const __DEPTH: usize = {
+                let mut depth = 0;
+                #(
+                    if #callees::__DEPTH > depth {
+                        depth = #callees::__DEPTH;
+                    }
+                )*
+                depth + 1
+            };
 
             /// The kernel's IR, which every shader backend reads.
             pub fn ir() -> &'static #krate::ir::Kernel {

@@ -80,7 +80,9 @@ impl Parse for Options {
             Some(errors) => Err(errors),
             None => {
                 let shader = &options.shader;
-                shader.validate().map_err(|e| syn::Error::new(options.shader_span, e))?;
+                shader
+                    .validate()
+                    .map_err(|e| syn::Error::new(options.shader_span, e))?;
                 Ok(options)
             }
         }
@@ -96,7 +98,12 @@ impl Options {
                     let path = &path.path;
                     self.krate = quote!(#path::__private);
                 }
-                _ => return Err(syn::Error::new_spanned(value, "`crate` takes a path, e.g. `crate = ::ballot`")),
+                _ => {
+                    return Err(syn::Error::new_spanned(
+                        value,
+                        "`crate` takes a path, e.g. `crate = ::ballot`",
+                    ))
+                }
             },
             "workgroup_size" => {
                 self.shader.workgroup_size = workgroup_size(value)?;
@@ -107,8 +114,15 @@ impl Options {
                 self.shader_span = arg.name.span();
             }
             "validate" => match value {
-                Expr::Lit(syn::ExprLit { lit: Lit::Bool(b), .. }) => self.validate = b.value,
-                _ => return Err(syn::Error::new_spanned(value, "`validate` takes `true` or `false`")),
+                Expr::Lit(syn::ExprLit {
+                    lit: Lit::Bool(b), ..
+                }) => self.validate = b.value,
+                _ => {
+                    return Err(syn::Error::new_spanned(
+                        value,
+                        "`validate` takes `true` or `false`",
+                    ))
+                }
             },
             other => {
                 let msg = format!("unknown kernel option `{other}`; the options are {KNOWN}");
@@ -121,8 +135,13 @@ impl Options {
 
 fn int(value: &Expr, option: &str) -> syn::Result<u32> {
     match value {
-        Expr::Lit(syn::ExprLit { lit: Lit::Int(i), .. }) => i.base10_parse(),
-        _ => Err(syn::Error::new_spanned(value, format!("`{option}` takes an integer literal"))),
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Int(i), ..
+        }) => i.base10_parse(),
+        _ => Err(syn::Error::new_spanned(
+            value,
+            format!("`{option}` takes an integer literal"),
+        )),
     }
 }
 
@@ -136,7 +155,10 @@ fn workgroup_size(value: &Expr) -> syn::Result<[u32; 3]> {
             }
             Ok(size)
         }
-        Expr::Array(array) => Err(syn::Error::new_spanned(array, "`workgroup_size` takes 1 to 3 dimensions")),
+        Expr::Array(array) => Err(syn::Error::new_spanned(
+            array,
+            "`workgroup_size` takes 1 to 3 dimensions",
+        )),
         other => Ok([int(other, option)?, 1, 1]),
     }
 }

@@ -1,3 +1,4 @@
+const _: usize = caller::__DEPTH;
 /**
 
 `#[ballot::kernel]`: run it with [`caller::run`] over one subgroup or [`caller::run_dispatch`] over a dispatch. Parameters: `p: bool` (per-lane), `m: SubgroupMask` (per-lane).*/
@@ -58,6 +59,48 @@ impl caller {
         }
         ::core::result::Result::Ok(out)
     }
+    /// This kernel and every kernel it calls, directly or not, each
+    /// once, this one first: what a shader of it must contain.
+    pub fn kernels() -> ::std::vec::Vec<&'static ::ballot::__private::ir::Kernel> {
+        let mut all = ::std::vec![Self::ir()];
+        for kernel in helpers::lowest_active::kernels() {
+            if !all.iter().any(|k| ::core::ptr::eq(*k, kernel)) {
+                all.push(kernel);
+            }
+        }
+        all
+    }
+    /// The kernel as shader text for `target`, in `form`, with
+    /// every kernel it calls.
+    ///
+    /// # Errors
+    /// Invalid `options`, naming the option.
+    pub fn shader(
+        target: ::ballot::__private::Target,
+        form: ::ballot::__private::Form,
+        options: &::ballot::__private::ShaderOptions,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::ballot::__private::ShaderError,
+    > {
+        ::ballot::__private::emit(
+            target,
+            form,
+            &Self::kernels(),
+            options,
+            ::ballot::__private::Missing::Error,
+        )
+    }
+    /// The depth of the call graph below this kernel. Mutual
+    /// recursion makes evaluating it a compile error.
+    #[doc(hidden)]
+    pub const __DEPTH: usize = {
+        let mut depth = 0;
+        if helpers::lowest_active::__DEPTH > depth {
+            depth = helpers::lowest_active::__DEPTH;
+        }
+        depth + 1
+    };
     /// The kernel's IR, which every shader backend reads.
     pub fn ir() -> &'static ::ballot::__private::ir::Kernel {
         static IR: ::std::sync::OnceLock<::ballot::__private::ir::Kernel> = ::std::sync::OnceLock::new();
