@@ -68,7 +68,7 @@ impl Lowerer {
                     out.push(stmt);
                 }
             }
-            None => {}
+            None => self.bind_unlowered(pat),
         }
         flow
     }

@@ -58,9 +58,11 @@ pub(super) fn resolve(path: &syn::Path, kernel: &str) -> Callee {
     match last {
         "subgroup_local_invocation_id" => return Callee::LaneId,
         "subgroup_size" => return Callee::SubgroupSize,
-        _ if last.starts_with("subgroup_") => return Callee::Unknown(format!(
+        _ if last.starts_with("subgroup_") => {
+            return Callee::Unknown(format!(
             "unsupported subgroup intrinsic `{last}`; kernels support the ballot intrinsics only"
-        )),
+        ))
+        }
         _ => {}
     }
     let here = path.leading_colon.is_none()

@@ -37,13 +37,18 @@ impl Lowerer {
                 "count" => Some(Type::U32),
                 _ => None,
             },
-            syn::Expr::If(i) => self.block_hint(&i.then_branch).or_else(|| {
-                let (_, branch) = i.else_branch.as_ref()?;
-                self.hint(branch)
-            }),
+            syn::Expr::If(i) => self.if_hint(i),
             syn::Expr::Block(b) => self.block_hint(&b.block),
             _ => None,
         }
+    }
+
+    /// The hint of an `if`: that of whichever arm has one.
+    pub(super) fn if_hint(&self, e: &syn::ExprIf) -> Option<Type> {
+        self.block_hint(&e.then_branch).or_else(|| {
+            let (_, branch) = e.else_branch.as_ref()?;
+            self.hint(branch)
+        })
     }
 
     fn binary_hint(&self, e: &syn::ExprBinary) -> Option<Type> {

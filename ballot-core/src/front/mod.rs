@@ -4,7 +4,7 @@
 //! their own:
 //! - `sig`: the signature (qualifiers, generics, parameters, return type);
 //! - `stmt`: blocks, `let`, assignments and expression statements;
-//! - `control`: `if`, loops, `break`, `continue` and `return`;
+//! - `control`, `loops`: `if`, `return`, loops, `break` and `continue`;
 //! - `expr`, `lit`, `call`: expressions, literals, intrinsics and calls;
 //! - `hint`: the type an expression will have, read off the syntax, which
 //!   types unsuffixed literals and kernel calls from their context.
@@ -32,6 +32,7 @@ mod expr;
 mod hint;
 mod infer;
 mod lit;
+mod loops;
 mod reject;
 mod scope;
 mod sig;
@@ -42,6 +43,8 @@ mod ty;
 mod invariants;
 #[cfg(test)]
 mod tests;
+
+use std::collections::BTreeSet;
 
 use proc_macro2::Span;
 
@@ -95,6 +98,9 @@ struct Lowerer {
     /// One entry per enclosing loop, innermost last: whether a `break`
     /// leaves it (a `loop` that none leaves never completes).
     loops: Vec<bool>,
+    /// The loop labels reported so far, so that a `break 'label` to one
+    /// is not reported again.
+    labels: BTreeSet<String>,
 }
 
 impl Lowerer {
@@ -106,6 +112,7 @@ impl Lowerer {
             errors: Errors::default(),
             scopes: Scopes::default(),
             loops: Vec::new(),
+            labels: BTreeSet::new(),
         }
     }
 

@@ -97,9 +97,13 @@ impl Lowerer {
         };
         let uniform = self.param_attrs(&arg.attrs);
         let ty = self.ty(&arg.ty);
-        let (ident, mutable) = match self.bound_pat(&arg.pat)? {
-            Bound::Name(ident, mutable) => (ident, mutable),
-            Bound::Wild => {
+        let (ident, mutable) = match self.bound_pat(&arg.pat) {
+            Some(Bound::Name(ident, mutable)) => (ident, mutable),
+            None => {
+                self.bind_unlowered(&arg.pat);
+                return None;
+            }
+            Some(Bound::Wild) => {
                 self.errors
                     .spanned(&arg.pat, "kernel parameters must be named, found `_`");
                 return None;
@@ -133,6 +137,23 @@ impl Lowerer {
             }
         }
         uniform
+    }
+
+    /// Binds every name in a pattern that could not be lowered, with an
+    /// unknown type, so that its uses raise no errors of their own.
+    pub(super) fn bind_unlowered(&mut self, pat: &syn::Pat) {
+        struct Names<'a>(Vec<&'a syn::Ident>);
+        impl<'a> syn::visit::Visit<'a> for Names<'a> {
+            fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+                self.0.push(&p.ident);
+                syn::visit::visit_pat_ident(self, p);
+            }
+        }
+        let mut names = Names(Vec::new());
+        syn::visit::Visit::visit_pat(&mut names, pat);
+        for ident in names.0 {
+            self.declare(ident, None, true);
+        }
     }
 
     /// What a `let`, parameter or `for` pattern binds; anything but a plain

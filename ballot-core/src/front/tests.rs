@@ -627,6 +627,45 @@ fn unit_kernels_evaluate_statements_for_effects() {
 }
 
 #[test]
+fn bindings_take_their_type_from_later_uses() {
+    check_ir(
+        parse_quote! {
+            fn k(m: SubgroupMask, x: u32) -> u32 {
+                let mut hits = 0;
+                for i in 0..4 {
+                    if m.contains(i) { hits += 1; }
+                }
+                let y = helper(x);
+                let z = y * hits;
+                let w = if x > 2 { 1 } else { x };
+                hits + z + w
+            }
+        },
+        "
+        fn k(m: SubgroupMask, x: u32) -> u32
+        let mut hits: u32 = 0u32;
+        let mut _for0: u32 = 0u32;
+        let _end1: u32 = 4u32;
+        loop {
+            if !(_for0 < _end1) {
+                break;
+            }
+            let i: u32 = _for0;
+            if m.contains(i) {
+                hits = (hits + 1u32);
+            }
+        } continuing {
+            _for0 = (_for0 + 1u32);
+        }
+        let y: u32 = helper(x);
+        let z: u32 = (y * hits);
+        let w: u32 = select((x > 2u32), 1u32, x);
+        return ((hits + z) + w);
+        ",
+    );
+}
+
+#[test]
 fn spans_are_recorded_for_every_node() {
     let lowered = lowered(parse_quote! {
         fn k(a: u32) -> u32 { for i in 0..a { if i > 2 { break; } } a }
@@ -784,9 +823,28 @@ fn statements_and_items() {
             "tuples are not supported in a kernel",
             "attributes on statements are not supported in a kernel",
             "loop labels are not supported in a kernel",
-            "loop labels are not supported in a kernel",
             "`while let` loops are not supported in a kernel",
             "`if let` expressions are not supported in a kernel",
+        ],
+    );
+}
+
+#[test]
+fn errors_inside_rejected_constructs_are_reported() {
+    check_err(
+        parse_quote! {
+            fn k(a: u32) {
+                let (p, q) = subgroup_elect();
+                while let Some(x) = p { let r = x + q + missing; }
+                for i in items { let s = &i; }
+            }
+        },
+        &[
+            "only plain identifiers can be bound in a kernel, found `(p, q)`",
+            "`while let` loops are not supported in a kernel",
+            "cannot find value `missing` in this kernel",
+            "`for` loops in a kernel iterate over a range `a..b` only",
+            "references are not supported in a kernel",
         ],
     );
 }

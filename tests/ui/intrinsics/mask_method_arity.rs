@@ -1,0 +1,6 @@
+#[ballot::kernel]
+fn mine(p: bool) -> bool {
+    subgroup_ballot(p).contains()
+}
+
+fn main() {}

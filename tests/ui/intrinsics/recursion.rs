@@ -1,0 +1,10 @@
+#[ballot::kernel]
+fn walk(x: u32) -> u32 {
+    if x == 0 {
+        return 0;
+    }
+    let rest: u32 = walk(x - 1);
+    rest
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[ballot::kernel]
+fn everyone(p: bool) -> bool {
+    subgroup_all(p)
+}
+
+fn main() {}

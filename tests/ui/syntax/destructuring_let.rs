@@ -1,0 +1,7 @@
+#[ballot::kernel]
+fn split(x: u32) -> u32 {
+    let Wrapper(inner) = x;
+    inner
+}
+
+fn main() {}

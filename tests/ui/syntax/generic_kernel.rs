@@ -1,0 +1,6 @@
+#[ballot::kernel]
+fn count<T>(x: u32) -> u32 {
+    x
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[ballot::kernel]
+fn logged(x: u32) -> u32 {
+    println!("{}", x);
+    x
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[ballot::kernel]
+fn truthy(x: u32) -> bool {
+    x as bool
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[ballot::kernel]
+fn wide(x: u64) -> u32 {
+    1
+}
+
+fn main() {}
