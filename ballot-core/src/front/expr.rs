@@ -308,7 +308,7 @@ impl Lowerer {
 }
 
 /// The constant a path names: `SubgroupMask::EMPTY`, `SubgroupMask::ALL`,
-/// and the bounds of `u32` and `i32`.
+/// the bounds of `u32` and `i32`, and the special values of `f32`.
 pub(super) fn constant(path: &syn::Path) -> Option<Literal> {
     if path.segments.iter().any(|s| !s.arguments.is_none()) {
         return None;
@@ -325,6 +325,20 @@ pub(super) fn constant(path: &syn::Path) -> Option<Literal> {
         ("u32", "MIN") if primitive => Literal::U32(u32::MIN),
         ("i32", "MAX") if primitive => Literal::I32(i32::MAX),
         ("i32", "MIN") if primitive => Literal::I32(i32::MIN),
+        ("f32", name) if primitive => Literal::F32(f32_constant(name)?),
+        _ => return None,
+    })
+}
+
+fn f32_constant(name: &str) -> Option<f32> {
+    Some(match name {
+        "MAX" => f32::MAX,
+        "MIN" => f32::MIN,
+        "MIN_POSITIVE" => f32::MIN_POSITIVE,
+        "EPSILON" => f32::EPSILON,
+        "INFINITY" => f32::INFINITY,
+        "NEG_INFINITY" => f32::NEG_INFINITY,
+        "NAN" => f32::NAN,
         _ => return None,
     })
 }

@@ -257,6 +257,7 @@ fn negative_literals_fold_and_constants_resolve() {
                 let b = -x;
                 let c = u32::MAX;
                 let d = i32::MIN;
+                let f = f32::NEG_INFINITY + f32::MAX;
                 let e = 1f32;
                 let m = SubgroupMask::ALL ^ ballot::SubgroupMask::EMPTY;
                 -(a + 1)
@@ -268,6 +269,7 @@ fn negative_literals_fold_and_constants_resolve() {
         let b: f32 = -x;
         let c: u32 = 4294967295u32;
         let d: i32 = -2147483648i32;
+        let f: f32 = (-inff32 + 3.4028235e38f32);
         let e: f32 = 1.0f32;
         let m: SubgroupMask = (SubgroupMask::ALL ^ SubgroupMask::EMPTY);
         return -(a + 1i32);
