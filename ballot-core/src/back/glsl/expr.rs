@@ -1,0 +1,322 @@
+//! Expressions, fully parenthesised, with IR invariant 5's semantics spelled
+//! out where GLSL's differ: masked shift amounts, division through helpers,
+//! saturating float-to-integer casts, exact literals.
+
+use core::fmt::{self, Write};
+
+use super::helpers::Helper;
+use super::{has_collective, type_name, Func, Writer};
+use crate::error::Op;
+use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
+
+impl<W: Write> Writer<'_, W> {
+    /// Writes `expr`; on emulated targets, exchanges and calls take the
+    /// activity flag `act`.
+    pub(super) fn write_expr(&mut self, f: Func<'_>, expr: Handle<Expr>, act: &str) -> fmt::Result {
+        match &f.kernel.exprs[expr] {
+            Expr::Literal(lit) => self.write_literal(*lit),
+            Expr::Load(local) => write!(self.out, "{}", f.function.locals[local.index()]),
+            Expr::Unary { op, arg } => {
+                let symbol = match (op, f.kernel.type_of(*arg)) {
+                    (UnaryOp::Neg, _) => "-",
+                    (UnaryOp::Not, Type::Bool) => "!",
+                    (UnaryOp::Not, _) => "~",
+                };
+                write!(self.out, "({symbol}")?;
+                self.write_expr(f, *arg, act)?;
+                write!(self.out, ")")
+            }
+            Expr::Binary { op, left, right } => self.write_binary(f, *op, *left, *right, act),
+            Expr::Cast { arg, to } => self.write_cast(f, *arg, *to, act),
+            Expr::Select {
+                cond,
+                accept,
+                reject,
+            } => {
+                write!(self.out, "(")?;
+                self.write_expr(f, *cond, act)?;
+                write!(self.out, " ? ")?;
+                self.write_expr(f, *accept, act)?;
+                write!(self.out, " : ")?;
+                self.write_expr(f, *reject, act)?;
+                write!(self.out, ")")
+            }
+            Expr::LaneId if self.emulated() => write!(self.out, "ballot_lane"),
+            Expr::LaneId => write!(self.out, "gl_SubgroupInvocationID"),
+            Expr::SubgroupSize if self.emulated() => write!(self.out, "ballot_subgroup_size"),
+            Expr::SubgroupSize => write!(self.out, "gl_SubgroupSize"),
+            Expr::Mask { fun, args } => self.write_mask_fn(f, *fun, args, act),
+            Expr::Op { op, args } if self.emulated() => self.write_emulated_op(f, *op, args, act),
+            Expr::Op { op, args } => self.write_native_op(f, *op, args, act),
+            Expr::Call { args, .. } => {
+                let plan = self.plan;
+                let callee = f.function.calls.get(&expr).map(|&i| &plan.functions[i]);
+                let (name, act) = match callee {
+                    Some(c) if self.emulated() => (c.masked.as_str(), Some(act)),
+                    Some(c) => (c.name.as_str(), None),
+                    // The planner resolves every call; an unresolved one
+                    // keeps a recognisable name rather than panicking.
+                    None => ("ballot_unresolved_call", None),
+                };
+                write!(self.out, "{name}(")?;
+                if let Some(act) = act {
+                    write!(self.out, "{act}")?;
+                    if !args.is_empty() {
+                        write!(self.out, ", ")?;
+                    }
+                }
+                self.write_args(f, args, act.unwrap_or_default())?;
+                write!(self.out, ")")
+            }
+        }
+    }
+
+    /// Comma-separated expressions.
+    fn write_args(&mut self, f: Func<'_>, args: &[Handle<Expr>], act: &str) -> fmt::Result {
+        for (i, &arg) in args.iter().enumerate() {
+            if i > 0 {
+                write!(self.out, ", ")?;
+            }
+            self.write_expr(f, arg, act)?;
+        }
+        Ok(())
+    }
+
+    /// `name(args)`.
+    fn write_call(
+        &mut self,
+        f: Func<'_>,
+        name: &str,
+        args: &[Handle<Expr>],
+        act: &str,
+    ) -> fmt::Result {
+        write!(self.out, "{name}(")?;
+        self.write_args(f, args, act)?;
+        write!(self.out, ")")
+    }
+
+    fn write_binary(
+        &mut self,
+        f: Func<'_>,
+        op: BinaryOp,
+        left: Handle<Expr>,
+        right: Handle<Expr>,
+        act: &str,
+    ) -> fmt::Result {
+        let ty = f.kernel.type_of(left);
+        let helper = match (op, ty) {
+            (BinaryOp::Div, Type::U32) => Some("ballot_div_u32"),
+            (BinaryOp::Div, Type::I32) => Some("ballot_div_i32"),
+            (BinaryOp::Rem, Type::U32) => Some("ballot_rem_u32"),
+            (BinaryOp::Rem, Type::I32) => Some("ballot_rem_i32"),
+            (BinaryOp::Rem, Type::F32) => Some("ballot_rem_f32"),
+            _ => None,
+        };
+        if let Some(helper) = helper {
+            return self.write_call(f, helper, &[left, right], act);
+        }
+        // `&&` and `||` skip their right operand, which must still run
+        // when it holds a collective; bool `^` is `!=`.
+        let eager = has_collective(f.kernel, right);
+        let symbol = match (op, ty) {
+            (BinaryOp::BitAnd | BinaryOp::BitOr, Type::Bool) if eager => {
+                return self.write_eager_logic(f, op, left, right, act)
+            }
+            (BinaryOp::BitAnd, Type::Bool) => "&&",
+            (BinaryOp::BitOr, Type::Bool) => "||",
+            (BinaryOp::BitXor, Type::Bool) => "!=",
+            (op, _) => op.symbol(),
+        };
+        write!(self.out, "(")?;
+        self.write_expr(f, left, act)?;
+        write!(self.out, " {symbol} ")?;
+        if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+            // GLSL leaves shifts by 32 or more undefined; Rust's wrapping
+            // shifts use the low five bits.
+            write!(self.out, "(")?;
+            self.write_expr(f, right, act)?;
+            return write!(self.out, " & 31u))");
+        }
+        self.write_expr(f, right, act)?;
+        write!(self.out, ")")
+    }
+
+    /// Bool `&` / `|` that evaluates both operands: on `uint`s.
+    fn write_eager_logic(
+        &mut self,
+        f: Func<'_>,
+        op: BinaryOp,
+        left: Handle<Expr>,
+        right: Handle<Expr>,
+        act: &str,
+    ) -> fmt::Result {
+        let symbol = if op == BinaryOp::BitAnd { "&" } else { "|" };
+        write!(self.out, "((uint(")?;
+        self.write_expr(f, left, act)?;
+        write!(self.out, ") {symbol} uint(")?;
+        self.write_expr(f, right, act)?;
+        write!(self.out, ")) != 0u)")
+    }
+
+    /// Rust's `as`: bit reinterpretation between integers, saturation from
+    /// floats, 0 or 1 from `bool`.
+    fn write_cast(&mut self, f: Func<'_>, arg: Handle<Expr>, to: Type, act: &str) -> fmt::Result {
+        let from = f.kernel.type_of(arg);
+        if from == to {
+            return self.write_expr(f, arg, act);
+        }
+        let function = match (from, to) {
+            (Type::F32, Type::U32) => "ballot_f32_to_u32",
+            (Type::F32, Type::I32) => "ballot_f32_to_i32",
+            // The IR casts only to scalars other than bool; anything else
+            // is written as a constructor, which GLSL checks.
+            _ => type_name(to),
+        };
+        self.write_call(f, function, &[arg], act)
+    }
+
+    pub(super) fn write_literal(&mut self, lit: Literal) -> fmt::Result {
+        match lit {
+            Literal::Bool(b) => write!(self.out, "{b}"),
+            Literal::U32(v) => write!(self.out, "{v}u"),
+            // 2147483648 is no int literal; the bits are.
+            Literal::I32(i32::MIN) => write!(self.out, "int(0x80000000u)"),
+            Literal::I32(v) if v < 0 => write!(self.out, "({v})"),
+            Literal::I32(v) => write!(self.out, "{v}"),
+            Literal::F32(v) => self.write_float(v),
+            Literal::Mask(m) if m.is_empty() => write!(self.out, "uvec4(0u)"),
+            Literal::Mask(m) => {
+                let [x, y, z, w] = m.to_words();
+                write!(
+                    self.out,
+                    "uvec4({x:#010X}u, {y:#010X}u, {z:#010X}u, {w:#010X}u)"
+                )
+            }
+        }
+    }
+
+    /// A float exactly: in decimal where that reads back to the same bits,
+    /// also through a double as glslang parses it; otherwise (NaN,
+    /// infinities, some subnormals) through its bits.
+    fn write_float(&mut self, v: f32) -> fmt::Result {
+        let mut text = format!("{v:?}");
+        if !text.contains('.') {
+            // `1e20` → `1.0e20`, which every GLSL front end reads.
+            match text.find('e') {
+                Some(e) => text.insert_str(e, ".0"),
+                None => text.push_str(".0"),
+            }
+        }
+        let exact = v.is_finite()
+            && text
+                .parse::<f64>()
+                .is_ok_and(|d| (d as f32).to_bits() == v.to_bits())
+            && text
+                .parse::<f32>()
+                .is_ok_and(|s| s.to_bits() == v.to_bits());
+        match (exact, text.strip_prefix('-')) {
+            (false, _) => write!(self.out, "uintBitsToFloat({:#010X}u)", v.to_bits()),
+            (true, Some(_)) => write!(self.out, "({text})"),
+            (true, None) => write!(self.out, "{text}"),
+        }
+    }
+
+    fn write_mask_fn(
+        &mut self,
+        f: Func<'_>,
+        fun: MaskFn,
+        args: &[Handle<Expr>],
+        act: &str,
+    ) -> fmt::Result {
+        let name = match fun {
+            MaskFn::Lane => "ballot_mask_lane",
+            MaskFn::First => "ballot_mask_first",
+            MaskFn::Contains => "ballot_mask_contains",
+            MaskFn::Count => "ballot_mask_count",
+            MaskFn::IsEmpty => {
+                write!(self.out, "(")?;
+                self.write_args(f, args, act)?;
+                return write!(self.out, " == uvec4(0u))");
+            }
+        };
+        self.write_call(f, name, args, act)
+    }
+
+    /// The extension's function or built-in, called directly.
+    fn write_native_op(
+        &mut self,
+        f: Func<'_>,
+        op: Op,
+        args: &[Handle<Expr>],
+        act: &str,
+    ) -> fmt::Result {
+        let name = op.glsl_name();
+        if name.starts_with("gl_") {
+            return write!(self.out, "{name}");
+        }
+        self.write_call(f, name, args, act)
+    }
+
+    /// The emulating helper. Exchanges take the activity flag, and move
+    /// values as `uvec4` bits.
+    fn write_emulated_op(
+        &mut self,
+        f: Func<'_>,
+        op: Op,
+        args: &[Handle<Expr>],
+        act: &str,
+    ) -> fmt::Result {
+        let name = Helper::function(op);
+        match (op, args) {
+            (Op::Elect, _) => write!(self.out, "{name}({act})"),
+            (Op::Ballot, _) => {
+                write!(self.out, "{name}({act}, ")?;
+                self.write_args(f, args, act)?;
+                write!(self.out, ")")
+            }
+            (Op::Broadcast | Op::BroadcastFirst, [value, id @ ..]) => {
+                let ty = f.kernel.type_of(*value);
+                let (open, close) = decode(ty);
+                write!(self.out, "{open}{name}({act}, ")?;
+                self.write_encoded(f, *value, ty, act)?;
+                for &id in id {
+                    write!(self.out, ", ")?;
+                    self.write_expr(f, id, act)?;
+                }
+                write!(self.out, "){close}")
+            }
+            _ => self.write_call(f, name, args, act),
+        }
+    }
+
+    /// A value as the `uvec4` bits that exchanges move.
+    fn write_encoded(
+        &mut self,
+        f: Func<'_>,
+        value: Handle<Expr>,
+        ty: Type,
+        act: &str,
+    ) -> fmt::Result {
+        let (open, close) = match ty {
+            Type::Bool => ("uvec4(uint(", "), 0u, 0u, 0u)"),
+            Type::U32 => ("uvec4(", ", 0u, 0u, 0u)"),
+            Type::I32 => ("uvec4(uint(", "), 0u, 0u, 0u)"),
+            Type::F32 => ("uvec4(floatBitsToUint(", "), 0u, 0u, 0u)"),
+            Type::Mask => ("", ""),
+        };
+        write!(self.out, "{open}")?;
+        self.write_expr(f, value, act)?;
+        write!(self.out, "{close}")
+    }
+}
+
+/// What surrounds an exchange's `uvec4` result to give a value of `ty`.
+const fn decode(ty: Type) -> (&'static str, &'static str) {
+    match ty {
+        Type::Bool => ("(", ".x != 0u)"),
+        Type::U32 => ("", ".x"),
+        Type::I32 => ("int(", ".x)"),
+        Type::F32 => ("uintBitsToFloat(", ".x)"),
+        Type::Mask => ("", ""),
+    }
+}

@@ -1,0 +1,156 @@
+//! The feature collector: which `#extension` lines, helper functions and
+//! `shared` arrays a module needs. Everything is kept in ordered sets, so
+//! the text is the same on every run, and only what is used is written.
+
+use std::collections::BTreeSet;
+
+use super::helpers::Helper;
+use super::plan::{Plan, Source};
+use crate::back::Target;
+use crate::error::Op;
+use crate::ir::{BinaryOp, Block, Expr, Kernel, MaskFn, Stmt, Type};
+
+/// A GLSL extension the `glsl` target enables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Extension {
+    /// `GL_KHR_shader_subgroup_basic`: `subgroupElect`, the lane id, the size.
+    Basic,
+    /// `GL_KHR_shader_subgroup_ballot`: every other operation.
+    Ballot,
+}
+
+impl Extension {
+    /// The extension's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Extension::Basic => "GL_KHR_shader_subgroup_basic",
+            Extension::Ballot => "GL_KHR_shader_subgroup_ballot",
+        }
+    }
+
+    /// The extension a native operation comes from.
+    pub const fn of(op: Op) -> Extension {
+        match op {
+            Op::Elect => Extension::Basic,
+            _ => Extension::Ballot,
+        }
+    }
+}
+
+/// What a module needs besides its kernels.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Features {
+    /// `#extension` lines (`glsl` only).
+    pub extensions: BTreeSet<Extension>,
+    /// Helper functions, with everything they call.
+    pub helpers: BTreeSet<Helper>,
+}
+
+impl Features {
+    /// Collects the needs of every function of `plan`; `record_lanes` adds
+    /// what the compute shader reads to record each invocation's lane.
+    pub fn collect(target: Target, plan: &Plan<'_>, record_lanes: bool) -> Self {
+        let mut features = Features::default();
+        let native = target.has_subgroups();
+        if native && record_lanes {
+            features.extensions.insert(Extension::Basic);
+            features.extensions.insert(Extension::Ballot);
+        }
+        if !native {
+            features.add(Helper::Init);
+        }
+        for function in &plan.functions {
+            if let Source::Kernel(kernel) = function.source {
+                features.kernel(kernel, native);
+            }
+        }
+        features
+    }
+
+    /// Adds `helper` and, first, what it calls.
+    pub fn add(&mut self, helper: Helper) {
+        for &dep in helper.deps() {
+            self.add(dep);
+        }
+        self.helpers.insert(helper);
+    }
+
+    fn kernel(&mut self, kernel: &Kernel, native: bool) {
+        for (_, expr) in kernel.exprs.iter() {
+            match expr {
+                Expr::Op { op, .. } if native => {
+                    self.extensions.insert(Extension::of(*op));
+                }
+                Expr::Op { op, .. } => self.add(Helper::emulating(*op)),
+                Expr::LaneId | Expr::SubgroupSize if native => {
+                    self.extensions.insert(Extension::Basic);
+                }
+                Expr::Mask { fun, .. } => self.mask_fn(*fun),
+                Expr::Binary { op, left, .. } => self.binary(*op, kernel.type_of(*left)),
+                Expr::Cast { arg, to } => match (kernel.type_of(*arg), to) {
+                    (Type::F32, Type::U32) => self.add(Helper::F32ToU32),
+                    (Type::F32, Type::I32) => self.add(Helper::F32ToI32),
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        if !native && needs_vote(kernel, &kernel.body) {
+            self.add(Helper::AnyActive);
+        }
+    }
+
+    fn mask_fn(&mut self, fun: MaskFn) {
+        match fun {
+            MaskFn::Lane => self.add(Helper::MaskLane),
+            MaskFn::First => self.add(Helper::MaskFirst),
+            MaskFn::Contains => self.add(Helper::MaskContains),
+            MaskFn::Count => self.add(Helper::MaskCount),
+            MaskFn::IsEmpty => {}
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, ty: Type) {
+        let helper = match (op, ty) {
+            (BinaryOp::Div, Type::U32) => Helper::DivU32,
+            (BinaryOp::Div, Type::I32) => Helper::DivI32,
+            (BinaryOp::Rem, Type::U32) => Helper::RemU32,
+            (BinaryOp::Rem, Type::I32) => Helper::RemI32,
+            (BinaryOp::Rem, Type::F32) => Helper::RemF32,
+            _ => return,
+        };
+        self.add(helper);
+    }
+}
+
+/// Whether an operation exchanges values between lanes, so that on emulated
+/// targets it meets the workgroup at a barrier.
+pub(super) const fn exchanges(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Ballot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
+    )
+}
+
+/// Whether an expression is, or calls, a function that reaches a barrier on
+/// emulated targets (or depends on the active lanes on native ones): an
+/// exchanging operation or a kernel call.
+pub(super) fn is_collective(expr: &Expr) -> bool {
+    match expr {
+        Expr::Op { op, .. } => exchanges(*op),
+        Expr::Call { .. } => true,
+        _ => false,
+    }
+}
+
+/// Whether a block holds a loop that must vote on emulated targets: one
+/// whose body reaches a barrier.
+fn needs_vote(kernel: &Kernel, block: &Block) -> bool {
+    block.iter().any(|&s| match &kernel.stmts[s] {
+        Stmt::Loop { body, continuing } => {
+            super::reaches_barrier(kernel, body) || super::reaches_barrier(kernel, continuing)
+        }
+        Stmt::If { accept, reject, .. } => needs_vote(kernel, accept) || needs_vote(kernel, reject),
+        _ => false,
+    })
+}

@@ -1,0 +1,539 @@
+//! The GLSL helper library: fixed functions that emitted code calls, each
+//! written only when used (see [`super::features`]), in the order of
+//! [`Helper`]'s variants, which puts every function after those it calls.
+//!
+//! The emulated targets' helpers read the constants `ballot_subgroup_size`
+//! and `ballot_workgroup_size`, which the writer declares first, and the lane
+//! state that `ballot_init` sets.
+//!
+//! Each text is accepted by glslang and by naga's glsl-in: no atomics, no
+//! `memoryBarrierShared`, and `uint(bitCount(x))`, since naga types
+//! `bitCount` as `uint` and GLSL as `int`.
+
+use crate::error::Op;
+
+/// One helper function or declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Helper {
+    /// Emulated targets: the lane state and `ballot_init`.
+    Init,
+    /// Emulated targets: one active / predicate flag per invocation.
+    Flags,
+    /// Emulated targets: one exchanged value per invocation.
+    Slots,
+    /// Emulated targets: one loop vote per invocation, and the result.
+    Votes,
+    IsNan,
+    DivU32,
+    RemU32,
+    Magnitude,
+    DivI32,
+    RemI32,
+    RemF32,
+    F32ToU32,
+    F32ToI32,
+    MaskLane,
+    FirstWord,
+    MaskFirst,
+    MaskContains,
+    MaskCount,
+    BelowSize,
+    EqMask,
+    GeMask,
+    GtMask,
+    LeMask,
+    LtMask,
+    InverseBallot,
+    BitExtract,
+    BitCount,
+    InclusiveBitCount,
+    ExclusiveBitCount,
+    FindLsb,
+    FindMsb,
+    FirstActive,
+    Ballot,
+    Elect,
+    BroadcastFirst,
+    Broadcast,
+    AnyActive,
+}
+
+impl Helper {
+    /// The helper that emulates `op` on targets without subgroups.
+    pub const fn emulating(op: Op) -> Helper {
+        match op {
+            Op::Ballot => Helper::Ballot,
+            Op::InverseBallot => Helper::InverseBallot,
+            Op::BitExtract => Helper::BitExtract,
+            Op::BitCount => Helper::BitCount,
+            Op::InclusiveBitCount => Helper::InclusiveBitCount,
+            Op::ExclusiveBitCount => Helper::ExclusiveBitCount,
+            Op::FindLsb => Helper::FindLsb,
+            Op::FindMsb => Helper::FindMsb,
+            Op::EqMask => Helper::EqMask,
+            Op::GeMask => Helper::GeMask,
+            Op::GtMask => Helper::GtMask,
+            Op::LeMask => Helper::LeMask,
+            Op::LtMask => Helper::LtMask,
+            Op::Elect => Helper::Elect,
+            Op::Broadcast => Helper::Broadcast,
+            Op::BroadcastFirst => Helper::BroadcastFirst,
+        }
+    }
+
+    /// The function name emulated code calls for `op`.
+    pub const fn function(op: Op) -> &'static str {
+        match op {
+            Op::Ballot => "ballot_ballot",
+            Op::InverseBallot => "ballot_inverse_ballot",
+            Op::BitExtract => "ballot_bit_extract",
+            Op::BitCount => "ballot_bit_count",
+            Op::InclusiveBitCount => "ballot_inclusive_bit_count",
+            Op::ExclusiveBitCount => "ballot_exclusive_bit_count",
+            Op::FindLsb => "ballot_find_lsb",
+            Op::FindMsb => "ballot_find_msb",
+            Op::EqMask => "ballot_eq_mask",
+            Op::GeMask => "ballot_ge_mask",
+            Op::GtMask => "ballot_gt_mask",
+            Op::LeMask => "ballot_le_mask",
+            Op::LtMask => "ballot_lt_mask",
+            Op::Elect => "ballot_elect",
+            Op::Broadcast => "ballot_broadcast",
+            Op::BroadcastFirst => "ballot_broadcast_first",
+        }
+    }
+
+    /// The helpers this one calls or reads.
+    pub const fn deps(self) -> &'static [Helper] {
+        use Helper::*;
+        match self {
+            DivI32 | RemI32 => &[Magnitude],
+            RemF32 | F32ToU32 | F32ToI32 => &[IsNan],
+            MaskFirst => &[FirstWord],
+            BelowSize | LeMask | LtMask => &[MaskFirst],
+            EqMask => &[MaskLane],
+            GeMask | GtMask => &[MaskFirst, BelowSize],
+            InverseBallot => &[MaskContains],
+            BitExtract => &[MaskContains],
+            BitCount => &[MaskCount, BelowSize],
+            InclusiveBitCount => &[MaskCount, LeMask],
+            ExclusiveBitCount => &[MaskCount, LtMask],
+            FindLsb | FindMsb => &[BelowSize],
+            FirstActive => &[Flags],
+            Ballot => &[Flags],
+            Elect => &[FirstActive],
+            BroadcastFirst => &[Slots, FirstActive],
+            Broadcast => &[Flags, Slots],
+            AnyActive => &[Votes],
+            _ => &[],
+        }
+    }
+
+    /// The helper's GLSL text.
+    pub const fn text(self) -> &'static str {
+        use Helper::*;
+        match self {
+            Init => INIT,
+            Flags => "shared bool ballot_flags[ballot_workgroup_size];\n",
+            Slots => "shared uvec4 ballot_slots[ballot_workgroup_size];\n",
+            Votes => "shared bool ballot_votes[ballot_workgroup_size];\nshared bool ballot_vote;\n",
+            IsNan => IS_NAN,
+            DivU32 => DIV_U32,
+            RemU32 => REM_U32,
+            Magnitude => MAGNITUDE,
+            DivI32 => DIV_I32,
+            RemI32 => REM_I32,
+            RemF32 => REM_F32,
+            F32ToU32 => F32_TO_U32,
+            F32ToI32 => F32_TO_I32,
+            MaskLane => MASK_LANE,
+            FirstWord => FIRST_WORD,
+            MaskFirst => MASK_FIRST,
+            MaskContains => MASK_CONTAINS,
+            MaskCount => MASK_COUNT,
+            BelowSize => BELOW_SIZE,
+            EqMask => "uvec4 ballot_eq_mask() {\n    return ballot_mask_lane(ballot_lane);\n}\n",
+            GeMask => GE_MASK,
+            GtMask => GT_MASK,
+            LeMask => {
+                "uvec4 ballot_le_mask() {\n    return ballot_mask_first(ballot_lane + 1u);\n}\n"
+            }
+            LtMask => "uvec4 ballot_lt_mask() {\n    return ballot_mask_first(ballot_lane);\n}\n",
+            InverseBallot => INVERSE_BALLOT,
+            BitExtract => BIT_EXTRACT,
+            BitCount => BIT_COUNT,
+            InclusiveBitCount => INCLUSIVE_BIT_COUNT,
+            ExclusiveBitCount => EXCLUSIVE_BIT_COUNT,
+            FindLsb => FIND_LSB,
+            FindMsb => FIND_MSB,
+            FirstActive => FIRST_ACTIVE,
+            Ballot => BALLOT,
+            Elect => ELECT,
+            BroadcastFirst => BROADCAST_FIRST,
+            Broadcast => BROADCAST,
+            AnyActive => ANY_ACTIVE,
+        }
+    }
+}
+
+const INIT: &str = "\
+// The invocation's place in its virtual subgroup: lane `index % size` of
+// the subgroup that starts at `index - lane` and holds `count` invocations
+// (fewer than the size only in the last one of a ragged workgroup).
+uint ballot_index;
+uint ballot_lane;
+uint ballot_base;
+uint ballot_count;
+
+void ballot_init(uint local_invocation_index) {
+    ballot_index = local_invocation_index;
+    ballot_lane = local_invocation_index % ballot_subgroup_size;
+    ballot_base = local_invocation_index - ballot_lane;
+    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
+}
+";
+
+const IS_NAN: &str = "\
+// On the bits, which fast-math compilers cannot fold away as they may isnan().
+bool ballot_is_nan(float x) {
+    return (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u;
+}
+";
+
+const DIV_U32: &str = "\
+// x / 0 == x, as in WGSL.
+uint ballot_div_u32(uint a, uint b) {
+    if (b == 0u) {
+        return a;
+    }
+    return a / b;
+}
+";
+
+const REM_U32: &str = "\
+// x % 0 == 0, as in WGSL.
+uint ballot_rem_u32(uint a, uint b) {
+    if (b == 0u) {
+        return 0u;
+    }
+    return a % b;
+}
+";
+
+const MAGNITUDE: &str = "\
+// |x| as a uint, exact for the most negative int.
+uint ballot_magnitude(int x) {
+    if (x < 0) {
+        return 0u - uint(x);
+    }
+    return uint(x);
+}
+";
+
+const DIV_I32: &str = "\
+// Truncating division on magnitudes, since GLSL leaves negative operands of
+// `/` undefined; x / 0 == x, and the most negative int / -1 wraps to itself.
+int ballot_div_i32(int a, int b) {
+    if (b == 0) {
+        return a;
+    }
+    uint q = ballot_magnitude(a) / ballot_magnitude(b);
+    if ((a < 0) != (b < 0)) {
+        return int(0u - q);
+    }
+    return int(q);
+}
+";
+
+const REM_I32: &str = "\
+// Rust's remainder (the sign of the dividend), on magnitudes, since GLSL
+// leaves negative operands of `%` undefined; x % 0 == 0.
+int ballot_rem_i32(int a, int b) {
+    if (b == 0) {
+        return 0;
+    }
+    uint r = ballot_magnitude(a) % ballot_magnitude(b);
+    if (a < 0) {
+        return int(0u - r);
+    }
+    return int(r);
+}
+";
+
+const REM_F32: &str = "\
+// Rust's truncated remainder (GLSL's mod() floors): exact while the
+// quotient a / b is below 2^24, like fmod.
+float ballot_rem_f32(float a, float b) {
+    if (ballot_is_nan(a) || ballot_is_nan(b) || isinf(a) || b == 0.0) {
+        return uintBitsToFloat(0x7FC00000u);
+    }
+    if (isinf(b)) {
+        return a;
+    }
+    float r = fma(-b, trunc(a / b), a);
+    if (r != 0.0 && ((r < 0.0) != (a < 0.0))) {
+        // a / b rounded up to the next integer: step back one divisor.
+        r = r + sign(a) * abs(b);
+    }
+    if (r == 0.0) {
+        // Zero takes the sign of the dividend.
+        return a * 0.0;
+    }
+    return r;
+}
+";
+
+const F32_TO_U32: &str = "\
+// Rust's `as`: saturating, NaN to 0 (GLSL leaves out-of-range values undefined).
+uint ballot_f32_to_u32(float x) {
+    if (ballot_is_nan(x) || x <= 0.0) {
+        return 0u;
+    }
+    if (x >= 4294967296.0) {
+        return 4294967295u;
+    }
+    return uint(x);
+}
+";
+
+const F32_TO_I32: &str = "\
+// Rust's `as`: saturating, NaN to 0 (GLSL leaves out-of-range values undefined).
+int ballot_f32_to_i32(float x) {
+    if (ballot_is_nan(x)) {
+        return 0;
+    }
+    if (x <= -2147483648.0) {
+        return int(0x80000000u);
+    }
+    if (x >= 2147483648.0) {
+        return 2147483647;
+    }
+    return int(x);
+}
+";
+
+const MASK_LANE: &str = "\
+// SubgroupMask::lane: only bit i; empty when i >= 128.
+uvec4 ballot_mask_lane(uint i) {
+    uvec4 m = uvec4(0u);
+    if (i < 128u) {
+        m[i >> 5u] = 1u << (i & 31u);
+    }
+    return m;
+}
+";
+
+const FIRST_WORD: &str = "\
+// Bits lo..lo + 32 of SubgroupMask::first(n).
+uint ballot_first_word(uint n, uint lo) {
+    if (n <= lo) {
+        return 0u;
+    }
+    if (n - lo >= 32u) {
+        return 0xFFFFFFFFu;
+    }
+    return (1u << (n - lo)) - 1u;
+}
+";
+
+const MASK_FIRST: &str = "\
+// SubgroupMask::first: bits 0..n, saturating at 128.
+uvec4 ballot_mask_first(uint n) {
+    return uvec4(ballot_first_word(n, 0u), ballot_first_word(n, 32u), ballot_first_word(n, 64u), ballot_first_word(n, 96u));
+}
+";
+
+const MASK_CONTAINS: &str = "\
+// SubgroupMask::contains: bit i; false when i >= 128.
+bool ballot_mask_contains(uvec4 m, uint i) {
+    if (i >= 128u) {
+        return false;
+    }
+    return ((m[i >> 5u] >> (i & 31u)) & 1u) != 0u;
+}
+";
+
+const MASK_COUNT: &str = "\
+// SubgroupMask::count: set bits among all 128.
+uint ballot_mask_count(uvec4 m) {
+    return ((uint(bitCount(m.x)) + uint(bitCount(m.y))) + uint(bitCount(m.z))) + uint(bitCount(m.w));
+}
+";
+
+const BELOW_SIZE: &str = "\
+// The bits below the subgroup size: the only ones ballot operations read.
+uvec4 ballot_below_size(uvec4 v) {
+    return v & ballot_mask_first(ballot_subgroup_size);
+}
+";
+
+const GE_MASK: &str = "\
+uvec4 ballot_ge_mask() {
+    return ballot_below_size(~ballot_mask_first(ballot_lane));
+}
+";
+
+const GT_MASK: &str = "\
+uvec4 ballot_gt_mask() {
+    return ballot_below_size(~ballot_mask_first(ballot_lane + 1u));
+}
+";
+
+const INVERSE_BALLOT: &str = "\
+// The lane's own bit: each lane reads its own argument, so a value that
+// differs across lanes (undefined) gives each lane its own bit.
+bool ballot_inverse_ballot(uvec4 v) {
+    return ballot_mask_contains(v, ballot_lane);
+}
+";
+
+const BIT_EXTRACT: &str = "\
+// Bit i; false when i is at or above the size (undefined).
+bool ballot_bit_extract(uvec4 v, uint i) {
+    if (i >= ballot_subgroup_size) {
+        return false;
+    }
+    return ballot_mask_contains(v, i);
+}
+";
+
+const BIT_COUNT: &str = "\
+uint ballot_bit_count(uvec4 v) {
+    return ballot_mask_count(ballot_below_size(v));
+}
+";
+
+const INCLUSIVE_BIT_COUNT: &str = "\
+uint ballot_inclusive_bit_count(uvec4 v) {
+    return ballot_mask_count(v & ballot_le_mask());
+}
+";
+
+const EXCLUSIVE_BIT_COUNT: &str = "\
+uint ballot_exclusive_bit_count(uvec4 v) {
+    return ballot_mask_count(v & ballot_lt_mask());
+}
+";
+
+const FIND_LSB: &str = "\
+// The lowest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
+uint ballot_find_lsb(uvec4 v) {
+    uvec4 m = ballot_below_size(v);
+    for (uint k = 0u; k < 4u; k = k + 1u) {
+        if (m[k] != 0u) {
+            return (32u * k) + uint(findLSB(m[k]));
+        }
+    }
+    return 0xFFFFFFFFu;
+}
+";
+
+const FIND_MSB: &str = "\
+// The highest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
+uint ballot_find_msb(uvec4 v) {
+    uvec4 m = ballot_below_size(v);
+    for (uint k = 4u; k > 0u; k = k - 1u) {
+        if (m[k - 1u] != 0u) {
+            return (32u * (k - 1u)) + uint(findMSB(m[k - 1u]));
+        }
+    }
+    return 0xFFFFFFFFu;
+}
+";
+
+const FIRST_ACTIVE: &str = "\
+// The lowest lane of this virtual subgroup whose flag is set, or
+// ballot_count when none is; read between the barriers of an exchange.
+uint ballot_first_active() {
+    for (uint i = 0u; i < ballot_count; i = i + 1u) {
+        if (ballot_flags[ballot_base + i]) {
+            return i;
+        }
+    }
+    return ballot_count;
+}
+";
+
+// Every exchange writes this invocation's slot, waits for the workgroup,
+// reads the slots of its virtual subgroup, and waits again, so that no
+// invocation overwrites a slot that another has yet to read. Every
+// invocation calls it, active (`act`) or not, so that all reach the barriers.
+
+const BALLOT: &str = "\
+uvec4 ballot_ballot(bool act, bool p) {
+    ballot_flags[ballot_index] = act && p;
+    barrier();
+    uvec4 m = uvec4(0u);
+    for (uint i = 0u; i < ballot_count; i = i + 1u) {
+        if (ballot_flags[ballot_base + i]) {
+            m[i >> 5u] = m[i >> 5u] | (1u << (i & 31u));
+        }
+    }
+    barrier();
+    return m;
+}
+";
+
+const ELECT: &str = "\
+bool ballot_elect(bool act) {
+    ballot_flags[ballot_index] = act;
+    barrier();
+    uint first = ballot_first_active();
+    barrier();
+    return act && (first == ballot_lane);
+}
+";
+
+const BROADCAST_FIRST: &str = "\
+// Values travel as uvec4 bits; callers encode and decode them.
+uvec4 ballot_broadcast_first(bool act, uvec4 v) {
+    ballot_flags[ballot_index] = act;
+    ballot_slots[ballot_index] = v;
+    barrier();
+    uint first = ballot_first_active();
+    uvec4 r = v;
+    if (first < ballot_count) {
+        r = ballot_slots[ballot_base + first];
+    }
+    barrier();
+    return r;
+}
+";
+
+const BROADCAST: &str = "\
+// Lane id's value; the caller's own value when that lane is inactive or at or
+// above the size (undefined).
+uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
+    ballot_flags[ballot_index] = act;
+    ballot_slots[ballot_index] = v;
+    barrier();
+    uvec4 r = v;
+    if (id < ballot_count) {
+        if (ballot_flags[ballot_base + id]) {
+            r = ballot_slots[ballot_base + id];
+        }
+    }
+    barrier();
+    return r;
+}
+";
+
+const ANY_ACTIVE: &str = "\
+// Whether any invocation of the workgroup passes true: loops that reach
+// barriers run until none is active, so that all leave them together.
+// Invocation 0 writes the result between the two barriers; every invocation
+// reads it before it can reach the first barrier of the next vote.
+bool ballot_any_active(bool act) {
+    ballot_votes[ballot_index] = act;
+    barrier();
+    if (ballot_index == 0u) {
+        bool found = false;
+        for (uint i = 0u; i < ballot_workgroup_size; i = i + 1u) {
+            found = found || ballot_votes[i];
+        }
+        ballot_vote = found;
+    }
+    barrier();
+    return ballot_vote;
+}
+";

@@ -1,0 +1,380 @@
+//! IR → GLSL for the `glsl` and `glsl-no-subgroup` targets, in both forms.
+//!
+//! [`write`] is the entry point. The text follows the contract of the
+//! [parent module](crate::back) ("The shader interface" and "Semantics
+//! every target keeps"); the emitted text of both targets is accepted by
+//! glslang for Vulkan 1.1, and that of `glsl-no-subgroup` also by naga's
+//! glsl-in (naga 30).
+//!
+//! # `glsl`
+//! The kernel's structured control flow is written as it is, and the GPU
+//! provides divergence: ballot operations are the `GL_KHR_shader_subgroup`
+//! functions and built-ins (`subgroupBallot`, `gl_SubgroupEqMask`, …), and
+//! the `#extension` lines enable just the extensions the text uses.
+//!
+//! # `glsl-no-subgroup`
+//! Virtual subgroups of [`ShaderOptions::subgroup_size`] invocations live in
+//! `shared` memory. The ballot, elect and broadcast helpers exchange values
+//! through `shared` arrays between two `barrier()`s; every other operation is
+//! a lane-local function of the lane id and size. Since every invocation of
+//! the workgroup must reach every barrier, each kernel is *if-converted*
+//! into `R <name>_masked(bool ballot_active_in, params…)`:
+//! - every statement runs in every invocation; a `bool` activity flag
+//!   stands for the GPU's active mask, and stores happen only where it is
+//!   set. Values are computed first, unconditionally, so that collectives in
+//!   them run in every invocation, taking the flag;
+//! - `if` narrows the flag into one flag per branch;
+//! - `break`, `continue` and `return` set per-invocation flags that clear
+//!   the activity for the rest of the loop body or kernel, as the native
+//!   simulator's lane masks do;
+//! - a loop whose body reaches a barrier (an exchange or a kernel call) runs
+//!   until no invocation of the workgroup is still in it, which a vote
+//!   through `shared` memory decides at the top of each iteration; other
+//!   loops stay per-invocation;
+//! - a kernel call passes the caller's flag: `callee_masked(active, args…)`.
+//!
+//! The public `R <name>(params…)` calls it with every invocation active and
+//! must be called by every invocation, in uniform control flow, after
+//! `ballot_init(local_invocation_index)`. Lanes that never return yield the
+//! zero value.
+//!
+//! # Forms
+//! The compute shader starts with `#version 450`. The helper form is text to
+//! paste after the user's own `#version` line: it has none, but starts with
+//! the `#extension` lines it needs (which must precede any other code), then
+//! a comment on how to call it and what undefined cases return.
+//!
+//! Generated names start with `ballot_`; user identifiers go through one
+//! [`Namer`](crate::back::namer::Namer) per module, which never hands that
+//! prefix out, so the two cannot collide.
+
+mod entry;
+mod expr;
+mod features;
+mod helpers;
+mod masked;
+mod native;
+mod plan;
+#[cfg(test)]
+mod tests;
+
+use core::fmt::{self, Write};
+
+use crate::back::{Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target};
+use crate::ir::{Block, Expr, Handle, Kernel, Stmt, Type};
+use features::Features;
+use plan::{Function, Plan, Source};
+
+/// Writes `kernels[0]` (the entry) and the kernels it calls, found among
+/// `kernels[1..]` by the last `::` segment of the call path.
+///
+/// `target` must be [`Target::Glsl`] or [`Target::GlslNoSubgroup`]. A
+/// callee missing from `kernels` is an error with [`Missing::Error`]; with
+/// [`Missing::Stub`] it becomes a function of the call's signature that
+/// returns zero, so that one kernel can be checked alone.
+pub fn write(
+    target: Target,
+    form: Form,
+    kernels: &[&Kernel],
+    options: &ShaderOptions,
+    missing: Missing,
+) -> Result<String, ShaderError> {
+    options.validate()?;
+    if target.language() != Language::Glsl {
+        return Err(OptionError::Invalid {
+            option: "target",
+            value: target.name().to_string(),
+            reason: "the GLSL writer emits `glsl` and `glsl-no-subgroup`".to_string(),
+        }
+        .into());
+    }
+    let plan = plan::plan(kernels, missing, !target.has_subgroups())?;
+    let record = options.record_lanes && form == Form::ComputeShader;
+    let features = Features::collect(target, &plan, record);
+    let mut text = String::new();
+    let mut writer = Writer {
+        out: &mut text,
+        target,
+        form,
+        options,
+        plan: &plan,
+        features,
+        temps: 0,
+    };
+    writer
+        .write_module()
+        .expect("writing to a String cannot fail");
+    Ok(text)
+}
+
+/// Writes one GLSL module.
+struct Writer<'a, W> {
+    out: W,
+    target: Target,
+    form: Form,
+    options: &'a ShaderOptions,
+    plan: &'a Plan<'a>,
+    features: Features,
+    /// Numbers the generated locals of the function being written.
+    temps: usize,
+}
+
+/// The kernel being written, with its names.
+#[derive(Clone, Copy)]
+struct Func<'a> {
+    kernel: &'a Kernel,
+    function: &'a Function<'a>,
+}
+
+impl<W: Write> Writer<'_, W> {
+    fn emulated(&self) -> bool {
+        !self.target.has_subgroups()
+    }
+
+    fn write_module(&mut self) -> fmt::Result {
+        match self.form {
+            Form::ComputeShader => writeln!(self.out, "#version 450")?,
+            Form::Helpers => self.write_usage()?,
+        }
+        for ext in &self.features.extensions {
+            writeln!(self.out, "#extension {} : require", ext.name())?;
+        }
+        writeln!(self.out)?;
+        if self.emulated() {
+            writeln!(
+                self.out,
+                "const uint ballot_subgroup_size = {}u;",
+                self.options.subgroup_size
+            )?;
+            writeln!(
+                self.out,
+                "const uint ballot_workgroup_size = {}u;\n",
+                self.options.invocations_per_workgroup()
+            )?;
+        }
+        if self.form == Form::ComputeShader {
+            self.write_interface()?;
+        }
+        for helper in self.features.helpers.clone() {
+            writeln!(self.out, "{}", helper.text())?;
+        }
+        let plan = self.plan;
+        for function in &plan.functions {
+            self.write_function(function)?;
+        }
+        if self.form == Form::ComputeShader {
+            self.write_main()?;
+        }
+        Ok(())
+    }
+
+    /// The helper form's opening comment: how to include and call it.
+    fn write_usage(&mut self) -> fmt::Result {
+        let name = self.plan.entry().map_or("", |f| f.name.as_str());
+        let target = self.target;
+        writeln!(
+            self.out,
+            "// Generated by ballot from kernel `{name}` for target `{target}`, as helper functions."
+        )?;
+        writeln!(
+            self.out,
+            "// Paste this text right after your shader's `#version 450` line: any\n\
+             // #extension lines below must precede all other code."
+        )?;
+        if !self.emulated() {
+            return writeln!(
+                self.out,
+                "// Needs GL_KHR_shader_subgroup_ballot. Call `{name}` from anywhere: the lanes\n\
+                 // that reach the call take part in its subgroup operations."
+            );
+        }
+        let s = self.options.subgroup_size;
+        let [x, y, z] = self.options.workgroup_size;
+        writeln!(
+            self.out,
+            "// Subgroups of {s} invocations are emulated in shared memory, for a workgroup\n\
+             // of local_size {x}x{y}x{z}: virtual subgroup s is the invocations with\n\
+             // gl_LocalInvocationIndex in s * {s} .. s * {s} + {s}.\n\
+             // - Call ballot_init(gl_LocalInvocationIndex) once, at the top of main().\n\
+             // - Call `{name}` from every invocation of the workgroup, in uniform control\n\
+             //   flow: it holds barrier()s that all invocations must reach.\n\
+             // Where the spec leaves a result undefined, these helpers return:\n\
+             // FindLSB / FindMSB with no bit below the size: 0xFFFFFFFFu; BitExtract at or\n\
+             // above the size: false; Broadcast from an inactive lane or one at or above\n\
+             // the size: the caller's own value; InverseBallot of a value that differs\n\
+             // across lanes: each lane's own bit. Names starting with ballot_ are taken."
+        )
+    }
+
+    /// One function of the plan: the kernel, or a stub; on emulated targets
+    /// the if-converted function and its public wrapper.
+    fn write_function(&mut self, function: &Function<'_>) -> fmt::Result {
+        self.temps = 0;
+        let kernel = match &function.source {
+            Source::Stub { params, ret } => return self.write_stub(function, params, *ret),
+            Source::Kernel(kernel) => *kernel,
+        };
+        let f = Func { kernel, function };
+        if self.emulated() {
+            self.write_masked_function(f)?;
+            self.write_wrapper(f)
+        } else {
+            self.write_native_function(f)
+        }
+    }
+
+    /// A callee that was not given: the call's signature, returning zero.
+    fn write_stub(&mut self, function: &Function<'_>, params: &[Type], ret: Type) -> fmt::Result {
+        let name = if self.emulated() {
+            &function.masked
+        } else {
+            &function.name
+        };
+        write!(self.out, "{} {name}(", type_name(ret))?;
+        if self.emulated() {
+            write!(self.out, "bool ballot_active_in")?;
+        }
+        for (i, ty) in params.iter().enumerate() {
+            let sep = if i == 0 && !self.emulated() { "" } else { ", " };
+            write!(self.out, "{sep}{} ballot_p{i}", type_name(*ty))?;
+        }
+        writeln!(self.out, ") {{\n    return {};\n}}\n", zero(ret))
+    }
+
+    /// `R name(params)` or `void name(params)`, without the body.
+    fn write_signature(&mut self, f: Func<'_>, name: &str, masked: bool) -> fmt::Result {
+        let ret = f.kernel.ret.map_or("void", type_name);
+        write!(self.out, "{ret} {name}(")?;
+        if masked {
+            write!(self.out, "bool ballot_active_in")?;
+        }
+        for (i, param) in f.kernel.params.iter().enumerate() {
+            let sep = if i == 0 && !masked { "" } else { ", " };
+            let ty = type_name(f.kernel.locals[param.local].ty);
+            write!(
+                self.out,
+                "{sep}{ty} {}",
+                f.function.locals[param.local.index()]
+            )?;
+        }
+        write!(self.out, ")")
+    }
+
+    /// Declares every local that is not a parameter, zeroed: the IR may
+    /// declare a local in a branch and read it after, and emulated code
+    /// evaluates everything in inactive invocations too.
+    fn write_locals(&mut self, f: Func<'_>, level: Level) -> fmt::Result {
+        for (handle, local) in f.kernel.locals.iter() {
+            if f.kernel.params.iter().any(|p| p.local == handle) {
+                continue;
+            }
+            let name = &f.function.locals[handle.index()];
+            let (ty, zero) = (type_name(local.ty), zero(local.ty));
+            writeln!(self.out, "{level}{ty} {name} = {zero};")?;
+        }
+        Ok(())
+    }
+
+    /// A fresh name for a generated local: `ballot_<what><n>`.
+    fn temp(&mut self, what: &str) -> String {
+        self.temps += 1;
+        format!("ballot_{what}{}", self.temps)
+    }
+}
+
+use crate::back::Level;
+
+/// The GLSL spelling of a type.
+const fn type_name(ty: Type) -> &'static str {
+    match ty {
+        Type::Bool => "bool",
+        Type::U32 => "uint",
+        Type::I32 => "int",
+        Type::F32 => "float",
+        Type::Mask => "uvec4",
+    }
+}
+
+/// The zero value of a type.
+const fn zero(ty: Type) -> &'static str {
+    match ty {
+        Type::Bool => "false",
+        Type::U32 => "0u",
+        Type::I32 => "0",
+        Type::F32 => "0.0",
+        Type::Mask => "uvec4(0u)",
+    }
+}
+
+/// Whether an expression holds a collective (see
+/// [`features::is_collective`]) anywhere in its tree.
+fn has_collective(kernel: &Kernel, expr: Handle<Expr>) -> bool {
+    let e = &kernel.exprs[expr];
+    features::is_collective(e) || children(e).iter().any(|&c| has_collective(kernel, c))
+}
+
+/// The operands of an expression.
+fn children(expr: &Expr) -> Vec<Handle<Expr>> {
+    match expr {
+        Expr::Literal(_) | Expr::Load(_) | Expr::LaneId | Expr::SubgroupSize => Vec::new(),
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => vec![*arg],
+        Expr::Binary { left, right, .. } => vec![*left, *right],
+        Expr::Select {
+            cond,
+            accept,
+            reject,
+        } => vec![*cond, *accept, *reject],
+        Expr::Mask { args, .. } | Expr::Op { args, .. } | Expr::Call { args, .. } => args.clone(),
+    }
+}
+
+/// Whether a block reaches a barrier on emulated targets: it evaluates an
+/// exchange or a call anywhere, nested statements included.
+fn reaches_barrier(kernel: &Kernel, block: &Block) -> bool {
+    block.iter().any(|&s| match &kernel.stmts[s] {
+        Stmt::Assign { value: e, .. } | Stmt::Eval(e) | Stmt::Return(Some(e)) => {
+            has_collective(kernel, *e)
+        }
+        Stmt::If {
+            cond,
+            accept,
+            reject,
+        } => {
+            has_collective(kernel, *cond)
+                || reaches_barrier(kernel, accept)
+                || reaches_barrier(kernel, reject)
+        }
+        Stmt::Loop { body, continuing } => {
+            reaches_barrier(kernel, body) || reaches_barrier(kernel, continuing)
+        }
+        Stmt::Break | Stmt::Continue | Stmt::Return(None) => false,
+    })
+}
+
+/// Whether a statement can take lanes out of the statement sequence it is
+/// in: a jump, or a statement holding one that escapes it (a loop keeps its
+/// own `break`s and `continue`s).
+fn can_jump(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
+    match &kernel.stmts[stmt] {
+        Stmt::Break | Stmt::Continue | Stmt::Return(_) => true,
+        Stmt::If { accept, reject, .. } => {
+            accept.iter().chain(reject).any(|&s| can_jump(kernel, s))
+        }
+        Stmt::Loop { body, continuing } => {
+            body.iter().chain(continuing).any(|&s| returns(kernel, s))
+        }
+        Stmt::Assign { .. } | Stmt::Eval(_) => false,
+    }
+}
+
+/// Whether a statement holds a `return`.
+fn returns(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
+    match &kernel.stmts[stmt] {
+        Stmt::Return(_) => true,
+        Stmt::If { accept, reject, .. } => accept.iter().chain(reject).any(|&s| returns(kernel, s)),
+        Stmt::Loop { body, continuing } => {
+            body.iter().chain(continuing).any(|&s| returns(kernel, s))
+        }
+        _ => false,
+    }
+}
