@@ -65,6 +65,7 @@ use core::str::FromStr;
 pub mod keywords;
 pub mod namer;
 pub mod rust;
+pub mod wgsl;
 
 /// What FindLSB / FindMSB return on emulated targets when no bit below the
 /// size is set: `0xFFFFFFFF`, as WGSL's `firstTrailingBit(0)` does.
@@ -285,6 +286,18 @@ pub enum OptionError {
         /// The name given.
         given: String,
     },
+}
+
+/// What a shader writer does with a called kernel that it was not given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Missing {
+    /// Fail with [`ShaderError::MissingCallee`].
+    #[default]
+    Error,
+    /// Declare a stand-in whose signature is read off the call (argument
+    /// and result types) and which returns the zero value: enough to
+    /// validate one kernel in isolation.
+    Stub,
 }
 
 /// Why a shader could not be emitted.

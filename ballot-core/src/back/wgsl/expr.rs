@@ -1,0 +1,395 @@
+//! Expressions and literals.
+//!
+//! Every expression written is either atomic (a name, a literal, a call) or
+//! wrapped in parentheses, so that it can stand anywhere, `if` conditions
+//! and argument lists included.
+
+use core::fmt::{self, Write as _};
+
+use super::{type_name, Func, Writer};
+use crate::error::Op;
+use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
+
+impl<W: fmt::Write> Writer<'_, W> {
+    /// Writes `expr`: its folded value, the `let` of a hoisted collective,
+    /// or the expression itself.
+    pub(super) fn write_expr(&mut self, cx: &Func<'_>, expr: Handle<Expr>) -> fmt::Result {
+        if let Some(value) = cx.function.folded.value(expr) {
+            return self.write_literal(value);
+        }
+        if let Some(temp) = cx.temps.get(&expr) {
+            return self.out.write_str(temp);
+        }
+        if expr.index() >= cx.kernel.exprs.len() {
+            return self.out.write_str("ballot_malformed");
+        }
+        match &cx.kernel.exprs[expr] {
+            Expr::Literal(lit) => self.write_literal(*lit),
+            Expr::Load(local) => self.out.write_str(cx.local(*local)),
+            Expr::Unary { op, arg } => {
+                let symbol = match (op, cx.kernel.type_of(*arg)) {
+                    (UnaryOp::Neg, _) => "-",
+                    (UnaryOp::Not, Type::Bool) => "!",
+                    (UnaryOp::Not, _) => "~",
+                };
+                write!(self.out, "({symbol}")?;
+                self.write_expr(cx, *arg)?;
+                self.out.write_str(")")
+            }
+            Expr::Binary { op, left, right } => self.write_binary(cx, *op, *left, *right),
+            Expr::Cast { arg, to } => self.write_cast(cx, *arg, *to),
+            Expr::Select {
+                cond,
+                accept,
+                reject,
+            } => self.write_call_with(cx, "select", &[*reject, *accept, *cond]),
+            Expr::LaneId => self.out.write_str("ballot_lane"),
+            Expr::SubgroupSize => self.out.write_str("ballot_size"),
+            Expr::Mask { fun, args } => self.write_mask_fn(cx, *fun, args),
+            Expr::Op { .. } | Expr::Call { .. } => self.write_collective(cx, expr),
+        }
+    }
+
+    /// `name(args...)`.
+    pub(super) fn write_call_with(
+        &mut self,
+        cx: &Func<'_>,
+        name: &str,
+        args: &[Handle<Expr>],
+    ) -> fmt::Result {
+        write!(self.out, "{name}(")?;
+        for (i, &arg) in args.iter().enumerate() {
+            if i > 0 {
+                self.out.write_str(", ")?;
+            }
+            self.write_expr(cx, arg)?;
+        }
+        self.out.write_str(")")
+    }
+
+    fn write_binary(
+        &mut self,
+        cx: &Func<'_>,
+        op: BinaryOp,
+        left: Handle<Expr>,
+        right: Handle<Expr>,
+    ) -> fmt::Result {
+        let ty = cx.kernel.type_of(left);
+        let divisor = cx.function.folded.value(right);
+        match op {
+            // A constant zero divisor is a shader-creation error in WGSL;
+            // the IR defines `x / 0 == x` and `x % 0 == 0`.
+            BinaryOp::Div if ty.is_integer() && is_zero(divisor) => self.write_expr(cx, left),
+            BinaryOp::Rem if ty.is_integer() && is_zero(divisor) => {
+                write!(self.out, "{}()", type_name(ty))
+            }
+            BinaryOp::Shl | BinaryOp::Shr => {
+                self.out.write_str("(")?;
+                self.write_expr(cx, left)?;
+                write!(self.out, " {} ", op.symbol())?;
+                self.write_shift_amount(cx, right)?;
+                self.out.write_str(")")
+            }
+            BinaryOp::Eq | BinaryOp::Ne if ty == Type::Mask => {
+                let reduce = if op == BinaryOp::Eq { "all" } else { "any" };
+                write!(self.out, "{reduce}(")?;
+                self.write_infix(cx, op.symbol(), left, right)?;
+                self.out.write_str(")")
+            }
+            // WGSL's `^` takes integers only.
+            BinaryOp::BitXor if ty == Type::Bool => self.write_infix(cx, "!=", left, right),
+            _ => self.write_infix(cx, op.symbol(), left, right),
+        }
+    }
+
+    fn write_infix(
+        &mut self,
+        cx: &Func<'_>,
+        symbol: &str,
+        left: Handle<Expr>,
+        right: Handle<Expr>,
+    ) -> fmt::Result {
+        self.out.write_str("(")?;
+        self.write_expr(cx, left)?;
+        write!(self.out, " {symbol} ")?;
+        self.write_expr(cx, right)?;
+        self.out.write_str(")")
+    }
+
+    /// The low five bits of a shift amount (IR invariant 5); a constant
+    /// amount is masked here, since WGSL rejects a constant one above 31.
+    fn write_shift_amount(&mut self, cx: &Func<'_>, amount: Handle<Expr>) -> fmt::Result {
+        if let Some(Literal::U32(by)) = cx.function.folded.value(amount) {
+            return write!(self.out, "{}u", by & 31);
+        }
+        self.out.write_str("(")?;
+        self.write_expr(cx, amount)?;
+        self.out.write_str(" & 31u)")
+    }
+
+    /// Rust's `as` between scalars.
+    fn write_cast(&mut self, cx: &Func<'_>, arg: Handle<Expr>, to: Type) -> fmt::Result {
+        let from = cx.kernel.type_of(arg);
+        let function = match (from, to) {
+            _ if from == to => return self.write_expr(cx, arg),
+            (Type::U32, Type::I32) => "bitcast<i32>",
+            (Type::I32, Type::U32) => "bitcast<u32>",
+            (Type::F32, Type::U32) => "ballot_f32_to_u32",
+            (Type::F32, Type::I32) => "ballot_f32_to_i32",
+            // bool to a number gives 0 or 1; integers to f32 round.
+            _ => type_name(to),
+        };
+        self.write_call_with(cx, function, &[arg])
+    }
+
+    fn write_mask_fn(&mut self, cx: &Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result {
+        let name = match fun {
+            MaskFn::Lane => "ballot_mask_lane",
+            MaskFn::First => "ballot_mask_first",
+            MaskFn::Contains => "ballot_mask_contains",
+            MaskFn::Count => "ballot_mask_count",
+            MaskFn::IsEmpty => {
+                self.out.write_str("all((")?;
+                if let Some(&mask) = args.first() {
+                    self.write_expr(cx, mask)?;
+                }
+                return self.out.write_str(" == vec4<u32>(0u)))");
+            }
+        };
+        self.write_call_with(cx, name, args)
+    }
+
+    /// A ballot operation or a kernel call, as it is computed (rather than
+    /// the `let` it may have been hoisted into).
+    pub(super) fn write_collective(&mut self, cx: &Func<'_>, expr: Handle<Expr>) -> fmt::Result {
+        if expr.index() >= cx.kernel.exprs.len() {
+            return self.out.write_str("ballot_malformed");
+        }
+        match &cx.kernel.exprs[expr] {
+            Expr::Op { op, args } => self.write_op(cx, *op, args),
+            Expr::Call { args, .. } => self.write_kernel_call(cx, expr, args),
+            _ => self.out.write_str("ballot_malformed"),
+        }
+    }
+
+    fn write_kernel_call(
+        &mut self,
+        cx: &Func<'_>,
+        call: Handle<Expr>,
+        args: &[Handle<Expr>],
+    ) -> fmt::Result {
+        let plan = self.plan;
+        let callee = cx
+            .function
+            .calls
+            .get(&call)
+            .and_then(|&i| plan.functions.get(i));
+        let Some(callee) = callee else {
+            return self.out.write_str("ballot_malformed");
+        };
+        if !plan.emulated() {
+            return self.write_call_with(cx, &callee.name, args);
+        }
+        // The callee runs with the caller's active invocations.
+        write!(self.out, "{}(ballot_active", callee.masked)?;
+        for &arg in args {
+            self.out.write_str(", ")?;
+            self.write_expr(cx, arg)?;
+        }
+        self.out.write_str(")")
+    }
+
+    fn write_op(&mut self, cx: &Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
+        let emulated = self.plan.emulated();
+        match (op, args) {
+            (Op::Ballot, [p]) if emulated => self.write_active_call(cx, "ballot_ballot", &[*p]),
+            (Op::Ballot, [p]) => self.write_call_with(cx, "subgroupBallot", &[*p]),
+            (Op::Elect, []) if emulated => self.out.write_str("ballot_elect(ballot_active)"),
+            (Op::Broadcast, [value, id]) if emulated => {
+                self.write_emulated_broadcast(cx, *value, Some(*id))
+            }
+            (Op::BroadcastFirst, [value]) if emulated => {
+                self.write_emulated_broadcast(cx, *value, None)
+            }
+            (Op::Broadcast, [value, id]) => self.write_native_broadcast(cx, *value, Some(*id)),
+            (Op::BroadcastFirst, [value]) => self.write_native_broadcast(cx, *value, None),
+            _ => {
+                let name = match super::helpers::Helper::of_op(op, emulated) {
+                    Some(helper) => helper_name(helper),
+                    None => "ballot_malformed",
+                };
+                self.write_call_with(cx, name, args)
+            }
+        }
+    }
+
+    /// `name(ballot_active, args...)`: an exchange of the emulated target.
+    fn write_active_call(
+        &mut self,
+        cx: &Func<'_>,
+        name: &str,
+        args: &[Handle<Expr>],
+    ) -> fmt::Result {
+        write!(self.out, "{name}(ballot_active")?;
+        for &arg in args {
+            self.out.write_str(", ")?;
+            self.write_expr(cx, arg)?;
+        }
+        self.out.write_str(")")
+    }
+
+    /// `subgroupBroadcast` / `subgroupBroadcastFirst`, which take numbers
+    /// and vectors only: a `bool` travels as a `u32`.
+    fn write_native_broadcast(
+        &mut self,
+        cx: &Func<'_>,
+        value: Handle<Expr>,
+        id: Option<Handle<Expr>>,
+    ) -> fmt::Result {
+        let id = id.map(|id| cx.function.folded.value(id));
+        // naga and Tint take only a constant id below 128; for a larger one
+        // (undefined in the spec) the lane keeps its own value.
+        if let Some(Some(Literal::U32(lane))) = id {
+            if lane >= 128 {
+                return self.write_expr(cx, value);
+            }
+        }
+        let is_bool = cx.kernel.type_of(value) == Type::Bool;
+        let name = if id.is_some() {
+            "subgroupBroadcast"
+        } else {
+            "subgroupBroadcastFirst"
+        };
+        write!(self.out, "{}{name}(", if is_bool { "(" } else { "" })?;
+        if is_bool {
+            self.write_call_with(cx, "u32", &[value])?;
+        } else {
+            self.write_expr(cx, value)?;
+        }
+        match id {
+            Some(Some(Literal::U32(lane))) => write!(self.out, ", {lane}u")?,
+            Some(_) => self.out.write_str(", ballot_malformed")?,
+            None => {}
+        }
+        self.out.write_str(if is_bool { ") != 0u)" } else { ")" })
+    }
+
+    /// The emulated broadcasts exchange values as `vec4<u32>` bits.
+    fn write_emulated_broadcast(
+        &mut self,
+        cx: &Func<'_>,
+        value: Handle<Expr>,
+        id: Option<Handle<Expr>>,
+    ) -> fmt::Result {
+        let ty = cx.kernel.type_of(value);
+        let (open, close) = match ty {
+            Type::U32 => ("", ".x"),
+            Type::I32 => ("bitcast<i32>(", ".x)"),
+            Type::F32 => ("bitcast<f32>(", ".x)"),
+            Type::Bool => ("(", ".x != 0u)"),
+            Type::Mask => ("", ""),
+        };
+        let name = if id.is_some() {
+            "ballot_broadcast"
+        } else {
+            "ballot_broadcast_first"
+        };
+        write!(self.out, "{open}{name}(ballot_active, ")?;
+        self.write_encoded(cx, value, ty)?;
+        if let Some(id) = id {
+            self.out.write_str(", ")?;
+            self.write_expr(cx, id)?;
+        }
+        write!(self.out, "){close}")
+    }
+
+    /// A value as the `vec4<u32>` bits the exchange carries.
+    fn write_encoded(&mut self, cx: &Func<'_>, value: Handle<Expr>, ty: Type) -> fmt::Result {
+        let convert = match ty {
+            Type::Mask => return self.write_expr(cx, value),
+            Type::U32 => "",
+            Type::I32 | Type::F32 => "bitcast<u32>",
+            Type::Bool => "u32",
+        };
+        write!(self.out, "vec4<u32>({convert}(")?;
+        self.write_expr(cx, value)?;
+        self.out.write_str("), 0u, 0u, 0u)")
+    }
+
+    /// A constant, exactly.
+    pub(super) fn write_literal(&mut self, lit: Literal) -> fmt::Result {
+        match lit {
+            Literal::Bool(b) => write!(self.out, "{b}"),
+            Literal::U32(v) => write!(self.out, "{v}u"),
+            // 2147483648i is out of range, so the minimum is spelt by bits.
+            Literal::I32(i32::MIN) => self.out.write_str("bitcast<i32>(0x80000000u)"),
+            Literal::I32(v) if v < 0 => write!(self.out, "(-{}i)", v.unsigned_abs()),
+            Literal::I32(v) => write!(self.out, "{v}i"),
+            Literal::F32(v) if !v.is_finite() => {
+                write!(self.out, "ballot_f32_bits({:#x}u)", v.to_bits())
+            }
+            Literal::F32(v) if v.is_sign_negative() => {
+                write!(self.out, "(-{})", F32Literal(-v))
+            }
+            Literal::F32(v) => write!(self.out, "{}", F32Literal(v)),
+            Literal::Mask(m) => {
+                let [x, y, z, w] = m.to_words();
+                write!(self.out, "vec4<u32>({x:#x}u, {y:#x}u, {z:#x}u, {w:#x}u)")
+            }
+        }
+    }
+}
+
+fn is_zero(value: Option<Literal>) -> bool {
+    matches!(value, Some(Literal::U32(0) | Literal::I32(0)))
+}
+
+/// The name of a lane-local helper function.
+fn helper_name(helper: super::helpers::Helper) -> &'static str {
+    use super::helpers::Helper::*;
+    match helper {
+        InverseBallot => "ballot_inverse_ballot",
+        BitExtract => "ballot_bit_extract",
+        BitCount => "ballot_bit_count",
+        InclusiveBitCount => "ballot_inclusive_bit_count",
+        ExclusiveBitCount => "ballot_exclusive_bit_count",
+        FindLsb => "ballot_find_lsb",
+        FindMsb => "ballot_find_msb",
+        EqMask => "ballot_eq_mask",
+        GeMask => "ballot_ge_mask",
+        GtMask => "ballot_gt_mask",
+        LeMask => "ballot_le_mask",
+        LtMask => "ballot_lt_mask",
+        Elect => "ballot_elect",
+        _ => "ballot_malformed",
+    }
+}
+
+/// A finite, non-negative `f32` as a WGSL literal that denotes exactly it.
+struct F32Literal(f32);
+
+impl fmt::Display for F32Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The shortest decimal that parses back to the value; compilers may
+        // read it through f64, so it must also survive that double rounding.
+        let decimal = format!("{:?}", self.0);
+        let exact = decimal
+            .parse::<f64>()
+            .is_ok_and(|d| (d as f32).to_bits() == self.0.to_bits());
+        if exact {
+            return write!(f, "{decimal}f");
+        }
+        // Otherwise a hexadecimal float, which no compiler rounds.
+        let bits = self.0.to_bits();
+        let exponent = (bits >> 23) as i32;
+        let fraction = (bits & 0x7f_ffff) << 1;
+        let (lead, exponent) = if exponent == 0 {
+            (0, -126)
+        } else {
+            (1, exponent - 127)
+        };
+        let mut hex = String::new();
+        let _ = write!(hex, "{fraction:06x}");
+        write!(f, "0x{lead}.{hex}p{exponent}f")
+    }
+}

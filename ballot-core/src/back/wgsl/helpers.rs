@@ -1,0 +1,514 @@
+//! The generated WGSL functions behind the ballot operations WGSL lacks,
+//! and the exchange through workgroup memory of the emulated target.
+//!
+//! Only the helpers a module uses are written, with their dependencies, in
+//! the order of [`Helper`]'s declaration. Every helper ignores mask bits at
+//! or above the subgroup size, and returns a documented value where the
+//! spec leaves the result undefined.
+
+use std::collections::BTreeSet;
+
+use super::masked;
+use super::plan::Plan;
+use crate::error::Op;
+use crate::ir::{Expr, Kernel, Literal, MaskFn, Type};
+
+/// A generated function (or the workgroup memory it needs), named
+/// `ballot_…`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Helper {
+    /// Emulated: the per-invocation flags and `ballot_share`.
+    Share,
+    /// Emulated: the per-invocation values exchanged by broadcasts.
+    Values,
+    /// Emulated: `ballot_lowest_flag`, the lowest flagged lane.
+    LowestFlag,
+    /// An `f32` from its bits, for NaN and the infinities.
+    F32Bits,
+    /// Rust's saturating `f32 as u32`.
+    F32ToU32,
+    /// Rust's saturating `f32 as i32`.
+    F32ToI32,
+    /// `SubgroupMask::first`.
+    MaskFirst,
+    /// `SubgroupMask::lane`.
+    MaskLane,
+    /// `SubgroupMask::contains`.
+    MaskContains,
+    /// `SubgroupMask::count`.
+    MaskCount,
+    /// The bits below the subgroup size.
+    Below,
+    /// `subgroupBallotBitExtract`.
+    BitExtract,
+    /// `subgroupInverseBallot`.
+    InverseBallot,
+    /// `subgroupBallotBitCount`.
+    BitCount,
+    /// `subgroupBallotInclusiveBitCount`.
+    InclusiveBitCount,
+    /// `subgroupBallotExclusiveBitCount`.
+    ExclusiveBitCount,
+    /// `subgroupBallotFindLSB`.
+    FindLsb,
+    /// `subgroupBallotFindMSB`.
+    FindMsb,
+    /// `gl_SubgroupEqMask`.
+    EqMask,
+    /// `gl_SubgroupGeMask`.
+    GeMask,
+    /// `gl_SubgroupGtMask`.
+    GtMask,
+    /// `gl_SubgroupLeMask`.
+    LeMask,
+    /// `gl_SubgroupLtMask`.
+    LtMask,
+    /// `subgroupElect`, which naga lacks.
+    Elect,
+    /// Emulated `subgroupBallot`.
+    Ballot,
+    /// Emulated `subgroupBroadcastFirst`.
+    BroadcastFirst,
+    /// Emulated `subgroupBroadcast`.
+    Broadcast,
+    /// Emulated: the workgroup-wide exit vote of loops holding collectives.
+    WorkgroupAny,
+}
+
+impl Helper {
+    /// The helper of a ballot operation, if the target needs one.
+    pub fn of_op(op: Op, emulated: bool) -> Option<Helper> {
+        Some(match op {
+            Op::Ballot if emulated => Helper::Ballot,
+            Op::Broadcast if emulated => Helper::Broadcast,
+            Op::BroadcastFirst if emulated => Helper::BroadcastFirst,
+            Op::Ballot | Op::Broadcast | Op::BroadcastFirst => return None,
+            Op::InverseBallot => Helper::InverseBallot,
+            Op::BitExtract => Helper::BitExtract,
+            Op::BitCount => Helper::BitCount,
+            Op::InclusiveBitCount => Helper::InclusiveBitCount,
+            Op::ExclusiveBitCount => Helper::ExclusiveBitCount,
+            Op::FindLsb => Helper::FindLsb,
+            Op::FindMsb => Helper::FindMsb,
+            Op::EqMask => Helper::EqMask,
+            Op::GeMask => Helper::GeMask,
+            Op::GtMask => Helper::GtMask,
+            Op::LeMask => Helper::LeMask,
+            Op::LtMask => Helper::LtMask,
+            Op::Elect => Helper::Elect,
+        })
+    }
+
+    /// The helpers this one calls.
+    fn deps(self, emulated: bool) -> &'static [Helper] {
+        use Helper::*;
+        match self {
+            Below | GeMask | GtMask | LeMask | LtMask => &[MaskFirst, Below],
+            BitExtract => &[MaskContains],
+            InverseBallot => &[BitExtract],
+            BitCount => &[MaskCount, Below],
+            InclusiveBitCount => &[MaskCount, LeMask],
+            ExclusiveBitCount => &[MaskCount, LtMask],
+            FindLsb | FindMsb => &[Below],
+            EqMask => &[MaskLane, Below],
+            Elect if emulated => &[Share, LowestFlag],
+            Elect => &[FindLsb],
+            Ballot | WorkgroupAny => &[Share],
+            BroadcastFirst => &[Share, Values, LowestFlag],
+            Broadcast => &[Share, Values],
+            LowestFlag => &[Share],
+            Share | Values | F32Bits | F32ToU32 | F32ToI32 | MaskFirst | MaskLane
+            | MaskContains | MaskCount => &[],
+        }
+    }
+
+    /// The helper's WGSL text, ending with a newline.
+    pub fn text(self, emulated: bool) -> &'static str {
+        use Helper::*;
+        match self {
+            Share => SHARE,
+            Values => VALUES,
+            LowestFlag => LOWEST_FLAG,
+            F32Bits => F32_BITS,
+            F32ToU32 => F32_TO_U32,
+            F32ToI32 => F32_TO_I32,
+            MaskFirst => MASK_FIRST,
+            MaskLane => MASK_LANE,
+            MaskContains => MASK_CONTAINS,
+            MaskCount => MASK_COUNT,
+            Below => BELOW,
+            BitExtract => BIT_EXTRACT,
+            InverseBallot => INVERSE_BALLOT,
+            BitCount => BIT_COUNT,
+            InclusiveBitCount => INCLUSIVE_BIT_COUNT,
+            ExclusiveBitCount => EXCLUSIVE_BIT_COUNT,
+            FindLsb => FIND_LSB,
+            FindMsb => FIND_MSB,
+            EqMask => EQ_MASK,
+            GeMask => GE_MASK,
+            GtMask => GT_MASK,
+            LeMask => LE_MASK,
+            LtMask => LT_MASK,
+            Elect if emulated => ELECT_EMULATED,
+            Elect => ELECT_NATIVE,
+            Ballot => BALLOT,
+            BroadcastFirst => BROADCAST_FIRST,
+            Broadcast => BROADCAST,
+            WorkgroupAny => WORKGROUP_ANY,
+        }
+    }
+}
+
+/// Every helper the module's functions use, with their dependencies.
+pub(crate) fn collect(plan: &Plan<'_>) -> BTreeSet<Helper> {
+    let emulated = plan.emulated();
+    let mut set = BTreeSet::new();
+    for function in &plan.functions {
+        let Some(kernel) = function.kernel() else {
+            continue;
+        };
+        for (handle, expr) in kernel.exprs.iter() {
+            if function.folded.covered(handle) {
+                continue;
+            }
+            match function.folded.value(handle) {
+                Some(Literal::F32(x)) if !x.is_finite() => {
+                    set.insert(Helper::F32Bits);
+                }
+                Some(_) => {}
+                None => set.extend(of_expr(kernel, expr, emulated)),
+            }
+        }
+        if emulated && masked::has_collective_loop(kernel) {
+            set.insert(Helper::WorkgroupAny);
+        }
+    }
+    close(set, emulated)
+}
+
+/// The helper an expression (not folded) is written with.
+fn of_expr(kernel: &Kernel, expr: &Expr, emulated: bool) -> Option<Helper> {
+    match expr {
+        Expr::Cast { arg, to } => {
+            let from = super::plan::type_of(kernel, *arg);
+            match (from, to) {
+                (Type::F32, Type::U32) => Some(Helper::F32ToU32),
+                (Type::F32, Type::I32) => Some(Helper::F32ToI32),
+                _ => None,
+            }
+        }
+        Expr::Mask { fun, .. } => match fun {
+            MaskFn::Lane => Some(Helper::MaskLane),
+            MaskFn::First => Some(Helper::MaskFirst),
+            MaskFn::Contains => Some(Helper::MaskContains),
+            MaskFn::Count => Some(Helper::MaskCount),
+            MaskFn::IsEmpty => None,
+        },
+        Expr::Op { op, .. } => Helper::of_op(*op, emulated),
+        _ => None,
+    }
+}
+
+/// Adds the dependencies of every helper in `set`, transitively.
+fn close(mut set: BTreeSet<Helper>, emulated: bool) -> BTreeSet<Helper> {
+    loop {
+        let deps: BTreeSet<Helper> = set
+            .iter()
+            .flat_map(|h| h.deps(emulated).iter().copied())
+            .filter(|d| !set.contains(d))
+            .collect();
+        if deps.is_empty() {
+            return set;
+        }
+        set.extend(deps);
+    }
+}
+
+const SHARE: &str = "\
+// Exchange memory of the virtual subgroups: one flag per invocation.
+var<workgroup> ballot_flags: array<u32, ballot_workgroup_size>;
+
+// Publishes this invocation's flag to its virtual subgroup. It holds a
+// barrier: every invocation of the workgroup calls it, in uniform control flow.
+fn ballot_share(flag: bool) {
+    ballot_flags[ballot_index] = select(0u, 1u, flag);
+    workgroupBarrier();
+}
+";
+
+const VALUES: &str = "\
+// Exchange memory of broadcasts: one value per invocation, as bits.
+var<workgroup> ballot_values: array<vec4<u32>, ballot_workgroup_size>;
+";
+
+const LOWEST_FLAG: &str = "\
+// The lowest lane of this virtual subgroup whose shared flag is set, or the
+// subgroup size when none is.
+fn ballot_lowest_flag() -> u32 {
+    var lowest = ballot_subgroup_size;
+    for (var i = 0u; i < ballot_subgroup_size; i++) {
+        if ((i < ballot_count) && (ballot_flags[(ballot_base + i)] != 0u)) {
+            lowest = min(lowest, i);
+        }
+    }
+    return lowest;
+}
+";
+
+const F32_BITS: &str = "\
+// An f32 from its bits. A function call is never a constant expression, and
+// a constant NaN or infinity is a shader-creation error.
+fn ballot_f32_bits(bits: u32) -> f32 {
+    return bitcast<f32>(bits);
+}
+";
+
+const F32_TO_U32: &str = "\
+// Rust's `f32 as u32`: saturating, NaN to 0. WGSL's u32() clamps within f32
+// (to 4294967040u at most), so the top is chosen apart; NaN is tested on the
+// bits, which no fast-math compiler folds away.
+fn ballot_f32_to_u32(x: f32) -> u32 {
+    let nan = ((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u);
+    return select(select(u32(x), 4294967295u, (x >= 4294967296.0f)), 0u, nan);
+}
+";
+
+const F32_TO_I32: &str = "\
+// Rust's `f32 as i32`: saturating, NaN to 0. WGSL's i32() clamps within f32
+// (to 2147483520i at most), so the top is chosen apart.
+fn ballot_f32_to_i32(x: f32) -> i32 {
+    let nan = ((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u);
+    return select(select(i32(x), 2147483647i, (x >= 2147483648.0f)), 0i, nan);
+}
+";
+
+const MASK_FIRST: &str = "\
+// SubgroupMask::first(n): bits 0..n, saturating at 128.
+fn ballot_mask_first(n: u32) -> vec4<u32> {
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
+    // A shift by 32 would wrap to a shift by 0, so full words are chosen apart.
+    let partial = ((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u));
+    return select(partial, vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+}
+";
+
+const MASK_LANE: &str = "\
+// SubgroupMask::lane(i): only bit i; empty when i >= 128.
+fn ballot_mask_lane(i: u32) -> vec4<u32> {
+    let word = (vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>((i >> 5u)));
+    return select(vec4<u32>(0u), vec4<u32>((1u << (i & 31u))), word);
+}
+";
+
+const MASK_CONTAINS: &str = "\
+// m.contains(i): bit i; false when i >= 128.
+fn ballot_mask_contains(m: vec4<u32>, i: u32) -> bool {
+    return ((i < 128u) && (((m[((i >> 5u) & 3u)] >> (i & 31u)) & 1u) != 0u));
+}
+";
+
+const MASK_COUNT: &str = "\
+// m.count(): the set bits among all 128.
+fn ballot_mask_count(m: vec4<u32>) -> u32 {
+    let c = countOneBits(m);
+    return ((c.x + c.y) + (c.z + c.w));
+}
+";
+
+const BELOW: &str = "\
+// The bits below the subgroup size: the only ones ballot operations read.
+fn ballot_below() -> vec4<u32> {
+    return ballot_mask_first(ballot_size);
+}
+";
+
+const BIT_EXTRACT: &str = "\
+// subgroupBallotBitExtract(v, i): false when i is at or above the subgroup
+// size, where the spec leaves it undefined.
+fn ballot_bit_extract(v: vec4<u32>, i: u32) -> bool {
+    return ((i < ballot_size) && ballot_mask_contains(v, i));
+}
+";
+
+const INVERSE_BALLOT: &str = "\
+// subgroupInverseBallot(v): this lane's bit of v.
+fn ballot_inverse_ballot(v: vec4<u32>) -> bool {
+    return ballot_bit_extract(v, ballot_lane);
+}
+";
+
+const BIT_COUNT: &str = "\
+// subgroupBallotBitCount(v): the set bits below the subgroup size.
+fn ballot_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_below()));
+}
+";
+
+const INCLUSIVE_BIT_COUNT: &str = "\
+// subgroupBallotInclusiveBitCount(v): the set bits at or below this lane.
+fn ballot_inclusive_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_le_mask()));
+}
+";
+
+const EXCLUSIVE_BIT_COUNT: &str = "\
+// subgroupBallotExclusiveBitCount(v): the set bits below this lane.
+fn ballot_exclusive_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_lt_mask()));
+}
+";
+
+const FIND_LSB: &str = "\
+// subgroupBallotFindLSB(v): the lowest set bit below the subgroup size, or
+// 0xffffffffu (as firstTrailingBit(0u)) when there is none, where the spec
+// leaves it undefined.
+fn ballot_find_lsb(v: vec4<u32>) -> u32 {
+    let m = (v & ballot_below());
+    let t = firstTrailingBit(m);
+    // The highest word first, so that the lowest nonzero one decides.
+    var lsb = 0xffffffffu;
+    lsb = select(lsb, (96u + t.w), (m.w != 0u));
+    lsb = select(lsb, (64u + t.z), (m.z != 0u));
+    lsb = select(lsb, (32u + t.y), (m.y != 0u));
+    lsb = select(lsb, t.x, (m.x != 0u));
+    return lsb;
+}
+";
+
+const FIND_MSB: &str = "\
+// subgroupBallotFindMSB(v): the highest set bit below the subgroup size, or
+// 0xffffffffu when there is none, where the spec leaves it undefined.
+fn ballot_find_msb(v: vec4<u32>) -> u32 {
+    let m = (v & ballot_below());
+    let t = firstLeadingBit(m);
+    // The lowest word first, so that the highest nonzero one decides.
+    var msb = 0xffffffffu;
+    msb = select(msb, t.x, (m.x != 0u));
+    msb = select(msb, (32u + t.y), (m.y != 0u));
+    msb = select(msb, (64u + t.z), (m.z != 0u));
+    msb = select(msb, (96u + t.w), (m.w != 0u));
+    return msb;
+}
+";
+
+const EQ_MASK: &str = "\
+// gl_SubgroupEqMask: only this lane's bit.
+fn ballot_eq_mask() -> vec4<u32> {
+    return (ballot_mask_lane(ballot_lane) & ballot_below());
+}
+";
+
+const GE_MASK: &str = "\
+// gl_SubgroupGeMask: the bits of this lane and above, below the size.
+fn ballot_ge_mask() -> vec4<u32> {
+    return ((~ballot_mask_first(ballot_lane)) & ballot_below());
+}
+";
+
+const GT_MASK: &str = "\
+// gl_SubgroupGtMask: the bits above this lane, below the size.
+fn ballot_gt_mask() -> vec4<u32> {
+    return ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below());
+}
+";
+
+const LE_MASK: &str = "\
+// gl_SubgroupLeMask: the bits of this lane and below.
+fn ballot_le_mask() -> vec4<u32> {
+    return (ballot_mask_first((ballot_lane + 1u)) & ballot_below());
+}
+";
+
+const LT_MASK: &str = "\
+// gl_SubgroupLtMask: the bits below this lane.
+fn ballot_lt_mask() -> vec4<u32> {
+    return (ballot_mask_first(ballot_lane) & ballot_below());
+}
+";
+
+const ELECT_NATIVE: &str = "\
+// subgroupElect, which naga lacks: whether this is the lowest active lane.
+fn ballot_elect() -> bool {
+    return (ballot_find_lsb(subgroupBallot(true)) == ballot_lane);
+}
+";
+
+const ELECT_EMULATED: &str = "\
+// subgroupElect: whether this is the lowest active lane.
+fn ballot_elect(on: bool) -> bool {
+    ballot_share(on);
+    let lowest = ballot_lowest_flag();
+    // Every lane has read the flags before the next exchange writes them.
+    workgroupBarrier();
+    return (lowest == ballot_lane);
+}
+";
+
+const BALLOT: &str = "\
+// subgroupBallot(predicate): bit i is set iff lane i is active and its
+// predicate holds.
+fn ballot_ballot(on: bool, predicate: bool) -> vec4<u32> {
+    ballot_share((on && predicate));
+    var bits = vec4<u32>(0u);
+    for (var i = 0u; i < ballot_subgroup_size; i++) {
+        if ((i < ballot_count) && (ballot_flags[(ballot_base + i)] != 0u)) {
+            bits[(i >> 5u)] = (bits[(i >> 5u)] | (1u << (i & 31u)));
+        }
+    }
+    // Every lane has read the flags before the next exchange writes them.
+    workgroupBarrier();
+    return bits;
+}
+";
+
+const BROADCAST_FIRST: &str = "\
+// subgroupBroadcastFirst(value): the value of the lowest active lane.
+fn ballot_broadcast_first(on: bool, value: vec4<u32>) -> vec4<u32> {
+    ballot_values[ballot_index] = value;
+    ballot_share(on);
+    let lowest = ballot_lowest_flag();
+    var result = value;
+    if (lowest < ballot_count) {
+        result = ballot_values[(ballot_base + lowest)];
+    }
+    workgroupBarrier();
+    return result;
+}
+";
+
+const BROADCAST: &str = "\
+// subgroupBroadcast(value, id): the value of lane id. An inactive or missing
+// lane has none to give, so the invocation keeps its own, where the spec
+// leaves the result undefined.
+fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
+    ballot_values[ballot_index] = value;
+    ballot_share(on);
+    var result = value;
+    if ((id < ballot_count) && (ballot_flags[(ballot_base + id)] != 0u)) {
+        result = ballot_values[(ballot_base + id)];
+    }
+    workgroupBarrier();
+    return result;
+}
+";
+
+const WORKGROUP_ANY: &str = "\
+// The exit vote of loops that hold collectives.
+var<workgroup> ballot_any_flag: u32;
+
+// Whether p holds in any invocation of the workgroup. workgroupUniformLoad
+// makes the answer uniform, so a loop may leave on it while every invocation
+// still reaches every barrier.
+fn ballot_workgroup_any(p: bool) -> bool {
+    ballot_share(p);
+    if (ballot_index == 0u) {
+        var votes = 0u;
+        for (var i = 0u; i < ballot_workgroup_size; i++) {
+            votes = (votes | ballot_flags[i]);
+        }
+        ballot_any_flag = votes;
+    }
+    return (workgroupUniformLoad(&ballot_any_flag) != 0u);
+}
+";

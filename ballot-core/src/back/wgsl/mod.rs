@@ -1,0 +1,364 @@
+//! IR → WGSL, for the targets `wgsl`, `wgsl-web` and `wgsl-no-subgroup`,
+//! in both [`Form`]s.
+//!
+//! [`write`] plans the module first (`plan`: which kernels, under which
+//! names, with which helpers and directives), then writes it through a
+//! [`Writer`]:
+//! - On the native targets (`wgsl`, `wgsl-web`) a kernel keeps its
+//!   structured control flow (`native`): the GPU provides the divergence,
+//!   and the ballot operations WGSL lacks are generated helpers.
+//! - On `wgsl-no-subgroup` a kernel is if-converted (`masked`), so that
+//!   every invocation reaches every barrier of the exchange through
+//!   workgroup memory that emulates the subgroup.
+//!
+//! Rules that keep the text valid for naga and Tint whatever the kernel:
+//! - Every unary and binary expression is parenthesised, so that
+//!   `f(a, x < k, y >= z)` can never parse as a template list.
+//! - Kernel locals are `var`s, never `let`s: naga propagates constant
+//!   `let`s, and a constant `x / 0u` or `x << 40u` is rejected.
+//! - Sub-expressions made only of constants are folded with the IR's
+//!   semantics (`fold`), and a constant divisor of zero is written out, so
+//!   WGSL never evaluates an operation at shader-creation time that could
+//!   fail there.
+//! - NaN and the infinities go through a function, `ballot_f32_bits`.
+//!
+//! # Limitations
+//! - On the native targets, a ballot after divergent control flow sees the
+//!   lanes the GPU has reconverged. WGSL does not promise reconvergence;
+//!   GPUs reconverge at the end of an `if` and a loop in practice, which is
+//!   what the native simulator models.
+//! - `f32 % f32` is WGSL's `x - y * trunc(x / y)`, which can differ from
+//!   Rust's exact remainder in the last bits; integer-to-float conversions
+//!   round as the GPU does.
+
+mod compute;
+mod expr;
+mod fold;
+mod helpers;
+mod masked;
+mod native;
+mod plan;
+mod uniformity;
+
+#[cfg(test)]
+mod tests;
+
+use core::fmt;
+
+use crate::back::{Form, Level, Missing, ShaderError, ShaderOptions, Target};
+use crate::ir::{Expr, Handle, Kernel, Type};
+use plan::{Function, Plan, Source};
+
+/// Writes `kernels[0]` (the entry) and the kernels it calls, found among
+/// `kernels[1..]` by the last `::` segment of the call path.
+///
+/// `target` is one of the WGSL targets; a GLSL target is written as the
+/// WGSL target with the same subgroup support. A callee not among
+/// `kernels` fails with [`ShaderError::MissingCallee`], or becomes a stub
+/// returning the zero value, as `missing` says.
+pub fn write(
+    target: Target,
+    form: Form,
+    kernels: &[&Kernel],
+    options: &ShaderOptions,
+    missing: Missing,
+) -> Result<String, ShaderError> {
+    options.validate()?;
+    let target = match target {
+        Target::Wgsl | Target::WgslWeb | Target::WgslNoSubgroup => target,
+        Target::Glsl => Target::Wgsl,
+        Target::GlslNoSubgroup => Target::WgslNoSubgroup,
+    };
+    let plan = Plan::new(target, form, kernels, options, missing)?;
+    let mut text = String::new();
+    // Writing into a `String` cannot fail.
+    let _ = Writer::new(&mut text, &plan).write_module();
+    Ok(text)
+}
+
+/// The WGSL spelling of a type.
+fn type_name(ty: Type) -> &'static str {
+    match ty {
+        Type::Bool => "bool",
+        Type::U32 => "u32",
+        Type::I32 => "i32",
+        Type::F32 => "f32",
+        Type::Mask => "vec4<u32>",
+    }
+}
+
+/// Writes one planned module.
+pub struct Writer<'p, W> {
+    out: W,
+    plan: &'p Plan<'p>,
+}
+
+/// The state of writing one kernel's function.
+struct Func<'p> {
+    function: &'p Function<'p>,
+    kernel: &'p Kernel,
+    /// The `let` holding each hoisted collective's value (if-converted
+    /// functions only).
+    temps: std::collections::BTreeMap<Handle<Expr>, String>,
+    /// Counter for the function's generated names.
+    next: usize,
+    /// The ids of the enclosing loops, innermost last (if-converted
+    /// functions only).
+    loops: Vec<usize>,
+}
+
+impl<'p> Func<'p> {
+    fn new(function: &'p Function<'p>, kernel: &'p Kernel) -> Self {
+        Func {
+            function,
+            kernel,
+            temps: Default::default(),
+            next: 0,
+            loops: Vec::new(),
+        }
+    }
+
+    /// A number no other generated name of the function has.
+    fn fresh(&mut self) -> usize {
+        self.next += 1;
+        self.next
+    }
+
+    /// The WGSL name of a local.
+    fn local(&self, local: Handle<crate::ir::Local>) -> &'p str {
+        let f: &'p Function<'p> = self.function;
+        f.locals
+            .get(local.index())
+            .map_or("ballot_malformed", String::as_str)
+    }
+}
+
+impl<'p, W: fmt::Write> Writer<'p, W> {
+    /// A writer of `plan` into `out`.
+    fn new(out: W, plan: &'p Plan<'p>) -> Self {
+        Writer { out, plan }
+    }
+
+    /// The whole module: header, directives, lane state, helpers, the
+    /// kernels' functions and, for a compute shader, bindings and `main`.
+    fn write_module(&mut self) -> fmt::Result {
+        self.write_header()?;
+        self.write_directives()?;
+        self.write_lane_state()?;
+        let plan = self.plan;
+        for helper in &plan.helpers {
+            writeln!(self.out)?;
+            self.out.write_str(helper.text(plan.emulated()))?;
+        }
+        if plan.form == Form::ComputeShader {
+            self.write_bindings()?;
+        }
+        for function in &plan.functions {
+            self.write_function(function)?;
+        }
+        if plan.form == Form::ComputeShader {
+            self.write_main()?;
+        }
+        Ok(())
+    }
+
+    fn write_header(&mut self) -> fmt::Result {
+        let plan = self.plan;
+        let entry = plan.entry().map_or("", |f| f.name.as_str());
+        let form = match plan.form {
+            Form::Helpers => "Helper functions",
+            Form::ComputeShader => "A compute shader",
+        };
+        writeln!(
+            self.out,
+            "// {form} for kernel `{entry}`, target `{}`, written by ballot.",
+            plan.target
+        )?;
+        if plan.form == Form::Helpers {
+            self.write_usage()?;
+        }
+        self.out.write_str(
+            "// Where the spec leaves a result undefined, these functions return a\n\
+             // documented value: FindLSB / FindMSB with no bit below the subgroup size\n\
+             // give 0xffffffffu, and BitExtract at or above the size gives false.\n",
+        )
+    }
+
+    /// How to call the helper form.
+    fn write_usage(&mut self) -> fmt::Result {
+        if !self.plan.emulated() {
+            return self.out.write_str(
+                "// Call ballot_init(subgroup_invocation_id, subgroup_size) once at the top\n\
+                 // of the entry point, with the built-in values of those names; then call\n\
+                 // the kernel's function from anywhere.\n",
+            );
+        }
+        let options = self.plan.options;
+        writeln!(
+            self.out,
+            "// Virtual subgroups of {} lanes in workgroups of {} invocations: subgroup s\n\
+             // is local_invocation_index s * {0} .. s * {0} + {0}. Every invocation of the\n\
+             // workgroup must call ballot_init(local_invocation_index) at the top of the\n\
+             // entry point, then the kernel's function in workgroup-uniform control\n\
+             // flow: it holds barriers. Broadcast from an inactive or missing lane gives\n\
+             // the invocation's own value.",
+            options.subgroup_size,
+            options.invocations_per_workgroup()
+        )
+    }
+
+    /// `enable subgroups;` and, where a ballot sits in control flow Tint
+    /// cannot prove uniform, the diagnostic that lets it through.
+    fn write_directives(&mut self) -> fmt::Result {
+        if self.plan.target != Target::WgslWeb {
+            return Ok(());
+        }
+        writeln!(self.out)?;
+        writeln!(self.out, "enable subgroups;")?;
+        if self.plan.diagnostic_off {
+            writeln!(self.out, "diagnostic(off, subgroup_uniformity);")?;
+        }
+        Ok(())
+    }
+
+    /// The invocation's lane state and `ballot_init`, which sets it.
+    fn write_lane_state(&mut self) -> fmt::Result {
+        if !self.plan.emulated() {
+            return self.out.write_str(NATIVE_LANE_STATE);
+        }
+        let options = self.plan.options;
+        writeln!(
+            self.out,
+            "\n// The virtual subgroup size, and the invocations per workgroup.\n\
+             const ballot_subgroup_size: u32 = {}u;\n\
+             const ballot_workgroup_size: u32 = {}u;",
+            options.subgroup_size,
+            options.invocations_per_workgroup()
+        )?;
+        self.out.write_str(EMULATED_LANE_STATE)
+    }
+
+    /// A kernel's function(s), or a stub's.
+    fn write_function(&mut self, function: &'p Function<'p>) -> fmt::Result {
+        writeln!(self.out)?;
+        match &function.source {
+            Source::Kernel(kernel) => {
+                let mut cx = Func::new(function, kernel);
+                if self.plan.emulated() {
+                    self.write_masked_function(&mut cx)?;
+                    self.write_wrapper(&cx)
+                } else {
+                    self.write_native_function(&mut cx)
+                }
+            }
+            Source::Stub { params, ret } => self.write_stub(function, params, *ret),
+        }
+    }
+
+    /// `fn name(params) -> R {`, with the leading `ballot_active_in: bool`
+    /// of an if-converted function.
+    fn write_signature(&mut self, name: &str, cx: &Func<'_>, masked: bool) -> fmt::Result {
+        write!(self.out, "fn {name}(")?;
+        let mut separator = "";
+        if masked {
+            self.out.write_str("ballot_active_in: bool")?;
+            separator = ", ";
+        }
+        for (i, param) in cx.kernel.params.iter().enumerate() {
+            let ty = cx.kernel.locals[param.local].ty;
+            let name = cx.function.params.get(i).map_or("", String::as_str);
+            write!(self.out, "{separator}{name}: {}", type_name(ty))?;
+            separator = ", ";
+        }
+        self.out.write_str(")")?;
+        if let Some(ret) = cx.kernel.ret {
+            write!(self.out, " -> {}", type_name(ret))?;
+        }
+        self.out.write_str(" {\n")
+    }
+
+    /// The locals as `var`s at the top of the function (WGSL scopes would
+    /// not let a local declared in a branch outlive it), and copies of the
+    /// parameters the kernel assigns to.
+    fn write_locals(&mut self, cx: &Func<'_>, level: Level) -> fmt::Result {
+        let kernel = cx.kernel;
+        for (i, param) in kernel.params.iter().enumerate() {
+            let name = cx.local(param.local);
+            let arg = cx.function.params.get(i).map_or(name, String::as_str);
+            if arg != name {
+                writeln!(self.out, "{level}var {name} = {arg};")?;
+            }
+        }
+        for (handle, local) in kernel.locals.iter() {
+            if !kernel.params.iter().any(|p| p.local == handle) {
+                writeln!(
+                    self.out,
+                    "{level}var {}: {};",
+                    cx.local(handle),
+                    type_name(local.ty)
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A stand-in for a callee that was not given: it returns zero.
+    fn write_stub(&mut self, function: &Function<'_>, params: &[Type], ret: Type) -> fmt::Result {
+        let name = if self.plan.emulated() {
+            &function.masked
+        } else {
+            &function.name
+        };
+        writeln!(
+            self.out,
+            "// A stand-in for kernel `{}`, which was not given: it returns zero.",
+            function.name
+        )?;
+        write!(self.out, "fn {name}(")?;
+        let mut separator = "";
+        if self.plan.emulated() {
+            self.out.write_str("ballot_active_in: bool")?;
+            separator = ", ";
+        }
+        for (i, ty) in params.iter().enumerate() {
+            write!(self.out, "{separator}ballot_arg{i}: {}", type_name(*ty))?;
+            separator = ", ";
+        }
+        let ty = type_name(ret);
+        writeln!(self.out, ") -> {ty} {{\n{}return {ty}();\n}}", Level(1))
+    }
+}
+
+const NATIVE_LANE_STATE: &str = "
+// The invocation's lane id and its subgroup's size. WGSL has them only as
+// entry-point built-ins, so ballot_init keeps them for the functions below.
+var<private> ballot_lane: u32;
+var<private> ballot_size: u32;
+
+// Call once at the top of the entry point, with @builtin(subgroup_invocation_id)
+// and @builtin(subgroup_size).
+fn ballot_init(subgroup_invocation_id: u32, subgroup_size: u32) {
+    ballot_lane = subgroup_invocation_id;
+    ballot_size = subgroup_size;
+}
+";
+
+const EMULATED_LANE_STATE: &str = "
+// The invocation's place: its local_invocation_index, its lane, and its
+// virtual subgroup's first invocation, lane count and size.
+var<private> ballot_index: u32;
+var<private> ballot_lane: u32;
+var<private> ballot_base: u32;
+var<private> ballot_count: u32;
+var<private> ballot_size: u32;
+
+// Call once at the top of the entry point, in every invocation, with
+// @builtin(local_invocation_index).
+fn ballot_init(local_invocation_index: u32) {
+    ballot_index = local_invocation_index;
+    ballot_lane = (local_invocation_index % ballot_subgroup_size);
+    ballot_base = (local_invocation_index - ballot_lane);
+    ballot_count = min(ballot_subgroup_size, (ballot_workgroup_size - ballot_base));
+    ballot_size = ballot_subgroup_size;
+}
+";
