@@ -20,6 +20,35 @@ use crate::ir::{Kernel, Type};
 /// kernel's API, so uses of the kernel elsewhere don't add errors of their
 /// own.
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let timing = std::env::var_os(TIMING_VAR)
+        .is_some()
+        .then(std::time::Instant::now);
+    let name = timing.map(|_| fn_name(&item));
+    let output = expand(attr, item);
+    if let (Some(start), Some(name)) = (timing, name) {
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        eprintln!("ballot: expanded kernel `{name}` in {ms:.3} ms");
+    }
+    output
+}
+
+/// Set this environment variable (to anything) while building to have
+/// every `#[ballot::kernel]` print how long its expansion took, validation
+/// included, on standard error (visible with `cargo build -vv`).
+pub const TIMING_VAR: &str = "BALLOT_TIME_EXPANSION";
+
+/// The identifier after `fn`, read off the tokens without parsing them.
+fn fn_name(item: &TokenStream) -> String {
+    let mut tokens = item.clone().into_iter();
+    while let Some(token) = tokens.next() {
+        if matches!(&token, proc_macro2::TokenTree::Ident(i) if i == "fn") {
+            return tokens.next().map_or_else(String::new, |t| t.to_string());
+        }
+    }
+    String::new()
+}
+
+fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item: ItemFn = match syn::parse2(item.clone()) {
         Ok(item) => item,
         Err(err) => {
