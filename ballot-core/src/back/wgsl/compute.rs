@@ -60,9 +60,34 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
     /// `main`: lane state, the invocation's global index, the lane record,
     /// the kernel's call, and the guarded store of its result.
     pub(super) fn write_main(&mut self) -> fmt::Result {
+        let l = Level(1);
+        self.write_main_signature()?;
+        if self.plan.emulated() {
+            writeln!(self.out, "{l}ballot_init(ballot_local_index);")?;
+        } else {
+            writeln!(
+                self.out,
+                "{l}ballot_init(ballot_subgroup_invocation_id, ballot_subgroup_size_in);"
+            )?;
+        }
+        writeln!(
+            self.out,
+            "{l}let ballot_workgroup_index = ((ballot_workgroup_id.x + (ballot_workgroup_id.y * ballot_num_workgroups.x))\n\
+             {l}    + ((ballot_workgroup_id.z * ballot_num_workgroups.x) * ballot_num_workgroups.y));\n\
+             {l}let ballot_global = ((ballot_workgroup_index * {}u) + ballot_local_index);",
+            self.plan.options.invocations_per_workgroup()
+        )?;
+        if self.plan.options.record_lanes {
+            self.write_record()?;
+        }
+        self.write_call_and_store()?;
+        self.out.write_str("}\n")
+    }
+
+    /// The attributes and built-in parameters of `main`.
+    fn write_main_signature(&mut self) -> fmt::Result {
         let [x, y, z] = self.plan.options.workgroup_size;
         let emulated = self.plan.emulated();
-        let l = Level(1);
         writeln!(self.out)?;
         if emulated || y * z == 1 {
             writeln!(self.out, "@compute @workgroup_size({x}, {y}, {z})")?;
@@ -78,42 +103,20 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
                 x * y * z
             )?;
         }
+        let mut builtins = vec![
+            "local_invocation_index) ballot_local_index: u32",
+            "workgroup_id) ballot_workgroup_id: vec3<u32>",
+            "num_workgroups) ballot_num_workgroups: vec3<u32>",
+        ];
+        if !emulated {
+            builtins.push("subgroup_invocation_id) ballot_subgroup_invocation_id: u32");
+            builtins.push("subgroup_size) ballot_subgroup_size_in: u32");
+        }
         writeln!(self.out, "fn main(")?;
-        writeln!(
-            self.out,
-            "{l}@builtin(local_invocation_index) ballot_local_index: u32,"
-        )?;
-        writeln!(
-            self.out,
-            "{l}@builtin(workgroup_id) ballot_workgroup_id: vec3<u32>,"
-        )?;
-        writeln!(
-            self.out,
-            "{l}@builtin(num_workgroups) ballot_num_workgroups: vec3<u32>,"
-        )?;
-        if emulated {
-            writeln!(self.out, ") {{\n{l}ballot_init(ballot_local_index);")?;
-        } else {
-            writeln!(
-                self.out,
-                "{l}@builtin(subgroup_invocation_id) ballot_subgroup_invocation_id: u32,\n\
-                 {l}@builtin(subgroup_size) ballot_subgroup_size_in: u32,\n\
-                 ) {{\n\
-                 {l}ballot_init(ballot_subgroup_invocation_id, ballot_subgroup_size_in);"
-            )?;
+        for builtin in builtins {
+            writeln!(self.out, "{}@builtin({builtin},", Level(1))?;
         }
-        writeln!(
-            self.out,
-            "{l}let ballot_workgroup_index = ((ballot_workgroup_id.x + (ballot_workgroup_id.y * ballot_num_workgroups.x))\n\
-             {l}    + ((ballot_workgroup_id.z * ballot_num_workgroups.x) * ballot_num_workgroups.y));\n\
-             {l}let ballot_global = ((ballot_workgroup_index * {}u) + ballot_local_index);",
-            self.plan.options.invocations_per_workgroup()
-        )?;
-        if self.plan.options.record_lanes {
-            self.write_record()?;
-        }
-        self.write_call_and_store()?;
-        self.out.write_str("}\n")
+        writeln!(self.out, ") {{")
     }
 
     /// The lane record, read while every invocation is active.
@@ -140,19 +143,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         let Some(kernel) = self.entry_kernel() else {
             return Ok(());
         };
-        for (i, param) in kernel.params.iter().enumerate() {
-            let load = if param.uniform {
-                format!("ballot_in{i}")
-            } else {
-                format!("ballot_in{i}[min(ballot_global, (arrayLength(&ballot_in{i}) - 1u))]")
-            };
-            let load = if kernel.locals[param.local].ty == Type::Bool {
-                format!("({load} != 0u)")
-            } else {
-                load
-            };
-            writeln!(self.out, "{l}let ballot_arg{i} = {load};")?;
-        }
+        self.write_args(kernel)?;
         let args: Vec<String> = (0..kernel.params.len())
             .map(|i| format!("ballot_arg{i}"))
             .collect();
@@ -176,5 +167,25 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
              {l}    ballot_out[ballot_global] = {value};\n\
              {l}}}"
         )
+    }
+
+    /// `ballot_argN`: each parameter read from its buffer. An index past
+    /// the end of a per-lane buffer reads its last element.
+    fn write_args(&mut self, kernel: &Kernel) -> fmt::Result {
+        let l = Level(1);
+        for (i, param) in kernel.params.iter().enumerate() {
+            let load = if param.uniform {
+                format!("ballot_in{i}")
+            } else {
+                format!("ballot_in{i}[min(ballot_global, (arrayLength(&ballot_in{i}) - 1u))]")
+            };
+            let load = if kernel.locals[param.local].ty == Type::Bool {
+                format!("({load} != 0u)")
+            } else {
+                load
+            };
+            writeln!(self.out, "{l}let ballot_arg{i} = {load};")?;
+        }
+        Ok(())
     }
 }

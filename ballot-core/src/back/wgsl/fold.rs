@@ -124,22 +124,7 @@ fn binary(op: BinaryOp, l: Literal, r: Literal) -> Option<Literal> {
             };
             Some(Literal::Bool(eq == (op == Eq)))
         }
-        Lt | Le | Gt | Ge => {
-            let ord = match (l, r) {
-                (Literal::U32(a), Literal::U32(b)) => a.partial_cmp(&b),
-                (Literal::I32(a), Literal::I32(b)) => a.partial_cmp(&b),
-                (Literal::F32(a), Literal::F32(b)) => a.partial_cmp(&b),
-                _ => return None,
-            };
-            // Unordered (NaN) comparisons are false.
-            let holds = ord.is_some_and(|ord| match op {
-                Lt => ord.is_lt(),
-                Le => ord.is_le(),
-                Gt => ord.is_gt(),
-                _ => ord.is_ge(),
-            });
-            Some(Literal::Bool(holds))
-        }
+        Lt | Le | Gt | Ge => compare(op, l, r),
         LogicalAnd | LogicalOr => match (l, r) {
             (Literal::Bool(a), Literal::Bool(b)) => Some(Literal::Bool(if op == LogicalAnd {
                 a && b
@@ -149,6 +134,23 @@ fn binary(op: BinaryOp, l: Literal, r: Literal) -> Option<Literal> {
             _ => None,
         },
     }
+}
+
+/// Ordered comparisons; unordered (NaN) ones are false, as in Rust.
+fn compare(op: BinaryOp, l: Literal, r: Literal) -> Option<Literal> {
+    let ord = match (l, r) {
+        (Literal::U32(a), Literal::U32(b)) => a.partial_cmp(&b),
+        (Literal::I32(a), Literal::I32(b)) => a.partial_cmp(&b),
+        (Literal::F32(a), Literal::F32(b)) => a.partial_cmp(&b),
+        _ => return None,
+    };
+    let holds = ord.is_some_and(|ord| match op {
+        BinaryOp::Lt => ord.is_lt(),
+        BinaryOp::Le => ord.is_le(),
+        BinaryOp::Gt => ord.is_gt(),
+        _ => ord.is_ge(),
+    });
+    Some(Literal::Bool(holds))
 }
 
 /// Invariant 5: wrapping integers, and WGSL's results for division and

@@ -57,28 +57,8 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
                 cond,
                 accept,
                 reject,
-            } => {
-                write!(self.out, "{level}if ")?;
-                self.write_expr(cx, *cond)?;
-                self.out.write_str(" {\n")?;
-                self.write_native_block(cx, accept, level.next())?;
-                if !reject.is_empty() {
-                    writeln!(self.out, "{level}}} else {{")?;
-                    self.write_native_block(cx, reject, level.next())?;
-                }
-                writeln!(self.out, "{level}}}")
-            }
-            Stmt::Loop { body, continuing } => {
-                writeln!(self.out, "{level}loop {{")?;
-                self.write_native_block(cx, body, level.next())?;
-                if !continuing.is_empty() {
-                    // Where `continue` lands, as in the IR.
-                    writeln!(self.out, "{}continuing {{", level.next())?;
-                    self.write_native_block(cx, continuing, level.next().next())?;
-                    writeln!(self.out, "{}}}", level.next())?;
-                }
-                writeln!(self.out, "{level}}}")
-            }
+            } => self.write_native_if(cx, *cond, accept, reject, level),
+            Stmt::Loop { body, continuing } => self.write_native_loop(cx, body, continuing, level),
             Stmt::Break => writeln!(self.out, "{level}break;"),
             Stmt::Continue => writeln!(self.out, "{level}continue;"),
             Stmt::Return(None) => writeln!(self.out, "{level}return;"),
@@ -88,6 +68,43 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
                 self.out.write_str(";\n")
             }
         }
+    }
+
+    fn write_native_if(
+        &mut self,
+        cx: &Func<'p>,
+        cond: crate::ir::Handle<Expr>,
+        accept: &Block,
+        reject: &Block,
+        level: Level,
+    ) -> fmt::Result {
+        write!(self.out, "{level}if ")?;
+        self.write_expr(cx, cond)?;
+        self.out.write_str(" {\n")?;
+        self.write_native_block(cx, accept, level.next())?;
+        if !reject.is_empty() {
+            writeln!(self.out, "{level}}} else {{")?;
+            self.write_native_block(cx, reject, level.next())?;
+        }
+        writeln!(self.out, "{level}}}")
+    }
+
+    fn write_native_loop(
+        &mut self,
+        cx: &Func<'p>,
+        body: &Block,
+        continuing: &Block,
+        level: Level,
+    ) -> fmt::Result {
+        writeln!(self.out, "{level}loop {{")?;
+        self.write_native_block(cx, body, level.next())?;
+        if !continuing.is_empty() {
+            // Where `continue` lands, as in the IR.
+            writeln!(self.out, "{}continuing {{", level.next())?;
+            self.write_native_block(cx, continuing, level.next().next())?;
+            writeln!(self.out, "{}}}", level.next())?;
+        }
+        writeln!(self.out, "{level}}}")
     }
 
     /// Whether the call `expr` calls a kernel without a result.

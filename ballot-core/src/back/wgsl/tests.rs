@@ -513,3 +513,39 @@ fn compute_interface() {
         }
     }
 }
+
+#[test]
+fn no_kernel_gives_a_valid_module() {
+    let options = option_sets().remove(1);
+    for target in TARGETS {
+        for form in Form::ALL {
+            match write(target, form, &[], &options, Missing::Error) {
+                Ok(text) => check_valid(target, form, &text),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+}
+
+/// naga rejects subgroup built-ins in a multi-dimensional workgroup, so the
+/// native targets flatten it; the emulated one keeps its shape.
+#[test]
+fn multi_dimensional_workgroups() {
+    let k = lower(parse_quote! { fn k(x: u32) -> u32 { subgroup_broadcast_first(x) } });
+    let options = option_sets().remove(1);
+    let native = emit(
+        Target::Wgsl,
+        Form::ComputeShader,
+        std::slice::from_ref(&k),
+        &options,
+    );
+    assert!(
+        native.contains("@compute @workgroup_size(48)\n"),
+        "{native}"
+    );
+    let emulated = emit(Target::WgslNoSubgroup, Form::ComputeShader, &[k], &options);
+    assert!(
+        emulated.contains("@compute @workgroup_size(8, 3, 2)\n"),
+        "{emulated}"
+    );
+}
