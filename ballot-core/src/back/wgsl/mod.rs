@@ -88,7 +88,7 @@ fn type_name(ty: Type) -> &'static str {
 }
 
 /// Writes one planned module.
-pub struct Writer<'p, W> {
+pub(crate) struct Writer<'p, W> {
     out: W,
     plan: &'p Plan<'p>,
 }
