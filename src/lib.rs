@@ -2,9 +2,9 @@
 #![warn(missing_docs)]
 
 pub use ballot_core::back::{
-    Form, Missing, OptionError, ShaderError, ShaderOptions, Target, UNDEFINED_FIND,
+    emit, Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target, UNDEFINED_FIND,
 };
-pub use ballot_core::valid::{validate, ValidationError};
+pub use ballot_core::valid::{glslang, validate, ToolError, ValidationError};
 pub use ballot_core::{error, ir, mask, ops, sim};
 pub use ballot_core::{
     ConfigError, Dispatch, DispatchedSubgroup, Op, PerLane, SimError, Subgroup, SubgroupMask,
