@@ -20,8 +20,8 @@ impl Lowerer {
         later: Later<'_>,
     ) -> Value {
         for attr in &local.attrs {
-            self.errors
-                .spanned(attr, unsupported("attributes on statements"));
+            let message = unsupported("attributes on statements");
+            self.errors.spanned(attr, message);
         }
         let (pat, annotation) = match &local.pat {
             syn::Pat::Type(p) => (&*p.pat, Some(&*p.ty)),
@@ -30,17 +30,12 @@ impl Lowerer {
         let declared = annotation.map(|ty| self.ty(ty));
         let bound = self.bound_pat(pat);
         let Some(init) = &local.init else {
-            let message = "`let` without an initializer is not supported in a kernel; give the binding a value";
-            let let_token = local.let_token;
-            self.errors.spanned(quote::quote!(#let_token #pat), message);
-            if let Some(Bound::Name(ident, mutable)) = bound {
-                self.declare(ident, None, mutable);
-            }
+            self.uninitialized(local, pat, bound);
             return Value::Unit;
         };
         if let Some((else_token, _)) = &init.diverge {
-            self.errors
-                .spanned(else_token, unsupported("`let ... else` statements"));
+            let message = unsupported("`let ... else` statements");
+            self.errors.spanned(else_token, message);
         }
         let expected = match (declared, &bound) {
             (Some(ty), _) => ty,
@@ -50,27 +45,52 @@ impl Lowerer {
             (None, _) => None,
         };
         let value = self.expr(out, &init.expr, expected);
-        let flow = if value.is_never() {
+        self.store(out, local, bound, declared, value, &init.expr);
+        if value.is_never() {
             Value::Never
         } else {
             Value::Unit
-        };
+        }
+    }
+
+    /// Reports `let x;`, binding `x` so its uses raise no errors.
+    fn uninitialized(&mut self, local: &syn::Local, pat: &syn::Pat, bound: Option<Bound<'_>>) {
+        let message =
+            "`let` without an initializer is not supported in a kernel; give the binding a value";
+        let let_token = local.let_token;
+        self.errors.spanned(quote::quote!(#let_token #pat), message);
         match bound {
             Some(Bound::Name(ident, mutable)) => {
-                let (ty, operand) = self.binding_value(value, declared, &init.expr);
-                let target = self.declare(ident, ty, mutable);
-                let stmt = self.b.assign(target, operand.expr, local.span());
-                out.push(stmt);
+                self.declare(ident, None, mutable);
             }
-            Some(Bound::Wild) => {
-                if let Value::Val(value, _) = value {
-                    let stmt = self.b.stmt(Stmt::Eval(value), local.span());
-                    out.push(stmt);
-                }
-            }
+            Some(Bound::Wild) => {}
             None => self.bind_unlowered(pat),
         }
-        flow
+    }
+
+    /// Declares what a `let` binds, and stores its value.
+    fn store(
+        &mut self,
+        out: &mut Block,
+        local: &syn::Local,
+        bound: Option<Bound<'_>>,
+        declared: Option<Option<Type>>,
+        value: Value,
+        init: &syn::Expr,
+    ) {
+        let stmt = match bound {
+            Some(Bound::Name(ident, mutable)) => {
+                let (ty, operand) = self.binding_value(value, declared, init);
+                let target = self.declare(ident, ty, mutable);
+                self.b.assign(target, operand.expr, local.span())
+            }
+            Some(Bound::Wild) => match value {
+                Value::Val(value, _) => self.b.stmt(Stmt::Eval(value), local.span()),
+                _ => return,
+            },
+            None => return self.bind_unlowered(&local.pat),
+        };
+        out.push(stmt);
     }
 
     /// The type of a new binding, from its annotation or else its value,

@@ -141,24 +141,9 @@ impl Lowerer {
         if !a.is_value() && !r.is_value() {
             return self.if_stmt(out, e, cond, accept, reject);
         }
-        if e.else_branch.is_none() {
-            self.errors
-                .spanned(e.if_token, "`if` may be missing an `else` clause");
-        } else if matches!(a, Value::Unit) || matches!(r, Value::Unit) {
-            let (expected, found) = (describe(a), describe(r));
-            let message = format!(
-                "`if` and `else` have incompatible types: expected `{expected}`, found `{found}`"
-            );
-            self.errors.at(reject.span, message);
-        } else if let (Value::Val(_, ta), Value::Val(_, tr)) = (a, r) {
-            if ta != tr {
-                let message = format!(
-                    "`if` and `else` have incompatible types: expected `{ta}`, found `{tr}`"
-                );
-                self.errors.at(reject.span, message);
-                self.if_stmt(out, e, cond, accept, reject);
-                return Value::Err;
-            }
+        if !self.arms_agree(e, a, r, reject.span) {
+            self.if_stmt(out, e, cond, accept, reject);
+            return Value::Err;
         }
         let ty = a.ty().or(r.ty());
         match (a, r) {
@@ -174,6 +159,28 @@ impl Lowerer {
             }
             _ => self.if_temp(out, e, cond, accept, reject, ty),
         }
+    }
+
+    /// Reports arms whose values cannot be joined; whether they can.
+    fn arms_agree(&mut self, e: &syn::ExprIf, a: Value, r: Value, else_span: Span) -> bool {
+        if e.else_branch.is_none() {
+            let message = "`if` may be missing an `else` clause";
+            self.errors.spanned(e.if_token, message);
+            return false;
+        }
+        let agree = match (a, r) {
+            (Value::Unit, _) | (_, Value::Unit) => false,
+            (Value::Val(_, ta), Value::Val(_, tr)) => ta == tr,
+            _ => true,
+        };
+        if !agree {
+            let (expected, found) = (describe(a), describe(r));
+            let message = format!(
+                "`if` and `else` have incompatible types: expected `{expected}`, found `{found}`"
+            );
+            self.errors.at(else_span, message);
+        }
+        agree
     }
 
     fn is_pure_arm(&self, arm: &Arm, value: crate::ir::Handle<Expr>) -> bool {

@@ -37,56 +37,41 @@ impl Lowerer {
         expected: Option<Type>,
         minus: Option<&syn::UnOp>,
     ) -> Option<Literal> {
-        let ty = match lit.suffix() {
-            "" => match expected {
-                None => Type::I32,
-                Some(ty) if ty.is_integer() => ty,
-                Some(ty) => {
-                    let message = format!("mismatched types: expected `{ty}`, found integer");
-                    self.errors.spanned(lit, message);
-                    return None;
-                }
-            },
-            "u32" => Type::U32,
-            "i32" => Type::I32,
-            "f32" => return self.float_value(lit.base10_parse(), lit, minus.is_some()),
-            "f64" => {
-                self.errors.spanned(
-                    lit,
-                    "float suffix `f64` is not supported in a kernel; use `f32`",
-                );
-                return None;
-            }
-            suffix => {
-                let message = format!(
-                    "integer suffix `{suffix}` is not supported in a kernel; use `u32` or `i32`"
-                );
-                self.errors.spanned(lit, message);
-                return None;
-            }
-        };
+        // `1f32` is an integer literal to the tokenizer.
+        if lit.suffix() == "f32" {
+            return self.float_value(lit.base10_parse(), lit, minus.is_some());
+        }
+        let ty = self.int_type(lit, expected)?;
         if let (Type::U32, Some(minus)) = (ty, minus) {
-            self.errors
-                .spanned(minus, "cannot apply unary operator `-` to type `u32`");
+            let message = "cannot apply unary operator `-` to type `u32`";
+            self.errors.spanned(minus, message);
             return None;
         }
         let magnitude = lit.base10_parse::<u64>().ok();
-        let literal = match (ty, minus) {
-            (Type::U32, _) => magnitude
-                .and_then(|v| u32::try_from(v).ok())
-                .map(Literal::U32),
-            (_, None) => magnitude
-                .and_then(|v| i32::try_from(v).ok())
-                .map(Literal::I32),
-            (_, Some(_)) => magnitude
-                .filter(|&v| v <= 1 << 31)
-                .map(|v| Literal::I32((-(v as i64)) as i32)),
-        };
+        let literal = int_value(ty, magnitude, minus.is_some());
         if literal.is_none() {
-            self.errors
-                .spanned(lit, format!("literal out of range for `{ty}`"));
+            let message = format!("literal out of range for `{ty}`");
+            self.errors.spanned(lit, message);
         }
         literal
+    }
+
+    /// The type of an integer literal: its suffix, else the context's
+    /// integer type, else `i32`.
+    fn int_type(&mut self, lit: &syn::LitInt, expected: Option<Type>) -> Option<Type> {
+        let message = match (lit.suffix(), expected) {
+            ("", None) => return Some(Type::I32),
+            ("", Some(ty)) if ty.is_integer() => return Some(ty),
+            ("", Some(ty)) => format!("mismatched types: expected `{ty}`, found integer"),
+            ("u32", _) => return Some(Type::U32),
+            ("i32", _) => return Some(Type::I32),
+            ("f64", _) => "float suffix `f64` is not supported in a kernel; use `f32`".to_owned(),
+            (suffix, _) => format!(
+                "integer suffix `{suffix}` is not supported in a kernel; use `u32` or `i32`"
+            ),
+        };
+        self.errors.spanned(lit, message);
+        None
     }
 
     fn float_lit(&mut self, lit: &syn::LitFloat, negative: bool) -> Option<Literal> {
@@ -116,5 +101,19 @@ impl Lowerer {
                 None
             }
         }
+    }
+}
+
+/// The literal of type `ty` with this magnitude and sign, if it fits.
+fn int_value(ty: Type, magnitude: Option<u64>, negative: bool) -> Option<Literal> {
+    let magnitude = magnitude?;
+    match (ty, negative) {
+        (Type::U32, false) => u32::try_from(magnitude).ok().map(Literal::U32),
+        (Type::I32, false) => i32::try_from(magnitude).ok().map(Literal::I32),
+        (Type::I32, true) => {
+            let value = i64::try_from(magnitude).ok()?.checked_neg()?;
+            i32::try_from(value).ok().map(Literal::I32)
+        }
+        _ => None,
     }
 }
