@@ -62,6 +62,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+pub mod glsl;
 pub mod keywords;
 pub mod namer;
 pub mod rust;
@@ -331,5 +332,20 @@ impl Level {
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         (0..self.0).try_for_each(|_| f.write_str("    "))
+    }
+}
+
+/// Emits `kernels[0]` and the kernels it calls (found among `kernels[1..]`)
+/// for `target` in `form`: the one entry point to both shader writers.
+pub fn emit(
+    target: Target,
+    form: Form,
+    kernels: &[&crate::ir::Kernel],
+    options: &ShaderOptions,
+    missing: Missing,
+) -> Result<String, ShaderError> {
+    match target.language() {
+        Language::Glsl => glsl::write(target, form, kernels, options, missing),
+        Language::Wgsl => wgsl::write(target, form, kernels, options, missing),
     }
 }
