@@ -32,7 +32,9 @@ fn main() -> ExitCode {
 }
 
 fn tour(size: u32) -> Result<(), SimError> {
-    let active: SubgroupMask = (0..size).filter(|l| l % 3 != 0 && *l < size - size / 4).collect();
+    let active: SubgroupMask = (0..size)
+        .filter(|l| l % 3 != 0 && *l < size - size / 4)
+        .collect();
     let sg = Subgroup::new(size, active)?;
     println!("subgroup of {size} lanes, active {active:#}");
     println!("active as a ballot: {active}\n");
@@ -40,23 +42,60 @@ fn tour(size: u32) -> Result<(), SimError> {
     let lanes: Vec<u32> = (0..size).collect();
     let even: Vec<bool> = lanes.iter().map(|l| l % 2 == 0).collect();
     let ballot = subgroup_ballot(&sg, &even)?;
-    let value = vec![*ballot.active().next().map(|(_, m)| m).unwrap_or(&SubgroupMask::EMPTY); size as usize];
+    let value = vec![
+        *ballot
+            .active()
+            .next()
+            .map(|(_, m)| m)
+            .unwrap_or(&SubgroupMask::EMPTY);
+        size as usize
+    ];
 
     row("lane", &PerLane::from_fn(&sg, |l| l));
-    row("p = lane is even", &PerLane::from_fn(&sg, |l| even[l as usize]));
+    row(
+        "p = lane is even",
+        &PerLane::from_fn(&sg, |l| even[l as usize]),
+    );
     println!("subgroupBallot(p) = {:#} in every active lane", value[0]);
-    row("subgroupInverseBallot", &subgroup_inverse_ballot(&sg, &value)?);
+    row(
+        "subgroupInverseBallot",
+        &subgroup_inverse_ballot(&sg, &value)?,
+    );
     let index: Vec<u32> = lanes.iter().map(|l| (l + 1) % size).collect();
-    row("subgroupBallotBitExtract(.., lane+1)", &subgroup_ballot_bit_extract(&sg, &value, &index)?);
-    row("subgroupBallotBitCount", &subgroup_ballot_bit_count(&sg, &value)?);
-    row("subgroupBallotInclusiveBitCount", &subgroup_ballot_inclusive_bit_count(&sg, &value)?);
-    row("subgroupBallotExclusiveBitCount", &subgroup_ballot_exclusive_bit_count(&sg, &value)?);
-    row("subgroupBallotFindLSB", &subgroup_ballot_find_lsb(&sg, &value)?);
-    row("subgroupBallotFindMSB", &subgroup_ballot_find_msb(&sg, &value)?);
+    row(
+        "subgroupBallotBitExtract(.., lane+1)",
+        &subgroup_ballot_bit_extract(&sg, &value, &index)?,
+    );
+    row(
+        "subgroupBallotBitCount",
+        &subgroup_ballot_bit_count(&sg, &value)?,
+    );
+    row(
+        "subgroupBallotInclusiveBitCount",
+        &subgroup_ballot_inclusive_bit_count(&sg, &value)?,
+    );
+    row(
+        "subgroupBallotExclusiveBitCount",
+        &subgroup_ballot_exclusive_bit_count(&sg, &value)?,
+    );
+    row(
+        "subgroupBallotFindLSB",
+        &subgroup_ballot_find_lsb(&sg, &value)?,
+    );
+    row(
+        "subgroupBallotFindMSB",
+        &subgroup_ballot_find_msb(&sg, &value)?,
+    );
     row("subgroupElect", &subgroup_elect(&sg));
-    row("subgroupBroadcastFirst(lane*10)", &subgroup_broadcast_first(&sg, &tens(size))?);
+    row(
+        "subgroupBroadcastFirst(lane*10)",
+        &subgroup_broadcast_first(&sg, &tens(size))?,
+    );
     let source = active.lowest().unwrap_or(0);
-    row(&format!("subgroupBroadcast(lane*10, {source})"), &subgroup_broadcast(&sg, &tens(size), source)?);
+    row(
+        &format!("subgroupBroadcast(lane*10, {source})"),
+        &subgroup_broadcast(&sg, &tens(size), source)?,
+    );
     for (name, masks) in [
         ("gl_SubgroupEqMask", subgroup_eq_mask(&sg)),
         ("gl_SubgroupGeMask", subgroup_ge_mask(&sg)),
