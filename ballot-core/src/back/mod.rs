@@ -159,7 +159,9 @@ impl FromStr for Target {
         Target::ALL
             .into_iter()
             .find(|t| t.name() == s)
-            .ok_or_else(|| OptionError::UnknownTarget { given: s.to_string() })
+            .ok_or_else(|| OptionError::UnknownTarget {
+                given: s.to_string(),
+            })
     }
 }
 
