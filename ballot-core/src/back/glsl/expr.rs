@@ -5,7 +5,7 @@
 use core::fmt::{self, Write};
 
 use super::helpers::Helper;
-use super::{has_collective, type_name, Func, Writer};
+use super::{has_collective, is_constant, type_name, Func, Writer};
 use crate::error::Op;
 use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
 
@@ -110,6 +110,13 @@ impl<W: Write> Writer<'_, W> {
             (BinaryOp::Rem, Type::U32) => Some("ballot_rem_u32"),
             (BinaryOp::Rem, Type::I32) => Some("ballot_rem_i32"),
             (BinaryOp::Rem, Type::F32) => Some("ballot_rem_f32"),
+            (BinaryOp::Shl, _) if is_constant(f.kernel, left) && is_constant(f.kernel, right) => {
+                Some(if ty == Type::I32 {
+                    "ballot_shl_i32"
+                } else {
+                    "ballot_shl_u32"
+                })
+            }
             _ => None,
         };
         if let Some(helper) = helper {

@@ -86,7 +86,18 @@ impl Features {
                     self.extensions.insert(Extension::Basic);
                 }
                 Expr::Mask { fun, .. } => self.mask_fn(*fun),
-                Expr::Binary { op, left, .. } => self.binary(*op, kernel.type_of(*left)),
+                Expr::Binary { op, left, right } => {
+                    self.binary(*op, kernel.type_of(*left));
+                    if *op == BinaryOp::Shl
+                        && super::is_constant(kernel, *left)
+                        && super::is_constant(kernel, *right)
+                    {
+                        self.add(match kernel.type_of(*left) {
+                            Type::I32 => Helper::ShlI32,
+                            _ => Helper::ShlU32,
+                        });
+                    }
+                }
                 Expr::Cast { arg, to } => match (kernel.type_of(*arg), to) {
                     (Type::F32, Type::U32) => self.add(Helper::F32ToU32),
                     (Type::F32, Type::I32) => self.add(Helper::F32ToI32),

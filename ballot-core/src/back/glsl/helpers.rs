@@ -30,6 +30,8 @@ pub(super) enum Helper {
     DivI32,
     RemI32,
     RemF32,
+    ShlU32,
+    ShlI32,
     F32ToU32,
     F32ToI32,
     MaskLane,
@@ -144,6 +146,8 @@ impl Helper {
             DivI32 => DIV_I32,
             RemI32 => REM_I32,
             RemF32 => REM_F32,
+            ShlU32 => SHL_U32,
+            ShlI32 => SHL_I32,
             F32ToU32 => F32_TO_U32,
             F32ToI32 => F32_TO_I32,
             MaskLane => MASK_LANE,
@@ -280,6 +284,22 @@ float ballot_rem_f32(float a, float b) {
         return a * 0.0;
     }
     return r;
+}
+";
+
+const SHL_U32: &str = "\
+// A wrapping shift of constants, out of reach of naga's constant folding,
+// which rejects shifting set bits out.
+uint ballot_shl_u32(uint a, uint s) {
+    return a << (s & 31u);
+}
+";
+
+const SHL_I32: &str = "\
+// A wrapping shift of constants, out of reach of naga's constant folding,
+// which rejects shifting set bits out.
+int ballot_shl_i32(int a, uint s) {
+    return a << (s & 31u);
 }
 ";
 

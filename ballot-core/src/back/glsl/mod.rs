@@ -313,6 +313,22 @@ fn has_collective(kernel: &Kernel, expr: Handle<Expr>) -> bool {
     features::is_collective(e) || children(e).iter().any(|&c| has_collective(kernel, c))
 }
 
+/// Whether naga's glsl-in would fold an expression as a constant: literals,
+/// the emulated subgroup size (a `const`), and operators on them. naga's
+/// folding rejects a `<<` that shifts set bits out, which Rust allows, so
+/// such shifts go through a helper function instead, which naga does not
+/// fold.
+fn is_constant(kernel: &Kernel, expr: Handle<Expr>) -> bool {
+    match &kernel.exprs[expr] {
+        Expr::Literal(_) | Expr::SubgroupSize => true,
+        e
+        @ (Expr::Unary { .. } | Expr::Binary { .. } | Expr::Cast { .. } | Expr::Select { .. }) => {
+            children(e).iter().all(|&c| is_constant(kernel, c))
+        }
+        _ => false,
+    }
+}
+
 /// The operands of an expression.
 fn children(expr: &Expr) -> Vec<Handle<Expr>> {
     match expr {

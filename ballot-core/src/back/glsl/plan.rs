@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::back::namer::Namer;
 use crate::back::{Language, Missing, ShaderError};
+use crate::error::Op;
 use crate::ir::{Expr, Handle, Kernel, Type};
 
 /// A function of the module.
@@ -151,6 +152,11 @@ impl<'a> Resolver<'_, 'a> {
     /// Names every function, then every local, in writing order.
     fn name(self, masked: bool) -> Plan<'a> {
         let mut namer = Namer::new(Language::Glsl);
+        // The extension's functions are no keywords, but a user name that
+        // shadowed one would hide it from the code that calls it.
+        for op in Op::ALL {
+            namer.reserve(op.glsl_name());
+        }
         let position: BTreeMap<Key, usize> = self
             .order
             .iter()

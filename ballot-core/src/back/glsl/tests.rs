@@ -6,6 +6,7 @@ use syn::parse_quote;
 
 use super::write;
 use crate::back::{Form, Missing, ShaderError, ShaderOptions, Target};
+use crate::error::Op;
 use crate::ir::{Expr, Kernel, Literal};
 
 const TARGETS: [Target; 2] = [Target::Glsl, Target::GlslNoSubgroup];
@@ -68,7 +69,10 @@ fn check_properties(
         .iter()
         .filter(|line| {
             line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .any(|ident| ident.starts_with("subgroup") || ident.starts_with("gl_Subgroup"))
+                .any(|ident| {
+                    ident.starts_with("gl_Subgroup")
+                        || Op::ALL.iter().any(|op| op.glsl_name() == ident)
+                })
         })
         .collect();
     let uses_subgroups = !subgroup_lines.is_empty();
@@ -241,7 +245,8 @@ fn reserved_words() -> Kernel {
                 output += main as i32;
             }
             let ballot_active = output;
-            ballot_active
+            let subgroupBallot = ballot_active + 1;
+            subgroupBallot
         }
     })
 }
@@ -249,6 +254,20 @@ fn reserved_words() -> Kernel {
 #[test]
 fn reserved_identifiers_are_renamed() {
     check_all(&[&reserved_words()], &ShaderOptions::default());
+    let text = emit(
+        Target::Glsl,
+        Form::Helpers,
+        &[&reserved_words()],
+        &ShaderOptions::default(),
+    );
+    for renamed in [
+        "int texture_1(uint input_1, float sample_1, bool shared_1, int active_1)",
+        "v_gl_x",
+        "a_b",
+        "subgroupBallot_1",
+    ] {
+        assert!(text.contains(renamed), "no `{renamed}` in\n{text}");
+    }
 }
 
 fn all_types() -> Kernel {
