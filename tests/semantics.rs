@@ -29,8 +29,8 @@ fn a_ballot_in_each_arm_of_a_divergent_if_sees_only_that_arm() {
     // Taken by lanes 0, 3, 4, 6 = 0b0101_1001; the rest by 1, 2, 5, 7.
     let taken = SubgroupMask::from_bits(0b0101_1001);
     let not_taken = SubgroupMask::from_bits(0b1010_0110);
-    for lane in 0..8 {
-        let want = if p[lane] { taken } else { not_taken };
+    for (lane, &took) in p.iter().enumerate() {
+        let want = if took { taken } else { not_taken };
         assert_eq!(out.get(lane as u32), Some(&want), "lane {lane}");
     }
 }
