@@ -949,16 +949,17 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
         }
         let values = self.eval_all(args, active)?;
         for (index, (param, lanes)) in target.params.iter().zip(&values).enumerate() {
-            let expected = local_type(target, param.local);
+            let expected = local_type(target, param.local)
+                .ok_or_else(|| malformed(target, format!("parameter {index} has no local")))?;
             if let Some(&got) = active
                 .iter()
                 .map(|lane| &lanes[lane as usize])
-                .find(|v| v.ty() != expected)
+                .find(|v| v.ty() != Some(expected))
             {
                 return Err(InterpError::ArgType {
                     kernel: target.name.clone(),
                     index,
-                    expected: expected.unwrap_or(Type::Bool),
+                    expected,
                     got,
                 });
             }
