@@ -1,0 +1,408 @@
+//! Dispatches compute shaders through wgpu's Vulkan backend.
+//!
+//! WGSL targets load as WGSL (naga translates them to SPIR-V). GLSL targets
+//! are compiled by glslang and handed to the driver untouched through
+//! `Features::PASSTHROUGH_SHADERS`, because naga's SPIR-V reader rejects most
+//! ballot opcodes.
+
+use std::borrow::Cow;
+use std::sync::mpsc;
+
+use ballot_core::back::{Language, Target};
+use ballot_core::interp::Arg;
+use wgpu::util::DeviceExt as _;
+
+use crate::job::{decode_records, decode_values, Bindings, Dispatched, Job, UNWRITTEN};
+use crate::RunnerError;
+
+/// The environment variable that picks an adapter by (part of) its name.
+pub const ADAPTER_VAR: &str = "BALLOT_ADAPTER";
+
+/// A Vulkan device to dispatch on.
+pub struct Gpu {
+    info: wgpu::AdapterInfo,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu")
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How an adapter ranks when no name is asked for: real GPUs before
+/// software ones.
+fn rank(info: &wgpu::AdapterInfo) -> u8 {
+    match info.device_type {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    }
+}
+
+impl Gpu {
+    /// Opens the adapter named by `BALLOT_ADAPTER` (a case-insensitive part
+    /// of its name) if set, else a real GPU if there is one, else a software
+    /// one such as lavapipe.
+    ///
+    /// # Errors
+    /// [`RunnerError::NoAdapter`] when no Vulkan adapter exists or none
+    /// matches the name; [`RunnerError::Device`] when the device cannot be
+    /// opened.
+    pub fn new() -> Result<Self, RunnerError> {
+        Self::with_adapter(std::env::var(ADAPTER_VAR).ok().as_deref())
+    }
+
+    /// Like [`Gpu::new`], with the adapter name given rather than read from
+    /// the environment.
+    ///
+    /// # Errors
+    /// As [`Gpu::new`].
+    pub fn with_adapter(name: Option<&str>) -> Result<Self, RunnerError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+            backends: wgpu::Backends::VULKAN,
+            ..wgpu::InstanceDescriptor::new_without_display_handle()
+        });
+        let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN));
+        let names: Vec<String> = adapters
+            .iter()
+            .map(|a| {
+                let info = a.get_info();
+                format!("{} ({:?}, {})", info.name, info.device_type, info.driver)
+            })
+            .collect();
+        let chosen = match name {
+            Some(wanted) => {
+                let wanted = wanted.to_lowercase();
+                adapters
+                    .into_iter()
+                    .find(|a| a.get_info().name.to_lowercase().contains(&wanted))
+            }
+            None => adapters.into_iter().min_by_key(|a| rank(&a.get_info())),
+        };
+        let adapter = chosen.ok_or_else(|| RunnerError::NoAdapter {
+            wanted: name.map(str::to_string),
+            available: names,
+        })?;
+        let info = adapter.get_info();
+        // Only what the targets need; both are optional, and a target whose
+        // feature is missing is reported by `supports`.
+        let wanted = wgpu::Features::SUBGROUP | wgpu::Features::PASSTHROUGH_SHADERS;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("ballot-runner"),
+            required_features: adapter.features() & wanted,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| RunnerError::Device {
+            adapter: info.name.clone(),
+            message: e.to_string(),
+        })?;
+        Ok(Self {
+            info,
+            device,
+            queue,
+        })
+    }
+
+    /// The adapter's description.
+    pub fn info(&self) -> &wgpu::AdapterInfo {
+        &self.info
+    }
+
+    /// A one-line description of the adapter.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({:?}, {} {})",
+            self.info.name, self.info.device_type, self.info.driver, self.info.driver_info
+        )
+    }
+
+    /// Why `target` cannot run on this device, if it cannot.
+    pub fn unsupported(&self, target: Target) -> Option<String> {
+        let features = self.device.features();
+        match target {
+            Target::WgslWeb => Some(
+                "wgsl-web is Dawn/Tint's dialect (`enable subgroups;`), which naga rejects; \
+                 the Dawn runner runs it"
+                    .to_string(),
+            ),
+            Target::Wgsl if !features.contains(wgpu::Features::SUBGROUP) => {
+                Some("the device lacks Features::SUBGROUP".to_string())
+            }
+            Target::Glsl | Target::GlslNoSubgroup
+                if !features.contains(wgpu::Features::PASSTHROUGH_SHADERS) =>
+            {
+                Some("the device lacks Features::PASSTHROUGH_SHADERS".to_string())
+            }
+            _ => None,
+        }
+    }
+
+    /// Emits `job`'s shader and runs every case of it.
+    ///
+    /// # Errors
+    /// The writer's, glslang's or the device's error.
+    pub fn run(&self, job: &Job<'_>) -> Result<Vec<Dispatched>, RunnerError> {
+        let text = job.shader().map_err(|e| RunnerError::Shader {
+            job: job.describe(),
+            message: e.to_string(),
+        })?;
+        self.run_text(job, &text)
+    }
+
+    /// Runs every case of `job` with `text` as its shader, which must follow
+    /// the shader interface for the job's kernel (a test may pass a
+    /// deliberately broken one).
+    ///
+    /// # Errors
+    /// glslang's or the device's error.
+    pub fn run_text(&self, job: &Job<'_>, text: &str) -> Result<Vec<Dispatched>, RunnerError> {
+        if let Some(why) = self.unsupported(job.target) {
+            return Err(RunnerError::Unsupported {
+                target: job.target,
+                why,
+            });
+        }
+        let device_error = |message: String| RunnerError::Dispatch {
+            job: job.describe(),
+            message,
+        };
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
+        let module = self.module(job, text)?;
+        let first = job.cases.first().map(|c| Bindings::of(job, c));
+        let layout_entries = first
+            .as_ref()
+            .map(|b| layout_entries(b))
+            .unwrap_or_default();
+        let bind_layout = self
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &layout_entries,
+            });
+        let pipeline_layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&bind_layout)],
+                immediate_size: 0,
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&job.kernel().name),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        let internal = pollster::block_on(internal.pop());
+        let validation = pollster::block_on(validation.pop());
+        if let Some(e) = validation.or(internal) {
+            return Err(RunnerError::Pipeline {
+                job: job.describe(),
+                message: e.to_string(),
+            });
+        }
+
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        let mut readbacks = Vec::new();
+        for case in &job.cases {
+            readbacks.push(self.encode_case(job, case, &bind_layout, &pipeline, &mut encoder));
+        }
+        self.queue.submit([encoder.finish()]);
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(device_error(e.to_string()));
+        }
+
+        let (tx, rx) = mpsc::channel();
+        for (i, (staging, _)) in readbacks.iter().enumerate() {
+            let tx = tx.clone();
+            staging.map_async(wgpu::MapMode::Read, .., move |r| {
+                let _ = tx.send((i, r));
+            });
+        }
+        drop(tx);
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| device_error(e.to_string()))?;
+        for (i, result) in rx.iter() {
+            result.map_err(|e| device_error(format!("reading case {i} back: {e}")))?;
+        }
+
+        let n = job.invocation_count();
+        let ret = job.kernel().ret;
+        let mut out = Vec::with_capacity(readbacks.len());
+        for (staging, bindings) in &readbacks {
+            let view = staging
+                .get_mapped_range(..)
+                .map_err(|e| device_error(e.to_string()))?;
+            let words: Vec<u32> = view
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            drop(view);
+            staging.unmap();
+            let output_words = bindings.output_words.unwrap_or(0);
+            out.push(Dispatched {
+                values: decode_values(ret, &words[..output_words], n),
+                records: decode_records(&words[output_words..], n),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The shader module: WGSL through naga, GLSL as glslang's SPIR-V.
+    fn module(&self, job: &Job<'_>, text: &str) -> Result<wgpu::ShaderModule, RunnerError> {
+        match job.target.language() {
+            Language::Wgsl => Ok(self
+                .device
+                .create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(&job.kernel().name),
+                    source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(text)),
+                })),
+            Language::Glsl => {
+                let bytes =
+                    ballot_core::valid::glslang_spirv(text).map_err(|e| RunnerError::Shader {
+                        job: job.describe(),
+                        message: e.to_string(),
+                    })?;
+                let words: Vec<u32> = bytes
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect();
+                let [x, y, z] = job.options.workgroup_size;
+                let entry = [wgpu::PassthroughShaderEntryPoint {
+                    name: Cow::Borrowed("main"),
+                    workgroup_size: (x, y, z),
+                }];
+                // SAFETY: the SPIR-V comes from glslang and passed spirv-val
+                // for Vulkan 1.1, and its bindings are the ones the layout
+                // declares (the shader interface of `ballot_core::back`).
+                Ok(unsafe {
+                    self.device.create_shader_module_passthrough(
+                        wgpu::ShaderModuleDescriptorPassthrough {
+                            label: Some(&job.kernel().name),
+                            entry_points: Cow::Borrowed(&entry),
+                            spirv: Some(Cow::Owned(words)),
+                            ..Default::default()
+                        },
+                    )
+                })
+            }
+        }
+    }
+
+    /// Records one case's buffers, dispatch and copy to a staging buffer.
+    fn encode_case(
+        &self,
+        job: &Job<'_>,
+        case: &[Arg],
+        layout: &wgpu::BindGroupLayout,
+        pipeline: &wgpu::ComputePipeline,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> (wgpu::Buffer, Bindings) {
+        let bindings = Bindings::of(job, case);
+        let storage = |contents: &[u32], usage: wgpu::BufferUsages| {
+            self.device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: None,
+                    contents: bytes_of(contents).as_slice(),
+                    usage: wgpu::BufferUsages::STORAGE | usage,
+                })
+        };
+        let params: Vec<wgpu::Buffer> = bindings
+            .params
+            .iter()
+            .map(|words| storage(words, wgpu::BufferUsages::empty()))
+            .collect();
+        let output = bindings
+            .output_words
+            .map(|n| storage(&vec![UNWRITTEN; n], wgpu::BufferUsages::COPY_SRC));
+        let records = storage(
+            &vec![UNWRITTEN; bindings.record_words],
+            wgpu::BufferUsages::COPY_SRC,
+        );
+        let mut entries: Vec<wgpu::BindGroupEntry> = params
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        if let Some(output) = &output {
+            entries.push(wgpu::BindGroupEntry {
+                binding: bindings.output_binding(),
+                resource: output.as_entire_binding(),
+            });
+        }
+        entries.push(wgpu::BindGroupEntry {
+            binding: bindings.record_binding(),
+            resource: records.as_entire_binding(),
+        });
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout,
+            entries: &entries,
+        });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            let [x, y, z] = job.workgroups;
+            pass.dispatch_workgroups(x, y, z);
+        }
+        let output_bytes = bindings.output_words.unwrap_or(0) as u64 * 4;
+        let record_bytes = bindings.record_words as u64 * 4;
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: output_bytes + record_bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        if let Some(output) = &output {
+            encoder.copy_buffer_to_buffer(output, 0, &staging, 0, output_bytes);
+        }
+        encoder.copy_buffer_to_buffer(&records, 0, &staging, output_bytes, record_bytes);
+        (staging, bindings)
+    }
+}
+
+/// The bind group layout of the shader interface: parameters read-only,
+/// output and records read-write.
+fn layout_entries(bindings: &Bindings) -> Vec<wgpu::BindGroupLayoutEntry> {
+    let entry = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let mut entries: Vec<_> = (0..bindings.params.len() as u32)
+        .map(|i| entry(i, true))
+        .collect();
+    if bindings.output_words.is_some() {
+        entries.push(entry(bindings.output_binding(), false));
+    }
+    entries.push(entry(bindings.record_binding(), false));
+    entries
+}
+
+fn bytes_of(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}

@@ -1,0 +1,224 @@
+//! Every suite kernel on real drivers, compared lane by lane with the IR
+//! interpreter: wgpu on Vulkan for `glsl`, `glsl-no-subgroup`, `wgsl` and
+//! `wgsl-no-subgroup`, and Dawn/Tint for `wgsl-web` and `wgsl-no-subgroup`.
+//!
+//! Without a Vulkan adapter (or without Node's `webgpu` package, for Dawn)
+//! the tests say why on stderr and pass, unless `BALLOT_REQUIRE_GPU=1`,
+//! which CI sets. Other knobs:
+//! - `BALLOT_TARGETS=glsl,wgsl`: run only these targets.
+//! - `BALLOT_EXPECT_SUBGROUP_SIZE=N`: fail unless the native targets ran in
+//!   subgroups of N (CI sets it with lavapipe's `LP_NATIVE_VECTOR_WIDTH`, so
+//!   that a width the driver ignored cannot pass unnoticed).
+//! - `BALLOT_ADAPTER=NAME`: the Vulkan adapter whose name contains NAME.
+
+use std::io::Write as _;
+
+use ballot_core::back::Target;
+use ballot_core::interp::Arg;
+use ballot_runner::dawn::{self, Dawn};
+use ballot_runner::drive::{self, Summary};
+use ballot_runner::{compare, suite, Gpu, Job, RunnerError};
+
+fn required() -> bool {
+    std::env::var("BALLOT_REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
+
+/// Prints past the test harness's capture, so that a skip is seen even in
+/// a passing run.
+fn loud(message: &str) {
+    let _ = writeln!(std::io::stderr(), "{message}");
+}
+
+/// Skips (loudly) or fails, as `BALLOT_REQUIRE_GPU` says.
+fn skip(what: &str, why: &str) {
+    if required() {
+        panic!("{what}: {why} (BALLOT_REQUIRE_GPU=1 forbids skipping)");
+    }
+    loud(&format!("SKIPPED {what}: {why}"));
+}
+
+/// The targets among `of` that `BALLOT_TARGETS` allows.
+fn targets(of: &[Target]) -> Vec<Target> {
+    match std::env::var("BALLOT_TARGETS") {
+        Ok(list) if !list.trim().is_empty() => {
+            let wanted: Vec<Target> = list
+                .split(',')
+                .map(|t| t.trim().parse().expect("BALLOT_TARGETS names a target"))
+                .collect();
+            of.iter().copied().filter(|t| wanted.contains(t)).collect()
+        }
+        _ => of.to_vec(),
+    }
+}
+
+fn check(summary: &Summary) {
+    loud(&summary.render(40));
+    if let Some(size) = std::env::var("BALLOT_EXPECT_SUBGROUP_SIZE")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+    {
+        for (target, report) in &summary.targets {
+            if target.has_subgroups() && report.report.lanes > 0 {
+                assert_eq!(
+                    report.report.sizes.iter().copied().collect::<Vec<_>>(),
+                    [size],
+                    "{target} ran in other subgroup sizes than BALLOT_EXPECT_SUBGROUP_SIZE"
+                );
+            }
+        }
+    }
+    assert!(
+        summary.passed(),
+        "drivers disagree with the simulator:\n{}",
+        summary.render(200)
+    );
+}
+
+#[test]
+fn wgpu_targets_agree_with_the_simulator() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("wgpu driver tests", &e.to_string()),
+    };
+    let all = [
+        Target::Glsl,
+        Target::GlslNoSubgroup,
+        Target::Wgsl,
+        Target::WgslNoSubgroup,
+    ];
+    let mut run = Vec::new();
+    for target in targets(&all) {
+        match gpu.unsupported(target) {
+            None => run.push(target),
+            Some(why) => skip(&format!("{target} on {}", gpu.describe()), &why),
+        }
+    }
+    if run.is_empty() {
+        return;
+    }
+    let jobs = suite::jobs(&run);
+    loud(&format!("wgpu: {} jobs on {}", jobs.len(), gpu.describe()));
+    let summary = drive::run_gpu(&gpu, &jobs, |i, _| {
+        if (i + 1) % 200 == 0 {
+            loud(&format!("wgpu: {} of {} jobs", i + 1, jobs.len()));
+        }
+    });
+    check(&summary);
+}
+
+#[test]
+fn dawn_targets_agree_with_the_simulator() {
+    let run = targets(&dawn::TARGETS);
+    if run.is_empty() {
+        return;
+    }
+    let dawn = match Dawn::find() {
+        Ok(dawn) => dawn,
+        Err(why) => return skip("Dawn driver tests", &why),
+    };
+    let jobs = suite::jobs(&run);
+    loud(&format!("dawn: {} jobs", jobs.len()));
+    match drive::run_dawn(&dawn, &jobs) {
+        Ok(summary) => check(&summary),
+        // Dawn finds no adapter where Vulkan has none: the same skip.
+        Err(e) if !required() && e.to_string().contains("no Vulkan adapter") => {
+            skip("Dawn driver tests", &e.to_string())
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// A job of `compaction_slot` (an exclusive bit count of a ballot) on
+/// `target`, in one ragged shape.
+fn compaction_job(target: Target) -> Job<'static> {
+    let mut jobs = suite::jobs(&[target]);
+    jobs.retain(|j| j.kernel().name == "compaction_slot" && j.options.workgroup_size == [15, 3, 1]);
+    jobs.retain(|j| target.has_subgroups() || j.options.subgroup_size == 8);
+    jobs.swap_remove(0)
+}
+
+/// The harness catches a deliberately wrong helper: the shader's exclusive
+/// bit count turned into an inclusive one, which changes every kept lane.
+#[test]
+fn a_wrong_helper_is_caught() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("the wrong-helper test", &e.to_string()),
+    };
+    for target in [Target::Wgsl, Target::WgslNoSubgroup, Target::Glsl] {
+        if gpu.unsupported(target).is_some() {
+            continue;
+        }
+        let mut job = compaction_job(target);
+        job.cases.truncate(1);
+        let right = job.shader().expect("the writer emits compaction_slot");
+        // Sabotage: on every target the helper compares lanes with `<` to
+        // build the exclusive count; `<=` makes it inclusive. Natively
+        // (GLSL) the call itself is swapped.
+        let wrong = if right.contains("subgroupBallotExclusiveBitCount") {
+            right.replace(
+                "subgroupBallotExclusiveBitCount",
+                "subgroupBallotInclusiveBitCount",
+            )
+        } else {
+            sabotage_exclusive(&right)
+        };
+        assert_ne!(
+            wrong, right,
+            "{target}: found nothing to sabotage in:\n{right}"
+        );
+        let good = gpu.run_text(&job, &right).expect("the right shader runs");
+        let bad = gpu.run_text(&job, &wrong).expect("the wrong shader runs");
+        let args: &[Arg] = &job.cases[0];
+        let good = compare(&job, 0, args, &good[0]);
+        let bad = compare(&job, 0, args, &bad[0]);
+        assert!(good.passed(), "{target}: {:?}", good.mismatches.first());
+        assert!(
+            !bad.mismatches.is_empty(),
+            "{target}: the harness missed a wrong exclusive bit count"
+        );
+        loud(&format!(
+            "{target}: the wrong helper gave {} mismatches of {} lanes, e.g. {}",
+            bad.mismatches.len(),
+            bad.lanes,
+            bad.mismatches[0]
+        ));
+    }
+}
+
+/// Makes a generated exclusive-bit-count helper inclusive by turning its
+/// lane mask's strict comparison or shift into the inclusive one. The
+/// helper is found by name; the change is the smallest that keeps the
+/// shader valid.
+fn sabotage_exclusive(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(start) = lines
+        .iter()
+        .position(|l| l.contains("fn ") && l.to_lowercase().contains("exclusive"))
+    else {
+        return text.to_string();
+    };
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    // The body's first line that returns: add this lane's own bit, which is
+    // what the inclusive count has in addition.
+    for line in out.iter_mut().skip(start + 1) {
+        if let Some(rest) = line.trim_start().strip_prefix("return ") {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            let value = rest.trim_end_matches(';');
+            *line = format!("{indent}return ({value}) + 1u;");
+            break;
+        }
+    }
+    out.join("\n")
+}
+
+#[test]
+fn a_missing_adapter_is_a_typed_error() {
+    match Gpu::with_adapter(Some("no adapter has this name")) {
+        Err(RunnerError::NoAdapter { wanted, .. }) => {
+            assert_eq!(wanted.as_deref(), Some("no adapter has this name"));
+        }
+        Err(other) => panic!("expected NoAdapter, got {other}"),
+        Ok(gpu) => panic!("opened {}", gpu.describe()),
+    }
+}
