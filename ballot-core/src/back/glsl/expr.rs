@@ -22,9 +22,7 @@ impl<W: Write> Writer<'_, W> {
                     (UnaryOp::Not, Type::Bool) => "!",
                     (UnaryOp::Not, _) => "~",
                 };
-                write!(self.out, "({symbol}")?;
-                self.write_expr(f, *arg, act)?;
-                write!(self.out, ")")
+                self.write_wrapped(f, &format!("({symbol}"), *arg, ")", act)
             }
             Expr::Binary { op, left, right } => self.write_binary(f, *op, *left, *right, act),
             Expr::Cast { arg, to } => self.write_cast(f, *arg, *to, act),
@@ -33,13 +31,9 @@ impl<W: Write> Writer<'_, W> {
                 accept,
                 reject,
             } => {
-                write!(self.out, "(")?;
-                self.write_expr(f, *cond, act)?;
-                write!(self.out, " ? ")?;
-                self.write_expr(f, *accept, act)?;
-                write!(self.out, " : ")?;
-                self.write_expr(f, *reject, act)?;
-                write!(self.out, ")")
+                self.write_wrapped(f, "(", *cond, " ? ", act)?;
+                self.write_wrapped(f, "", *accept, " : ", act)?;
+                self.write_wrapped(f, "", *reject, ")", act)
             }
             Expr::LaneId if self.emulated() => write!(self.out, "ballot_lane"),
             Expr::LaneId => write!(self.out, "gl_SubgroupInvocationID"),
@@ -48,27 +42,49 @@ impl<W: Write> Writer<'_, W> {
             Expr::Mask { fun, args } => self.write_mask_fn(f, *fun, args, act),
             Expr::Op { op, args } if self.emulated() => self.write_emulated_op(f, *op, args, act),
             Expr::Op { op, args } => self.write_native_op(f, *op, args, act),
-            Expr::Call { args, .. } => {
-                let plan = self.plan;
-                let callee = f.function.calls.get(&expr).map(|&i| &plan.functions[i]);
-                let (name, act) = match callee {
-                    Some(c) if self.emulated() => (c.masked.as_str(), Some(act)),
-                    Some(c) => (c.name.as_str(), None),
-                    // The planner resolves every call; an unresolved one
-                    // keeps a recognisable name rather than panicking.
-                    None => ("ballot_unresolved_call", None),
-                };
-                write!(self.out, "{name}(")?;
-                if let Some(act) = act {
-                    write!(self.out, "{act}")?;
-                    if !args.is_empty() {
-                        write!(self.out, ", ")?;
-                    }
-                }
-                self.write_args(f, args, act.unwrap_or_default())?;
-                write!(self.out, ")")
-            }
+            Expr::Call { args, .. } => self.write_kernel_call(f, expr, args, act),
         }
+    }
+
+    /// `open expr close`.
+    fn write_wrapped(
+        &mut self,
+        f: Func<'_>,
+        open: &str,
+        expr: Handle<Expr>,
+        close: &str,
+        act: &str,
+    ) -> fmt::Result {
+        write!(self.out, "{open}")?;
+        self.write_expr(f, expr, act)?;
+        write!(self.out, "{close}")
+    }
+
+    /// A kernel call; on emulated targets, of the if-converted function,
+    /// passing the caller's activity flag.
+    fn write_kernel_call(
+        &mut self,
+        f: Func<'_>,
+        call: Handle<Expr>,
+        args: &[Handle<Expr>],
+        act: &str,
+    ) -> fmt::Result {
+        let plan = self.plan;
+        let callee = f.function.calls.get(&call).map(|&i| &plan.functions[i]);
+        let (name, flag) = match callee {
+            Some(c) if self.emulated() => (c.masked.as_str(), Some(act)),
+            Some(c) => (c.name.as_str(), None),
+            // The planner resolves every call; an unresolved one keeps a
+            // recognisable name rather than panicking.
+            None => ("ballot_unresolved_call", None),
+        };
+        write!(self.out, "{name}(")?;
+        if let Some(flag) = flag {
+            let sep = if args.is_empty() { "" } else { ", " };
+            write!(self.out, "{flag}{sep}")?;
+        }
+        self.write_args(f, args, act)?;
+        write!(self.out, ")")
     }
 
     /// Comma-separated expressions.
@@ -104,23 +120,8 @@ impl<W: Write> Writer<'_, W> {
         act: &str,
     ) -> fmt::Result {
         let ty = f.kernel.type_of(left);
-        let helper = match (op, ty) {
-            (BinaryOp::Div, Type::U32) => Some("ballot_div_u32"),
-            (BinaryOp::Div, Type::I32) => Some("ballot_div_i32"),
-            (BinaryOp::Rem, Type::U32) => Some("ballot_rem_u32"),
-            (BinaryOp::Rem, Type::I32) => Some("ballot_rem_i32"),
-            (BinaryOp::Rem, Type::F32) => Some("ballot_rem_f32"),
-            (BinaryOp::Shl, _) if is_constant(f.kernel, left) && is_constant(f.kernel, right) => {
-                Some(if ty == Type::I32 {
-                    "ballot_shl_i32"
-                } else {
-                    "ballot_shl_u32"
-                })
-            }
-            _ => None,
-        };
-        if let Some(helper) = helper {
-            return self.write_call(f, helper, &[left, right], act);
+        if let Some(helper) = Helper::binary(f.kernel, op, left, right) {
+            return self.write_call(f, helper.function_name(), &[left, right], act);
         }
         // `&&` and `||` skip their right operand, which must still run
         // when it holds a collective; bool `^` is `!=`.
@@ -134,9 +135,15 @@ impl<W: Write> Writer<'_, W> {
             (BinaryOp::BitXor, Type::Bool) => "!=",
             (op, _) => op.symbol(),
         };
-        write!(self.out, "(")?;
-        self.write_expr(f, left, act)?;
-        write!(self.out, " {symbol} ")?;
+        if folds_to_float(f, op, left, right) {
+            // naga folds float arithmetic of constants and rejects an
+            // infinite or NaN result, which Rust allows; a bit cast is
+            // never folded, so the operation stays for run time.
+            self.write_wrapped(f, "(uintBitsToFloat(floatBitsToUint(", left, ")) ", act)?;
+        } else {
+            self.write_wrapped(f, "(", left, " ", act)?;
+        }
+        write!(self.out, "{symbol} ")?;
         if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
             // GLSL leaves shifts by 32 or more undefined; Rust's wrapping
             // shifts use the low five bits.
@@ -315,6 +322,18 @@ impl<W: Write> Writer<'_, W> {
         self.write_expr(f, value, act)?;
         write!(self.out, "{close}")
     }
+}
+
+/// Whether naga's glsl-in would fold a float operation into a literal,
+/// which it rejects when not finite.
+fn folds_to_float(f: Func<'_>, op: BinaryOp, left: Handle<Expr>, right: Handle<Expr>) -> bool {
+    f.kernel.type_of(left) == Type::F32
+        && matches!(
+            op,
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
+        )
+        && is_constant(f.kernel, left)
+        && is_constant(f.kernel, right)
 }
 
 /// What surrounds an exchange's `uvec4` result to give a value of `ty`.

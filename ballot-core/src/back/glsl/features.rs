@@ -8,7 +8,7 @@ use super::helpers::Helper;
 use super::plan::{Plan, Source};
 use crate::back::Target;
 use crate::error::Op;
-use crate::ir::{BinaryOp, Block, Expr, Kernel, MaskFn, Stmt, Type};
+use crate::ir::{Block, Expr, Kernel, MaskFn, Stmt, Type};
 
 /// A GLSL extension the `glsl` target enables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -87,15 +87,8 @@ impl Features {
                 }
                 Expr::Mask { fun, .. } => self.mask_fn(*fun),
                 Expr::Binary { op, left, right } => {
-                    self.binary(*op, kernel.type_of(*left));
-                    if *op == BinaryOp::Shl
-                        && super::is_constant(kernel, *left)
-                        && super::is_constant(kernel, *right)
-                    {
-                        self.add(match kernel.type_of(*left) {
-                            Type::I32 => Helper::ShlI32,
-                            _ => Helper::ShlU32,
-                        });
+                    if let Some(helper) = Helper::binary(kernel, *op, *left, *right) {
+                        self.add(helper);
                     }
                 }
                 Expr::Cast { arg, to } => match (kernel.type_of(*arg), to) {
@@ -119,18 +112,6 @@ impl Features {
             MaskFn::Count => self.add(Helper::MaskCount),
             MaskFn::IsEmpty => {}
         }
-    }
-
-    fn binary(&mut self, op: BinaryOp, ty: Type) {
-        let helper = match (op, ty) {
-            (BinaryOp::Div, Type::U32) => Helper::DivU32,
-            (BinaryOp::Div, Type::I32) => Helper::DivI32,
-            (BinaryOp::Rem, Type::U32) => Helper::RemU32,
-            (BinaryOp::Rem, Type::I32) => Helper::RemI32,
-            (BinaryOp::Rem, Type::F32) => Helper::RemF32,
-            _ => return,
-        };
-        self.add(helper);
     }
 }
 

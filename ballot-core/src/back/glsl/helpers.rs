@@ -10,7 +10,9 @@
 //! `memoryBarrierShared`, and `uint(bitCount(x))`, since naga types
 //! `bitCount` as `uint` and GLSL as `int`.
 
+use super::is_constant;
 use crate::error::Op;
+use crate::ir::{BinaryOp, Expr, Handle, Kernel, Type};
 
 /// One helper function or declaration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -102,6 +104,43 @@ impl Helper {
             Op::Elect => "ballot_elect",
             Op::Broadcast => "ballot_broadcast",
             Op::BroadcastFirst => "ballot_broadcast_first",
+        }
+    }
+
+    /// The helper a binary operation goes through, if any: integer
+    /// division and remainder (IR invariant 5's answers for zero), float
+    /// remainder (truncated), and `<<` of constants (see
+    /// [`super::is_constant`]).
+    pub fn binary(
+        kernel: &Kernel,
+        op: BinaryOp,
+        left: Handle<Expr>,
+        right: Handle<Expr>,
+    ) -> Option<Helper> {
+        let constant = || is_constant(kernel, left) && is_constant(kernel, right);
+        Some(match (op, kernel.type_of(left)) {
+            (BinaryOp::Div, Type::U32) => Helper::DivU32,
+            (BinaryOp::Div, Type::I32) => Helper::DivI32,
+            (BinaryOp::Rem, Type::U32) => Helper::RemU32,
+            (BinaryOp::Rem, Type::I32) => Helper::RemI32,
+            (BinaryOp::Rem, Type::F32) => Helper::RemF32,
+            (BinaryOp::Shl, Type::U32) if constant() => Helper::ShlU32,
+            (BinaryOp::Shl, Type::I32) if constant() => Helper::ShlI32,
+            _ => return None,
+        })
+    }
+
+    /// The function a [`Helper::binary`] helper defines.
+    pub const fn function_name(self) -> &'static str {
+        match self {
+            Helper::DivU32 => "ballot_div_u32",
+            Helper::DivI32 => "ballot_div_i32",
+            Helper::RemU32 => "ballot_rem_u32",
+            Helper::RemI32 => "ballot_rem_i32",
+            Helper::RemF32 => "ballot_rem_f32",
+            Helper::ShlU32 => "ballot_shl_u32",
+            Helper::ShlI32 => "ballot_shl_i32",
+            _ => "ballot_not_a_binary_helper",
         }
     }
 

@@ -125,20 +125,8 @@ impl<W: Write> Writer<'_, W> {
             Stmt::Loop { body, continuing } => {
                 self.write_masked_loop(f, body, continuing, flow, level)
             }
-            Stmt::Break | Stmt::Continue => {
-                let (brk, cont) = flow.jumps.clone().unwrap_or_default();
-                let flag = if matches!(f.kernel.stmts[stmt], Stmt::Break) {
-                    brk
-                } else {
-                    cont
-                };
-                // Invariant 6 puts jumps in loop bodies only; elsewhere
-                // there is no flag to set.
-                if !flag.is_empty() {
-                    writeln!(self.out, "{level}{flag} = ({flag} || {act});")?;
-                }
-                writeln!(self.out, "{level}{act} = false;")
-            }
+            Stmt::Break => self.write_jump(flow, true, level),
+            Stmt::Continue => self.write_jump(flow, false, level),
             Stmt::Return(value) => {
                 if let Some(value) = value {
                     self.write_guarded_store(f, "ballot_result", *value, act, level)?;
@@ -147,6 +135,19 @@ impl<W: Write> Writer<'_, W> {
                 writeln!(self.out, "{level}{act} = false;")
             }
         }
+    }
+
+    /// `break` or `continue`: the active invocations join the loop's flag
+    /// and leave the sequence.
+    fn write_jump(&mut self, flow: &Flow, brk: bool, level: Level) -> fmt::Result {
+        let act = &flow.act;
+        // Invariant 6 puts jumps in loop bodies only; elsewhere there is no
+        // flag to set.
+        if let Some((b, c)) = &flow.jumps {
+            let flag = if brk { b } else { c };
+            writeln!(self.out, "{level}{flag} = ({flag} || {act});")?;
+        }
+        writeln!(self.out, "{level}{act} = false;")
     }
 
     /// `if (act) { name = value; }`, with a value holding collectives
@@ -216,6 +217,24 @@ impl<W: Write> Writer<'_, W> {
         Ok(())
     }
 
+    /// The activity flag of an iteration, and the loop's exit once no
+    /// invocation (of the workgroup when `vote`, else this one) stays.
+    fn write_loop_test(
+        &mut self,
+        staying: &str,
+        vote: bool,
+        level: Level,
+    ) -> Result<String, fmt::Error> {
+        let a = self.temp("a");
+        writeln!(self.out, "{level}bool {a} = {staying};")?;
+        if vote {
+            writeln!(self.out, "{level}if (!ballot_any_active({a})) {{ break; }}")?;
+        } else {
+            writeln!(self.out, "{level}if (!{a}) {{ break; }}")?;
+        }
+        Ok(a)
+    }
+
     /// A loop that runs while any invocation that entered it is still in
     /// it: decided by the workgroup's vote when the body reaches barriers,
     /// by each invocation alone otherwise.
@@ -234,20 +253,14 @@ impl<W: Write> Writer<'_, W> {
             format!("ballot_brk{n}"),
             format!("ballot_cont{n}"),
         );
-        let act = &flow.act;
-        writeln!(self.out, "{level}bool {entry} = {act};")?;
+        writeln!(self.out, "{level}bool {entry} = {};", flow.act)?;
         writeln!(self.out, "{level}bool {brk} = false;")?;
         writeln!(self.out, "{level}while (true) {{")?;
         let inner = level.next();
         let staying = format!("(({entry} && !{brk}) && !ballot_ret)");
-        let a = self.temp("a");
         writeln!(self.out, "{inner}bool {cont} = false;")?;
-        writeln!(self.out, "{inner}bool {a} = {staying};")?;
-        if reaches_barrier(f.kernel, body) || reaches_barrier(f.kernel, continuing) {
-            writeln!(self.out, "{inner}if (!ballot_any_active({a})) {{ break; }}")?;
-        } else {
-            writeln!(self.out, "{inner}if (!{a}) {{ break; }}")?;
-        }
+        let vote = reaches_barrier(f.kernel, body) || reaches_barrier(f.kernel, continuing);
+        let a = self.write_loop_test(&staying, vote, inner)?;
         let in_body = Flow {
             act: a,
             jumps: Some((brk.clone(), cont)),

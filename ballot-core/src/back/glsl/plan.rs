@@ -163,42 +163,11 @@ impl<'a> Resolver<'_, 'a> {
             .enumerate()
             .map(|(i, &k)| (k, i))
             .collect();
-        let mut functions: Vec<Function<'a>> = Vec::with_capacity(self.order.len());
-        for &key in &self.order {
-            let (source, rust_name) = match key {
-                Key::Kernel(i) => (
-                    Source::Kernel(self.kernels[i]),
-                    self.kernels[i].name.as_str(),
-                ),
-                Key::Stub(i) => {
-                    let (name, params, ret) = &self.stubs[i];
-                    let source = Source::Stub {
-                        params: params.clone(),
-                        ret: *ret,
-                    };
-                    (source, name.as_str())
-                }
-            };
-            let name = namer.call(rust_name);
-            let masked = if masked {
-                namer.call(&format!("{rust_name}_masked"))
-            } else {
-                String::new()
-            };
-            let calls = self
-                .calls
-                .range((key_index(key), Handle::from_index(0))..)
-                .take_while(|((k, _), _)| Key::Kernel(*k) == key)
-                .filter_map(|((_, call), callee)| Some((*call, *position.get(callee)?)))
-                .collect();
-            functions.push(Function {
-                source,
-                name,
-                masked,
-                locals: Vec::new(),
-                calls,
-            });
-        }
+        let mut functions: Vec<Function<'a>> = self
+            .order
+            .iter()
+            .map(|&key| self.function(key, &position, &mut namer, masked))
+            .collect();
         for function in &mut functions {
             if let Source::Kernel(kernel) = function.source {
                 function.locals = kernel
@@ -210,13 +179,44 @@ impl<'a> Resolver<'_, 'a> {
         }
         Plan { functions }
     }
-}
 
-/// The kernel index of a key, for ranging over its calls (stubs have none,
-/// and the `take_while` above stops at once for them).
-fn key_index(key: Key) -> usize {
-    match key {
-        Key::Kernel(i) => i,
-        Key::Stub(_) => usize::MAX,
+    /// One function, named, with its calls resolved to positions.
+    fn function(
+        &self,
+        key: Key,
+        position: &BTreeMap<Key, usize>,
+        namer: &mut Namer,
+        masked: bool,
+    ) -> Function<'a> {
+        let (source, rust_name) = match key {
+            Key::Kernel(i) => (
+                Source::Kernel(self.kernels[i]),
+                self.kernels[i].name.as_str(),
+            ),
+            Key::Stub(i) => {
+                let (name, params, ret) = &self.stubs[i];
+                let params = params.clone();
+                (Source::Stub { params, ret: *ret }, name.as_str())
+            }
+        };
+        let name = namer.call(rust_name);
+        let masked = if masked {
+            namer.call(&format!("{rust_name}_masked"))
+        } else {
+            String::new()
+        };
+        let calls = self
+            .calls
+            .iter()
+            .filter(|((k, _), _)| Key::Kernel(*k) == key)
+            .filter_map(|((_, call), callee)| Some((*call, *position.get(callee)?)))
+            .collect();
+        Function {
+            source,
+            name,
+            masked,
+            locals: Vec::new(),
+            calls,
+        }
     }
 }

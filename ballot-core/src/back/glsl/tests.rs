@@ -87,6 +87,69 @@ fn check_properties(
     );
 }
 
+/// Calls that reach a barrier: the exchanges, the loop vote, kernel calls.
+const BARRIER_CALLS: [&str; 5] = [
+    "ballot_ballot(",
+    "ballot_elect(",
+    "ballot_broadcast",
+    "ballot_any_active(",
+    "_masked(",
+];
+
+/// Checks the if-conversion on the text: in every `*_masked` function, a
+/// call that reaches a barrier sits in no `if` (a condition is evaluated
+/// unconditionally, a one-line guarded store holds none), and every loop
+/// around one ends by the workgroup's vote.
+#[track_caller]
+fn assert_if_converted(text: &str) {
+    // One frame per open brace: (is an `if`, is a loop that votes).
+    let mut frames: Vec<(bool, bool)> = Vec::new();
+    let mut inside = false;
+    for (number, line) in text.lines().enumerate() {
+        let code = line.trim();
+        if line.contains("_masked(bool ballot_active_in") && line.ends_with('{') {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if line == "}" {
+            inside = false;
+            frames.clear();
+            continue;
+        }
+        let head = code.split('{').next().unwrap_or("");
+        let tail = &code[head.len()..];
+        let reaches = |part: &str| BARRIER_CALLS.iter().any(|c| part.contains(c));
+        let at = format!("line {}: {line}\n{text}", number + 1);
+        assert!(!reaches(tail), "barrier in a guarded store, {at}");
+        if reaches(head) && !head.contains("ballot_any_active(") {
+            assert!(
+                frames.iter().all(|&(is_if, _)| !is_if),
+                "barrier under an if, {at}"
+            );
+            let loops_vote = frames.iter().all(|&(is_if, votes)| is_if || votes);
+            assert!(loops_vote, "barrier in a loop without a vote, {at}");
+        }
+        if code.starts_with("if (!ballot_any_active(") {
+            if let Some(frame) = frames.last_mut() {
+                frame.1 = true;
+            }
+        }
+        match (code.ends_with('{'), code) {
+            (true, _) => frames.push((
+                code.starts_with("if") || code.starts_with("} else"),
+                !code.starts_with("while"),
+            )),
+            (false, "}") => {
+                frames.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
 fn straight_line() -> Kernel {
     kernel(parse_quote! {
         fn straight(x: u32) -> u32 {
@@ -169,19 +232,6 @@ fn divergent() -> Kernel {
 #[test]
 fn divergent_control_flow() {
     check_all(&[&divergent()], &ShaderOptions::default());
-    if std::env::var_os("BALLOT_PRINT").is_some() {
-        for target in TARGETS {
-            println!(
-                "{}",
-                emit(
-                    target,
-                    Form::ComputeShader,
-                    &[&divergent()],
-                    &ShaderOptions::default()
-                )
-            );
-        }
-    }
 }
 
 fn helper_slot() -> Kernel {
@@ -304,7 +354,7 @@ fn arithmetic() -> Kernel {
             let r = b / -1 + b % -3 + (b >> 40) + (-b) + i32::MIN + i32::MAX;
             let s = c % 1.5 + c / 0.0 + 1e20 + 1.0e-40 + (-0.0) + 0.1;
             let t = (c as u32) + (c as i32) as u32 + (true as u32) + (r as u32) + (q as i32) as u32;
-            let n = c * 0.0;
+            let n = c * 0.0 + 1.0 / -0.0 + 0.0 / 0.0 * 3.0e38 * 3.0e38 - (65536 as f32) * 1e38;
             s + (t as f32) + (q as f32) + (r as f32) + (a > 3 && b < 2) as u32 as f32 + n
         }
     })
@@ -468,4 +518,25 @@ fn every_float_literal_is_exact() {
     ] {
         assert!(text.contains(piece), "no `{piece}` in\n{text}");
     }
+}
+
+/// The if-conversion check catches a barrier under an `if`.
+#[test]
+#[should_panic(expected = "barrier under an if")]
+fn the_if_conversion_check_catches_a_branch() {
+    assert_if_converted(
+        "uint k_masked(bool ballot_active_in) {\n    if (ballot_active_in) {\n        \
+         uvec4 m = ballot_ballot(true, true);\n    }\n}\n",
+    );
+}
+
+/// The if-conversion check catches a loop that each invocation leaves alone.
+#[test]
+#[should_panic(expected = "barrier in a loop without a vote")]
+fn the_if_conversion_check_catches_a_loop_without_a_vote() {
+    assert_if_converted(
+        "uint k_masked(bool ballot_active_in) {\n    while (true) {\n        \
+         if (!ballot_active_in) { break; }\n        \
+         uvec4 m = ballot_ballot(true, true);\n    }\n}\n",
+    );
 }
