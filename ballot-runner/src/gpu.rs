@@ -177,10 +177,7 @@ impl Gpu {
         let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
         let module = self.module(job, text)?;
         let first = job.cases.first().map(|c| Bindings::of(job, c));
-        let layout_entries = first
-            .as_ref()
-            .map(|b| layout_entries(b))
-            .unwrap_or_default();
+        let layout_entries = first.as_ref().map(layout_entries).unwrap_or_default();
         let bind_layout = self
             .device
             .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

@@ -466,7 +466,7 @@ fn masks() -> Vec<Vec<Value>> {
         cases.push(vec![Value::Mask(SubgroupMask::lane(i))]);
         cases.push(vec![Value::Mask(SubgroupMask::from_bits(u128::MAX << i))]);
     }
-    let mut rng = Rng::new(0xba11_07);
+    let mut rng = Rng::new(0x00ba_1107);
     cases.extend((0..16).map(|_| vec![rng.value(Type::Mask)]));
     cases
 }
