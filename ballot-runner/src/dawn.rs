@@ -19,9 +19,14 @@ use crate::RunnerError;
 /// The targets Dawn runs: WGSL with Tint's directives, and the fallback.
 pub const TARGETS: [Target; 2] = [Target::WgslWeb, Target::WgslNoSubgroup];
 
-/// Where `run.mjs` and its `node_modules` live.
+/// Where `run.mjs` and its `node_modules` live: `BALLOT_DAWN_DIR`, or
+/// this crate's `dawn/` (a binary carried to another machine needs the
+/// former).
 pub fn script_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("dawn")
+    match std::env::var_os("BALLOT_DAWN_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("dawn"),
+    }
 }
 
 /// A Node with the `webgpu` package installed beside `run.mjs`.
@@ -32,8 +37,8 @@ pub struct Dawn {
 }
 
 impl Dawn {
-    /// Finds `node` on the `PATH` and the installed package in
-    /// [`script_dir`].
+    /// Finds `node` (or `BALLOT_NODE`) on the `PATH` and the installed
+    /// package in [`script_dir`].
     ///
     /// # Errors
     /// Why Dawn cannot run here, with what to install.

@@ -262,6 +262,7 @@ impl Gpu {
 
     /// The shader module: WGSL through naga, GLSL as glslang's SPIR-V.
     fn module(&self, job: &Job<'_>, text: &str) -> Result<wgpu::ShaderModule, RunnerError> {
+        dump(job, text);
         match job.target.language() {
             Language::Wgsl => Ok(self
                 .device
@@ -324,9 +325,12 @@ impl Gpu {
             .iter()
             .map(|words| storage(words, wgpu::BufferUsages::empty()))
             .collect();
-        let output = bindings
-            .output_words
-            .map(|n| storage(&vec![UNWRITTEN; n], wgpu::BufferUsages::COPY_SRC));
+        // One word of placeholder when the kernel returns nothing (see
+        // `layout_entries`); it is never read back.
+        let output = storage(
+            &vec![UNWRITTEN; bindings.output_words.unwrap_or(1)],
+            wgpu::BufferUsages::COPY_SRC,
+        );
         let records = storage(
             &vec![UNWRITTEN; bindings.record_words],
             wgpu::BufferUsages::COPY_SRC,
@@ -339,12 +343,10 @@ impl Gpu {
                 resource: b.as_entire_binding(),
             })
             .collect();
-        if let Some(output) = &output {
-            entries.push(wgpu::BindGroupEntry {
-                binding: bindings.output_binding(),
-                resource: output.as_entire_binding(),
-            });
-        }
+        entries.push(wgpu::BindGroupEntry {
+            binding: bindings.output_binding(),
+            resource: output.as_entire_binding(),
+        });
         entries.push(wgpu::BindGroupEntry {
             binding: bindings.record_binding(),
             resource: records.as_entire_binding(),
@@ -369,8 +371,8 @@ impl Gpu {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        if let Some(output) = &output {
-            encoder.copy_buffer_to_buffer(output, 0, &staging, 0, output_bytes);
+        if output_bytes > 0 {
+            encoder.copy_buffer_to_buffer(&output, 0, &staging, 0, output_bytes);
         }
         encoder.copy_buffer_to_buffer(&records, 0, &staging, output_bytes, record_bytes);
         (staging, bindings)
@@ -393,13 +395,32 @@ fn layout_entries(bindings: &Bindings) -> Vec<wgpu::BindGroupLayoutEntry> {
     let mut entries: Vec<_> = (0..bindings.params.len() as u32)
         .map(|i| entry(i, true))
         .collect();
-    if bindings.output_words.is_some() {
-        entries.push(entry(bindings.output_binding(), false));
-    }
+    // A kernel without a result still gets a (placeholder) buffer at the
+    // output's binding: with a gap in the binding numbers, lavapipe (Mesa
+    // 25.0) through wgpu's SPIR-V passthrough leaves the records unwritten
+    // or crashes.
+    entries.push(entry(bindings.output_binding(), false));
     entries.push(entry(bindings.record_binding(), false));
     entries
 }
 
 fn bytes_of(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// With `BALLOT_DUMP=DIR`, writes the shader text of `job` to
+/// `DIR/<kernel>.<target>.<ext>` before the driver sees it, so that a
+/// driver crash leaves the shader that caused it behind.
+fn dump(job: &Job<'_>, text: &str) {
+    let Some(dir) = std::env::var_os("BALLOT_DUMP") else {
+        return;
+    };
+    let ext = match job.target.language() {
+        Language::Glsl => "comp",
+        Language::Wgsl => "wgsl",
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let path = dir.join(format!("{}.{}.{ext}", job.kernel().name, job.target));
+    // Dumping is a debugging aid: a failure to write must not fail the run.
+    let _ = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(path, text));
 }

@@ -14,7 +14,7 @@
 use std::io::Write as _;
 
 use ballot_core::back::Target;
-use ballot_core::interp::Arg;
+use ballot_core::interp::{Arg, Value};
 use ballot_runner::dawn::{self, Dawn};
 use ballot_runner::drive::{self, Summary};
 use ballot_runner::{compare, suite, Gpu, Job, RunnerError};
@@ -150,12 +150,20 @@ fn a_wrong_helper_is_caught() {
             continue;
         }
         let mut job = compaction_job(target);
+        // A case where some lanes keep and some don't: with none kept,
+        // every count is 0, right or wrong.
+        job.cases.retain(|case| match &case[0] {
+            Arg::PerLane(keep) => {
+                keep.contains(&Value::Bool(true)) && keep.contains(&Value::Bool(false))
+            }
+            Arg::Uniform(_) => false,
+        });
         job.cases.truncate(1);
+        assert_eq!(job.cases.len(), 1, "the suite has a mixed compaction case");
         let right = job.shader().expect("the writer emits compaction_slot");
-        // Sabotage: on every target the helper compares lanes with `<` to
-        // build the exclusive count; `<=` makes it inclusive. Natively
-        // (GLSL) the call itself is swapped.
-        let wrong = if right.contains("subgroupBallotExclusiveBitCount") {
+        // Sabotage: natively (GLSL) the call becomes the inclusive count;
+        // elsewhere the generated helper forgets its lane mask.
+        let wrong = if target == Target::Glsl {
             right.replace(
                 "subgroupBallotExclusiveBitCount",
                 "subgroupBallotInclusiveBitCount",
@@ -186,28 +194,36 @@ fn a_wrong_helper_is_caught() {
     }
 }
 
-/// Makes a generated exclusive-bit-count helper inclusive by turning its
-/// lane mask's strict comparison or shift into the inclusive one. The
-/// helper is found by name; the change is the smallest that keeps the
-/// shader valid.
+/// Breaks the generated exclusive-bit-count helper the way a hand-written
+/// one often is: it forgets to keep only the lanes below this one, and so
+/// counts every set bit. Where the helper builds no `lt_mask`, its result
+/// is made one too large instead.
 fn sabotage_exclusive(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let Some(start) = lines
-        .iter()
-        .position(|l| l.contains("fn ") && l.to_lowercase().contains("exclusive"))
-    else {
-        return text.to_string();
+    let all_ones = if text.contains("vec4<u32>") {
+        "vec4<u32>(0xffffffffu)"
+    } else {
+        "uvec4(0xffffffffu)"
     };
-    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-    // The body's first line that returns: add this lane's own bit, which is
-    // what the inclusive count has in addition.
-    for line in out.iter_mut().skip(start + 1) {
-        if let Some(rest) = line.trim_start().strip_prefix("return ") {
-            let indent = &line[..line.len() - line.trim_start().len()];
-            let value = rest.trim_end_matches(';');
-            *line = format!("{indent}return ({value}) + 1u;");
-            break;
+    let mut out = Vec::new();
+    let mut inside = false;
+    let mut changed = false;
+    for line in text.lines() {
+        let mut line = line.to_string();
+        if line.contains("exclusive_bit_count(") && line.trim_end().ends_with('{') {
+            inside = true;
+        } else if inside && line.starts_with('}') {
+            inside = false;
+        } else if inside && !changed {
+            if line.contains("ballot_lt_mask()") {
+                line = line.replace("ballot_lt_mask()", all_ones);
+                changed = true;
+            } else if let Some(value) = line.trim_start().strip_prefix("return ") {
+                let indent = &line[..line.len() - line.trim_start().len()];
+                line = format!("{indent}return ({}) + 1u;", value.trim_end_matches(';'));
+                changed = true;
+            }
         }
+        out.push(line);
     }
     out.join("\n")
 }

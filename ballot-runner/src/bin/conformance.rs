@@ -6,7 +6,9 @@
 //! conformance [--targets glsl,wgsl,...] [--no-dawn] [--detail N]
 //! ```
 //!
-//! `BALLOT_ADAPTER` picks the Vulkan adapter by name. Exits 1 when any lane
+//! `BALLOT_ADAPTER` picks the Vulkan adapter by name; `BALLOT_KERNELS=a,b`
+//! runs only those kernels; `BALLOT_DUMP=DIR` writes each shader there
+//! before the driver compiles it. Exits 1 when any lane
 //! disagrees with the simulator or a job fails, 2 on bad arguments or when
 //! no driver could run.
 
