@@ -1,7 +1,7 @@
 //! Cross-compilation of `wgsl` text through naga: SPIR-V 1.3, HLSL (shader
 //! model 6.0) and MSL 2.1.
 //!
-//! [`compile`] takes a WGSL module for the [`Target::Wgsl`](crate::Target)
+//! [`compile`] takes a WGSL module for the [`Target::Wgsl`](crate::back::Target::Wgsl)
 //! target (a kernel's compute shader or helpers, or the `wgsl`
 //! [polyfill](crate::polyfill) library), parses and validates it with naga
 //! (`Capabilities::SUBGROUP`), and writes it for one [`CrossTarget`].

@@ -485,7 +485,9 @@ fn header(target: Target, options: &ShaderOptions) -> String {
             ),
         ]),
     }
-    lines.push("Names starting with ballot_ are the library's own.".to_string());
+    if target != Target::Glsl {
+        lines.push("Names starting with ballot_ are the library's own.".to_string());
+    }
     let mut out = String::new();
     for (i, paragraph) in lines.iter().enumerate() {
         if i > 0 {

@@ -8,8 +8,6 @@
 // No init call: GL_KHR_shader_subgroup_basic and _ballot provide every
 // operation under its own name (subgroupBallotFindMSB, gl_SubgroupEqMask, …),
 // callable anywhere. Their undefined cases are the driver's.
-//
-// Names starting with ballot_ are the library's own.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 
