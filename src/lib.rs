@@ -5,7 +5,7 @@ pub use ballot_core::back::{
     emit, Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target, UNDEFINED_FIND,
 };
 pub use ballot_core::valid::{glslang, validate, ToolError, ValidationError};
-pub use ballot_core::{error, ir, mask, ops, sim};
+pub use ballot_core::{cross, error, ir, mask, ops, polyfill, sim};
 pub use ballot_core::{
     ConfigError, Dispatch, DispatchedSubgroup, Op, PerLane, SimError, Subgroup, SubgroupMask,
     SubgroupSize, UbKind, UndefinedBehavior,

@@ -7,12 +7,16 @@
 //! - [`error`]: the typed errors and undefined-behaviour reports.
 //! - [`ir`]: the typed kernel IR every backend reads.
 //! - [`front`]: syn AST to IR, with every error spanned.
-//! - [`back`]: IR to code: native Rust (and, in time, GLSL and WGSL).
+//! - [`back`]: IR to code: native Rust, GLSL and WGSL.
 //! - [`valid`]: naga validation of every target's text, and glslang.
+//! - [`polyfill`]: the standalone helper library of every target, built
+//!   from the writers' helper texts.
+//! - [`cross`]: `wgsl` text through naga to SPIR-V, HLSL and MSL.
 //! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls.
 #![warn(missing_docs)]
 
 pub mod back;
+pub mod cross;
 pub mod error;
 pub mod expand;
 pub mod front;
@@ -20,6 +24,7 @@ pub mod interp;
 pub mod ir;
 pub mod mask;
 pub mod ops;
+pub mod polyfill;
 #[doc(hidden)]
 pub mod rt;
 pub mod sim;

@@ -16,7 +16,7 @@ use crate::ir::{BinaryOp, Expr, Handle, Kernel, Type};
 
 /// One helper function or declaration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Helper {
+pub(crate) enum Helper {
     /// Emulated targets: the lane state and `ballot_init`.
     Init,
     /// Emulated targets: one active / predicate flag per invocation.

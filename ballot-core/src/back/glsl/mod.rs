@@ -1,6 +1,6 @@
 //! IR → GLSL for the `glsl` and `glsl-no-subgroup` targets, in both forms.
 //!
-//! [`write`] is the entry point. The text follows the contract of the
+//! [`write()`] is the entry point. The text follows the contract of the
 //! [parent module](crate::back) ("The shader interface" and "Semantics
 //! every target keeps"); the emitted text of both targets is accepted by
 //! glslang for Vulkan 1.1, and that of `glsl-no-subgroup` also by naga's
@@ -51,7 +51,7 @@
 mod entry;
 mod expr;
 mod features;
-mod helpers;
+pub(crate) mod helpers;
 mod masked;
 mod native;
 mod plan;
@@ -141,16 +141,7 @@ impl<W: Write> Writer<'_, W> {
         }
         writeln!(self.out)?;
         if self.emulated() {
-            writeln!(
-                self.out,
-                "const uint ballot_subgroup_size = {}u;",
-                self.options.subgroup_size
-            )?;
-            writeln!(
-                self.out,
-                "const uint ballot_workgroup_size = {}u;\n",
-                self.options.invocations_per_workgroup()
-            )?;
+            self.out.write_str(&emulated_constants(self.options))?;
         }
         if self.form == Form::ComputeShader {
             self.write_interface()?;
@@ -283,6 +274,16 @@ impl<W: Write> Writer<'_, W> {
 }
 
 use crate::back::Level;
+
+/// The emulated target's constants, followed by a blank line: the virtual
+/// subgroup size and the invocations per workgroup, which the helpers read.
+pub(crate) fn emulated_constants(options: &ShaderOptions) -> String {
+    format!(
+        "const uint ballot_subgroup_size = {}u;\nconst uint ballot_workgroup_size = {}u;\n\n",
+        options.subgroup_size,
+        options.invocations_per_workgroup()
+    )
+}
 
 /// The GLSL spelling of a type.
 const fn type_name(ty: Type) -> &'static str {

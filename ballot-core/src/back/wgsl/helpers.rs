@@ -100,7 +100,7 @@ impl Helper {
     }
 
     /// The helpers this one calls.
-    fn deps(self, emulated: bool) -> &'static [Helper] {
+    pub(crate) fn deps(self, emulated: bool) -> &'static [Helper] {
         use Helper::*;
         match self {
             Below | GeMask | GtMask | LeMask | LtMask => &[MaskFirst, Below],
@@ -160,7 +160,7 @@ impl Helper {
 }
 
 /// Every helper the module's functions use, with their dependencies.
-pub(crate) fn collect(plan: &Plan<'_>) -> BTreeSet<Helper> {
+pub(super) fn collect(plan: &Plan<'_>) -> BTreeSet<Helper> {
     let emulated = plan.emulated();
     let mut set = BTreeSet::new();
     for function in &plan.functions {
@@ -210,7 +210,7 @@ fn of_expr(kernel: &Kernel, expr: &Expr, emulated: bool) -> Option<Helper> {
 }
 
 /// Adds the dependencies of every helper in `set`, transitively.
-fn close(mut set: BTreeSet<Helper>, emulated: bool) -> BTreeSet<Helper> {
+pub(crate) fn close(mut set: BTreeSet<Helper>, emulated: bool) -> BTreeSet<Helper> {
     loop {
         let deps: BTreeSet<Helper> = set
             .iter()

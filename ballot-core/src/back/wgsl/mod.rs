@@ -1,9 +1,9 @@
 //! IR → WGSL, for the targets `wgsl`, `wgsl-web` and `wgsl-no-subgroup`,
 //! in both [`Form`]s.
 //!
-//! [`write`] plans the module first (`plan`: which kernels, under which
+//! [`write()`] plans the module first (`plan`: which kernels, under which
 //! names, with which helpers and directives), then writes it through a
-//! [`Writer`]:
+//! `Writer`:
 //! - On the native targets (`wgsl`, `wgsl-web`) a kernel keeps its
 //!   structured control flow (`native`): the GPU provides the divergence,
 //!   and the ballot operations WGSL lacks are generated helpers.
@@ -34,7 +34,7 @@
 mod compute;
 mod expr;
 mod fold;
-mod helpers;
+pub(crate) mod helpers;
 mod masked;
 mod native;
 mod plan;
@@ -226,15 +226,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         if !self.plan.emulated() {
             return self.out.write_str(NATIVE_LANE_STATE);
         }
-        let options = self.plan.options;
-        writeln!(
-            self.out,
-            "\n// The virtual subgroup size, and the invocations per workgroup.\n\
-             const ballot_subgroup_size: u32 = {}u;\n\
-             const ballot_workgroup_size: u32 = {}u;",
-            options.subgroup_size,
-            options.invocations_per_workgroup()
-        )?;
+        self.out.write_str(&emulated_constants(self.plan.options))?;
         self.out.write_str(EMULATED_LANE_STATE)
     }
 
@@ -329,7 +321,19 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
     }
 }
 
-const NATIVE_LANE_STATE: &str = "
+/// The emulated targets' constants: the virtual subgroup size and the
+/// invocations per workgroup, which the helpers and lane state read.
+pub(crate) fn emulated_constants(options: &ShaderOptions) -> String {
+    format!(
+        "\n// The virtual subgroup size, and the invocations per workgroup.\n\
+         const ballot_subgroup_size: u32 = {}u;\n\
+         const ballot_workgroup_size: u32 = {}u;\n",
+        options.subgroup_size,
+        options.invocations_per_workgroup()
+    )
+}
+
+pub(crate) const NATIVE_LANE_STATE: &str = "
 // The invocation's lane id and its subgroup's size. WGSL has them only as
 // entry-point built-ins, so ballot_init keeps them for the functions below.
 var<private> ballot_lane: u32;
@@ -343,7 +347,7 @@ fn ballot_init(subgroup_invocation_id: u32, subgroup_size: u32) {
 }
 ";
 
-const EMULATED_LANE_STATE: &str = "
+pub(crate) const EMULATED_LANE_STATE: &str = "
 // The invocation's place: its local_invocation_index, its lane, and its
 // virtual subgroup's first invocation, lane count and size.
 var<private> ballot_index: u32;

@@ -1,0 +1,338 @@
+#version 450
+// ballot polyfill library for target `glsl-no-subgroup` (GLSL 4.50 compute
+// shaders; no subgroup support needed).
+//
+// Include: paste this text right after your shader's `#version 450` line; it
+// needs no extension.
+//
+// Init: call ballot_init(gl_LocalInvocationIndex) once, at the top of main(),
+// in every invocation.
+//
+// Subgroups of 32 invocations are emulated in workgroup memory, for a workgroup
+// of 64 invocations (e.g. 64x1x1; the shader's workgroup must have exactly that
+// many): virtual subgroup k is the invocations with local invocation index in k
+// * 32 .. k * 32 + 32; the last is partial if 32 does not divide 64. Ballot,
+// Elect, Broadcast and BroadcastFirst take `on` first, whether the invocation
+// is active, and hold barriers: EVERY invocation of the workgroup must call
+// them, in workgroup-uniform control flow, passing on = false where it would
+// not have called them. The other functions are lane-local: call them anywhere.
+//
+// Names: `ballot` + the GLSL name, capitalised (ballotSubgroupBallot,
+// ballotSubgroupBallotFindMSB, ballotSubgroupEqMask(), …): glslang declares
+// the extension's names even where it is not enabled, and rejects user
+// functions of the same signature. Broadcasts take uint or uvec4 values.
+//
+// Where the spec leaves a result undefined, these functions return: FindLSB /
+// FindMSB with no bit below the subgroup size: 0xFFFFFFFF; BitExtract at or
+// above the size: false; InverseBallot of a value that differs across lanes:
+// each lane's own bit; Broadcast from an inactive lane or one at or above the
+// size, and BroadcastFirst with no active lane: the caller's own value.
+//
+// Names starting with ballot_ are the library's own.
+
+const uint ballot_subgroup_size = 32u;
+const uint ballot_workgroup_size = 64u;
+
+// The invocation's place in its virtual subgroup: lane `index % size` of
+// the subgroup that starts at `index - lane` and holds `count` invocations
+// (fewer than the size only in the last one of a ragged workgroup).
+uint ballot_index;
+uint ballot_lane;
+uint ballot_base;
+uint ballot_count;
+
+void ballot_init(uint local_invocation_index) {
+    ballot_index = local_invocation_index;
+    ballot_lane = local_invocation_index % ballot_subgroup_size;
+    ballot_base = local_invocation_index - ballot_lane;
+    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
+}
+
+shared bool ballot_flags[ballot_workgroup_size];
+
+shared uvec4 ballot_slots[ballot_workgroup_size];
+
+// SubgroupMask::lane: only bit i; empty when i >= 128.
+uvec4 ballot_mask_lane(uint i) {
+    uvec4 m = uvec4(0u);
+    if (i < 128u) {
+        m[i >> 5u] = 1u << (i & 31u);
+    }
+    return m;
+}
+
+// Bits lo..lo + 32 of SubgroupMask::first(n).
+uint ballot_first_word(uint n, uint lo) {
+    if (n <= lo) {
+        return 0u;
+    }
+    if (n - lo >= 32u) {
+        return 0xFFFFFFFFu;
+    }
+    return (1u << (n - lo)) - 1u;
+}
+
+// SubgroupMask::first: bits 0..n, saturating at 128.
+uvec4 ballot_mask_first(uint n) {
+    return uvec4(ballot_first_word(n, 0u), ballot_first_word(n, 32u), ballot_first_word(n, 64u), ballot_first_word(n, 96u));
+}
+
+// SubgroupMask::contains: bit i; false when i >= 128.
+bool ballot_mask_contains(uvec4 m, uint i) {
+    if (i >= 128u) {
+        return false;
+    }
+    return ((m[i >> 5u] >> (i & 31u)) & 1u) != 0u;
+}
+
+// SubgroupMask::count: set bits among all 128.
+uint ballot_mask_count(uvec4 m) {
+    return ((uint(bitCount(m.x)) + uint(bitCount(m.y))) + uint(bitCount(m.z))) + uint(bitCount(m.w));
+}
+
+// The bits below the subgroup size: the only ones ballot operations read.
+uvec4 ballot_below_size(uvec4 v) {
+    return v & ballot_mask_first(ballot_subgroup_size);
+}
+
+uvec4 ballot_eq_mask() {
+    return ballot_mask_lane(ballot_lane);
+}
+
+uvec4 ballot_ge_mask() {
+    return ballot_below_size(~ballot_mask_first(ballot_lane));
+}
+
+uvec4 ballot_gt_mask() {
+    return ballot_below_size(~ballot_mask_first(ballot_lane + 1u));
+}
+
+uvec4 ballot_le_mask() {
+    return ballot_mask_first(ballot_lane + 1u);
+}
+
+uvec4 ballot_lt_mask() {
+    return ballot_mask_first(ballot_lane);
+}
+
+// The lane's own bit: each lane reads its own argument, so a value that
+// differs across lanes (undefined) gives each lane its own bit.
+bool ballot_inverse_ballot(uvec4 v) {
+    return ballot_mask_contains(v, ballot_lane);
+}
+
+// Bit i; false when i is at or above the size (undefined).
+bool ballot_bit_extract(uvec4 v, uint i) {
+    if (i >= ballot_subgroup_size) {
+        return false;
+    }
+    return ballot_mask_contains(v, i);
+}
+
+uint ballot_bit_count(uvec4 v) {
+    return ballot_mask_count(ballot_below_size(v));
+}
+
+uint ballot_inclusive_bit_count(uvec4 v) {
+    return ballot_mask_count(v & ballot_le_mask());
+}
+
+uint ballot_exclusive_bit_count(uvec4 v) {
+    return ballot_mask_count(v & ballot_lt_mask());
+}
+
+// The lowest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
+uint ballot_find_lsb(uvec4 v) {
+    uvec4 m = ballot_below_size(v);
+    for (uint k = 0u; k < 4u; k = k + 1u) {
+        if (m[k] != 0u) {
+            return (32u * k) + uint(findLSB(m[k]));
+        }
+    }
+    return 0xFFFFFFFFu;
+}
+
+// The highest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
+uint ballot_find_msb(uvec4 v) {
+    uvec4 m = ballot_below_size(v);
+    for (uint k = 4u; k > 0u; k = k - 1u) {
+        if (m[k - 1u] != 0u) {
+            return (32u * (k - 1u)) + uint(findMSB(m[k - 1u]));
+        }
+    }
+    return 0xFFFFFFFFu;
+}
+
+// The lowest lane of this virtual subgroup whose flag is set, or
+// ballot_count when none is; read between the barriers of an exchange.
+uint ballot_first_active() {
+    for (uint i = 0u; i < ballot_count; i = i + 1u) {
+        if (ballot_flags[ballot_base + i]) {
+            return i;
+        }
+    }
+    return ballot_count;
+}
+
+uvec4 ballot_ballot(bool act, bool p) {
+    ballot_flags[ballot_index] = act && p;
+    barrier();
+    uvec4 m = uvec4(0u);
+    for (uint i = 0u; i < ballot_count; i = i + 1u) {
+        if (ballot_flags[ballot_base + i]) {
+            m[i >> 5u] = m[i >> 5u] | (1u << (i & 31u));
+        }
+    }
+    barrier();
+    return m;
+}
+
+bool ballot_elect(bool act) {
+    ballot_flags[ballot_index] = act;
+    barrier();
+    uint first = ballot_first_active();
+    barrier();
+    return act && (first == ballot_lane);
+}
+
+// Values travel as uvec4 bits; callers encode and decode them.
+uvec4 ballot_broadcast_first(bool act, uvec4 v) {
+    ballot_flags[ballot_index] = act;
+    ballot_slots[ballot_index] = v;
+    barrier();
+    uint first = ballot_first_active();
+    uvec4 r = v;
+    if (first < ballot_count) {
+        r = ballot_slots[ballot_base + first];
+    }
+    barrier();
+    return r;
+}
+
+// Lane id's value; the caller's own value when that lane is inactive or at or
+// above the size (undefined).
+uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
+    ballot_flags[ballot_index] = act;
+    ballot_slots[ballot_index] = v;
+    barrier();
+    uvec4 r = v;
+    if (id < ballot_count) {
+        if (ballot_flags[ballot_base + id]) {
+            r = ballot_slots[ballot_base + id];
+        }
+    }
+    barrier();
+    return r;
+}
+
+// The public functions.
+uvec4 ballotSubgroupBallot(bool on, bool predicate) {
+    return ballot_ballot(on, predicate);
+}
+
+bool ballotSubgroupInverseBallot(uvec4 value) {
+    return ballot_inverse_ballot(value);
+}
+
+bool ballotSubgroupBallotBitExtract(uvec4 value, uint index) {
+    return ballot_bit_extract(value, index);
+}
+
+uint ballotSubgroupBallotBitCount(uvec4 value) {
+    return ballot_bit_count(value);
+}
+
+uint ballotSubgroupBallotInclusiveBitCount(uvec4 value) {
+    return ballot_inclusive_bit_count(value);
+}
+
+uint ballotSubgroupBallotExclusiveBitCount(uvec4 value) {
+    return ballot_exclusive_bit_count(value);
+}
+
+uint ballotSubgroupBallotFindLSB(uvec4 value) {
+    return ballot_find_lsb(value);
+}
+
+uint ballotSubgroupBallotFindMSB(uvec4 value) {
+    return ballot_find_msb(value);
+}
+
+uvec4 ballotSubgroupEqMask() {
+    return ballot_eq_mask();
+}
+
+uvec4 ballotSubgroupGeMask() {
+    return ballot_ge_mask();
+}
+
+uvec4 ballotSubgroupGtMask() {
+    return ballot_gt_mask();
+}
+
+uvec4 ballotSubgroupLeMask() {
+    return ballot_le_mask();
+}
+
+uvec4 ballotSubgroupLtMask() {
+    return ballot_lt_mask();
+}
+
+bool ballotSubgroupElect(bool on) {
+    return ballot_elect(on);
+}
+
+uint ballotSubgroupBroadcast(bool on, uint value, uint id) {
+    return ballot_broadcast(on, uvec4(value, 0u, 0u, 0u), id).x;
+}
+
+uvec4 ballotSubgroupBroadcast(bool on, uvec4 value, uint id) {
+    return ballot_broadcast(on, value, id);
+}
+
+uint ballotSubgroupBroadcastFirst(bool on, uint value) {
+    return ballot_broadcast_first(on, uvec4(value, 0u, 0u, 0u)).x;
+}
+
+uvec4 ballotSubgroupBroadcastFirst(bool on, uvec4 value) {
+    return ballot_broadcast_first(on, value);
+}
+
+
+// Self-test: not part of the library. It calls every function and writes
+// 10 records per invocation to binding 0 (see ballot::polyfill).
+layout(local_size_x = 64, local_size_y = 1, local_size_z = 1) in;
+layout(std430, set = 0, binding = 0) buffer ballot_self_test_block { uvec4 ballot_self_test[]; };
+
+void main() {
+    ballot_init(gl_LocalInvocationIndex);
+    uint lane = ballot_lane;
+    uint size = ballot_subgroup_size;
+    uvec3 id = gl_WorkGroupID;
+    uvec3 groups = gl_NumWorkGroups;
+    uint workgroup = (id.x + id.y * groups.x) + (id.z * groups.x) * groups.y;
+    uint g = workgroup * 64u + gl_LocalInvocationIndex;
+    uint at = g * 10u;
+    bool even = (lane & 1u) == 0u;
+    uvec4 b = ballotSubgroupBallot(true, even);
+    bool elected = ballotSubgroupElect(true);
+    uint first = ballotSubgroupBroadcastFirst(true, g * 3u + 1u);
+    uint from0 = ballotSubgroupBroadcast(true, g * 5u + 2u, 0u);
+    bool inside = (lane & 2u) != 0u;
+    bool inside_elect = ballotSubgroupElect(inside);
+    uvec4 inside_ballot = ballotSubgroupBallot(inside, true);
+    uint split = 0xFFFFFFFFu;
+    if (inside) {
+        split = uint(inside_elect) | (ballotSubgroupBallotBitCount(inside_ballot) << 1u);
+    }
+    ballot_self_test[at] = b;
+    ballot_self_test[at + 1u] = uvec4(ballotSubgroupBallotBitCount(b), ballotSubgroupBallotInclusiveBitCount(b), ballotSubgroupBallotExclusiveBitCount(b), ballotSubgroupBallotFindLSB(b));
+    ballot_self_test[at + 2u] = uvec4(ballotSubgroupBallotFindMSB(b), uint(ballotSubgroupBallotBitExtract(b, (lane + 1u) % size)), uint(ballotSubgroupInverseBallot(b)), uint(elected));
+    ballot_self_test[at + 3u] = ballotSubgroupEqMask();
+    ballot_self_test[at + 4u] = ballotSubgroupGeMask();
+    ballot_self_test[at + 5u] = ballotSubgroupGtMask();
+    ballot_self_test[at + 6u] = ballotSubgroupLeMask();
+    ballot_self_test[at + 7u] = ballotSubgroupLtMask();
+    ballot_self_test[at + 8u] = uvec4(first, from0, split, lane);
+    ballot_self_test[at + 9u] = uvec4(size, ballotSubgroupBallotFindLSB(uvec4(0u)), ballotSubgroupBallotFindMSB(uvec4(0u)), uint(ballotSubgroupBallotBitExtract(uvec4(0xFFFFFFFFu), size)));
+}

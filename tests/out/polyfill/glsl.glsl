@@ -1,0 +1,11 @@
+// ballot polyfill library for target `glsl` (Vulkan 1.1 / GL with
+// GL_KHR_shader_subgroup_ballot).
+//
+// Include: paste this text right after your shader's `#version` line; its
+// #extension lines must precede all other code.
+//
+// No init call: GL_KHR_shader_subgroup_basic and _ballot provide every
+// operation under its own name (subgroupBallotFindMSB, gl_SubgroupEqMask, …),
+// callable anywhere. Their undefined cases are the driver's.
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require

@@ -1,0 +1,46 @@
+#version 450
+// ballot polyfill library for target `glsl` (Vulkan 1.1 / GL with
+// GL_KHR_shader_subgroup_ballot).
+//
+// Include: paste this text right after your shader's `#version` line; its
+// #extension lines must precede all other code.
+//
+// No init call: GL_KHR_shader_subgroup_basic and _ballot provide every
+// operation under its own name (subgroupBallotFindMSB, gl_SubgroupEqMask, …),
+// callable anywhere. Their undefined cases are the driver's.
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+
+// Self-test: not part of the library. It calls every function and writes
+// 10 records per invocation to binding 0 (see ballot::polyfill).
+layout(local_size_x = 64, local_size_y = 1, local_size_z = 1) in;
+layout(std430, set = 0, binding = 0) buffer ballot_self_test_block { uvec4 ballot_self_test[]; };
+
+void main() {
+    uint lane = gl_SubgroupInvocationID;
+    uint size = gl_SubgroupSize;
+    uvec3 id = gl_WorkGroupID;
+    uvec3 groups = gl_NumWorkGroups;
+    uint workgroup = (id.x + id.y * groups.x) + (id.z * groups.x) * groups.y;
+    uint g = workgroup * 64u + gl_LocalInvocationIndex;
+    uint at = g * 10u;
+    bool even = (lane & 1u) == 0u;
+    uvec4 b = subgroupBallot(even);
+    bool elected = subgroupElect();
+    uint first = subgroupBroadcastFirst(g * 3u + 1u);
+    uint from0 = subgroupBroadcast(g * 5u + 2u, 0u);
+    uint split = 0xFFFFFFFFu;
+    if ((lane & 2u) != 0u) {
+        split = uint(subgroupElect()) | (subgroupBallotBitCount(subgroupBallot(true)) << 1u);
+    }
+    ballot_self_test[at] = b;
+    ballot_self_test[at + 1u] = uvec4(subgroupBallotBitCount(b), subgroupBallotInclusiveBitCount(b), subgroupBallotExclusiveBitCount(b), subgroupBallotFindLSB(b));
+    ballot_self_test[at + 2u] = uvec4(subgroupBallotFindMSB(b), uint(subgroupBallotBitExtract(b, (lane + 1u) % size)), uint(subgroupInverseBallot(b)), uint(elected));
+    ballot_self_test[at + 3u] = gl_SubgroupEqMask;
+    ballot_self_test[at + 4u] = gl_SubgroupGeMask;
+    ballot_self_test[at + 5u] = gl_SubgroupGtMask;
+    ballot_self_test[at + 6u] = gl_SubgroupLeMask;
+    ballot_self_test[at + 7u] = gl_SubgroupLtMask;
+    ballot_self_test[at + 8u] = uvec4(first, from0, split, lane);
+    ballot_self_test[at + 9u] = uvec4(size, subgroupBallotFindLSB(uvec4(0u)), subgroupBallotFindMSB(uvec4(0u)), uint(subgroupBallotBitExtract(uvec4(0xFFFFFFFFu), size)));
+}

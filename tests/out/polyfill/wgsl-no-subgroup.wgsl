@@ -1,0 +1,314 @@
+// ballot polyfill library for target `wgsl-no-subgroup` (any WebGPU
+// implementation; no subgroup support needed).
+//
+// Include: concatenate this text before (or after) your shader's code. It needs
+// no subgroup support: it runs on every WebGPU implementation.
+//
+// Init: call ballot_init(local_invocation_index) once, at the top of the entry
+// point, in every invocation, with @builtin(local_invocation_index).
+//
+// Subgroups of 32 invocations are emulated in workgroup memory, for a workgroup
+// of 64 invocations (e.g. 64x1x1; the shader's workgroup must have exactly that
+// many): virtual subgroup k is the invocations with local invocation index in k
+// * 32 .. k * 32 + 32; the last is partial if 32 does not divide 64. Ballot,
+// Elect, Broadcast and BroadcastFirst take `on` first, whether the invocation
+// is active, and hold barriers: EVERY invocation of the workgroup must call
+// them, in workgroup-uniform control flow, passing on = false where it would
+// not have called them. The other functions are lane-local: call them anywhere.
+//
+// Names: the GLSL ones (subgroupBallot, subgroupBallotFindMSB, …), shadowing
+// WGSL's built-ins; built-in variables become functions without gl_
+// (subgroupEqMask()). Broadcasts take u32 values, and vec4<u32> ones under
+// subgroupBroadcastVec4 / subgroupBroadcastFirstVec4; Broadcast's id need not
+// be a constant.
+//
+// Where the spec leaves a result undefined, these functions return: FindLSB /
+// FindMSB with no bit below the subgroup size: 0xFFFFFFFF; BitExtract at or
+// above the size: false; InverseBallot of a value that differs across lanes:
+// each lane's own bit; Broadcast from an inactive lane or one at or above the
+// size, and BroadcastFirst with no active lane: the caller's own value.
+//
+// Names starting with ballot_ are the library's own.
+
+// The virtual subgroup size, and the invocations per workgroup.
+const ballot_subgroup_size: u32 = 32u;
+const ballot_workgroup_size: u32 = 64u;
+
+// The invocation's place: its local_invocation_index, its lane, and its
+// virtual subgroup's first invocation, lane count and size.
+var<private> ballot_index: u32;
+var<private> ballot_lane: u32;
+var<private> ballot_base: u32;
+var<private> ballot_count: u32;
+var<private> ballot_size: u32;
+
+// Call once at the top of the entry point, in every invocation, with
+// @builtin(local_invocation_index).
+fn ballot_init(local_invocation_index: u32) {
+    ballot_index = local_invocation_index;
+    ballot_lane = (local_invocation_index % ballot_subgroup_size);
+    ballot_base = (local_invocation_index - ballot_lane);
+    ballot_count = min(ballot_subgroup_size, (ballot_workgroup_size - ballot_base));
+    ballot_size = ballot_subgroup_size;
+}
+
+// Exchange memory of the virtual subgroups: one flag per invocation.
+var<workgroup> ballot_flags: array<u32, ballot_workgroup_size>;
+
+// Publishes this invocation's flag to its virtual subgroup. It holds a
+// barrier: every invocation of the workgroup calls it, in uniform control flow.
+fn ballot_share(flag: bool) {
+    ballot_flags[ballot_index] = select(0u, 1u, flag);
+    workgroupBarrier();
+}
+
+// Exchange memory of broadcasts: one value per invocation, as bits.
+var<workgroup> ballot_values: array<vec4<u32>, ballot_workgroup_size>;
+
+// The lowest lane of this virtual subgroup whose shared flag is set, or the
+// subgroup size when none is.
+fn ballot_lowest_flag() -> u32 {
+    var lowest = ballot_subgroup_size;
+    for (var i = 0u; i < ballot_subgroup_size; i++) {
+        if ((i < ballot_count) && (ballot_flags[(ballot_base + i)] != 0u)) {
+            lowest = min(lowest, i);
+        }
+    }
+    return lowest;
+}
+
+// SubgroupMask::first(n): bits 0..n, saturating at 128.
+fn ballot_mask_first(n: u32) -> vec4<u32> {
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
+    // A shift by 32 would wrap to a shift by 0, so full words are chosen apart.
+    let partial = ((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u));
+    return select(partial, vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+}
+
+// SubgroupMask::lane(i): only bit i; empty when i >= 128.
+fn ballot_mask_lane(i: u32) -> vec4<u32> {
+    let word = (vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>((i >> 5u)));
+    return select(vec4<u32>(0u), vec4<u32>((1u << (i & 31u))), word);
+}
+
+// m.contains(i): bit i; false when i >= 128.
+fn ballot_mask_contains(m: vec4<u32>, i: u32) -> bool {
+    return ((i < 128u) && (((m[((i >> 5u) & 3u)] >> (i & 31u)) & 1u) != 0u));
+}
+
+// m.count(): the set bits among all 128.
+fn ballot_mask_count(m: vec4<u32>) -> u32 {
+    let c = countOneBits(m);
+    return ((c.x + c.y) + (c.z + c.w));
+}
+
+// The bits below the subgroup size: the only ones ballot operations read.
+fn ballot_below() -> vec4<u32> {
+    return ballot_mask_first(ballot_size);
+}
+
+// subgroupBallotBitExtract(v, i): false when i is at or above the subgroup
+// size, where the spec leaves it undefined.
+fn ballot_bit_extract(v: vec4<u32>, i: u32) -> bool {
+    return ((i < ballot_size) && ballot_mask_contains(v, i));
+}
+
+// subgroupInverseBallot(v): this lane's bit of v.
+fn ballot_inverse_ballot(v: vec4<u32>) -> bool {
+    return ballot_bit_extract(v, ballot_lane);
+}
+
+// subgroupBallotBitCount(v): the set bits below the subgroup size.
+fn ballot_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_below()));
+}
+
+// subgroupBallotInclusiveBitCount(v): the set bits at or below this lane.
+fn ballot_inclusive_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_le_mask()));
+}
+
+// subgroupBallotExclusiveBitCount(v): the set bits below this lane.
+fn ballot_exclusive_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_lt_mask()));
+}
+
+// subgroupBallotFindLSB(v): the lowest set bit below the subgroup size, or
+// 0xffffffffu (as firstTrailingBit(0u)) when there is none, where the spec
+// leaves it undefined.
+fn ballot_find_lsb(v: vec4<u32>) -> u32 {
+    let m = (v & ballot_below());
+    let t = firstTrailingBit(m);
+    // The highest word first, so that the lowest nonzero one decides.
+    var lsb = 0xffffffffu;
+    lsb = select(lsb, (96u + t.w), (m.w != 0u));
+    lsb = select(lsb, (64u + t.z), (m.z != 0u));
+    lsb = select(lsb, (32u + t.y), (m.y != 0u));
+    lsb = select(lsb, t.x, (m.x != 0u));
+    return lsb;
+}
+
+// subgroupBallotFindMSB(v): the highest set bit below the subgroup size, or
+// 0xffffffffu when there is none, where the spec leaves it undefined.
+fn ballot_find_msb(v: vec4<u32>) -> u32 {
+    let m = (v & ballot_below());
+    let t = firstLeadingBit(m);
+    // The lowest word first, so that the highest nonzero one decides.
+    var msb = 0xffffffffu;
+    msb = select(msb, t.x, (m.x != 0u));
+    msb = select(msb, (32u + t.y), (m.y != 0u));
+    msb = select(msb, (64u + t.z), (m.z != 0u));
+    msb = select(msb, (96u + t.w), (m.w != 0u));
+    return msb;
+}
+
+// gl_SubgroupEqMask: only this lane's bit.
+fn ballot_eq_mask() -> vec4<u32> {
+    return (ballot_mask_lane(ballot_lane) & ballot_below());
+}
+
+// gl_SubgroupGeMask: the bits of this lane and above, below the size.
+fn ballot_ge_mask() -> vec4<u32> {
+    return ((~ballot_mask_first(ballot_lane)) & ballot_below());
+}
+
+// gl_SubgroupGtMask: the bits above this lane, below the size.
+fn ballot_gt_mask() -> vec4<u32> {
+    return ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below());
+}
+
+// gl_SubgroupLeMask: the bits of this lane and below.
+fn ballot_le_mask() -> vec4<u32> {
+    return (ballot_mask_first((ballot_lane + 1u)) & ballot_below());
+}
+
+// gl_SubgroupLtMask: the bits below this lane.
+fn ballot_lt_mask() -> vec4<u32> {
+    return (ballot_mask_first(ballot_lane) & ballot_below());
+}
+
+// subgroupElect: whether this is the lowest active lane.
+fn ballot_elect(on: bool) -> bool {
+    ballot_share(on);
+    let lowest = ballot_lowest_flag();
+    // Every lane has read the flags before the next exchange writes them.
+    workgroupBarrier();
+    return (lowest == ballot_lane);
+}
+
+// subgroupBallot(predicate): bit i is set iff lane i is active and its
+// predicate holds.
+fn ballot_ballot(on: bool, predicate: bool) -> vec4<u32> {
+    ballot_share((on && predicate));
+    var bits = vec4<u32>(0u);
+    for (var i = 0u; i < ballot_subgroup_size; i++) {
+        if ((i < ballot_count) && (ballot_flags[(ballot_base + i)] != 0u)) {
+            bits[(i >> 5u)] = (bits[(i >> 5u)] | (1u << (i & 31u)));
+        }
+    }
+    // Every lane has read the flags before the next exchange writes them.
+    workgroupBarrier();
+    return bits;
+}
+
+// subgroupBroadcastFirst(value): the value of the lowest active lane.
+fn ballot_broadcast_first(on: bool, value: vec4<u32>) -> vec4<u32> {
+    ballot_values[ballot_index] = value;
+    ballot_share(on);
+    let lowest = ballot_lowest_flag();
+    var result = value;
+    if (lowest < ballot_count) {
+        result = ballot_values[(ballot_base + lowest)];
+    }
+    workgroupBarrier();
+    return result;
+}
+
+// subgroupBroadcast(value, id): the value of lane id. An inactive or missing
+// lane has none to give, so the invocation keeps its own, where the spec
+// leaves the result undefined.
+fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
+    ballot_values[ballot_index] = value;
+    ballot_share(on);
+    var result = value;
+    if ((id < ballot_count) && (ballot_flags[(ballot_base + id)] != 0u)) {
+        result = ballot_values[(ballot_base + id)];
+    }
+    workgroupBarrier();
+    return result;
+}
+
+// The public functions, under the GLSL names of what they replace.
+
+fn subgroupBallot(on: bool, predicate: bool) -> vec4<u32> {
+    return ballot_ballot(on, predicate);
+}
+
+fn subgroupInverseBallot(value: vec4<u32>) -> bool {
+    return ballot_inverse_ballot(value);
+}
+
+fn subgroupBallotBitExtract(value: vec4<u32>, index: u32) -> bool {
+    return ballot_bit_extract(value, index);
+}
+
+fn subgroupBallotBitCount(value: vec4<u32>) -> u32 {
+    return ballot_bit_count(value);
+}
+
+fn subgroupBallotInclusiveBitCount(value: vec4<u32>) -> u32 {
+    return ballot_inclusive_bit_count(value);
+}
+
+fn subgroupBallotExclusiveBitCount(value: vec4<u32>) -> u32 {
+    return ballot_exclusive_bit_count(value);
+}
+
+fn subgroupBallotFindLSB(value: vec4<u32>) -> u32 {
+    return ballot_find_lsb(value);
+}
+
+fn subgroupBallotFindMSB(value: vec4<u32>) -> u32 {
+    return ballot_find_msb(value);
+}
+
+fn subgroupEqMask() -> vec4<u32> {
+    return ballot_eq_mask();
+}
+
+fn subgroupGeMask() -> vec4<u32> {
+    return ballot_ge_mask();
+}
+
+fn subgroupGtMask() -> vec4<u32> {
+    return ballot_gt_mask();
+}
+
+fn subgroupLeMask() -> vec4<u32> {
+    return ballot_le_mask();
+}
+
+fn subgroupLtMask() -> vec4<u32> {
+    return ballot_lt_mask();
+}
+
+fn subgroupElect(on: bool) -> bool {
+    return ballot_elect(on);
+}
+
+fn subgroupBroadcast(on: bool, value: u32, id: u32) -> u32 {
+    return ballot_broadcast(on, vec4<u32>(value, 0u, 0u, 0u), id).x;
+}
+
+fn subgroupBroadcastVec4(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, id);
+}
+
+fn subgroupBroadcastFirst(on: bool, value: u32) -> u32 {
+    return ballot_broadcast_first(on, vec4<u32>(value, 0u, 0u, 0u)).x;
+}
+
+fn subgroupBroadcastFirstVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
+    return ballot_broadcast_first(on, value);
+}

@@ -1,0 +1,211 @@
+// ballot polyfill library for target `wgsl-web` (a browser exposing the WebGPU
+// `subgroups` feature (Chrome)).
+//
+// Include: concatenate this text before your shader's code: its `enable
+// subgroups;` and `diagnostic(off, subgroup_uniformity);` directives must open
+// the module (the diagnostic lets these functions run in divergent control
+// flow). Don't repeat them in your own code.
+//
+// Init: call ballot_init(subgroup_invocation_id, subgroup_size) once, at the
+// top of the entry point, with @builtin(subgroup_invocation_id) and
+// @builtin(subgroup_size): WGSL has them only as entry-point built-ins, and the
+// functions read them from private variables. Then call the functions from
+// anywhere. (naga rejects those built-ins in a multi-dimensional workgroup:
+// flatten it, and use local_invocation_index.)
+//
+// Names: the GLSL ones (subgroupBallotFindMSB, subgroupElect(), …); built-in
+// variables become functions without gl_ (subgroupEqMask()). subgroupBallot,
+// subgroupBroadcast and subgroupBroadcastFirst are WGSL's own, so their
+// undefined cases are the driver's.
+//
+// Where the spec leaves a result undefined, these functions return: FindLSB /
+// FindMSB with no bit below the subgroup size: 0xFFFFFFFF; BitExtract at or
+// above the size: false; InverseBallot of a value that differs across lanes:
+// each lane's own bit.
+//
+// Names starting with ballot_ are the library's own.
+
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+
+// The invocation's lane id and its subgroup's size. WGSL has them only as
+// entry-point built-ins, so ballot_init keeps them for the functions below.
+var<private> ballot_lane: u32;
+var<private> ballot_size: u32;
+
+// Call once at the top of the entry point, with @builtin(subgroup_invocation_id)
+// and @builtin(subgroup_size).
+fn ballot_init(subgroup_invocation_id: u32, subgroup_size: u32) {
+    ballot_lane = subgroup_invocation_id;
+    ballot_size = subgroup_size;
+}
+
+// SubgroupMask::first(n): bits 0..n, saturating at 128.
+fn ballot_mask_first(n: u32) -> vec4<u32> {
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
+    // A shift by 32 would wrap to a shift by 0, so full words are chosen apart.
+    let partial = ((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u));
+    return select(partial, vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+}
+
+// SubgroupMask::lane(i): only bit i; empty when i >= 128.
+fn ballot_mask_lane(i: u32) -> vec4<u32> {
+    let word = (vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>((i >> 5u)));
+    return select(vec4<u32>(0u), vec4<u32>((1u << (i & 31u))), word);
+}
+
+// m.contains(i): bit i; false when i >= 128.
+fn ballot_mask_contains(m: vec4<u32>, i: u32) -> bool {
+    return ((i < 128u) && (((m[((i >> 5u) & 3u)] >> (i & 31u)) & 1u) != 0u));
+}
+
+// m.count(): the set bits among all 128.
+fn ballot_mask_count(m: vec4<u32>) -> u32 {
+    let c = countOneBits(m);
+    return ((c.x + c.y) + (c.z + c.w));
+}
+
+// The bits below the subgroup size: the only ones ballot operations read.
+fn ballot_below() -> vec4<u32> {
+    return ballot_mask_first(ballot_size);
+}
+
+// subgroupBallotBitExtract(v, i): false when i is at or above the subgroup
+// size, where the spec leaves it undefined.
+fn ballot_bit_extract(v: vec4<u32>, i: u32) -> bool {
+    return ((i < ballot_size) && ballot_mask_contains(v, i));
+}
+
+// subgroupInverseBallot(v): this lane's bit of v.
+fn ballot_inverse_ballot(v: vec4<u32>) -> bool {
+    return ballot_bit_extract(v, ballot_lane);
+}
+
+// subgroupBallotBitCount(v): the set bits below the subgroup size.
+fn ballot_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_below()));
+}
+
+// subgroupBallotInclusiveBitCount(v): the set bits at or below this lane.
+fn ballot_inclusive_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_le_mask()));
+}
+
+// subgroupBallotExclusiveBitCount(v): the set bits below this lane.
+fn ballot_exclusive_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_lt_mask()));
+}
+
+// subgroupBallotFindLSB(v): the lowest set bit below the subgroup size, or
+// 0xffffffffu (as firstTrailingBit(0u)) when there is none, where the spec
+// leaves it undefined.
+fn ballot_find_lsb(v: vec4<u32>) -> u32 {
+    let m = (v & ballot_below());
+    let t = firstTrailingBit(m);
+    // The highest word first, so that the lowest nonzero one decides.
+    var lsb = 0xffffffffu;
+    lsb = select(lsb, (96u + t.w), (m.w != 0u));
+    lsb = select(lsb, (64u + t.z), (m.z != 0u));
+    lsb = select(lsb, (32u + t.y), (m.y != 0u));
+    lsb = select(lsb, t.x, (m.x != 0u));
+    return lsb;
+}
+
+// subgroupBallotFindMSB(v): the highest set bit below the subgroup size, or
+// 0xffffffffu when there is none, where the spec leaves it undefined.
+fn ballot_find_msb(v: vec4<u32>) -> u32 {
+    let m = (v & ballot_below());
+    let t = firstLeadingBit(m);
+    // The lowest word first, so that the highest nonzero one decides.
+    var msb = 0xffffffffu;
+    msb = select(msb, t.x, (m.x != 0u));
+    msb = select(msb, (32u + t.y), (m.y != 0u));
+    msb = select(msb, (64u + t.z), (m.z != 0u));
+    msb = select(msb, (96u + t.w), (m.w != 0u));
+    return msb;
+}
+
+// gl_SubgroupEqMask: only this lane's bit.
+fn ballot_eq_mask() -> vec4<u32> {
+    return (ballot_mask_lane(ballot_lane) & ballot_below());
+}
+
+// gl_SubgroupGeMask: the bits of this lane and above, below the size.
+fn ballot_ge_mask() -> vec4<u32> {
+    return ((~ballot_mask_first(ballot_lane)) & ballot_below());
+}
+
+// gl_SubgroupGtMask: the bits above this lane, below the size.
+fn ballot_gt_mask() -> vec4<u32> {
+    return ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below());
+}
+
+// gl_SubgroupLeMask: the bits of this lane and below.
+fn ballot_le_mask() -> vec4<u32> {
+    return (ballot_mask_first((ballot_lane + 1u)) & ballot_below());
+}
+
+// gl_SubgroupLtMask: the bits below this lane.
+fn ballot_lt_mask() -> vec4<u32> {
+    return (ballot_mask_first(ballot_lane) & ballot_below());
+}
+
+// subgroupElect, which naga lacks: whether this is the lowest active lane.
+fn ballot_elect() -> bool {
+    return (ballot_find_lsb(subgroupBallot(true)) == ballot_lane);
+}
+
+// The public functions, under the GLSL names of what they replace.
+
+fn subgroupInverseBallot(value: vec4<u32>) -> bool {
+    return ballot_inverse_ballot(value);
+}
+
+fn subgroupBallotBitExtract(value: vec4<u32>, index: u32) -> bool {
+    return ballot_bit_extract(value, index);
+}
+
+fn subgroupBallotBitCount(value: vec4<u32>) -> u32 {
+    return ballot_bit_count(value);
+}
+
+fn subgroupBallotInclusiveBitCount(value: vec4<u32>) -> u32 {
+    return ballot_inclusive_bit_count(value);
+}
+
+fn subgroupBallotExclusiveBitCount(value: vec4<u32>) -> u32 {
+    return ballot_exclusive_bit_count(value);
+}
+
+fn subgroupBallotFindLSB(value: vec4<u32>) -> u32 {
+    return ballot_find_lsb(value);
+}
+
+fn subgroupBallotFindMSB(value: vec4<u32>) -> u32 {
+    return ballot_find_msb(value);
+}
+
+fn subgroupEqMask() -> vec4<u32> {
+    return ballot_eq_mask();
+}
+
+fn subgroupGeMask() -> vec4<u32> {
+    return ballot_ge_mask();
+}
+
+fn subgroupGtMask() -> vec4<u32> {
+    return ballot_gt_mask();
+}
+
+fn subgroupLeMask() -> vec4<u32> {
+    return ballot_le_mask();
+}
+
+fn subgroupLtMask() -> vec4<u32> {
+    return ballot_lt_mask();
+}
+
+fn subgroupElect() -> bool {
+    return ballot_elect();
+}
