@@ -4,8 +4,10 @@
 pub use ballot_core::back::{
     emit, Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target, UNDEFINED_FIND,
 };
-pub use ballot_core::valid::{glslang, validate, ToolError, ValidationError};
-pub use ballot_core::{cross, error, ir, mask, ops, polyfill, sim};
+pub use ballot_core::valid::{
+    check_source, glslang, validate, SourceError, ToolError, ValidationError,
+};
+pub use ballot_core::{check, cross, error, ir, mask, ops, polyfill, sim};
 pub use ballot_core::{
     ConfigError, Dispatch, DispatchedSubgroup, Op, PerLane, SimError, Subgroup, SubgroupMask,
     SubgroupSize, UbKind, UndefinedBehavior,

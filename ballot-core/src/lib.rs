@@ -12,10 +12,12 @@
 //! - [`polyfill`]: the standalone helper library of every target, built
 //!   from the writers' helper texts.
 //! - [`cross`]: `wgsl` text through naga to SPIR-V, HLSL and MSL.
+//! - [`check`]: robust naga validation of a user's untrusted shader file.
 //! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls.
 #![warn(missing_docs)]
 
 pub mod back;
+pub mod check;
 pub mod cross;
 pub mod error;
 pub mod expand;

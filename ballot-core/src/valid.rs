@@ -132,6 +132,102 @@ fn glsl(source: &str) -> Result<(), (String, Option<u32>)> {
     Ok(())
 }
 
+/// naga rejected a user's shader module (see [`check_source`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{report}")]
+pub struct SourceError {
+    /// The target the module was checked for.
+    pub target: Target,
+    /// naga's report, as `emit_to_string_with_path` renders it: the error,
+    /// the path, line and column, and the offending source line.
+    pub report: String,
+    /// The 1-based line naga points at, if any.
+    pub line: Option<u32>,
+}
+
+/// Validates a whole shader module written by a user (which may paste in
+/// helpers that `ballot` emitted), as naga sees `target`'s text in the
+/// table above, with the capabilities of `target`: subgroups for `glsl`,
+/// `wgsl` and `wgsl-web`, none for `wgsl-no-subgroup`. GLSL is parsed as a
+/// compute shader; one without `main` is taken as a library (an empty
+/// entry point is appended). naga's report names `path`.
+///
+/// For `glsl` the report quotes the shim, where extension calls appear
+/// renamed `ballot_shim_*`; line numbers are the file's own.
+///
+/// This runs naga directly: on untrusted input use
+/// [`crate::check::check_bytes`], which bounds the input first and catches
+/// naga's panics.
+pub fn check_source(target: Target, path: &str, text: &str) -> Result<(), SourceError> {
+    let fail = |(report, line): (String, Option<u32>)| SourceError {
+        target,
+        report,
+        line,
+    };
+    match target {
+        Target::Wgsl => wgsl_module(text, path, Capabilities::SUBGROUP),
+        Target::WgslWeb => wgsl_module(&strip_web_directives(text), path, Capabilities::SUBGROUP),
+        Target::WgslNoSubgroup => wgsl_module(text, path, Capabilities::empty()),
+        Target::Glsl => glsl_module(&glsl_library(glsl_shim(text)), path),
+        Target::GlslNoSubgroup => glsl_module(&glsl_library(text.to_string()), path),
+    }
+    .map_err(fail)
+}
+
+/// A GLSL module without `main` is a library: naga's glsl-in needs an
+/// entry point, so one is appended (after the text, keeping its line
+/// numbers).
+fn glsl_library(mut text: String) -> String {
+    if !defines_main(&text) {
+        text.push_str("\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
+    }
+    text
+}
+
+/// Whether `void main(` appears (spaces aside): a comment saying "call
+/// it from main()" must not count.
+fn defines_main(text: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices("main").any(|(at, _)| {
+        let before = &text[..at];
+        let void = before.trim_end().strip_suffix("void");
+        before.ends_with(char::is_whitespace)
+            && void.is_some_and(|b| !b.chars().next_back().is_some_and(ident))
+            && text[at + 4..].trim_start().starts_with('(')
+    })
+}
+
+fn wgsl_module(source: &str, path: &str, caps: Capabilities) -> Result<(), (String, Option<u32>)> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| {
+        let line = e.location(source).map(|l| l.line_number);
+        (e.emit_to_string_with_path(source, path), line)
+    })?;
+    validator(caps)
+        .validate(&module)
+        .map_err(|e| validation_report(&e, source, path))?;
+    Ok(())
+}
+
+fn glsl_module(source: &str, path: &str) -> Result<(), (String, Option<u32>)> {
+    let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
+    let module = naga::front::glsl::Frontend::default()
+        .parse(&options, source)
+        .map_err(|e| {
+            let line = e
+                .errors
+                .first()
+                .and_then(|err| err.location(source))
+                .map(|l| l.line_number);
+            (e.emit_to_string_with_path(source, path), line)
+        })?;
+    // As in `glsl`: barrier() needs the subgroup capabilities.
+    let caps = Capabilities::SUBGROUP | Capabilities::SUBGROUP_BARRIER;
+    validator(caps)
+        .validate(&module)
+        .map_err(|e| validation_report(&e, source, path))?;
+    Ok(())
+}
+
 /// Blanks `enable` and `diagnostic` directives (keeping line numbers):
 /// naga's wgsl-in rejects `enable subgroups;`.
 pub fn strip_web_directives(text: &str) -> String {

@@ -134,14 +134,21 @@ impl Target {
         !matches!(self, Target::GlslNoSubgroup | Target::WgslNoSubgroup)
     }
 
-    /// What the target needs from a device, in one line.
+    /// What the target needs from a device, in one line (`ballot targets`
+    /// prints it).
     pub const fn requirements(self) -> &'static str {
         match self {
-            Target::Glsl => "Vulkan 1.1 / GL with GL_KHR_shader_subgroup_ballot",
-            Target::GlslNoSubgroup => "GLSL 4.50 compute shaders; no subgroup support needed",
-            Target::Wgsl => "wgpu/naga with Features::SUBGROUP",
-            Target::WgslWeb => "a browser exposing the WebGPU `subgroups` feature (Chrome)",
-            Target::WgslNoSubgroup => "any WebGPU implementation; no subgroup support needed",
+            Target::Glsl => "Vulkan 1.1 (or GL) with GL_KHR_shader_subgroup_ballot",
+            Target::GlslNoSubgroup => {
+                "GLSL 4.50 compute shaders with shared memory; no subgroup support \
+                 (virtual subgroup size option)"
+            }
+            Target::Wgsl => "wgpu (naga) with Features::SUBGROUP",
+            Target::WgslWeb => "a browser or Dawn exposing the WebGPU `subgroups` feature",
+            Target::WgslNoSubgroup => {
+                "any WebGPU compute device with workgroup memory; no subgroup support \
+                 (virtual subgroup size option)"
+            }
         }
     }
 }
