@@ -148,7 +148,8 @@ pub struct SourceError {
 /// Validates a whole shader module written by a user (which may paste in
 /// helpers that `ballot` emitted), as naga sees `target`'s text in the
 /// table above, with the capabilities of `target`: subgroups for `glsl`,
-/// `wgsl` and `wgsl-web`, none for `wgsl-no-subgroup`. GLSL is parsed as a
+/// `wgsl` and `wgsl-web`, none for `wgsl-no-subgroup` (GLSL always gets
+/// the subgroup barrier that naga's `barrier()` needs). GLSL is parsed as a
 /// compute shader; one without `main` is taken as a library (an empty
 /// entry point is appended). naga's report names `path`.
 ///

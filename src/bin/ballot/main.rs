@@ -1,0 +1,138 @@
+//! `ballot`: list the targets, check a shader file with naga, print a
+//! helper library. `ballot --help` has the details.
+
+mod check;
+mod polyfill;
+mod targets;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use ballot::check::THREAD_NAME;
+use ballot::cross::CrossTarget;
+use ballot::Target;
+use clap::builder::PossibleValue;
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Write GPU subgroup-ballot logic once: list targets, check shaders with
+/// naga, print helper libraries.
+#[derive(Debug, Parser)]
+#[command(name = "ballot", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the targets and what each needs from a device.
+    Targets,
+    /// Validate a WGSL or GLSL file with naga (exit 1 if it is invalid).
+    Check(check::Args),
+    /// Print or write the helper library for a target.
+    Polyfill(polyfill::Args),
+}
+
+/// A shader target, as `--target` takes it: clap lists the names in help
+/// and in the error for an unknown one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TargetArg(Target);
+
+impl ValueEnum for TargetArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [TargetArg; 5] = [
+            TargetArg(Target::ALL[0]),
+            TargetArg(Target::ALL[1]),
+            TargetArg(Target::ALL[2]),
+            TargetArg(Target::ALL[3]),
+            TargetArg(Target::ALL[4]),
+        ];
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.requirements()))
+    }
+}
+
+/// What `polyfill --target` takes: a shader target, or a language naga
+/// cross-compiles the `wgsl` library to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OutputArg {
+    Shader(Target),
+    Cross(CrossTarget),
+}
+
+impl ValueEnum for OutputArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [OutputArg; 8] = [
+            OutputArg::Shader(Target::ALL[0]),
+            OutputArg::Shader(Target::ALL[1]),
+            OutputArg::Shader(Target::ALL[2]),
+            OutputArg::Shader(Target::ALL[3]),
+            OutputArg::Shader(Target::ALL[4]),
+            OutputArg::Cross(CrossTarget::ALL[0]),
+            OutputArg::Cross(CrossTarget::ALL[1]),
+            OutputArg::Cross(CrossTarget::ALL[2]),
+        ];
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match *self {
+            OutputArg::Shader(t) => PossibleValue::new(t.name()).help(t.requirements()),
+            OutputArg::Cross(t) => PossibleValue::new(t.name()).help(targets::cross_description(t)),
+        })
+    }
+}
+
+fn main() -> ExitCode {
+    // naga runs on a thread of this name inside catch_unwind, and its
+    // panics become diagnostics; keep the default hook's message and
+    // backtrace for every other thread.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().name() != Some(THREAD_NAME) {
+            default_hook(info);
+        }
+    }));
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Targets => write_stdout(targets::listing().as_bytes()),
+        Command::Check(args) => check::run(&args),
+        Command::Polyfill(args) => polyfill::run(&args),
+    }
+}
+
+/// Writes `bytes` to stdout; a closed pipe (`ballot targets | head`) ends
+/// quietly rather than panicking as `print!` would.
+fn write_stdout(bytes: &[u8]) -> ExitCode {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("cannot write to stdout: {e}")),
+    }
+}
+
+/// Prints `error: MESSAGE` to stderr; exit code 1.
+fn fail(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::FAILURE
+}
+
+/// Exits with clap's usage error (code 2) for `kind`, with the usage line
+/// of `subcommand`.
+fn usage_error(
+    subcommand: &str,
+    kind: clap::error::ErrorKind,
+    message: impl std::fmt::Display,
+) -> ! {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    command.build();
+    match command.find_subcommand_mut(subcommand) {
+        Some(sub) => sub.error(kind, message).exit(),
+        None => command.error(kind, message).exit(),
+    }
+}
