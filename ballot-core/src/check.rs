@@ -425,7 +425,7 @@ mod tests {
         );
         assert_eq!(scan("a+b; c+d; e+f;", Language::Glsl, &limits), Ok(()));
         assert_eq!(
-            scan("\na+b+c+d;", Language::Glsl, &limits),
+            scan("\na+b+c+d+e;", Language::Glsl, &limits),
             Err(Problem::TooLong { limit: 3, line: 2 })
         );
         assert_eq!(
