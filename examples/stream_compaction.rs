@@ -65,7 +65,7 @@ fn run(count: usize) -> Result<bool, Box<dyn std::error::Error>> {
         .map(|i| i.wrapping_mul(2_654_435_761))
         .collect();
     let keep: Vec<bool> = (0..padded)
-        .map(|i| i < count && values[i] % 3 == 0)
+        .map(|i| i < count && values[i].is_multiple_of(3))
         .collect();
 
     // Pass 1, on the "GPU": per-subgroup slots and counts.

@@ -580,7 +580,6 @@ fn polyfill_usage_errors_exit_2() {
 }
 
 #[test]
-#[ignore = "needs ballot_core::polyfill"]
 fn polyfill_libraries_pass_ballot_check_for_every_target() {
     for target in Target::ALL {
         let ext = match target.language() {
@@ -623,7 +622,6 @@ fn polyfill_libraries_pass_ballot_check_for_every_target() {
 }
 
 #[test]
-#[ignore = "needs ballot_core::polyfill"]
 fn polyfill_names_a_bad_option() {
     let out = ballot(&[
         "polyfill",
@@ -643,7 +641,6 @@ fn polyfill_names_a_bad_option() {
 }
 
 #[test]
-#[ignore = "needs ballot_core::polyfill"]
 fn polyfill_cross_compiles_the_wgsl_library() {
     let spv = temp_file("lib.spv", b"");
     let out = ballot(&["polyfill", "--target", "spirv", "-o", arg(&spv)]);

@@ -1,5 +1,6 @@
 // ballot polyfill library for target `glsl-no-subgroup` (GLSL 4.50 compute
-// shaders; no subgroup support needed).
+// shaders with shared memory; no subgroup support (virtual subgroup size
+// option)).
 //
 // Include: paste this text right after your shader's `#version 450` line; it
 // needs no extension.

@@ -1,5 +1,5 @@
 #version 450
-// ballot polyfill library for target `glsl` (Vulkan 1.1 / GL with
+// ballot polyfill library for target `glsl` (Vulkan 1.1 (or GL) with
 // GL_KHR_shader_subgroup_ballot).
 //
 // Include: paste this text right after your shader's `#version` line; its

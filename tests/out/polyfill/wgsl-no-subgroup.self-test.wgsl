@@ -1,5 +1,6 @@
-// ballot polyfill library for target `wgsl-no-subgroup` (any WebGPU
-// implementation; no subgroup support needed).
+// ballot polyfill library for target `wgsl-no-subgroup` (any WebGPU compute
+// device with workgroup memory; no subgroup support (virtual subgroup size
+// option)).
 //
 // Include: concatenate this text before (or after) your shader's code. It needs
 // no subgroup support: it runs on every WebGPU implementation.

@@ -1,5 +1,5 @@
-// ballot polyfill library for target `wgsl-web` (a browser exposing the WebGPU
-// `subgroups` feature (Chrome)).
+// ballot polyfill library for target `wgsl-web` (a browser or Dawn exposing the
+// WebGPU `subgroups` feature).
 //
 // Include: concatenate this text before your shader's code: its `enable
 // subgroups;` and `diagnostic(off, subgroup_uniformity);` directives must open

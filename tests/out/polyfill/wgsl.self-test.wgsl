@@ -1,4 +1,4 @@
-// ballot polyfill library for target `wgsl` (wgpu/naga with
+// ballot polyfill library for target `wgsl` (wgpu (naga) with
 // Features::SUBGROUP).
 //
 // Include: concatenate this text before (or after) your shader's code. naga
