@@ -263,35 +263,53 @@ impl Gpu {
     /// The shader module: WGSL through naga, GLSL as glslang's SPIR-V.
     fn module(&self, job: &Job<'_>, text: &str) -> Result<wgpu::ShaderModule, RunnerError> {
         dump(job, text);
-        match job.target.language() {
+        self.module_of(
+            job.target,
+            &job.kernel().name,
+            job.options.workgroup_size,
+            text,
+        )
+        .map_err(|message| RunnerError::Shader {
+            job: job.describe(),
+            message,
+        })
+    }
+
+    /// The shader module of `text` for `target`, whose entry point `main`
+    /// has `workgroup_size`; the error is glslang's message.
+    fn module_of(
+        &self,
+        target: Target,
+        label: &str,
+        workgroup_size: [u32; 3],
+        text: &str,
+    ) -> Result<wgpu::ShaderModule, String> {
+        match target.language() {
             Language::Wgsl => Ok(self
                 .device
                 .create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some(&job.kernel().name),
+                    label: Some(label),
                     source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(text)),
                 })),
             Language::Glsl => {
-                let bytes =
-                    ballot_core::valid::glslang_spirv(text).map_err(|e| RunnerError::Shader {
-                        job: job.describe(),
-                        message: e.to_string(),
-                    })?;
+                let bytes = ballot_core::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
                 let words: Vec<u32> = bytes
                     .chunks_exact(4)
                     .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                     .collect();
-                let [x, y, z] = job.options.workgroup_size;
+                let [x, y, z] = workgroup_size;
                 let entry = [wgpu::PassthroughShaderEntryPoint {
                     name: Cow::Borrowed("main"),
                     workgroup_size: (x, y, z),
                 }];
                 // SAFETY: the SPIR-V comes from glslang and passed spirv-val
                 // for Vulkan 1.1, and its bindings are the ones the layout
-                // declares (the shader interface of `ballot_core::back`).
+                // declares (the shader interface of `ballot_core::back`, or
+                // the single buffer of `run_storage`).
                 Ok(unsafe {
                     self.device.create_shader_module_passthrough(
                         wgpu::ShaderModuleDescriptorPassthrough {
-                            label: Some(&job.kernel().name),
+                            label: Some(label),
                             entry_points: Cow::Borrowed(&entry),
                             spirv: Some(Cow::Owned(words)),
                             ..Default::default()
@@ -300,6 +318,143 @@ impl Gpu {
                 })
             }
         }
+    }
+
+    /// Runs `text`, any compute shader for `target` whose entry point `main`
+    /// has `workgroup_size` and whose ONLY binding is a read-write storage
+    /// buffer at group / set 0, binding 0, on a buffer of `words` words
+    /// filled with [`UNWRITTEN`], in `workgroups` workgroups; returns the
+    /// buffer's words afterwards. (With GLSL's SPIR-V passthrough nothing
+    /// checks the shader's bindings against this layout: a shader with other
+    /// bindings is undefined behaviour in the driver.) Used to run
+    /// `ballot_core::polyfill::self_test`.
+    ///
+    /// # Errors
+    /// [`RunnerError::Unsupported`] when the device cannot run `target`;
+    /// glslang's, wgpu's or the device's error otherwise.
+    pub fn run_storage(
+        &self,
+        target: Target,
+        text: &str,
+        workgroup_size: [u32; 3],
+        workgroups: [u32; 3],
+        words: usize,
+    ) -> Result<Vec<u32>, RunnerError> {
+        if let Some(why) = self.unsupported(target) {
+            return Err(RunnerError::Unsupported { target, why });
+        }
+        let what = format!("storage shader for {target}");
+        let error = |message: String| RunnerError::Dispatch {
+            job: what.clone(),
+            message,
+        };
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
+        let module = self
+            .module_of(target, &what, workgroup_size, text)
+            .map_err(|message| RunnerError::Shader {
+                job: what.clone(),
+                message,
+            })?;
+        let bind_layout = self
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &[wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: false },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                }],
+            });
+        let pipeline_layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&bind_layout)],
+                immediate_size: 0,
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&what),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        let internal = pollster::block_on(internal.pop());
+        let validation = pollster::block_on(validation.pop());
+        if let Some(e) = validation.or(internal) {
+            return Err(RunnerError::Pipeline {
+                job: what.clone(),
+                message: e.to_string(),
+            });
+        }
+
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let buffer = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: bytes_of(&vec![UNWRITTEN; words]).as_slice(),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            });
+        let bytes = words as u64 * 4;
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &bind_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            }],
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            let [x, y, z] = workgroups;
+            pass.dispatch_workgroups(x, y, z);
+        }
+        encoder.copy_buffer_to_buffer(&buffer, 0, &staging, 0, bytes);
+        self.queue.submit([encoder.finish()]);
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(error(e.to_string()));
+        }
+        let (tx, rx) = mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |r| {
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| error(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| error(e.to_string()))?
+            .map_err(|e| error(format!("reading back: {e}")))?;
+        let view = staging
+            .get_mapped_range(..)
+            .map_err(|e| error(e.to_string()))?;
+        let out = view
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        drop(view);
+        staging.unmap();
+        Ok(out)
     }
 
     /// Records one case's buffers, dispatch and copy to a staging buffer.

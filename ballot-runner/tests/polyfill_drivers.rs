@@ -1,0 +1,423 @@
+//! The polyfill libraries' self-tests (`ballot_core::polyfill::self_test`)
+//! on a real driver (wgpu on Vulkan), every record of every invocation
+//! compared with the simulator (`ballot_core::ops`), which implements
+//! DESIGN.md's semantics independently of the WGSL / GLSL helpers.
+//!
+//! Targets: `glsl` and `wgsl` in the driver's own subgroups, and
+//! `glsl-no-subgroup` and `wgsl-no-subgroup` at virtual subgroup sizes 1 to
+//! 128, including a ragged workgroup whose last virtual subgroup is partial.
+//! `wgsl-web` (Dawn/Tint's dialect) is not run here.
+//!
+//! Subgroups are rebuilt from the records alone: an invocation's subgroup is
+//! the invocations of its workgroup that got the same `BroadcastFirst(3g +
+//! 1)` (record 8.x), its lane id and size are records 8.w and 9.x, and the
+//! active lanes are the lanes present. A wrong BroadcastFirst splits or
+//! merges subgroups, which the other records then contradict. On emulated
+//! targets the documented layout (`lane = local index % S`, `size = S`) is
+//! asserted too.
+//!
+//! Without a Vulkan adapter the tests say why on stderr and pass, unless
+//! `BALLOT_REQUIRE_GPU=1`.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+
+use ballot_core::back::{Target, UNDEFINED_FIND};
+use ballot_core::ops;
+use ballot_core::polyfill::{self, PolyfillOptions, SELF_TEST_RECORDS};
+use ballot_core::{PerLane, SimError, Subgroup, SubgroupMask};
+use ballot_runner::Gpu;
+
+fn required() -> bool {
+    std::env::var("BALLOT_REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
+
+/// Prints past the test harness's capture, so that a skip is seen even in
+/// a passing run.
+fn loud(message: &str) {
+    let _ = writeln!(std::io::stderr(), "{message}");
+}
+
+/// Skips (loudly) or fails, as `BALLOT_REQUIRE_GPU` says.
+fn skip(what: &str, why: &str) {
+    if required() {
+        panic!("{what}: {why} (BALLOT_REQUIRE_GPU=1 forbids skipping)");
+    }
+    loud(&format!("SKIPPED {what}: {why}"));
+}
+
+const R: usize = SELF_TEST_RECORDS as usize;
+type Record = [u32; 4];
+
+/// One self-test dispatch.
+struct Case {
+    target: Target,
+    options: PolyfillOptions,
+    workgroups: [u32; 3],
+}
+
+impl Case {
+    fn describe(&self) -> String {
+        format!(
+            "{} (subgroup size {}, workgroup {:?}, {:?} workgroups)",
+            self.target, self.options.subgroup_size, self.options.workgroup_size, self.workgroups
+        )
+    }
+
+    fn invocations_per_workgroup(&self) -> usize {
+        self.options.workgroup_size.iter().product::<u32>() as usize
+    }
+
+    fn invocations(&self) -> usize {
+        self.invocations_per_workgroup() * self.workgroups.iter().product::<u32>() as usize
+    }
+}
+
+/// What was compared.
+#[derive(Default, Debug)]
+struct Figures {
+    invocations: usize,
+    subgroups: usize,
+    values: usize,
+    sizes: Vec<u32>,
+}
+
+/// The simulator's per-lane result in `lane`, which must be active.
+fn at<T: Copy>(values: &PerLane<T>, lane: u32) -> T {
+    *values.get(lane).expect("the lane is active")
+}
+
+/// The documented value of an undefined case (`Some`), or `None` where the
+/// target leaves it to the driver; `result` must be the simulator's report
+/// that the case is undefined.
+fn undefined<T>(result: Result<T, SimError>, what: &str, documented: Option<u32>) -> Option<u32> {
+    assert!(
+        result.is_err(),
+        "the simulator defines {what}, which the self-test takes as undefined"
+    );
+    documented
+}
+
+/// Compares the dispatch's `words` with the simulator; the error lists the
+/// mismatches (target, invocation, record, expected, got).
+fn check(case: &Case, words: &[u32]) -> Result<Figures, String> {
+    let target = case.target;
+    let emulated = !target.has_subgroups();
+    let n = case.invocations_per_workgroup();
+    let total = case.invocations();
+    assert_eq!(words.len(), total * R * 4);
+    let records: Vec<[Record; R]> = words
+        .chunks_exact(R * 4)
+        .map(|inv| std::array::from_fn(|r| std::array::from_fn(|c| inv[r * 4 + c])))
+        .collect();
+    let mut problems = Vec::new();
+
+    // Rebuild the subgroups: (workgroup, BroadcastFirst) -> invocations.
+    let mut groups: BTreeMap<(usize, u32), Vec<usize>> = BTreeMap::new();
+    for (g, rec) in records.iter().enumerate() {
+        let (lane, size) = (rec[8][3], rec[9][0]);
+        if emulated {
+            let s = case.options.subgroup_size;
+            let local = (g % n) as u32;
+            if (lane, size) != (local % s, s) {
+                problems.push(format!(
+                    "{}: invocation {g}: lane/size ({lane}, {size}), documented ({}, {s})",
+                    case.describe(),
+                    local % s
+                ));
+            }
+        }
+        if !size.is_power_of_two() || size > 128 || lane >= size {
+            problems.push(format!(
+                "{}: invocation {g}: impossible lane {lane} / size {size}",
+                case.describe()
+            ));
+            continue;
+        }
+        groups.entry((g / n, rec[8][0])).or_default().push(g);
+    }
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
+
+    let mut figures = Figures {
+        invocations: total,
+        subgroups: groups.len(),
+        ..Default::default()
+    };
+    for ((workgroup, first), members) in &groups {
+        let size = records[members[0]][9][0];
+        let mut g_of = vec![0u32; size as usize];
+        let mut active = SubgroupMask::EMPTY;
+        for &g in members {
+            let (lane, s) = (records[g][8][3], records[g][9][0]);
+            if s != size || active.contains(lane) {
+                problems.push(format!(
+                    "{}: workgroup {workgroup}, subgroup of BroadcastFirst {first}: \
+                     invocation {g} has lane {lane} / size {s}, clashing with the others \
+                     (size {size}, lanes {active:#})",
+                    case.describe()
+                ));
+                continue;
+            }
+            active.set(lane, true);
+            g_of[lane as usize] = g as u32;
+        }
+        if !figures.sizes.contains(&size) {
+            figures.sizes.push(size);
+        }
+        let sg = Subgroup::new(size, active).expect("lanes below the size");
+        let sz = size as usize;
+        let even: Vec<bool> = (0..size).map(|l| l % 2 == 0).collect();
+        let b = ops::subgroup_ballot(&sg, &even).unwrap();
+        let bv: Vec<SubgroupMask> = (0..size)
+            .map(|l| b.get(l).copied().unwrap_or_default())
+            .collect();
+        let count = ops::subgroup_ballot_bit_count(&sg, &bv).unwrap();
+        let incl = ops::subgroup_ballot_inclusive_bit_count(&sg, &bv).unwrap();
+        let excl = ops::subgroup_ballot_exclusive_bit_count(&sg, &bv).unwrap();
+        // b is empty only if no even lane is active: then FindLSB/MSB are
+        // undefined, and the library documents UNDEFINED_FIND.
+        let documented_find = (target != Target::Glsl).then_some(UNDEFINED_FIND);
+        let find = |r: Result<PerLane<u32>, SimError>, lane: u32| match r {
+            Ok(v) => Some(at(&v, lane)),
+            Err(_) => documented_find,
+        };
+        let lsb = ops::subgroup_ballot_find_lsb(&sg, &bv);
+        let msb = ops::subgroup_ballot_find_msb(&sg, &bv);
+        let next: Vec<u32> = (0..size).map(|l| (l + 1) % size).collect();
+        let extract = ops::subgroup_ballot_bit_extract(&sg, &bv, &next).unwrap();
+        let inverse = ops::subgroup_inverse_ballot(&sg, &bv).unwrap();
+        let elect = ops::subgroup_elect(&sg);
+        let masks = [
+            ops::subgroup_eq_mask(&sg),
+            ops::subgroup_ge_mask(&sg),
+            ops::subgroup_gt_mask(&sg),
+            ops::subgroup_le_mask(&sg),
+            ops::subgroup_lt_mask(&sg),
+        ];
+        let v3: Vec<u32> = g_of.iter().map(|g| 3 * g + 1).collect();
+        let v5: Vec<u32> = g_of.iter().map(|g| 5 * g + 2).collect();
+        let first_exp = ops::subgroup_broadcast_first(&sg, &v3).unwrap();
+        // Lane 0 inactive: undefined; emulated targets document the
+        // caller's own value.
+        let from0 = ops::subgroup_broadcast(&sg, &v5, 0).ok();
+        // The branch of lanes with bit 1 set.
+        let inside = sg.narrow((0..size).filter(|l| l & 2 != 0).collect());
+        let inside_elect = ops::subgroup_elect(&inside);
+        let inside_ballot = ops::subgroup_ballot(&inside, &vec![true; sz]).unwrap();
+        let ib: Vec<SubgroupMask> = (0..size)
+            .map(|l| inside_ballot.get(l).copied().unwrap_or_default())
+            .collect();
+        let inside_count = ops::subgroup_ballot_bit_count(&inside, &ib).unwrap();
+        // Record 9: cases the spec leaves undefined.
+        let documented = |v: u32| (target != Target::Glsl).then_some(v);
+        let lsb0 = undefined(
+            ops::subgroup_ballot_find_lsb(&sg, &vec![SubgroupMask::EMPTY; sz]),
+            "FindLSB(0)",
+            documented(UNDEFINED_FIND),
+        );
+        let msb0 = undefined(
+            ops::subgroup_ballot_find_msb(&sg, &vec![SubgroupMask::EMPTY; sz]),
+            "FindMSB(0)",
+            documented(UNDEFINED_FIND),
+        );
+        let extract_size = undefined(
+            ops::subgroup_ballot_bit_extract(&sg, &vec![SubgroupMask::ALL; sz], &vec![size; sz]),
+            "BitExtract(all ones, size)",
+            documented(0),
+        );
+
+        for lane in sg.active().iter() {
+            let g = g_of[lane as usize] as usize;
+            let words = |m: SubgroupMask| m.to_words().map(Some);
+            let bit = |v: bool| Some(u32::from(v));
+            let split = if inside.is_active(lane) {
+                Some(u32::from(at(&inside_elect, lane)) | (at(&inside_count, lane) << 1))
+            } else {
+                Some(u32::MAX)
+            };
+            let from0 = match &from0 {
+                Some(v) => Some(at(v, lane)),
+                None if emulated => Some(v5[lane as usize]),
+                None => None,
+            };
+            let mut expected: [[Option<u32>; 4]; R] = [
+                words(at(&b, lane)),
+                [
+                    Some(at(&count, lane)),
+                    Some(at(&incl, lane)),
+                    Some(at(&excl, lane)),
+                    find(lsb.clone(), lane),
+                ],
+                [
+                    find(msb.clone(), lane),
+                    bit(at(&extract, lane)),
+                    bit(at(&inverse, lane)),
+                    bit(at(&elect, lane)),
+                ],
+                [None; 4],
+                [None; 4],
+                [None; 4],
+                [None; 4],
+                [None; 4],
+                [Some(at(&first_exp, lane)), from0, split, Some(lane)],
+                [Some(size), lsb0, msb0, extract_size],
+            ];
+            for (i, m) in masks.iter().enumerate() {
+                expected[3 + i] = words(at(m, lane));
+            }
+            for (r, (want, got)) in expected.iter().zip(&records[g]).enumerate() {
+                for c in 0..4 {
+                    let Some(w) = want[c] else { continue };
+                    figures.values += 1;
+                    if w != got[c] {
+                        problems.push(format!(
+                            "{}: invocation {g} (workgroup {workgroup}, lane {lane} of \
+                             {size}, active {active:#}): record {r}.{}: expected {w:#x}, \
+                             got {:#x} (record: {got:x?})",
+                            case.describe(),
+                            ["x", "y", "z", "w"][c],
+                            got[c]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(figures)
+    } else {
+        let shown = problems.len().min(20);
+        Err(format!(
+            "{} mismatches, the first {shown}:\n{}",
+            problems.len(),
+            problems[..shown].join("\n")
+        ))
+    }
+}
+
+/// Runs `text` as `case`'s self-test and compares it.
+fn run(gpu: &Gpu, case: &Case, text: &str) -> Result<Figures, String> {
+    let words = gpu
+        .run_storage(
+            case.target,
+            text,
+            case.options.workgroup_size,
+            case.workgroups,
+            case.invocations() * R * 4,
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", case.describe()));
+    check(case, &words)
+}
+
+fn cases() -> Vec<Case> {
+    let case = |target, subgroup_size, workgroup_size, workgroups| Case {
+        target,
+        options: PolyfillOptions {
+            subgroup_size,
+            workgroup_size,
+        },
+        workgroups,
+    };
+    let mut cases = vec![
+        case(Target::Glsl, 32, [64, 1, 1], [3, 1, 1]),
+        case(Target::Wgsl, 32, [64, 1, 1], [3, 1, 1]),
+        case(Target::Glsl, 32, [8, 4, 2], [2, 2, 1]),
+    ];
+    for target in [Target::GlslNoSubgroup, Target::WgslNoSubgroup] {
+        for (s, wg, groups) in [
+            (1, [16, 1, 1], [2, 1, 1]),
+            (4, [64, 1, 1], [2, 1, 1]),
+            (8, [64, 1, 1], [2, 2, 1]),
+            (32, [64, 1, 1], [2, 1, 1]),
+            (64, [128, 1, 1], [2, 1, 1]),
+            (128, [256, 1, 1], [2, 1, 1]),
+            // Ragged: the second virtual subgroup has 16 of 32 lanes.
+            (32, [48, 1, 1], [3, 1, 1]),
+            // Ragged, three-dimensional: 60 invocations, subgroups of 16.
+            (16, [5, 4, 3], [2, 1, 1]),
+        ] {
+            cases.push(case(target, s, wg, groups));
+        }
+    }
+    cases
+}
+
+#[test]
+fn polyfill_self_tests_agree_with_the_simulator() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("polyfill driver tests", &e.to_string()),
+    };
+    loud(&format!("polyfill self-tests on {}", gpu.describe()));
+    let mut failures = Vec::new();
+    for case in cases() {
+        if let Some(why) = gpu.unsupported(case.target) {
+            skip(&format!("{} on {}", case.describe(), gpu.describe()), &why);
+            continue;
+        }
+        let text = polyfill::self_test(case.target, &case.options)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.describe()));
+        match run(&gpu, &case, &text) {
+            Ok(f) => loud(&format!(
+                "ok {}: {} invocations in {} subgroups (sizes {:?}), {} values compared",
+                case.describe(),
+                f.invocations,
+                f.subgroups,
+                f.sizes,
+                f.values
+            )),
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "polyfill self-tests disagree with the simulator:\n{}",
+        failures.join("\n\n")
+    );
+}
+
+/// The comparison can fail: with ExclusiveBitCount answering the inclusive
+/// count, record 1.z disagrees.
+#[test]
+fn a_wrong_helper_is_caught() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("the wrong-helper test", &e.to_string()),
+    };
+    let mut ran = 0;
+    for target in [Target::WgslNoSubgroup, Target::Wgsl, Target::GlslNoSubgroup] {
+        if let Some(why) = gpu.unsupported(target) {
+            skip(&format!("wrong helper on {target}"), &why);
+            continue;
+        }
+        let case = Case {
+            target,
+            options: PolyfillOptions {
+                subgroup_size: 8,
+                workgroup_size: [64, 1, 1],
+            },
+            workgroups: [1, 1, 1],
+        };
+        let text = polyfill::self_test(target, &case.options).unwrap();
+        // The public wrapper's body, the same in both languages.
+        let right = "return ballot_exclusive_bit_count(value);";
+        let wrong = "return ballot_inclusive_bit_count(value);";
+        assert_eq!(
+            text.matches(right).count(),
+            1,
+            "{target}: the public ExclusiveBitCount's body moved:\n{text}"
+        );
+        let broken = text.replacen(right, wrong, 1);
+        run(&gpu, &case, &text).unwrap_or_else(|e| panic!("the intact self-test fails: {e}"));
+        let error = run(&gpu, &case, &broken)
+            .map(|f| f.values)
+            .expect_err("a wrong ExclusiveBitCount passed");
+        assert!(error.contains("record 1.z"), "{error}");
+        ran += 1;
+    }
+    if ran == 0 {
+        skip("the wrong-helper test", "no target ran");
+    }
+}
