@@ -58,7 +58,10 @@ fn run(subgroup_size: u32) -> Result<(), Box<dyn std::error::Error>> {
         println!("wrote {} ({} lines)", path.display(), text.lines().count());
         if target == Target::WgslNoSubgroup {
             println!("\n--- the wgsl-no-subgroup library, header ---");
-            for line in text.lines().take_while(|l| l.starts_with("//") || l.is_empty()) {
+            for line in text
+                .lines()
+                .take_while(|l| l.starts_with("//") || l.is_empty())
+            {
                 println!("{line}");
             }
             println!();
