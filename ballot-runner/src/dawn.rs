@@ -3,7 +3,7 @@
 //!
 //! Rust writes a batch of jobs (shader text and buffer words) as one JSON
 //! file, a single Node process runs them all with one device, writing one
-//! JSON line per job, and Rust reads them back for [`crate::compare`]. One
+//! JSON line per job, and Rust reads them back for [`crate::compare()`]. One
 //! process for the whole batch, because starting Dawn costs far more than a
 //! dispatch.
 

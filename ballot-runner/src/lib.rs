@@ -9,7 +9,7 @@
 //!   SPIR-V, passed through), `wgsl` and `wgsl-no-subgroup`.
 //! - [`dawn`]: Dawn/Tint through Node's `webgpu` package, for `wgsl-web`
 //!   and `wgsl-no-subgroup`.
-//! - [`compare`]: rebuilds each subgroup from the lane records and compares
+//! - [`mod@compare`]: rebuilds each subgroup from the lane records and compares
 //!   with [`ballot_core::interp`].
 //! - [`suite`]: the kernels and cases the driver tests run.
 //! - [`drive`]: runs a batch on one driver and sums up per target.
