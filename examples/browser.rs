@@ -13,6 +13,8 @@
 //! the kernel on 256 invocations and checks every slot against the same
 //! computation in JavaScript. The example itself checks the kernel natively.
 
+mod common;
+
 use ballot::prelude::*;
 
 /// The README's compaction slot.
@@ -47,10 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let web = compaction_slot::shader(Target::WgslWeb, Form::ComputeShader, &options)?;
     let fallback = compaction_slot::shader(Target::WgslNoSubgroup, Form::ComputeShader, &options)?;
-    let dir = std::env::var_os("BALLOT_OUT")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "target/ballot-examples".into())
-        .join("browser");
+    let dir = common::out_dir("browser");
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("compaction_slot.wgsl-web.wgsl"), &web)?;
     std::fs::write(dir.join("compaction_slot.wgsl-no-subgroup.wgsl"), &fallback)?;

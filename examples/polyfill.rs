@@ -12,6 +12,8 @@
 //! without subgroups need. Every library was validated by naga before it
 //! was returned; `ballot check FILE` validates a shader that includes one.
 
+mod common;
+
 use std::process::ExitCode;
 
 use ballot::cross::{self, CrossTarget};
@@ -42,17 +44,11 @@ fn run(subgroup_size: u32) -> Result<(), Box<dyn std::error::Error>> {
         subgroup_size,
         ..PolyfillOptions::default()
     };
-    let dir = std::env::var_os("BALLOT_OUT")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "target/ballot-examples".into())
-        .join("polyfill");
+    let dir = common::out_dir("polyfill");
     std::fs::create_dir_all(&dir)?;
     for target in Target::ALL {
         let text = polyfill::library(target, &options)?;
-        let ext = match target.language() {
-            ballot::Language::Glsl => "glsl",
-            ballot::Language::Wgsl => "wgsl",
-        };
+        let ext = target.language().extension();
         let path = dir.join(format!("ballot.{target}.{ext}"));
         std::fs::write(&path, &text)?;
         println!("wrote {} ({} lines)", path.display(), text.lines().count());

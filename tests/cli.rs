@@ -582,10 +582,7 @@ fn polyfill_usage_errors_exit_2() {
 #[test]
 fn polyfill_libraries_pass_ballot_check_for_every_target() {
     for target in Target::ALL {
-        let ext = match target.language() {
-            ballot::Language::Glsl => "glsl",
-            ballot::Language::Wgsl => "wgsl",
-        };
+        let ext = target.language().extension();
         let file = temp_file(&format!("lib-{}.{ext}", target.name()), b"");
         let out = ballot(&["polyfill", "--target", target.name(), "-o", arg(&file)]);
         assert_eq!(

@@ -21,10 +21,7 @@ use ballot::prelude::*;
 use ballot::{Language, Missing};
 
 fn golden(target: Target, what: &str) -> PathBuf {
-    let ext = match target.language() {
-        Language::Glsl => "glsl",
-        Language::Wgsl => "wgsl",
-    };
+    let ext = target.language().extension();
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/out/polyfill")
         .join(format!("{}{what}.{ext}", target.name()))

@@ -109,10 +109,7 @@ const FIXTURES: &[Fixture] = &[
 ];
 
 fn path(target: Target, form: Form, name: &str) -> PathBuf {
-    let ext = match target.language() {
-        Language::Glsl => "glsl",
-        Language::Wgsl => "wgsl",
-    };
+    let ext = target.language().extension();
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/out")
         .join(target.name())

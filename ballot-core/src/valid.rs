@@ -58,21 +58,23 @@ pub fn validate(target: Target, form: Form, text: &str) -> Result<(), Validation
         }
     };
     match target {
-        Target::Wgsl => wgsl(text, Capabilities::SUBGROUP).map_err(|(m, l)| fail(m, l, text)),
+        Target::Wgsl => {
+            wgsl(text, "wgsl", Capabilities::SUBGROUP).map_err(|(m, l)| fail(m, l, text))
+        }
         Target::WgslWeb => {
             let stripped = strip_web_directives(text);
-            wgsl(&stripped, Capabilities::SUBGROUP).map_err(|(m, l)| fail(m, l, &stripped))
+            wgsl(&stripped, "wgsl", Capabilities::SUBGROUP).map_err(|(m, l)| fail(m, l, &stripped))
         }
         Target::WgslNoSubgroup => {
-            wgsl(text, Capabilities::empty()).map_err(|(m, l)| fail(m, l, text))
+            wgsl(text, "wgsl", Capabilities::empty()).map_err(|(m, l)| fail(m, l, text))
         }
         Target::GlslNoSubgroup => {
             let source = glsl_wrap(text, form);
-            glsl(&source).map_err(|(m, l)| fail(m, l, &source))
+            glsl(&source, "glsl").map_err(|(m, l)| fail(m, l, &source))
         }
         Target::Glsl => {
             let source = glsl_wrap(&glsl_shim(text), form);
-            glsl(&source).map_err(|(m, l)| fail(m, l, &source))
+            glsl(&source, "glsl").map_err(|(m, l)| fail(m, l, &source))
         }
     }
 }
@@ -83,53 +85,6 @@ fn wrapped(target: Target, form: Form) -> bool {
 
 fn validator(caps: Capabilities) -> Validator {
     Validator::new(ValidationFlags::all(), caps)
-}
-
-/// Parses and validates WGSL; on failure, naga's report and its line.
-fn wgsl(source: &str, caps: Capabilities) -> Result<(), (String, Option<u32>)> {
-    let module = naga::front::wgsl::parse_str(source).map_err(|e| {
-        let line = e.location(source).map(|l| l.line_number);
-        (e.emit_to_string(source), line)
-    })?;
-    validator(caps)
-        .validate(&module)
-        .map_err(|e| validation_report(&e, source, "wgsl"))?;
-    Ok(())
-}
-
-/// naga's report of a validation error, and the line of its innermost span
-/// (the expression rather than the enclosing function).
-fn validation_report(
-    e: &naga::WithSpan<naga::valid::ValidationError>,
-    source: &str,
-    path: &str,
-) -> (String, Option<u32>) {
-    let line = e
-        .spans()
-        .last()
-        .map(|(span, _)| span.location(source).line_number);
-    (e.emit_to_string_with_path(source, path), line)
-}
-
-fn glsl(source: &str) -> Result<(), (String, Option<u32>)> {
-    let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
-    let module = naga::front::glsl::Frontend::default()
-        .parse(&options, source)
-        .map_err(|e| {
-            let line = e
-                .errors
-                .first()
-                .and_then(|err| err.location(source))
-                .map(|l| l.line_number);
-            (e.emit_to_string(source), line)
-        })?;
-    // naga's glsl-in lowers barrier() to a barrier that includes the
-    // subgroup, which needs these capabilities to validate.
-    let caps = Capabilities::SUBGROUP | Capabilities::SUBGROUP_BARRIER;
-    validator(caps)
-        .validate(&module)
-        .map_err(|e| validation_report(&e, source, "glsl"))?;
-    Ok(())
 }
 
 /// naga rejected a user's shader module (see [`check_source`]).
@@ -166,11 +121,11 @@ pub fn check_source(target: Target, path: &str, text: &str) -> Result<(), Source
         line,
     };
     match target {
-        Target::Wgsl => wgsl_module(text, path, Capabilities::SUBGROUP),
-        Target::WgslWeb => wgsl_module(&strip_web_directives(text), path, Capabilities::SUBGROUP),
-        Target::WgslNoSubgroup => wgsl_module(text, path, Capabilities::empty()),
-        Target::Glsl => glsl_module(&glsl_library(glsl_shim(text)), path),
-        Target::GlslNoSubgroup => glsl_module(&glsl_library(text.to_string()), path),
+        Target::Wgsl => wgsl(text, path, Capabilities::SUBGROUP),
+        Target::WgslWeb => wgsl(&strip_web_directives(text), path, Capabilities::SUBGROUP),
+        Target::WgslNoSubgroup => wgsl(text, path, Capabilities::empty()),
+        Target::Glsl => glsl(&glsl_library(glsl_shim(text)), path),
+        Target::GlslNoSubgroup => glsl(&glsl_library(text.to_string()), path),
     }
     .map_err(fail)
 }
@@ -198,7 +153,23 @@ fn defines_main(text: &str) -> bool {
     })
 }
 
-fn wgsl_module(source: &str, path: &str, caps: Capabilities) -> Result<(), (String, Option<u32>)> {
+/// naga's report of a validation error, and the line of its innermost span
+/// (the expression rather than the enclosing function).
+fn validation_report(
+    e: &naga::WithSpan<naga::valid::ValidationError>,
+    source: &str,
+    path: &str,
+) -> (String, Option<u32>) {
+    let line = e
+        .spans()
+        .last()
+        .map(|(span, _)| span.location(source).line_number);
+    (e.emit_to_string_with_path(source, path), line)
+}
+
+/// Parses and validates WGSL; on failure, naga's report (naming `path`)
+/// and its line.
+fn wgsl(source: &str, path: &str, caps: Capabilities) -> Result<(), (String, Option<u32>)> {
     let module = naga::front::wgsl::parse_str(source).map_err(|e| {
         let line = e.location(source).map(|l| l.line_number);
         (e.emit_to_string_with_path(source, path), line)
@@ -209,7 +180,9 @@ fn wgsl_module(source: &str, path: &str, caps: Capabilities) -> Result<(), (Stri
     Ok(())
 }
 
-fn glsl_module(source: &str, path: &str) -> Result<(), (String, Option<u32>)> {
+/// Parses GLSL as a compute shader and validates it; on failure, naga's
+/// report (naming `path`) and its line.
+fn glsl(source: &str, path: &str) -> Result<(), (String, Option<u32>)> {
     let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
     let module = naga::front::glsl::Frontend::default()
         .parse(&options, source)
@@ -221,7 +194,8 @@ fn glsl_module(source: &str, path: &str) -> Result<(), (String, Option<u32>)> {
                 .map(|l| l.line_number);
             (e.emit_to_string_with_path(source, path), line)
         })?;
-    // As in `glsl`: barrier() needs the subgroup capabilities.
+    // naga's glsl-in lowers barrier() to a barrier that includes the
+    // subgroup, which needs these capabilities to validate.
     let caps = Capabilities::SUBGROUP | Capabilities::SUBGROUP_BARRIER;
     validator(caps)
         .validate(&module)

@@ -173,42 +173,14 @@ impl Gpu {
             job: job.describe(),
             message,
         };
-        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
-        let module = self.module(job, text)?;
         let first = job.cases.first().map(|c| Bindings::of(job, c));
         let layout_entries = first.as_ref().map(layout_entries).unwrap_or_default();
-        let bind_layout = self
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: None,
-                entries: &layout_entries,
-            });
-        let pipeline_layout = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: None,
-                bind_group_layouts: &[Some(&bind_layout)],
-                immediate_size: 0,
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&job.kernel().name),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
-        let internal = pollster::block_on(internal.pop());
-        let validation = pollster::block_on(validation.pop());
-        if let Some(e) = validation.or(internal) {
-            return Err(RunnerError::Pipeline {
-                job: job.describe(),
-                message: e.to_string(),
-            });
-        }
+        let (bind_layout, pipeline) = self.pipeline(
+            &job.describe(),
+            &job.kernel().name,
+            || self.module(job, text),
+            &layout_entries,
+        )?;
 
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut encoder = self
@@ -245,10 +217,7 @@ impl Gpu {
             let view = staging
                 .get_mapped_range(..)
                 .map_err(|e| device_error(e.to_string()))?;
-            let words: Vec<u32> = view
-                .chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect();
+            let words = words_of(&view);
             drop(view);
             staging.unmap();
             let output_words = bindings.output_words.unwrap_or(0);
@@ -293,10 +262,7 @@ impl Gpu {
                 })),
             Language::Glsl => {
                 let bytes = ballot_core::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
-                let words: Vec<u32> = bytes
-                    .chunks_exact(4)
-                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                    .collect();
+                let words = words_of(&bytes);
                 let [x, y, z] = workgroup_size;
                 let entry = [wgpu::PassthroughShaderEntryPoint {
                     name: Cow::Borrowed("main"),
@@ -348,54 +314,15 @@ impl Gpu {
             job: what.clone(),
             message,
         };
-        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
-        let module = self
-            .module_of(target, &what, workgroup_size, text)
-            .map_err(|message| RunnerError::Shader {
-                job: what.clone(),
-                message,
-            })?;
-        let bind_layout = self
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: None,
-                entries: &[wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: false },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                }],
-            });
-        let pipeline_layout = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: None,
-                bind_group_layouts: &[Some(&bind_layout)],
-                immediate_size: 0,
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&what),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
-        let internal = pollster::block_on(internal.pop());
-        let validation = pollster::block_on(validation.pop());
-        if let Some(e) = validation.or(internal) {
-            return Err(RunnerError::Pipeline {
-                job: what.clone(),
-                message: e.to_string(),
-            });
-        }
+        let module = || {
+            self.module_of(target, &what, workgroup_size, text)
+                .map_err(|message| RunnerError::Shader {
+                    job: what.clone(),
+                    message,
+                })
+        };
+        let (bind_layout, pipeline) =
+            self.pipeline(&what, &what, module, &[storage_entry(0, false)])?;
 
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let buffer = self
@@ -448,13 +375,68 @@ impl Gpu {
         let view = staging
             .get_mapped_range(..)
             .map_err(|e| error(e.to_string()))?;
-        let out = view
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let out = words_of(&view);
         drop(view);
         staging.unmap();
         Ok(out)
+    }
+
+    /// The compute pipeline of entry point `main` in the module `module`
+    /// makes, over one bind group of `entries`, and that group's layout.
+    /// `what` names the shader in errors, `label` in wgpu's objects.
+    ///
+    /// # Errors
+    /// `module`'s error, or the device's rejection of the pipeline.
+    fn pipeline(
+        &self,
+        what: &str,
+        label: &str,
+        module: impl FnOnce() -> Result<wgpu::ShaderModule, RunnerError>,
+        entries: &[wgpu::BindGroupLayoutEntry],
+    ) -> Result<(wgpu::BindGroupLayout, wgpu::ComputePipeline), RunnerError> {
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
+        let module = match module() {
+            Ok(module) => module,
+            Err(e) => {
+                // Leave no scope pushed for later calls to inherit.
+                let _ = pollster::block_on(internal.pop());
+                let _ = pollster::block_on(validation.pop());
+                return Err(e);
+            }
+        };
+        let bind_layout = self
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries,
+            });
+        let pipeline_layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&bind_layout)],
+                immediate_size: 0,
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        let internal = pollster::block_on(internal.pop());
+        let validation = pollster::block_on(validation.pop());
+        if let Some(e) = validation.or(internal) {
+            return Err(RunnerError::Pipeline {
+                job: what.to_string(),
+                message: e.to_string(),
+            });
+        }
+        Ok((bind_layout, pipeline))
     }
 
     /// Records one case's buffers, dispatch and copy to a staging buffer.
@@ -537,16 +519,7 @@ impl Gpu {
 /// The bind group layout of the shader interface: parameters read-only,
 /// output and records read-write.
 fn layout_entries(bindings: &Bindings) -> Vec<wgpu::BindGroupLayoutEntry> {
-    let entry = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
+    let entry = storage_entry;
     let mut entries: Vec<_> = (0..bindings.params.len() as u32)
         .map(|i| entry(i, true))
         .collect();
@@ -559,8 +532,30 @@ fn layout_entries(bindings: &Bindings) -> Vec<wgpu::BindGroupLayoutEntry> {
     entries
 }
 
+/// A storage buffer at `binding`, seen by the compute stage.
+fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
 fn bytes_of(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Little-endian words of `bytes` (a whole number of them).
+fn words_of(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
 }
 
 /// With `BALLOT_DUMP=DIR`, writes the shader text of `job` to
@@ -570,10 +565,7 @@ fn dump(job: &Job<'_>, text: &str) {
     let Some(dir) = std::env::var_os("BALLOT_DUMP") else {
         return;
     };
-    let ext = match job.target.language() {
-        Language::Glsl => "comp",
-        Language::Wgsl => "wgsl",
-    };
+    let ext = job.target.language().extension();
     let dir = std::path::PathBuf::from(dir);
     let path = dir.join(format!("{}.{}.{ext}", job.kernel().name, job.target));
     // Dumping is a debugging aid: a failure to write must not fail the run.

@@ -11,31 +11,15 @@
 //!   that a width the driver ignored cannot pass unnoticed).
 //! - `BALLOT_ADAPTER=NAME`: the Vulkan adapter whose name contains NAME.
 
-use std::io::Write as _;
-
 use ballot_core::back::Target;
 use ballot_core::interp::{Arg, Value};
 use ballot_runner::dawn::{self, Dawn};
 use ballot_runner::drive::{self, Summary};
 use ballot_runner::{compare, suite, Gpu, Job, RunnerError};
 
-fn required() -> bool {
-    std::env::var("BALLOT_REQUIRE_GPU").is_ok_and(|v| v == "1")
-}
+mod common;
 
-/// Prints past the test harness's capture, so that a skip is seen even in
-/// a passing run.
-fn loud(message: &str) {
-    let _ = writeln!(std::io::stderr(), "{message}");
-}
-
-/// Skips (loudly) or fails, as `BALLOT_REQUIRE_GPU` says.
-fn skip(what: &str, why: &str) {
-    if required() {
-        panic!("{what}: {why} (BALLOT_REQUIRE_GPU=1 forbids skipping)");
-    }
-    loud(&format!("SKIPPED {what}: {why}"));
-}
+use common::{loud, required, skip};
 
 /// The targets among `of` that `BALLOT_TARGETS` allows.
 fn targets(of: &[Target]) -> Vec<Target> {

@@ -20,7 +20,6 @@
 //! `BALLOT_REQUIRE_GPU=1`.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 
 use ballot_core::back::{Target, UNDEFINED_FIND};
 use ballot_core::ops;
@@ -28,23 +27,9 @@ use ballot_core::polyfill::{self, PolyfillOptions, SELF_TEST_RECORDS};
 use ballot_core::{PerLane, SimError, Subgroup, SubgroupMask};
 use ballot_runner::Gpu;
 
-fn required() -> bool {
-    std::env::var("BALLOT_REQUIRE_GPU").is_ok_and(|v| v == "1")
-}
+mod common;
 
-/// Prints past the test harness's capture, so that a skip is seen even in
-/// a passing run.
-fn loud(message: &str) {
-    let _ = writeln!(std::io::stderr(), "{message}");
-}
-
-/// Skips (loudly) or fails, as `BALLOT_REQUIRE_GPU` says.
-fn skip(what: &str, why: &str) {
-    if required() {
-        panic!("{what}: {why} (BALLOT_REQUIRE_GPU=1 forbids skipping)");
-    }
-    loud(&format!("SKIPPED {what}: {why}"));
-}
+use common::{loud, skip};
 
 const R: usize = SELF_TEST_RECORDS as usize;
 type Record = [u32; 4];

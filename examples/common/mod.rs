@@ -41,10 +41,7 @@ pub fn write_shaders(
             ballot::Missing::Error,
         )
         .map_err(std::io::Error::other)?;
-        let ext = match target.language() {
-            ballot::Language::Glsl => "comp",
-            ballot::Language::Wgsl => "wgsl",
-        };
+        let ext = target.language().extension();
         let path = dir.join(format!("{}.{target}.{ext}", kernels[0].name));
         std::fs::write(&path, text)?;
         written.push(path);

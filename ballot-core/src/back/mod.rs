@@ -81,6 +81,16 @@ pub enum Language {
     Wgsl,
 }
 
+impl Language {
+    /// The file extension of its source files: `glsl` or `wgsl`.
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Language::Glsl => "glsl",
+            Language::Wgsl => "wgsl",
+        }
+    }
+}
+
 /// Where emitted code will run. See DESIGN.md's target table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Target {
