@@ -119,13 +119,18 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(LANES as u64));
     group.sample_size(10);
     group.bench_function(BenchmarkId::new("compaction_slot", "kernel"), |b| {
+        b.iter(|| compaction_slot::run_dispatch_into(&dispatch, &mut out, &keep).unwrap())
+    });
+    // The same, allocating its output as `run_dispatch` does: the price of
+    // the convenient API.
+    group.bench_function(BenchmarkId::new("compaction_slot", "kernel_vec"), |b| {
         b.iter(|| compaction_slot::run_dispatch(&dispatch, &keep).unwrap())
     });
     group.bench_function(BenchmarkId::new("compaction_slot", "by_hand"), |b| {
         b.iter(|| compaction_slot_by_hand(&keep, &mut out))
     });
     group.bench_function(BenchmarkId::new("divergent", "kernel"), |b| {
-        b.iter(|| divergent::run_dispatch(&dispatch, &n).unwrap())
+        b.iter(|| divergent::run_dispatch_into(&dispatch, &mut out, &n).unwrap())
     });
     group.bench_function(BenchmarkId::new("divergent", "by_hand"), |b| {
         b.iter(|| divergent_by_hand(&n, &mut out))

@@ -225,6 +225,14 @@ pub enum SimError {
         /// The number of entries given.
         got: usize,
     },
+    /// An output buffer does not have one entry per invocation.
+    #[error("the output holds {got} entries, but the dispatch has {expected} invocations")]
+    OutputLength {
+        /// The number of invocations in the dispatch.
+        expected: usize,
+        /// The length of the output given.
+        got: usize,
+    },
 }
 
 impl SimError {

@@ -4,63 +4,100 @@
 //! in any release. It is public only because generated code lives in the
 //! user's crate.
 //!
-//! The model is SPMD on SIMD. A per-lane value is a [`V`], one slot for each
-//! of the 128 possible lanes, of which the first `n` (the subgroup size) are
-//! used. Pure operations compute every used lane, active or not: they are
-//! total (IR invariant 5), so inactive lanes compute harmless values that
-//! nobody reads, and the loops stay branch-free. Stores ([`assign`]) and
-//! collectives respect the active mask, which is a `u128` with lane `i` at
-//! bit `i`.
+//! The model is SPMD on SIMD. A per-lane value is a [`V<T, N>`](V): `N`
+//! slots, one per lane, where `N` is a compile-time lane count at least the
+//! subgroup size. Each kernel is monomorphised for the few widths of
+//! [`WIDTHS`], and a dispatch picks the narrowest that holds its subgroup
+//! ([`width`]), so a subgroup of 32 works on arrays of 32, not 128. With the
+//! width a constant, the lane loops have fixed trip counts that the compiler
+//! unrolls and vectorises.
+//!
+//! Pure operations compute every slot, active or not, and lanes at or above
+//! the subgroup size: they are total (IR invariant 5), so those slots hold
+//! harmless values that nobody reads, and the loops stay branch-free. Stores
+//! ([`assign`]) and collectives respect the active mask, a `u128` with lane
+//! `i` at bit `i` that never has a bit at or above the subgroup size.
 
 use crate::error::{Op, SimError, UbKind, UndefinedBehavior};
 use crate::mask::SubgroupMask;
-use crate::sim::{PerLane, Subgroup, SubgroupSize, MAX_SUBGROUP_SIZE};
+use crate::sim::{PerLane, Subgroup, SubgroupSize};
 
-const LANES: usize = MAX_SUBGROUP_SIZE as usize;
+/// The lane counts kernels are compiled for, narrowest first. Subgroups of
+/// 1, 2 and 4 lanes share the 8-lane code: so few lanes cost little either
+/// way, and every width is one more copy of each kernel in the user's binary.
+pub const WIDTHS: [usize; 5] = [8, 16, 32, 64, 128];
 
-/// One value per lane.
+/// The narrowest of [`WIDTHS`] that holds a subgroup of `size`.
+#[inline]
+pub const fn width(size: SubgroupSize) -> usize {
+    let n = size.as_usize();
+    if n <= WIDTHS[0] {
+        WIDTHS[0]
+    } else {
+        n
+    }
+}
+
+/// One value per lane, in `N` slots.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct V<T>(pub [T; LANES]);
+pub struct V<T, const N: usize>(pub [T; N]);
 
-impl<T: Copy + Default> Default for V<T> {
+impl<T: Copy + Default, const N: usize> Default for V<T, N> {
     fn default() -> Self {
-        Self([T::default(); LANES])
+        Self([T::default(); N])
     }
 }
 
-impl<T: Copy + Default> V<T> {
+impl<T: Copy, const N: usize> V<T, N> {
     /// The same value in every lane.
-    #[inline]
+    #[inline(always)]
     pub fn splat(value: T) -> Self {
-        Self([value; LANES])
+        Self([value; N])
     }
 
-    /// Lane `l` holds `values[l]`; lanes past the slice hold the default.
-    #[inline]
-    pub fn from_slice(values: &[T]) -> Self {
-        let mut v = Self::default();
-        v.0[..values.len()].copy_from_slice(values);
-        v
+    /// Lane `l` holds `f(l)`.
+    #[inline(always)]
+    pub fn from_fn(f: impl FnMut(usize) -> T) -> Self {
+        Self(core::array::from_fn(f))
     }
 }
 
-/// The subgroup a kernel runs on.
+impl<T: Copy + Default, const N: usize> V<T, N> {
+    /// Lane `l` holds `values[l]`; lanes past the slice hold the default.
+    #[inline(always)]
+    pub fn from_slice(values: &[T]) -> Self {
+        Self::from_fn(|l| values.get(l).copied().unwrap_or_default())
+    }
+}
+
+/// The subgroup a kernel runs on, in code compiled for `N` lanes.
 #[derive(Clone, Copy, Debug)]
-pub struct Cx {
+pub struct Cx<const N: usize> {
     /// The subgroup size.
     pub size: SubgroupSize,
     /// The subgroup size, for loops.
     pub n: usize,
+    /// The lanes below the subgroup size.
+    pub lanes: u128,
 }
 
-impl Cx {
-    /// The context of `subgroup`.
+impl<const N: usize> Cx<N> {
+    /// The context of `subgroup`, which must fit `N` lanes (see [`width`]).
     #[inline]
     pub fn new(subgroup: &Subgroup) -> Self {
+        let size = subgroup.size();
+        debug_assert!(size.as_usize() <= N, "subgroup of {size} in {N} lanes");
         Self {
-            size: subgroup.size(),
-            n: subgroup.size().as_usize(),
+            size,
+            n: size.as_usize(),
+            lanes: SubgroupMask::first(size.get()).bits(),
         }
+    }
+
+    /// `value` in every lane: a literal, or a uniform parameter.
+    #[inline(always)]
+    pub fn splat<T: Copy>(&self, value: T) -> V<T, N> {
+        V::splat(value)
     }
 }
 
@@ -78,78 +115,101 @@ pub fn check_len<T>(name: &'static str, input: &[T], expected: usize) -> Result<
 }
 
 /// Loads one subgroup's per-lane input.
-pub fn load<T: Copy + Default>(cx: &Cx, name: &'static str, input: &[T]) -> Result<V<T>, SimError> {
+pub fn load<T: Copy + Default, const N: usize>(
+    cx: &Cx<N>,
+    name: &'static str,
+    input: &[T],
+) -> Result<V<T, N>, SimError> {
     check_len(name, input, cx.n)?;
     Ok(V::from_slice(input))
 }
 
 /// The output of the active lanes of `subgroup`.
-pub fn store<T: Copy>(subgroup: &Subgroup, out: &V<T>) -> PerLane<T> {
+pub fn store<T: Copy, const N: usize>(subgroup: &Subgroup, out: &V<T, N>) -> PerLane<T> {
     PerLane::from_fn(subgroup, |lane| out.0[lane as usize])
 }
 
 /// `f` applied in every lane.
 #[inline(always)]
-pub fn map1<A: Copy, R: Copy + Default>(cx: &Cx, a: &V<A>, f: impl Fn(A) -> R) -> V<R> {
-    let mut out = V::default();
-    for l in 0..cx.n {
-        out.0[l] = f(a.0[l]);
-    }
-    out
+pub fn map1<A: Copy, R: Copy, const N: usize>(
+    _cx: &Cx<N>,
+    a: &V<A, N>,
+    f: impl Fn(A) -> R,
+) -> V<R, N> {
+    V::from_fn(|l| f(a.0[l]))
 }
 
 /// `f` applied lane by lane to two values.
 #[inline(always)]
-pub fn map2<A: Copy, B: Copy, R: Copy + Default>(
-    cx: &Cx,
-    a: &V<A>,
-    b: &V<B>,
+pub fn map2<A: Copy, B: Copy, R: Copy, const N: usize>(
+    _cx: &Cx<N>,
+    a: &V<A, N>,
+    b: &V<B, N>,
     f: impl Fn(A, B) -> R,
-) -> V<R> {
-    let mut out = V::default();
-    for l in 0..cx.n {
-        out.0[l] = f(a.0[l], b.0[l]);
-    }
-    out
+) -> V<R, N> {
+    V::from_fn(|l| f(a.0[l], b.0[l]))
 }
 
 /// Lane by lane, `accept` where `cond` holds and `reject` elsewhere.
 #[inline(always)]
-pub fn select<T: Copy + Default>(cx: &Cx, cond: &V<bool>, accept: &V<T>, reject: &V<T>) -> V<T> {
-    let mut out = V::default();
-    for l in 0..cx.n {
-        out.0[l] = if cond.0[l] { accept.0[l] } else { reject.0[l] };
-    }
-    out
+pub fn select<T: Copy, const N: usize>(
+    _cx: &Cx<N>,
+    cond: &V<bool, N>,
+    accept: &V<T, N>,
+    reject: &V<T, N>,
+) -> V<T, N> {
+    V::from_fn(|l| if cond.0[l] { accept.0[l] } else { reject.0[l] })
 }
 
 /// Stores `value` into `dst` in the active lanes.
 #[inline(always)]
-pub fn assign<T: Copy>(cx: &Cx, dst: &mut V<T>, value: &V<T>, active: u128) {
-    for l in 0..cx.n {
-        if (active >> l) & 1 == 1 {
+pub fn assign<T: Copy, const N: usize>(
+    _cx: &Cx<N>,
+    dst: &mut V<T, N>,
+    value: &V<T, N>,
+    active: u128,
+) {
+    // Uniform control flow with every slot active is the common case, and
+    // a plain copy; otherwise only the active lanes are visited, which
+    // avoids a variable u128 shift per lane.
+    if active == all_slots::<N>() {
+        *dst = *value;
+    } else {
+        for l in active_lanes(active) {
             dst.0[l] = value.0[l];
         }
     }
 }
 
-/// The lanes in which `cond` is true, among the first `n`.
+/// The mask of all `N` slots.
 #[inline(always)]
-pub fn lanes_where(cx: &Cx, cond: &V<bool>) -> u128 {
-    let mut bits = 0u128;
-    for l in 0..cx.n {
-        bits |= (cond.0[l] as u128) << l;
+const fn all_slots<const N: usize>() -> u128 {
+    SubgroupMask::first(N as u32).bits()
+}
+
+/// The lanes below the subgroup size in which `cond` is true.
+#[inline(always)]
+pub fn lanes_where<const N: usize>(cx: &Cx<N>, cond: &V<bool, N>) -> u128 {
+    if N <= 64 {
+        // A 64-bit accumulator, which the compiler turns into a movemask.
+        let mut bits = 0u64;
+        for l in 0..N {
+            bits |= (cond.0[l] as u64) << l;
+        }
+        bits as u128 & cx.lanes
+    } else {
+        let mut bits = 0u128;
+        for l in 0..N {
+            bits |= (cond.0[l] as u128) << l;
+        }
+        bits & cx.lanes
     }
-    bits
 }
 
 /// The lane id in every lane.
-pub fn lane_id(cx: &Cx) -> V<u32> {
-    let mut out = V::default();
-    for l in 0..cx.n {
-        out.0[l] = l as u32;
-    }
-    out
+#[inline(always)]
+pub fn lane_id<const N: usize>(_cx: &Cx<N>) -> V<u32, N> {
+    V::from_fn(|l| l as u32)
 }
 
 /// Wrapping arithmetic with WGSL's answers for division by zero.
@@ -231,13 +291,17 @@ fn active_lanes(active: u128) -> impl Iterator<Item = usize> {
 }
 
 /// `subgroupBallot`.
-#[inline]
-pub fn ballot(cx: &Cx, active: u128, p: &V<bool>) -> V<SubgroupMask> {
+#[inline(always)]
+pub fn ballot<const N: usize>(cx: &Cx<N>, active: u128, p: &V<bool, N>) -> V<SubgroupMask, N> {
     V::splat(SubgroupMask::from_bits(lanes_where(cx, p) & active))
 }
 
 /// `subgroupInverseBallot`, reporting a value that differs across lanes.
-pub fn inverse_ballot(cx: &Cx, active: u128, v: &V<SubgroupMask>) -> Result<V<bool>, SimError> {
+pub fn inverse_ballot<const N: usize>(
+    _cx: &Cx<N>,
+    active: u128,
+    v: &V<SubgroupMask, N>,
+) -> Result<V<bool, N>, SimError> {
     if let Some(first_lane) = SubgroupMask::from_bits(active).lowest() {
         let first = v.0[first_lane as usize];
         if let Some(l) = active_lanes(active).find(|&l| v.0[l] != first) {
@@ -249,20 +313,16 @@ pub fn inverse_ballot(cx: &Cx, active: u128, v: &V<SubgroupMask>) -> Result<V<bo
             return Err(undefined(Op::InverseBallot, l as u32, kind));
         }
     }
-    let mut out = V::default();
-    for l in 0..cx.n {
-        out.0[l] = v.0[l].contains(l as u32);
-    }
-    Ok(out)
+    Ok(V::from_fn(|l| v.0[l].contains(l as u32)))
 }
 
 /// `subgroupBallotBitExtract`, reporting an index at or above the size.
-pub fn bit_extract(
-    cx: &Cx,
+pub fn bit_extract<const N: usize>(
+    cx: &Cx<N>,
     active: u128,
-    v: &V<SubgroupMask>,
-    index: &V<u32>,
-) -> Result<V<bool>, SimError> {
+    v: &V<SubgroupMask, N>,
+    index: &V<u32, N>,
+) -> Result<V<bool, N>, SimError> {
     let size = cx.size.get();
     if let Some(l) = active_lanes(active).find(|&l| index.0[l] >= size) {
         let kind = UbKind::IndexOutOfRange {
@@ -275,40 +335,50 @@ pub fn bit_extract(
 }
 
 /// `subgroupBallotBitCount`.
-#[inline]
-pub fn bit_count(cx: &Cx, v: &V<SubgroupMask>) -> V<u32> {
-    map1(cx, v, |m| m.bit_count(cx.size))
+#[inline(always)]
+pub fn bit_count<const N: usize>(cx: &Cx<N>, v: &V<SubgroupMask, N>) -> V<u32, N> {
+    let lanes = cx.lanes;
+    V::from_fn(|l| (v.0[l].bits() & lanes).count_ones())
 }
 
-/// `subgroupBallotInclusiveBitCount`.
-#[inline]
-pub fn inclusive_bit_count(cx: &Cx, v: &V<SubgroupMask>) -> V<u32> {
-    let mut out = V::default();
-    for l in 0..cx.n {
-        out.0[l] = v.0[l].inclusive_bit_count(l as u32, cx.size);
+/// `subgroupBallotInclusiveBitCount`: `popcount(v & LeMask)`.
+#[inline(always)]
+pub fn inclusive_bit_count<const N: usize>(cx: &Cx<N>, v: &V<SubgroupMask, N>) -> V<u32, N> {
+    let lanes = cx.lanes;
+    if N <= 64 {
+        // Every lane and every bit that counts is in the low word, and
+        // 64-bit shifts vectorise where 128-bit ones do not.
+        V::from_fn(|l| ((v.0[l].bits() & lanes) as u64 & (u64::MAX >> (63 - l))).count_ones())
+    } else {
+        V::from_fn(|l| (v.0[l].bits() & lanes & (u128::MAX >> (127 - l))).count_ones())
     }
-    out
 }
 
-/// `subgroupBallotExclusiveBitCount`.
-#[inline]
-pub fn exclusive_bit_count(cx: &Cx, v: &V<SubgroupMask>) -> V<u32> {
-    let mut out = V::default();
-    for l in 0..cx.n {
-        out.0[l] = v.0[l].exclusive_bit_count(l as u32, cx.size);
+/// `subgroupBallotExclusiveBitCount`: `popcount(v & LtMask)`.
+#[inline(always)]
+pub fn exclusive_bit_count<const N: usize>(cx: &Cx<N>, v: &V<SubgroupMask, N>) -> V<u32, N> {
+    let lanes = cx.lanes;
+    // Lane l's LtMask is the l lowest bits; the shift is split in two so
+    // that lane 0 (no bits) needs no branch. See the inclusive count for
+    // the low-word case.
+    if N <= 64 {
+        V::from_fn(|l| {
+            ((v.0[l].bits() & lanes) as u64 & ((u64::MAX >> 1) >> (63 - l))).count_ones()
+        })
+    } else {
+        V::from_fn(|l| (v.0[l].bits() & lanes & ((u128::MAX >> 1) >> (127 - l))).count_ones())
     }
-    out
 }
 
-fn find(
-    cx: &Cx,
+fn find<const N: usize>(
+    cx: &Cx<N>,
     active: u128,
-    v: &V<SubgroupMask>,
+    v: &V<SubgroupMask, N>,
     op: Op,
     f: fn(SubgroupMask, SubgroupSize) -> Option<u32>,
-) -> Result<V<u32>, SimError> {
-    let mut out = V::default();
-    for l in 0..cx.n {
+) -> Result<V<u32, N>, SimError> {
+    let mut out = V::splat(0);
+    for l in 0..N {
         // Inactive lanes may hold anything, so only active ones can fail.
         match f(v.0[l], cx.size) {
             Some(bit) => out.0[l] = bit,
@@ -326,27 +396,34 @@ fn find(
 }
 
 /// `subgroupBallotFindLSB`, reporting a mask with no bit below the size.
-pub fn find_lsb(cx: &Cx, active: u128, v: &V<SubgroupMask>) -> Result<V<u32>, SimError> {
+pub fn find_lsb<const N: usize>(
+    cx: &Cx<N>,
+    active: u128,
+    v: &V<SubgroupMask, N>,
+) -> Result<V<u32, N>, SimError> {
     find(cx, active, v, Op::FindLsb, SubgroupMask::find_lsb)
 }
 
 /// `subgroupBallotFindMSB`, reporting a mask with no bit below the size.
-pub fn find_msb(cx: &Cx, active: u128, v: &V<SubgroupMask>) -> Result<V<u32>, SimError> {
+pub fn find_msb<const N: usize>(
+    cx: &Cx<N>,
+    active: u128,
+    v: &V<SubgroupMask, N>,
+) -> Result<V<u32, N>, SimError> {
     find(cx, active, v, Op::FindMsb, SubgroupMask::find_msb)
 }
 
 /// A built-in mask (`gl_SubgroupEqMask` …) in every lane.
-pub fn builtin_mask(cx: &Cx, f: fn(u32, SubgroupSize) -> SubgroupMask) -> V<SubgroupMask> {
-    let mut out = V::default();
-    for l in 0..cx.n {
-        out.0[l] = f(l as u32, cx.size);
-    }
-    out
+pub fn builtin_mask<const N: usize>(
+    cx: &Cx<N>,
+    f: fn(u32, SubgroupSize) -> SubgroupMask,
+) -> V<SubgroupMask, N> {
+    V::from_fn(|l| f(l as u32, cx.size))
 }
 
 /// `subgroupElect`.
-#[inline]
-pub fn elect(active: u128) -> V<bool> {
+#[inline(always)]
+pub fn elect<const N: usize>(_cx: &Cx<N>, active: u128) -> V<bool, N> {
     let mut out = V::splat(false);
     if active != 0 {
         out.0[active.trailing_zeros() as usize] = true;
@@ -355,8 +432,12 @@ pub fn elect(active: u128) -> V<bool> {
 }
 
 /// `subgroupBroadcastFirst`.
-#[inline]
-pub fn broadcast_first<T: Copy + Default>(active: u128, v: &V<T>) -> V<T> {
+#[inline(always)]
+pub fn broadcast_first<T: Copy + Default, const N: usize>(
+    _cx: &Cx<N>,
+    active: u128,
+    v: &V<T, N>,
+) -> V<T, N> {
     if active == 0 {
         return V::default();
     }
@@ -364,12 +445,12 @@ pub fn broadcast_first<T: Copy + Default>(active: u128, v: &V<T>) -> V<T> {
 }
 
 /// `subgroupBroadcast`, reporting an out-of-range or inactive source lane.
-pub fn broadcast<T: Copy + Default>(
-    cx: &Cx,
+pub fn broadcast<T: Copy + Default, const N: usize>(
+    cx: &Cx<N>,
     active: u128,
-    v: &V<T>,
+    v: &V<T, N>,
     id: u32,
-) -> Result<V<T>, SimError> {
+) -> Result<V<T, N>, SimError> {
     if active == 0 {
         return Ok(V::default());
     }

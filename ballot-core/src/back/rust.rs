@@ -1,6 +1,7 @@
 //! IR → native Rust: the SPMD-on-SIMD body of a kernel.
 //!
-//! The generated function takes every parameter as a per-lane value
+//! The generated function is generic over the lane count `__N` (see
+//! [`crate::rt`]). It takes every parameter as a per-lane value
 //! ([`crate::rt::V`]), plus the active mask on entry, and returns the
 //! per-lane result. Divergence is tracked with `u128` lane masks:
 //!
@@ -90,7 +91,7 @@ impl<'a> Writer<'a> {
             .map(|(h, local)| {
                 let name = self.local(h);
                 let ty = self.lane_type(local.ty);
-                quote!(let mut #name: #krate::__rt::V<#ty> = ::core::default::Default::default();)
+                quote!(let mut #name: #krate::__rt::V<#ty, __N> = ::core::default::Default::default();)
             })
             .collect();
         let copies: Vec<_> = params
@@ -107,7 +108,7 @@ impl<'a> Writer<'a> {
         quote! {
             #(#copies)*
             #(#locals)*
-            let mut __ret_val: #krate::__rt::V<#ret> = ::core::default::Default::default();
+            let mut __ret_val: #krate::__rt::V<#ret, __N> = ::core::default::Default::default();
             let mut __ret: u128 = 0;
             let mut __active: u128 = __entry;
             #block
@@ -280,7 +281,7 @@ impl<'a> Writer<'a> {
         match self.kernel.exprs[expr].clone() {
             Expr::Literal(lit) => {
                 let lit = self.literal(lit);
-                quote!(#rt::V::splat(#lit))
+                quote!(__cx.splat(#lit))
             }
             Expr::Load(local) => {
                 let name = self.local(local);
@@ -318,7 +319,7 @@ impl<'a> Writer<'a> {
                 quote!(#rt::select(__cx, &#c, &#a, &#r))
             }
             Expr::LaneId => quote!(#rt::lane_id(__cx)),
-            Expr::SubgroupSize => quote!(#rt::V::splat(__cx.size.get())),
+            Expr::SubgroupSize => quote!(__cx.splat(__cx.size.get())),
             Expr::Mask { fun, args } => self.mask_fn(fun, &args),
             Expr::Op { op, args } => self.op(op, &args),
             Expr::Call { callee, args } => {
@@ -435,8 +436,8 @@ impl<'a> Writer<'a> {
             (Op::GtMask, []) => quote!(#rt::builtin_mask(__cx, #m::gt_mask)),
             (Op::LeMask, []) => quote!(#rt::builtin_mask(__cx, #m::le_mask)),
             (Op::LtMask, []) => quote!(#rt::builtin_mask(__cx, #m::lt_mask)),
-            (Op::Elect, []) => quote!(#rt::elect(__active)),
-            (Op::BroadcastFirst, [v]) => quote!(#rt::broadcast_first(__active, &#v)),
+            (Op::Elect, []) => quote!(#rt::elect(__cx, __active)),
+            (Op::BroadcastFirst, [v]) => quote!(#rt::broadcast_first(__cx, __active, &#v)),
             (Op::Broadcast, [v]) => {
                 let id = broadcast_id.unwrap_or_default();
                 quote!(#rt::broadcast(__cx, __active, &#v, #id)?)

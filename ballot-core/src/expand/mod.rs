@@ -155,7 +155,7 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
     let source = source_text(item);
     let simd_params = sig.types.iter().enumerate().map(|(i, ty)| {
         let p = format_ident!("__p{}", i);
-        quote!(#p: &#krate::__rt::V<#ty>)
+        quote!(#p: &#krate::__rt::V<#ty, __N>)
     });
     let run = run_fn(&sig, krate, &ret);
     let run_dispatch = run_dispatch_fn(&sig, krate, &ret);
@@ -234,11 +234,11 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
             #[doc(hidden)]
             #[allow(unused_mut, unused_variables, unused_assignments, unused_labels, unreachable_code, clippy::all)]
             #[inline]
-            pub fn __simd(
-                __cx: &#krate::__rt::Cx,
+            pub fn __simd<const __N: usize>(
+                __cx: &#krate::__rt::Cx<__N>,
                 __entry: u128,
                 #(#simd_params),*
-            ) -> ::core::result::Result<#krate::__rt::V<#ret>, #krate::SimError> {
+            ) -> ::core::result::Result<#krate::__rt::V<#ret, __N>, #krate::SimError> {
                 #body
             }
         }
@@ -270,20 +270,46 @@ fn type_name(ty: Type) -> &'static str {
     ty.rust_name()
 }
 
+/// A `match` on the subgroup size that calls `Self::#inner::<N>(#args)` with
+/// the lane count [`crate::rt::width`] picks: one arm per width of
+/// [`crate::rt::WIDTHS`].
+fn by_width(
+    size: TokenStream,
+    inner: &Ident,
+    args: &[TokenStream],
+    krate: &TokenStream,
+) -> TokenStream {
+    let (last, rest) = crate::rt::WIDTHS.split_last().expect("at least one width");
+    let arms = rest
+        .iter()
+        .map(|&n| quote!(#n => Self::#inner::<#n>(#(#args),*),));
+    quote! {
+        match #krate::__rt::width(#size) {
+            #(#arms)*
+            _ => Self::#inner::<#last>(#(#args),*),
+        }
+    }
+}
+
 fn run_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> TokenStream {
     let subgroup = Ident::new("subgroup", Span::mixed_site());
     let cx = Ident::new("cx", Span::mixed_site());
     let out = Ident::new("out", Span::mixed_site());
+    let inner = format_ident!("__run");
     let inputs = &sig.inputs;
     let loads = sig.names.iter().zip(&sig.uniform).map(|(name, &uniform)| {
         let name_str = name.to_string();
         if uniform {
-            quote!(let #name = #krate::__rt::V::splat(#name);)
+            quote!(let #name = #cx.splat(#name);)
         } else {
             quote!(let #name = #krate::__rt::load(&#cx, #name_str, #name)?;)
         }
     });
     let names = &sig.names;
+    let args: Vec<_> = std::iter::once(quote!(#subgroup))
+        .chain(names.iter().map(|n| quote!(#n)))
+        .collect();
+    let dispatch = by_width(quote!(#subgroup.size()), &inner, &args, krate);
     quote! {
         /// Runs the kernel over the active lanes of one subgroup. Per-lane
         /// inputs hold one entry per lane, indexed by lane id; entries of
@@ -296,7 +322,15 @@ fn run_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> TokenStrea
             #subgroup: &#krate::Subgroup,
             #(#inputs),*
         ) -> ::core::result::Result<#krate::PerLane<#ret>, #krate::SimError> {
-            let #cx = #krate::__rt::Cx::new(#subgroup);
+            #dispatch
+        }
+
+        #[doc(hidden)]
+        fn #inner<const __N: usize>(
+            #subgroup: &#krate::Subgroup,
+            #(#inputs),*
+        ) -> ::core::result::Result<#krate::PerLane<#ret>, #krate::SimError> {
+            let #cx = #krate::__rt::Cx::<__N>::new(#subgroup);
             #(#loads)*
             let #out = Self::__simd(&#cx, #subgroup.active().bits(), #(&#names),*)?;
             ::core::result::Result::Ok(#krate::__rt::store(#subgroup, &#out))
@@ -312,6 +346,7 @@ fn run_dispatch_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> T
     let cx = Ident::new("cx", Span::mixed_site());
     let count = Ident::new("count", Span::mixed_site());
     let result = Ident::new("result", Span::mixed_site());
+    let inner = format_ident!("__run_dispatch");
     let inputs = &sig.inputs;
     let checks = sig
         .names
@@ -334,11 +369,17 @@ fn run_dispatch_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> T
         .zip(&lanes)
         .map(|((name, &uniform), lane)| {
             if uniform {
-                quote!(let #lane = #krate::__rt::V::splat(#name);)
+                quote!(let #lane = #cx.splat(#name);)
             } else {
                 quote!(let #lane = #krate::__rt::V::from_slice(&#name[#range.clone()]);)
             }
         });
+    let args: Vec<_> = [quote!(#dispatch), quote!(#out)]
+        .into_iter()
+        .chain(sig.names.iter().map(|n| quote!(#n)))
+        .collect();
+    let by_width = by_width(quote!(#dispatch.subgroup_size()), &inner, &args, krate);
+    let names = &sig.names;
     quote! {
         /// Runs the kernel over every subgroup of a dispatch. Per-lane
         /// inputs hold one entry per invocation, workgroup by workgroup and
@@ -352,17 +393,49 @@ fn run_dispatch_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> T
             #dispatch: &#krate::Dispatch,
             #(#inputs),*
         ) -> ::core::result::Result<::std::vec::Vec<#ret>, #krate::SimError> {
+            let mut #out = ::std::vec![<#ret as ::core::default::Default>::default(); #dispatch.invocation_count()];
+            Self::run_dispatch_into(#dispatch, &mut #out, #(#names),*)?;
+            ::core::result::Result::Ok(#out)
+        }
+
+        /// Like `run_dispatch`, writing into `out`, which holds one entry
+        /// per invocation: for callers that run the kernel repeatedly and
+        /// reuse one buffer. On an error, `out` holds the results of the
+        /// subgroups before the failing one.
+        ///
+        /// # Errors
+        /// A report of the first undefined behaviour, naming the operation
+        /// and the lane, or an input or output of the wrong length.
+        pub fn run_dispatch_into(
+            #dispatch: &#krate::Dispatch,
+            #out: &mut [#ret],
+            #(#inputs),*
+        ) -> ::core::result::Result<(), #krate::SimError> {
             #(#checks)*
-            let mut #out = ::std::vec::Vec::with_capacity(#dispatch.invocation_count());
+            if #out.len() != #dispatch.invocation_count() {
+                return ::core::result::Result::Err(#krate::SimError::OutputLength {
+                    expected: #dispatch.invocation_count(),
+                    got: #out.len(),
+                });
+            }
+            #by_width
+        }
+
+        #[doc(hidden)]
+        fn #inner<const __N: usize>(
+            #dispatch: &#krate::Dispatch,
+            #out: &mut [#ret],
+            #(#inputs),*
+        ) -> ::core::result::Result<(), #krate::SimError> {
             for #sg in #dispatch.subgroups() {
-                let #cx = #krate::__rt::Cx::new(&#sg.subgroup);
+                let #cx = #krate::__rt::Cx::<__N>::new(&#sg.subgroup);
                 let #count = #sg.subgroup.active().count() as usize;
                 let #range = #sg.first_invocation..#sg.first_invocation + #count;
                 #(#loads)*
                 let #result = Self::__simd(&#cx, #sg.subgroup.active().bits(), #(&#lanes),*)?;
-                #out.extend_from_slice(&#result.0[..#count]);
+                #out[#range].copy_from_slice(&#result.0[..#count]);
             }
-            ::core::result::Result::Ok(#out)
+            ::core::result::Result::Ok(())
         }
     }
 }
@@ -406,6 +479,10 @@ fn stub(item: &ItemFn, krate: &TokenStream) -> TokenStream {
             }
             pub fn run_dispatch(dispatch: &#krate::Dispatch, #(#inputs),*)
                 -> ::core::result::Result<::std::vec::Vec<#ret>, #krate::SimError> {
+                ::core::unimplemented!()
+            }
+            pub fn run_dispatch_into(dispatch: &#krate::Dispatch, out: &mut [#ret], #(#inputs),*)
+                -> ::core::result::Result<(), #krate::SimError> {
                 ::core::unimplemented!()
             }
             pub fn ir() -> &'static #krate::ir::Kernel {

@@ -26,7 +26,24 @@ impl caller {
         ::ballot::__private::PerLane<u32>,
         ::ballot::__private::SimError,
     > {
-        let cx = ::ballot::__private::__rt::Cx::new(subgroup);
+        match ::ballot::__private::__rt::width(subgroup.size()) {
+            8usize => Self::__run::<8usize>(subgroup, p, m),
+            16usize => Self::__run::<16usize>(subgroup, p, m),
+            32usize => Self::__run::<32usize>(subgroup, p, m),
+            64usize => Self::__run::<64usize>(subgroup, p, m),
+            _ => Self::__run::<128usize>(subgroup, p, m),
+        }
+    }
+    #[doc(hidden)]
+    fn __run<const __N: usize>(
+        subgroup: &::ballot::__private::Subgroup,
+        p: &[bool],
+        m: &[::ballot::__private::SubgroupMask],
+    ) -> ::core::result::Result<
+        ::ballot::__private::PerLane<u32>,
+        ::ballot::__private::SimError,
+    > {
+        let cx = ::ballot::__private::__rt::Cx::<__N>::new(subgroup);
         let p = ::ballot::__private::__rt::load(&cx, "p", p)?;
         let m = ::ballot::__private::__rt::load(&cx, "m", m)?;
         let out = Self::__simd(&cx, subgroup.active().bits(), &p, &m)?;
@@ -45,19 +62,59 @@ impl caller {
         p: &[bool],
         m: &[::ballot::__private::SubgroupMask],
     ) -> ::core::result::Result<::std::vec::Vec<u32>, ::ballot::__private::SimError> {
+        let mut out = ::std::vec![
+            < u32 as ::core::default::Default > ::default(); dispatch.invocation_count()
+        ];
+        Self::run_dispatch_into(dispatch, &mut out, p, m)?;
+        ::core::result::Result::Ok(out)
+    }
+    /// Like `run_dispatch`, writing into `out`, which holds one entry
+    /// per invocation: for callers that run the kernel repeatedly and
+    /// reuse one buffer. On an error, `out` holds the results of the
+    /// subgroups before the failing one.
+    ///
+    /// # Errors
+    /// A report of the first undefined behaviour, naming the operation
+    /// and the lane, or an input or output of the wrong length.
+    pub fn run_dispatch_into(
+        dispatch: &::ballot::__private::Dispatch,
+        out: &mut [u32],
+        p: &[bool],
+        m: &[::ballot::__private::SubgroupMask],
+    ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
         ::ballot::__private::__rt::check_len("p", p, dispatch.invocation_count())?;
         ::ballot::__private::__rt::check_len("m", m, dispatch.invocation_count())?;
-        let mut out = ::std::vec::Vec::with_capacity(dispatch.invocation_count());
+        if out.len() != dispatch.invocation_count() {
+            return ::core::result::Result::Err(::ballot::__private::SimError::OutputLength {
+                expected: dispatch.invocation_count(),
+                got: out.len(),
+            });
+        }
+        match ::ballot::__private::__rt::width(dispatch.subgroup_size()) {
+            8usize => Self::__run_dispatch::<8usize>(dispatch, out, p, m),
+            16usize => Self::__run_dispatch::<16usize>(dispatch, out, p, m),
+            32usize => Self::__run_dispatch::<32usize>(dispatch, out, p, m),
+            64usize => Self::__run_dispatch::<64usize>(dispatch, out, p, m),
+            _ => Self::__run_dispatch::<128usize>(dispatch, out, p, m),
+        }
+    }
+    #[doc(hidden)]
+    fn __run_dispatch<const __N: usize>(
+        dispatch: &::ballot::__private::Dispatch,
+        out: &mut [u32],
+        p: &[bool],
+        m: &[::ballot::__private::SubgroupMask],
+    ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
         for sg in dispatch.subgroups() {
-            let cx = ::ballot::__private::__rt::Cx::new(&sg.subgroup);
+            let cx = ::ballot::__private::__rt::Cx::<__N>::new(&sg.subgroup);
             let count = sg.subgroup.active().count() as usize;
             let range = sg.first_invocation..sg.first_invocation + count;
             let p = ::ballot::__private::__rt::V::from_slice(&p[range.clone()]);
             let m = ::ballot::__private::__rt::V::from_slice(&m[range.clone()]);
             let result = Self::__simd(&cx, sg.subgroup.active().bits(), &p, &m)?;
-            out.extend_from_slice(&result.0[..count]);
+            out[range].copy_from_slice(&result.0[..count]);
         }
-        ::core::result::Result::Ok(out)
+        ::core::result::Result::Ok(())
     }
     /// This kernel and every kernel it calls, directly or not, each
     /// once, this one first: what a shader of it must contain.
@@ -116,21 +173,21 @@ impl caller {
         clippy::all
     )]
     #[inline]
-    pub fn __simd(
-        __cx: &::ballot::__private::__rt::Cx,
+    pub fn __simd<const __N: usize>(
+        __cx: &::ballot::__private::__rt::Cx<__N>,
         __entry: u128,
-        __p0: &::ballot::__private::__rt::V<bool>,
-        __p1: &::ballot::__private::__rt::V<::ballot::__private::SubgroupMask>,
+        __p0: &::ballot::__private::__rt::V<bool, __N>,
+        __p1: &::ballot::__private::__rt::V<::ballot::__private::SubgroupMask, __N>,
     ) -> ::core::result::Result<
-        ::ballot::__private::__rt::V<u32>,
+        ::ballot::__private::__rt::V<u32, __N>,
         ::ballot::__private::SimError,
     > {
         let mut __l0 = *__p0;
         let mut __l1 = *__p1;
-        let mut __l2: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
-        let mut __l3: ::ballot::__private::__rt::V<bool> = ::core::default::Default::default();
-        let mut __l4: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
-        let mut __ret_val: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
+        let mut __l2: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
+        let mut __l3: ::ballot::__private::__rt::V<bool, __N> = ::core::default::Default::default();
+        let mut __l4: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
+        let mut __ret_val: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
         let mut __ret: u128 = 0;
         let mut __active: u128 = __entry;
         '__b1: {

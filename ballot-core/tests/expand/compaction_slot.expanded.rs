@@ -26,7 +26,23 @@ impl compaction_slot {
         ::ballot::__private::PerLane<u32>,
         ::ballot::__private::SimError,
     > {
-        let cx = ::ballot::__private::__rt::Cx::new(subgroup);
+        match ::ballot::__private::__rt::width(subgroup.size()) {
+            8usize => Self::__run::<8usize>(subgroup, keep),
+            16usize => Self::__run::<16usize>(subgroup, keep),
+            32usize => Self::__run::<32usize>(subgroup, keep),
+            64usize => Self::__run::<64usize>(subgroup, keep),
+            _ => Self::__run::<128usize>(subgroup, keep),
+        }
+    }
+    #[doc(hidden)]
+    fn __run<const __N: usize>(
+        subgroup: &::ballot::__private::Subgroup,
+        keep: &[bool],
+    ) -> ::core::result::Result<
+        ::ballot::__private::PerLane<u32>,
+        ::ballot::__private::SimError,
+    > {
+        let cx = ::ballot::__private::__rt::Cx::<__N>::new(subgroup);
         let keep = ::ballot::__private::__rt::load(&cx, "keep", keep)?;
         let out = Self::__simd(&cx, subgroup.active().bits(), &keep)?;
         ::core::result::Result::Ok(::ballot::__private::__rt::store(subgroup, &out))
@@ -43,17 +59,55 @@ impl compaction_slot {
         dispatch: &::ballot::__private::Dispatch,
         keep: &[bool],
     ) -> ::core::result::Result<::std::vec::Vec<u32>, ::ballot::__private::SimError> {
+        let mut out = ::std::vec![
+            < u32 as ::core::default::Default > ::default(); dispatch.invocation_count()
+        ];
+        Self::run_dispatch_into(dispatch, &mut out, keep)?;
+        ::core::result::Result::Ok(out)
+    }
+    /// Like `run_dispatch`, writing into `out`, which holds one entry
+    /// per invocation: for callers that run the kernel repeatedly and
+    /// reuse one buffer. On an error, `out` holds the results of the
+    /// subgroups before the failing one.
+    ///
+    /// # Errors
+    /// A report of the first undefined behaviour, naming the operation
+    /// and the lane, or an input or output of the wrong length.
+    pub fn run_dispatch_into(
+        dispatch: &::ballot::__private::Dispatch,
+        out: &mut [u32],
+        keep: &[bool],
+    ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
         ::ballot::__private::__rt::check_len("keep", keep, dispatch.invocation_count())?;
-        let mut out = ::std::vec::Vec::with_capacity(dispatch.invocation_count());
+        if out.len() != dispatch.invocation_count() {
+            return ::core::result::Result::Err(::ballot::__private::SimError::OutputLength {
+                expected: dispatch.invocation_count(),
+                got: out.len(),
+            });
+        }
+        match ::ballot::__private::__rt::width(dispatch.subgroup_size()) {
+            8usize => Self::__run_dispatch::<8usize>(dispatch, out, keep),
+            16usize => Self::__run_dispatch::<16usize>(dispatch, out, keep),
+            32usize => Self::__run_dispatch::<32usize>(dispatch, out, keep),
+            64usize => Self::__run_dispatch::<64usize>(dispatch, out, keep),
+            _ => Self::__run_dispatch::<128usize>(dispatch, out, keep),
+        }
+    }
+    #[doc(hidden)]
+    fn __run_dispatch<const __N: usize>(
+        dispatch: &::ballot::__private::Dispatch,
+        out: &mut [u32],
+        keep: &[bool],
+    ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
         for sg in dispatch.subgroups() {
-            let cx = ::ballot::__private::__rt::Cx::new(&sg.subgroup);
+            let cx = ::ballot::__private::__rt::Cx::<__N>::new(&sg.subgroup);
             let count = sg.subgroup.active().count() as usize;
             let range = sg.first_invocation..sg.first_invocation + count;
             let keep = ::ballot::__private::__rt::V::from_slice(&keep[range.clone()]);
             let result = Self::__simd(&cx, sg.subgroup.active().bits(), &keep)?;
-            out.extend_from_slice(&result.0[..count]);
+            out[range].copy_from_slice(&result.0[..count]);
         }
-        ::core::result::Result::Ok(out)
+        ::core::result::Result::Ok(())
     }
     /// This kernel and every kernel it calls, directly or not, each
     /// once, this one first: what a shader of it must contain.
@@ -104,17 +158,20 @@ impl compaction_slot {
         clippy::all
     )]
     #[inline]
-    pub fn __simd(
-        __cx: &::ballot::__private::__rt::Cx,
+    pub fn __simd<const __N: usize>(
+        __cx: &::ballot::__private::__rt::Cx<__N>,
         __entry: u128,
-        __p0: &::ballot::__private::__rt::V<bool>,
+        __p0: &::ballot::__private::__rt::V<bool, __N>,
     ) -> ::core::result::Result<
-        ::ballot::__private::__rt::V<u32>,
+        ::ballot::__private::__rt::V<u32, __N>,
         ::ballot::__private::SimError,
     > {
         let mut __l0 = *__p0;
-        let mut __l1: ::ballot::__private::__rt::V<::ballot::__private::SubgroupMask> = ::core::default::Default::default();
-        let mut __ret_val: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
+        let mut __l1: ::ballot::__private::__rt::V<
+            ::ballot::__private::SubgroupMask,
+            __N,
+        > = ::core::default::Default::default();
+        let mut __ret_val: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
         let mut __ret: u128 = 0;
         let mut __active: u128 = __entry;
         '__b1: {

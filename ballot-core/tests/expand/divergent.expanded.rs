@@ -26,9 +26,26 @@ impl divergent {
         ::ballot::__private::PerLane<u32>,
         ::ballot::__private::SimError,
     > {
-        let cx = ::ballot::__private::__rt::Cx::new(subgroup);
+        match ::ballot::__private::__rt::width(subgroup.size()) {
+            8usize => Self::__run::<8usize>(subgroup, n, limit),
+            16usize => Self::__run::<16usize>(subgroup, n, limit),
+            32usize => Self::__run::<32usize>(subgroup, n, limit),
+            64usize => Self::__run::<64usize>(subgroup, n, limit),
+            _ => Self::__run::<128usize>(subgroup, n, limit),
+        }
+    }
+    #[doc(hidden)]
+    fn __run<const __N: usize>(
+        subgroup: &::ballot::__private::Subgroup,
+        n: &[u32],
+        limit: u32,
+    ) -> ::core::result::Result<
+        ::ballot::__private::PerLane<u32>,
+        ::ballot::__private::SimError,
+    > {
+        let cx = ::ballot::__private::__rt::Cx::<__N>::new(subgroup);
         let n = ::ballot::__private::__rt::load(&cx, "n", n)?;
-        let limit = ::ballot::__private::__rt::V::splat(limit);
+        let limit = cx.splat(limit);
         let out = Self::__simd(&cx, subgroup.active().bits(), &n, &limit)?;
         ::core::result::Result::Ok(::ballot::__private::__rt::store(subgroup, &out))
     }
@@ -45,18 +62,58 @@ impl divergent {
         n: &[u32],
         limit: u32,
     ) -> ::core::result::Result<::std::vec::Vec<u32>, ::ballot::__private::SimError> {
+        let mut out = ::std::vec![
+            < u32 as ::core::default::Default > ::default(); dispatch.invocation_count()
+        ];
+        Self::run_dispatch_into(dispatch, &mut out, n, limit)?;
+        ::core::result::Result::Ok(out)
+    }
+    /// Like `run_dispatch`, writing into `out`, which holds one entry
+    /// per invocation: for callers that run the kernel repeatedly and
+    /// reuse one buffer. On an error, `out` holds the results of the
+    /// subgroups before the failing one.
+    ///
+    /// # Errors
+    /// A report of the first undefined behaviour, naming the operation
+    /// and the lane, or an input or output of the wrong length.
+    pub fn run_dispatch_into(
+        dispatch: &::ballot::__private::Dispatch,
+        out: &mut [u32],
+        n: &[u32],
+        limit: u32,
+    ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
         ::ballot::__private::__rt::check_len("n", n, dispatch.invocation_count())?;
-        let mut out = ::std::vec::Vec::with_capacity(dispatch.invocation_count());
+        if out.len() != dispatch.invocation_count() {
+            return ::core::result::Result::Err(::ballot::__private::SimError::OutputLength {
+                expected: dispatch.invocation_count(),
+                got: out.len(),
+            });
+        }
+        match ::ballot::__private::__rt::width(dispatch.subgroup_size()) {
+            8usize => Self::__run_dispatch::<8usize>(dispatch, out, n, limit),
+            16usize => Self::__run_dispatch::<16usize>(dispatch, out, n, limit),
+            32usize => Self::__run_dispatch::<32usize>(dispatch, out, n, limit),
+            64usize => Self::__run_dispatch::<64usize>(dispatch, out, n, limit),
+            _ => Self::__run_dispatch::<128usize>(dispatch, out, n, limit),
+        }
+    }
+    #[doc(hidden)]
+    fn __run_dispatch<const __N: usize>(
+        dispatch: &::ballot::__private::Dispatch,
+        out: &mut [u32],
+        n: &[u32],
+        limit: u32,
+    ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
         for sg in dispatch.subgroups() {
-            let cx = ::ballot::__private::__rt::Cx::new(&sg.subgroup);
+            let cx = ::ballot::__private::__rt::Cx::<__N>::new(&sg.subgroup);
             let count = sg.subgroup.active().count() as usize;
             let range = sg.first_invocation..sg.first_invocation + count;
             let n = ::ballot::__private::__rt::V::from_slice(&n[range.clone()]);
-            let limit = ::ballot::__private::__rt::V::splat(limit);
+            let limit = cx.splat(limit);
             let result = Self::__simd(&cx, sg.subgroup.active().bits(), &n, &limit)?;
-            out.extend_from_slice(&result.0[..count]);
+            out[range].copy_from_slice(&result.0[..count]);
         }
-        ::core::result::Result::Ok(out)
+        ::core::result::Result::Ok(())
     }
     /// This kernel and every kernel it calls, directly or not, each
     /// once, this one first: what a shader of it must contain.
@@ -107,31 +164,31 @@ impl divergent {
         clippy::all
     )]
     #[inline]
-    pub fn __simd(
-        __cx: &::ballot::__private::__rt::Cx,
+    pub fn __simd<const __N: usize>(
+        __cx: &::ballot::__private::__rt::Cx<__N>,
         __entry: u128,
-        __p0: &::ballot::__private::__rt::V<u32>,
-        __p1: &::ballot::__private::__rt::V<u32>,
+        __p0: &::ballot::__private::__rt::V<u32, __N>,
+        __p1: &::ballot::__private::__rt::V<u32, __N>,
     ) -> ::core::result::Result<
-        ::ballot::__private::__rt::V<u32>,
+        ::ballot::__private::__rt::V<u32, __N>,
         ::ballot::__private::SimError,
     > {
         let mut __l0 = *__p0;
         let mut __l1 = *__p1;
-        let mut __l2: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
-        let mut __l3: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
-        let mut __l4: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
-        let mut __l5: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
-        let mut __ret_val: ::ballot::__private::__rt::V<u32> = ::core::default::Default::default();
+        let mut __l2: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
+        let mut __l3: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
+        let mut __l4: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
+        let mut __l5: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
+        let mut __ret_val: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
         let mut __ret: u128 = 0;
         let mut __active: u128 = __entry;
         '__b1: {
             {
-                let __value = ::ballot::__private::__rt::V::splat(0u32);
+                let __value = __cx.splat(0u32);
                 ::ballot::__private::__rt::assign(__cx, &mut __l2, &__value, __active);
             }
             {
-                let __value = ::ballot::__private::__rt::V::splat(0u32);
+                let __value = __cx.splat(0u32);
                 ::ballot::__private::__rt::assign(__cx, &mut __l3, &__value, __active);
             }
             {
@@ -220,7 +277,7 @@ impl divergent {
                         {
                             let __taken: u128 = ::ballot::__private::__rt::lanes_where(
                                 __cx,
-                                &::ballot::__private::__rt::elect(__active),
+                                &::ballot::__private::__rt::elect(__cx, __active),
                             );
                             let __outer: u128 = __active;
                             let __lanes: u128 = __outer & __taken;
@@ -249,7 +306,7 @@ impl divergent {
                                     &::ballot::__private::__rt::ballot(
                                         __cx,
                                         __active,
-                                        &::ballot::__private::__rt::V::splat(true),
+                                        &__cx.splat(true),
                                     ),
                                 ),
                                 |a, b| ::ballot::__private::__rt::Arith::add(a, b),
@@ -271,7 +328,7 @@ impl divergent {
                             let __value = ::ballot::__private::__rt::map2(
                                 __cx,
                                 &__l3,
-                                &::ballot::__private::__rt::V::splat(1u32),
+                                &__cx.splat(1u32),
                                 |a, b| ::ballot::__private::__rt::Arith::add(a, b),
                             );
                             ::ballot::__private::__rt::assign(
@@ -291,7 +348,7 @@ impl divergent {
                     &::ballot::__private::__rt::map2(
                         __cx,
                         &__l2,
-                        &::ballot::__private::__rt::V::splat(0u32),
+                        &__cx.splat(0u32),
                         |a, b| a == b,
                     ),
                 );
@@ -302,6 +359,7 @@ impl divergent {
                     '__b7: {
                         {
                             let __value = ::ballot::__private::__rt::broadcast_first(
+                                __cx,
                                 __active,
                                 &__l0,
                             );
