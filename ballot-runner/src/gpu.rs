@@ -90,9 +90,12 @@ impl Gpu {
             available: names,
         })?;
         let info = adapter.get_info();
-        // Only what the targets need; both are optional, and a target whose
-        // feature is missing is reported by `supports`.
-        let wanted = wgpu::Features::SUBGROUP | wgpu::Features::PASSTHROUGH_SHADERS;
+        // Only what the targets need, and timestamps for the benchmarks;
+        // all are optional, and a target whose feature is missing is
+        // reported by `unsupported`.
+        let wanted = wgpu::Features::SUBGROUP
+            | wgpu::Features::PASSTHROUGH_SHADERS
+            | wgpu::Features::TIMESTAMP_QUERY;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("ballot-runner"),
             required_features: adapter.features() & wanted,
@@ -113,6 +116,17 @@ impl Gpu {
     /// The adapter's description.
     pub fn info(&self) -> &wgpu::AdapterInfo {
         &self.info
+    }
+
+    /// The device, for callers that build their own pipelines (the GPU
+    /// benchmark).
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The device's queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
     }
 
     /// A one-line description of the adapter.
@@ -245,8 +259,10 @@ impl Gpu {
     }
 
     /// The shader module of `text` for `target`, whose entry point `main`
-    /// has `workgroup_size`; the error is glslang's message.
-    fn module_of(
+    /// has `workgroup_size`; the error is glslang's message. GLSL goes
+    /// through glslang and SPIR-V passthrough, so nothing checks its
+    /// bindings against the pipeline layout: they must match.
+    pub fn module_of(
         &self,
         target: Target,
         label: &str,
@@ -387,7 +403,7 @@ impl Gpu {
     ///
     /// # Errors
     /// `module`'s error, or the device's rejection of the pipeline.
-    fn pipeline(
+    pub fn pipeline(
         &self,
         what: &str,
         label: &str,
@@ -533,7 +549,7 @@ fn layout_entries(bindings: &Bindings) -> Vec<wgpu::BindGroupLayoutEntry> {
 }
 
 /// A storage buffer at `binding`, seen by the compute stage.
-fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+pub fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,

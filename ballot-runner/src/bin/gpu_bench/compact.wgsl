@@ -1,0 +1,115 @@
+// Ordered stream compaction in one pass, with decoupled look-back: the WGSL
+// twin of compact.glsl, which explains the algorithm. Placeholders in braces
+// are filled in by the benchmark.
+{HELPERS}
+
+const WG: u32 = 256u;
+const ITEMS: u32 = {ITEMS}u;
+const SUBGROUP: u32 = {SUBGROUP}u;
+const SUBGROUPS: u32 = WG / SUBGROUP;
+const COUNTS: u32 = ITEMS * SUBGROUPS;
+const AGGREGATE: u32 = 1u << 30u;
+const PREFIX: u32 = 2u << 30u;
+const VALUE: u32 = AGGREGATE - 1u;
+
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> ys: array<u32>;
+@group(0) @binding(2) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read> params: array<u32>;
+
+var<workgroup> s_counts: array<u32, COUNTS>;
+var<workgroup> s_tile: u32;
+var<workgroup> s_offset: u32;
+
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
+    {INIT}
+    let n = params[0];
+    let threshold = params[1];
+    if (lid == 0u) {
+        s_tile = atomicAdd(&status[0], 1u);
+    }
+    let tile = workgroupUniformLoad(&s_tile);
+    if (tile >= params[2]) {
+        return;
+    }
+    let base = tile * WG * ITEMS;
+    let sg = lid / SUBGROUP;
+    let lane = lid % SUBGROUP;
+
+    var v: array<u32, ITEMS>;
+    var slot: array<u32, ITEMS>;
+    // Every load is issued before the first subgroup operation.
+    for (var k = 0u; k < ITEMS; k++) {
+        let index = base + k * WG + lid;
+        if (index < n) {
+            v[k] = xs[index];
+        }
+    }
+    for (var k = 0u; k < ITEMS; k++) {
+        let index = base + k * WG + lid;
+        let x = v[k];
+        let keep = index < n && x < threshold;
+        let s = compaction_slot(keep);
+        let c = kept_in_subgroup(keep);
+        slot[k] = select(0xFFFFFFFFu, s, keep);
+        if (lane == 0u) {
+            s_counts[k * SUBGROUPS + sg] = c;
+        }
+    }
+    workgroupBarrier();
+
+    var sum = 0u;
+    if (lid < COUNTS) {
+        sum = s_counts[lid];
+    }
+    for (var d = 1u; d < COUNTS; d <<= 1u) {
+        var add = 0u;
+        if (lid < COUNTS && lid >= d) {
+            add = s_counts[lid - d];
+        }
+        workgroupBarrier();
+        if (lid < COUNTS) {
+            sum += add;
+            s_counts[lid] = sum;
+        }
+        workgroupBarrier();
+    }
+
+    if (lid == 0u) {
+        let aggregate = s_counts[COUNTS - 1u];
+        var prefix = 0u;
+        if (tile == 0u) {
+            atomicStore(&status[1u], PREFIX | aggregate);
+        } else {
+            atomicStore(&status[1u + tile], AGGREGATE | aggregate);
+            var j = tile - 1u;
+            loop {
+                let word = atomicLoad(&status[1u + j]);
+                let flag = word & ~VALUE;
+                if (flag == 0u) {
+                    continue;
+                }
+                prefix += word & VALUE;
+                if (flag == PREFIX) {
+                    break;
+                }
+                j -= 1u;
+            }
+            atomicStore(&status[1u + tile], PREFIX | (prefix + aggregate));
+        }
+        s_offset = prefix;
+    }
+    let offset = workgroupUniformLoad(&s_offset);
+
+    for (var k = 0u; k < ITEMS; k++) {
+        if (slot[k] != 0xFFFFFFFFu) {
+            let i = k * SUBGROUPS + sg;
+            var before = 0u;
+            if (i != 0u) {
+                before = s_counts[i - 1u];
+            }
+            ys[offset + before + slot[k]] = v[k];
+        }
+    }
+}

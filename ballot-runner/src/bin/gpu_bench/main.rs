@@ -1,0 +1,140 @@
+//! The emitted code on a real GPU, timed with timestamp queries (wgpu on
+//! Vulkan).
+//!
+//! ```text
+//! gpu_bench [ops|compaction|copy|all] [--quick]
+//! ```
+//!
+//! - `ops`: every ballot operation in a loop inside one kernel, over 2^26
+//!   invocations, in its `glsl` native form, its `wgsl` polyfill form (with
+//!   and without wgpu's runtime checks) and both `*-no-subgroup` fallbacks;
+//!   each time is reported as a ratio to `glsl`.
+//! - `compaction`: ordered stream compaction of 2^20, 2^24 and 2^28 `u32`s
+//!   at 50% and 5% selectivity, built on the flagship `compaction_slot`
+//!   kernel with a single-pass decoupled look-back scan, in the same five
+//!   forms, next to a device copy of the same size (the bandwidth limit).
+//!   Every result is checked against the CPU before its time is reported.
+//!
+//! - `copy`: the device copy alone, at every size from 2^20 to 2^28.
+//!
+//! Each figure is the median of `REPEATS` timed dispatches. `--quick`
+//! shrinks the sizes, for a check on a software driver. See
+//! docs/performance.md for the figures and how they were taken.
+
+use std::process::ExitCode;
+
+use ballot::prelude::*;
+use ballot_core::back::{emit, Missing};
+use ballot_core::ir::Kernel;
+use ballot_runner::Gpu;
+
+mod compaction;
+mod ops;
+mod timing;
+
+/// What each table compares, native first: every ratio is to it. `false`
+/// compiles WGSL without wgpu's runtime checks, to tell their cost from the
+/// polyfills'.
+pub const VARIANTS: [(Target, bool); 5] = [
+    (Target::Glsl, true),
+    (Target::Wgsl, true),
+    (Target::Wgsl, false),
+    (Target::GlslNoSubgroup, true),
+    (Target::WgslNoSubgroup, true),
+];
+
+/// The header cells of the ratio columns, in the order of [`VARIANTS`]
+/// after the first.
+pub const RATIO_HEADERS: &str =
+    "wgsl / glsl | wgsl unchecked / glsl | glsl-no-subgroup / glsl | wgsl-no-subgroup / glsl";
+
+/// Timed dispatches per figure; the median is reported.
+pub const REPEATS: usize = 15;
+
+/// The output slot of each kept element: the flagship kernel.
+#[ballot::kernel]
+pub fn compaction_slot(keep: bool) -> u32 {
+    subgroup_ballot_exclusive_bit_count(subgroup_ballot(keep))
+}
+
+/// How many lanes of the subgroup keep their element.
+#[ballot::kernel]
+pub fn kept_in_subgroup(keep: bool) -> u32 {
+    subgroup_ballot_bit_count(subgroup_ballot(keep))
+}
+
+/// Both of the above: the helper form of a shader holds its first kernel
+/// and what that calls, so this kernel brings the other two along.
+#[ballot::kernel]
+pub fn compaction_step(keep: bool) -> u32 {
+    compaction_slot(keep) | (kept_in_subgroup(keep) << 16u32)
+}
+
+/// The helper functions of `kernels` for `target`, in workgroups of 256
+/// with virtual subgroups of `subgroup` where they are emulated.
+pub fn helpers(target: Target, kernels: &[&Kernel], subgroup: u32) -> Result<String, String> {
+    let options = ShaderOptions {
+        workgroup_size: [256, 1, 1],
+        subgroup_size: subgroup,
+        record_lanes: false,
+    };
+    emit(target, Form::Helpers, kernels, &options, Missing::Error).map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let what = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map_or("all", String::as_str);
+    if !matches!(what, "ops" | "compaction" | "copy" | "all") {
+        eprintln!("usage: gpu_bench [ops|compaction|copy|all] [--quick]");
+        return ExitCode::from(2);
+    }
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if !gpu
+        .device()
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY)
+    {
+        eprintln!("error: {} has no timestamp queries", gpu.describe());
+        return ExitCode::FAILURE;
+    }
+    let info = gpu.info();
+    let subgroup = info.subgroup_min_size;
+    if subgroup != info.subgroup_max_size || subgroup == 0 {
+        eprintln!(
+            "error: the device's subgroup size varies ({}..{}); the benchmark needs one size",
+            info.subgroup_min_size, info.subgroup_max_size
+        );
+        return ExitCode::FAILURE;
+    }
+    println!("device: {}", gpu.describe());
+    println!("subgroup size: {subgroup}; median of {REPEATS} timed dispatches\n");
+    let result = (|| {
+        if what == "copy" {
+            return compaction::copy_sweep(&gpu);
+        }
+        if what != "compaction" {
+            ops::run(&gpu, subgroup, quick)?;
+        }
+        if what != "ops" {
+            compaction::run(&gpu, subgroup, quick)?;
+        }
+        Ok::<(), String>(())
+    })();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}

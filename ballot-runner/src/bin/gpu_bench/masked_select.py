@@ -1,0 +1,64 @@
+"""The anchors of gpu_bench's compaction table, measured with PyTorch.
+
+    python3 masked_select.py
+
+torch.masked_select (backed by CUB's select) on the same sizes and
+selectivities as gpu_bench, timed with CUDA events, and a device copy of the
+same size for the bandwidth limit. Two timings per case: masked_select alone
+on a precomputed bool mask (how it is usually called), and the predicate
+plus masked_select (what gpu_bench's kernels do in one pass). Each is the
+median of 15 runs after 3 warm-ups.
+"""
+
+import statistics
+
+import torch
+
+REPEATS = 15
+
+
+def median_ms(fn):
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(REPEATS):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def main():
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print("| n | kept | copy (ms) | masked_select (ms) | predicate + masked_select (ms) |")
+    print("|---|---|---|---|---|")
+    gen = torch.Generator(device="cuda").manual_seed(1)
+    for log in (20, 24, 28):
+        n = 1 << log
+        # Uniform 32-bit values, held as int64 so that the threshold
+        # compares as unsigned.
+        xs = torch.randint(0, 1 << 32, (n,), device="cuda", generator=gen, dtype=torch.int64)
+        xs32 = xs.to(torch.int32)
+        dst = torch.empty_like(xs32)
+        copy_ms = median_ms(lambda: dst.copy_(xs32))
+        for percent in (50, 5):
+            threshold = (1 << 32) * percent // 100
+            mask = xs < threshold
+            kept = int(mask.sum())
+            select_ms = median_ms(lambda: torch.masked_select(xs32, mask))
+            # The predicate on the 32-bit values, as unsigned: flip the sign
+            # bit and compare as signed.
+            t32 = threshold - (1 << 31)
+            flipped = xs32 ^ torch.tensor(-(1 << 31), dtype=torch.int32, device="cuda")
+            both_ms = median_ms(lambda: torch.masked_select(xs32, flipped < t32))
+            assert torch.equal(torch.masked_select(xs32, flipped < t32), torch.masked_select(xs32, mask))
+            print(f"| 2^{log} | {percent}% ({kept}) | {copy_ms:.3f} | {select_ms:.3f} | {both_ms:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+//! Per operation: each ballot operation in a loop inside one kernel.
+//!
+//! Every kernel runs `ITERS` iterations of `acc = (acc >> 1) + OP + i`,
+//! where the operation's input depends on `acc`, so that no iteration can be
+//! hoisted or merged with another. Each iteration also ballots, because
+//! every helper but the masks and elect takes a ballot. The kernels are
+//! emitted as complete compute shaders (the shader interface of
+//! `ballot_core::back`) and dispatched over 2^26 invocations.
+
+use ballot::prelude::*;
+use ballot_core::ir::Kernel;
+use ballot_runner::Gpu;
+
+use crate::timing::{self, grid, ratios};
+use crate::{RATIO_HEADERS, REPEATS, VARIANTS};
+
+/// Loop iterations inside each kernel.
+const ITERS: u32 = 64;
+
+/// A benchmark kernel: `p` is this iteration's predicate, `acc` the
+/// loop-carried value, `i` the iteration.
+macro_rules! op_kernel {
+    ($name:ident, |$p:ident, $acc:ident, $i:ident| $op:expr) => {
+        #[ballot::kernel]
+        fn $name(x: u32, #[uniform] iters: u32) -> u32 {
+            let mut $acc = x;
+            let mut $i = 0u32;
+            while $i < iters {
+                let $p: bool = ($acc & 1u32) == 0u32;
+                $acc = ($acc >> 1u32) + ($op) + $i;
+                $i += 1u32;
+            }
+            $acc
+        }
+    };
+}
+
+op_kernel!(op_ballot, |p, acc, i| subgroup_ballot(p).count());
+op_kernel!(op_inverse_ballot, |p, acc, i| {
+    subgroup_inverse_ballot(subgroup_ballot(p)) as u32
+});
+op_kernel!(op_bit_extract, |p, acc, i| {
+    subgroup_ballot_bit_extract(subgroup_ballot(p), (acc >> 1u32) & 31u32) as u32
+});
+op_kernel!(op_bit_count, |p, acc, i| subgroup_ballot_bit_count(
+    subgroup_ballot(p)
+));
+op_kernel!(op_inclusive_bit_count, |p, acc, i| {
+    subgroup_ballot_inclusive_bit_count(subgroup_ballot(p))
+});
+op_kernel!(op_exclusive_bit_count, |p, acc, i| {
+    subgroup_ballot_exclusive_bit_count(subgroup_ballot(p))
+});
+op_kernel!(op_find_lsb, |p, acc, i| subgroup_ballot_find_lsb(
+    subgroup_ballot(p)
+));
+op_kernel!(op_find_msb, |p, acc, i| subgroup_ballot_find_msb(
+    subgroup_ballot(p)
+));
+op_kernel!(op_eq_mask, |p, acc, i| (subgroup_eq_mask()
+    & SubgroupMask::lane(acc & 31u32))
+.count());
+op_kernel!(op_ge_mask, |p, acc, i| (subgroup_ge_mask()
+    & SubgroupMask::lane(acc & 31u32))
+.count());
+op_kernel!(op_gt_mask, |p, acc, i| (subgroup_gt_mask()
+    & SubgroupMask::lane(acc & 31u32))
+.count());
+op_kernel!(op_le_mask, |p, acc, i| (subgroup_le_mask()
+    & SubgroupMask::lane(acc & 31u32))
+.count());
+op_kernel!(op_lt_mask, |p, acc, i| (subgroup_lt_mask()
+    & SubgroupMask::lane(acc & 31u32))
+.count());
+op_kernel!(op_elect, |p, acc, i| {
+    (if p {
+        subgroup_elect()
+    } else {
+        subgroup_elect()
+    }) as u32
+});
+op_kernel!(op_broadcast_first, |p, acc, i| subgroup_broadcast_first(
+    acc
+));
+op_kernel!(op_broadcast, |p, acc, i| subgroup_broadcast(acc, 5u32));
+
+/// Every benchmark kernel, with the operation it measures.
+fn kernels() -> Vec<(&'static str, &'static Kernel)> {
+    vec![
+        ("Ballot", op_ballot::ir()),
+        ("InverseBallot", op_inverse_ballot::ir()),
+        ("BitExtract", op_bit_extract::ir()),
+        ("BitCount", op_bit_count::ir()),
+        ("InclusiveBitCount", op_inclusive_bit_count::ir()),
+        ("ExclusiveBitCount", op_exclusive_bit_count::ir()),
+        ("FindLSB", op_find_lsb::ir()),
+        ("FindMSB", op_find_msb::ir()),
+        ("EqMask", op_eq_mask::ir()),
+        ("GeMask", op_ge_mask::ir()),
+        ("GtMask", op_gt_mask::ir()),
+        ("LeMask", op_le_mask::ir()),
+        ("LtMask", op_lt_mask::ir()),
+        ("Elect", op_elect::ir()),
+        ("BroadcastFirst", op_broadcast_first::ir()),
+        ("Broadcast", op_broadcast::ir()),
+    ]
+}
+
+/// Times every operation on every target and prints the ratios to `glsl`.
+pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
+    let invocations: u32 = if quick { 1 << 16 } else { 1 << 26 };
+    let workgroups = invocations / 256;
+    let xs: Vec<u32> = (0..invocations)
+        .map(|i| i.wrapping_mul(0x9E37_79B9).rotate_left(7))
+        .collect();
+    let input = timing::upload(gpu, "x", &xs);
+    let iters = timing::upload(gpu, "iters", &[ITERS]);
+    let output = timing::storage(gpu, "out", invocations as usize);
+    println!(
+        "## Per operation: {ITERS} iterations in one kernel, 2^{} invocations\n",
+        invocations.trailing_zeros()
+    );
+    println!("| operation | glsl (ms) | {RATIO_HEADERS} |");
+    println!("|---|---|---|---|---|---|");
+    let options = ShaderOptions {
+        workgroup_size: [256, 1, 1],
+        subgroup_size: subgroup,
+        record_lanes: false,
+    };
+    for (op, kernel) in kernels() {
+        let mut times = Vec::new();
+        let mut outputs = Vec::new();
+        for (target, checks) in VARIANTS {
+            let text = ballot_core::back::emit(
+                target,
+                Form::ComputeShader,
+                &[kernel],
+                &options,
+                ballot_core::back::Missing::Error,
+            )
+            .map_err(|e| e.to_string())?;
+            let label = format!("{}-{target}", kernel.name);
+            let pipeline = timing::Kernel::with_checks(
+                gpu,
+                target,
+                &label,
+                &text,
+                &[true, true, false],
+                checks,
+            )?;
+            let group = pipeline.bind(gpu, &[&input, &iters, &output]);
+            let ms = timing::time(gpu, &pipeline, &group, grid(workgroups), REPEATS, &|_| {});
+            times.push(ms);
+            outputs.push(timing::download(
+                gpu,
+                &output,
+                4096.min(invocations as usize),
+            ));
+        }
+        // The forms must compute the same thing for their times to compare:
+        // every target's first invocations against the native one's.
+        // (Broadcast and the masks read lane ids, which the emulated targets
+        // lay out exactly as the driver does here: lane = index % size.)
+        for ((target, _), out) in VARIANTS.iter().zip(&outputs).skip(1) {
+            if *out != outputs[0] {
+                return Err(format!("{op}: {target} disagrees with glsl"));
+            }
+        }
+        println!("| {op} | {:.3} | {} |", times[0], ratios(&times));
+    }
+    println!();
+    Ok(())
+}
