@@ -156,6 +156,39 @@ impl Dawn {
             .collect())
     }
 
+    /// Runs the module script of the WebGPU page `page` (such as the
+    /// `browser` example's `index.html`) on Dawn through `dawn/page.mjs`,
+    /// with the adapter's `subgroups` feature hidden if `hide_subgroups`
+    /// (as Firefox and Safari lack it), and returns what the script wrote to
+    /// its log element.
+    ///
+    /// # Errors
+    /// Node could not run, or the script threw (the error holds its output).
+    pub fn run_page(&self, page: &Path, hide_subgroups: bool) -> Result<String, RunnerError> {
+        let mut command = Command::new(&self.node);
+        command
+            .arg(self.dir.join("page.mjs"))
+            .arg(page)
+            .current_dir(&self.dir);
+        if hide_subgroups {
+            command.arg("--hide-subgroups");
+        }
+        let out = command
+            .output()
+            .map_err(|e| RunnerError::Dawn(format!("starting node: {e}")))?;
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        if out.status.success() {
+            Ok(stdout)
+        } else {
+            Err(RunnerError::Dawn(format!(
+                "{} exited with {}:\n{stdout}{}",
+                page.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            )))
+        }
+    }
+
     /// Runs `batch` (run.mjs's jobs, named `names` in errors) and returns,
     /// per job, per case, the words of each read-write buffer in binding
     /// order.
