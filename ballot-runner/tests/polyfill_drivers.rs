@@ -513,24 +513,36 @@ fn cross_compiled_spirv_self_tests_agree_with_the_simulator() {
         let since = Instant::now();
         let text = polyfill::self_test(case.target, &case.options)
             .unwrap_or_else(|e| panic!("{}: {e}", case.describe()));
-        let CrossOutput::SpirV(spirv) = cross::compile(&text, CrossTarget::SpirV)
-            .unwrap_or_else(|e| panic!("{}: {e}", case.describe()))
-        else {
-            panic!("{}: SPIR-V came back as text", case.describe());
-        };
-        let what = format!("SPIR-V of {}", case.describe());
-        let words = gpu
-            .run_storage_spirv(
-                &what,
-                &spirv,
-                case.options.workgroup_size,
-                case.workgroups,
-                case.invocations() * R * 4,
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
+        let words = run_spirv(&gpu, &case, &text);
         tally.add(&case, check(&case, &words), Some(since));
     }
+    // The comparison fails on this path too.
+    let sabotaged = case(Target::Wgsl, 32, [64, 1, 1], [1, 1, 1]);
+    let words = run_spirv(&gpu, &sabotaged, &wrong_exclusive_count(&sabotaged));
+    let error = check(&sabotaged, &words)
+        .map(|f| f.values)
+        .expect_err("a wrong ExclusiveBitCount passed as SPIR-V");
+    assert!(error.contains("record 1.z"), "{error}");
     tally.finish("cross-compiled SPIR-V on wgpu", start);
+}
+
+/// Cross-compiles the `wgsl` / `wgsl-no-subgroup` self-test `text` to
+/// SPIR-V and runs it as `case`, returning the records' words.
+fn run_spirv(gpu: &Gpu, case: &Case, text: &str) -> Vec<u32> {
+    let CrossOutput::SpirV(spirv) = cross::compile(text, CrossTarget::SpirV)
+        .unwrap_or_else(|e| panic!("{}: {e}", case.describe()))
+    else {
+        panic!("{}: SPIR-V came back as text", case.describe());
+    };
+    let what = format!("SPIR-V of {}", case.describe());
+    gpu.run_storage_spirv(
+        &what,
+        &spirv,
+        case.options.workgroup_size,
+        case.workgroups,
+        case.invocations() * R * 4,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `case`'s self-test with the public ExclusiveBitCount answering the
