@@ -28,6 +28,19 @@ const WORKGROUP: u32 = 64;
 const INVOCATIONS: u32 = 256;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = common::out_dir("browser");
+    write_page(&dir)?;
+    println!("wrote {}/{{index.html, compaction_slot.wgsl-web.wgsl, compaction_slot.wgsl-no-subgroup.wgsl}}", dir.display());
+    println!(
+        "open index.html in a WebGPU browser: it names the shader it chose and checks every slot"
+    );
+    Ok(())
+}
+
+/// Checks the kernel natively, then writes both shaders and `index.html`
+/// to `dir`. (`tests/browser_page.rs` calls it too, and runs the page's
+/// script on Dawn.)
+pub fn write_page(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     // The predicate the page uses: keep every invocation whose index has
     // bit 0 or bit 3 set.
     let keep: Vec<bool> = (0..INVOCATIONS).map(|i| i & 0b1001 != 0).collect();
@@ -49,8 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let web = compaction_slot::shader(Target::WgslWeb, Form::ComputeShader, &options)?;
     let fallback = compaction_slot::shader(Target::WgslNoSubgroup, Form::ComputeShader, &options)?;
-    let dir = common::out_dir("browser");
-    std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("compaction_slot.wgsl-web.wgsl"), &web)?;
     std::fs::write(dir.join("compaction_slot.wgsl-no-subgroup.wgsl"), &fallback)?;
     let page = PAGE
@@ -59,10 +71,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .replace("@INVOCATIONS@", &INVOCATIONS.to_string())
         .replace("@WORKGROUP@", &WORKGROUP.to_string());
     std::fs::write(dir.join("index.html"), page)?;
-    println!("wrote {}/{{index.html, compaction_slot.wgsl-web.wgsl, compaction_slot.wgsl-no-subgroup.wgsl}}", dir.display());
-    println!(
-        "open index.html in a WebGPU browser: it names the shader it chose and checks every slot"
-    );
     Ok(())
 }
 

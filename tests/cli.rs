@@ -479,6 +479,52 @@ fn check_reports_naga_errors_with_exit_code_1() {
     assert!(text(&missing.stderr).contains("cannot read"));
 }
 
+/// naga checks `glsl` text on a shim (`ballot::valid::glsl_shim`), but the
+/// report is about the user's file: the extension's names as written, and
+/// the caret under the offending text of the original line.
+#[test]
+fn glsl_check_reports_quote_the_users_names() {
+    let line = "    bool n = subgroupBallotBitCount(subgroupBallot(gl_SubgroupInvocationID < 3u)) + gl_SubgroupSize;";
+    let source = format!(
+        "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
+         layout(local_size_x = 32) in;\nvoid main() {{\n{line}\n}}\n"
+    );
+    let file = temp_file("names.glsl", source.as_bytes());
+    let out = ballot(&["check", arg(&file)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    // The snippet is the user's line, word for word.
+    assert!(stderr.contains(line.trim()), "{stderr}");
+    for shim in ["ballot_shim", "GL_Subgroup"] {
+        assert!(!stderr.contains(shim), "{shim} in:\n{stderr}");
+    }
+    // The carets sit under the user's text: the underlined expression ends
+    // where `gl_SubgroupSize` does (on the shim's text, with longer names,
+    // they would run past it).
+    let after_bar =
+        |l: &str| -> Vec<char> { l.chars().skip_while(|&c| c != '│').skip(2).collect() };
+    let lines: Vec<&str> = stderr.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("5 │"))
+        .unwrap_or_else(|| panic!("no snippet of line 5 in:\n{stderr}"));
+    let (quoted, carets) = (after_bar(lines[at]), after_bar(lines[at + 1]));
+    let start = carets.iter().position(|&c| c == '^').expect("carets");
+    let end = start + carets[start..].iter().take_while(|&&c| c == '^').count();
+    let underlined: String = quoted[start..end].iter().collect();
+    assert!(
+        underlined.ends_with("+ gl_SubgroupSize") && line.contains(&underlined),
+        "underlined {underlined:?} in:\n{stderr}"
+    );
+
+    // A message that names a function: a call of no declared signature.
+    let wrong = source.replace(line, "    uint n = subgroupBallotFindMSB(1.5);");
+    let file = temp_file("call.glsl", wrong.as_bytes());
+    let stderr = text(&ballot(&["check", arg(&file)]).stderr);
+    assert!(stderr.contains("subgroupBallotFindMSB(1.5)"), "{stderr}");
+    assert!(!stderr.contains("ballot_shim"), "{stderr}");
+}
+
 #[test]
 fn check_usage_errors_exit_2_and_list_the_options() {
     let file = temp_file("shader.txt", b"fn f() {}\n");

@@ -74,6 +74,25 @@ fn libraries_are_valid_and_match_their_golden_files() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// A library is pasted into other code, so it ends with exactly one line
+/// break: no missing newline, no trailing blank line.
+#[test]
+fn libraries_end_with_one_line_break() {
+    let options = PolyfillOptions::default();
+    for target in Target::ALL {
+        for (what, text) in [
+            ("library", polyfill::library(target, &options).unwrap()),
+            ("self-test", polyfill::self_test(target, &options).unwrap()),
+        ] {
+            assert!(
+                text.ends_with('\n') && !text.ends_with("\n\n"),
+                "{target} {what} ends with {:?}",
+                &text[text.len().saturating_sub(12)..]
+            );
+        }
+    }
+}
+
 /// The emulated GLSL library's names must not collide with glslang's
 /// built-ins: the bare GLSL name does, which is why it is prefixed.
 #[test]

@@ -251,6 +251,9 @@ fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
         out.push('\n');
     }
     out.push_str("// The public functions.\n");
+    // A blank line between functions, none after the last: the library
+    // ends where its last function does, as the other targets' do.
+    let mut functions = Vec::new();
     for op in Op::ALL {
         let name = function_name(Target::GlslNoSubgroup, op);
         let helper = Helper::function(op);
@@ -265,24 +268,25 @@ fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
             Op::EqMask | Op::GeMask | Op::GtMask | Op::LeMask | Op::LtMask => ("uvec4", "", ""),
             Op::Elect => ("bool", "bool on", "on"),
             Op::Broadcast => {
-                out.push_str(&format!(
+                functions.push(format!(
                     "uint {name}(bool on, uint value, uint id) {{\n    \
-                     return {helper}(on, uvec4(value, 0u, 0u, 0u), id).x;\n}}\n\n"
+                     return {helper}(on, uvec4(value, 0u, 0u, 0u), id).x;\n}}\n"
                 ));
                 ("uvec4", "bool on, uvec4 value, uint id", "on, value, id")
             }
             Op::BroadcastFirst => {
-                out.push_str(&format!(
+                functions.push(format!(
                     "uint {name}(bool on, uint value) {{\n    \
-                     return {helper}(on, uvec4(value, 0u, 0u, 0u)).x;\n}}\n\n"
+                     return {helper}(on, uvec4(value, 0u, 0u, 0u)).x;\n}}\n"
                 ));
                 ("uvec4", "bool on, uvec4 value", "on, value")
             }
         };
-        out.push_str(&format!(
-            "{ret} {name}({params}) {{\n    return {helper}({args});\n}}\n\n"
+        functions.push(format!(
+            "{ret} {name}({params}) {{\n    return {helper}({args});\n}}\n"
         ));
     }
+    out.push_str(&functions.join("\n"));
 }
 
 fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {

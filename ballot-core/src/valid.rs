@@ -7,7 +7,7 @@
 //! | `wgsl-web` | the same, with its `enable` / `diagnostic` directives blanked |
 //! | `wgsl-no-subgroup` | wgsl-in, `Capabilities::empty()` |
 //! | `glsl-no-subgroup` | glsl-in; `barrier()` needs `SUBGROUP \| SUBGROUP_BARRIER` |
-//! | `glsl` | glsl-in on a shim: the extension's calls and built-ins renamed to declared stand-ins |
+//! | `glsl` | glsl-in on a shim: the extension's functions declared, its built-ins renamed to declared stand-ins |
 //!
 //! GLSL helper libraries have no `#version` line or entry point, so they are
 //! wrapped in both before parsing. Line numbers in reports refer to the
@@ -74,7 +74,7 @@ pub fn validate(target: Target, form: Form, text: &str) -> Result<(), Validation
         }
         Target::Glsl => {
             let source = glsl_wrap(&glsl_shim(text), form);
-            glsl(&source, "glsl").map_err(|(m, l)| fail(m, l, &source))
+            glsl(&source, "glsl").map_err(|(m, l)| fail(unshim_report(&m), l, &source))
         }
     }
 }
@@ -108,8 +108,8 @@ pub struct SourceError {
 /// compute shader; one without `main` is taken as a library (an empty
 /// entry point is appended). naga's report names `path`.
 ///
-/// For `glsl` the report quotes the shim, where extension calls appear
-/// renamed `ballot_shim_*`; line numbers are the file's own.
+/// For `glsl` naga checks the shim ([`glsl_shim`]), but the report names
+/// and points at the file's own text: its lines, columns and names.
 ///
 /// This runs naga directly: on untrusted input use
 /// [`crate::check::check_bytes`], which bounds the input first and catches
@@ -124,7 +124,8 @@ pub fn check_source(target: Target, path: &str, text: &str) -> Result<(), Source
         Target::Wgsl => wgsl(text, path, Capabilities::SUBGROUP),
         Target::WgslWeb => wgsl(&strip_web_directives(text), path, Capabilities::SUBGROUP),
         Target::WgslNoSubgroup => wgsl(text, path, Capabilities::empty()),
-        Target::Glsl => glsl(&glsl_library(glsl_shim(text)), path),
+        Target::Glsl => glsl(&glsl_library(glsl_shim(text)), path)
+            .map_err(|(report, line)| (unshim_report(&report), line)),
         Target::GlslNoSubgroup => glsl(&glsl_library(text.to_string()), path),
     }
     .map_err(fail)
@@ -231,94 +232,99 @@ fn glsl_wrap(text: &str, form: Form) -> String {
 }
 
 /// The names `GL_KHR_shader_subgroup_ballot` (and `_basic`) add, with the
-/// stand-in declarations that replace them for naga, which knows none.
+/// stand-in declarations that make them known to naga, which knows none.
+///
+/// Functions keep their names: naga's glsl-in has no built-in of that
+/// name, so a declared function of the same signature stands in. A
+/// built-in variable cannot be declared under a `gl_` name (the prefix is
+/// reserved), so it becomes a constant under [`SHIM_PREFIX`] instead of
+/// `gl_`, which is just as long: every column of the file stays where it
+/// was, and naga's report, with the prefix mapped back
+/// ([`unshim_report`]), quotes and points at the user's own text.
 const SHIM: &[(&str, &str)] = &[
     (
         "subgroupBallot",
-        "uvec4 ballot_shim_subgroupBallot(bool p) { return uvec4(0u); }",
+        "uvec4 subgroupBallot(bool p) { return uvec4(0u); }",
     ),
     (
         "subgroupInverseBallot",
-        "bool ballot_shim_subgroupInverseBallot(uvec4 v) { return false; }",
+        "bool subgroupInverseBallot(uvec4 v) { return false; }",
     ),
     (
         "subgroupBallotBitExtract",
-        "bool ballot_shim_subgroupBallotBitExtract(uvec4 v, uint i) { return false; }",
+        "bool subgroupBallotBitExtract(uvec4 v, uint i) { return false; }",
     ),
     (
         "subgroupBallotBitCount",
-        "uint ballot_shim_subgroupBallotBitCount(uvec4 v) { return 0u; }",
+        "uint subgroupBallotBitCount(uvec4 v) { return 0u; }",
     ),
     (
         "subgroupBallotInclusiveBitCount",
-        "uint ballot_shim_subgroupBallotInclusiveBitCount(uvec4 v) { return 0u; }",
+        "uint subgroupBallotInclusiveBitCount(uvec4 v) { return 0u; }",
     ),
     (
         "subgroupBallotExclusiveBitCount",
-        "uint ballot_shim_subgroupBallotExclusiveBitCount(uvec4 v) { return 0u; }",
+        "uint subgroupBallotExclusiveBitCount(uvec4 v) { return 0u; }",
     ),
     (
         "subgroupBallotFindLSB",
-        "uint ballot_shim_subgroupBallotFindLSB(uvec4 v) { return 0u; }",
+        "uint subgroupBallotFindLSB(uvec4 v) { return 0u; }",
     ),
     (
         "subgroupBallotFindMSB",
-        "uint ballot_shim_subgroupBallotFindMSB(uvec4 v) { return 0u; }",
+        "uint subgroupBallotFindMSB(uvec4 v) { return 0u; }",
     ),
-    (
-        "subgroupElect",
-        "bool ballot_shim_subgroupElect() { return false; }",
-    ),
+    ("subgroupElect", "bool subgroupElect() { return false; }"),
     (
         "subgroupBroadcastFirst",
-        "bool ballot_shim_subgroupBroadcastFirst(bool x) { return x; }\n\
-         uint ballot_shim_subgroupBroadcastFirst(uint x) { return x; }\n\
-         int ballot_shim_subgroupBroadcastFirst(int x) { return x; }\n\
-         float ballot_shim_subgroupBroadcastFirst(float x) { return x; }\n\
-         uvec4 ballot_shim_subgroupBroadcastFirst(uvec4 x) { return x; }",
+        "bool subgroupBroadcastFirst(bool x) { return x; }\n\
+         uint subgroupBroadcastFirst(uint x) { return x; }\n\
+         int subgroupBroadcastFirst(int x) { return x; }\n\
+         float subgroupBroadcastFirst(float x) { return x; }\n\
+         uvec4 subgroupBroadcastFirst(uvec4 x) { return x; }",
     ),
     (
         "subgroupBroadcast",
-        "bool ballot_shim_subgroupBroadcast(bool x, uint id) { return x; }\n\
-         uint ballot_shim_subgroupBroadcast(uint x, uint id) { return x; }\n\
-         int ballot_shim_subgroupBroadcast(int x, uint id) { return x; }\n\
-         float ballot_shim_subgroupBroadcast(float x, uint id) { return x; }\n\
-         uvec4 ballot_shim_subgroupBroadcast(uvec4 x, uint id) { return x; }",
+        "bool subgroupBroadcast(bool x, uint id) { return x; }\n\
+         uint subgroupBroadcast(uint x, uint id) { return x; }\n\
+         int subgroupBroadcast(int x, uint id) { return x; }\n\
+         float subgroupBroadcast(float x, uint id) { return x; }\n\
+         uvec4 subgroupBroadcast(uvec4 x, uint id) { return x; }",
     ),
     (
         "gl_SubgroupInvocationID",
-        "uint ballot_shim_gl_SubgroupInvocationID() { return 0u; }",
+        "const uint GL_SubgroupInvocationID = 0u;",
     ),
-    (
-        "gl_SubgroupSize",
-        "uint ballot_shim_gl_SubgroupSize() { return 32u; }",
-    ),
+    ("gl_SubgroupSize", "const uint GL_SubgroupSize = 32u;"),
     (
         "gl_SubgroupEqMask",
-        "uvec4 ballot_shim_gl_SubgroupEqMask() { return uvec4(0u); }",
+        "const uvec4 GL_SubgroupEqMask = uvec4(0u);",
     ),
     (
         "gl_SubgroupGeMask",
-        "uvec4 ballot_shim_gl_SubgroupGeMask() { return uvec4(0u); }",
+        "const uvec4 GL_SubgroupGeMask = uvec4(0u);",
     ),
     (
         "gl_SubgroupGtMask",
-        "uvec4 ballot_shim_gl_SubgroupGtMask() { return uvec4(0u); }",
+        "const uvec4 GL_SubgroupGtMask = uvec4(0u);",
     ),
     (
         "gl_SubgroupLeMask",
-        "uvec4 ballot_shim_gl_SubgroupLeMask() { return uvec4(0u); }",
+        "const uvec4 GL_SubgroupLeMask = uvec4(0u);",
     ),
     (
         "gl_SubgroupLtMask",
-        "uvec4 ballot_shim_gl_SubgroupLtMask() { return uvec4(0u); }",
+        "const uvec4 GL_SubgroupLtMask = uvec4(0u);",
     ),
 ];
 
-/// The `glsl` target's text as naga can check it: each extension name
-/// replaced by its stand-in (built-in variables become calls), and the
-/// stand-ins declared in place of the first `#extension` line, the other
-/// `#extension` lines blanked. Every line keeps its number.
+/// What the shim writes in place of a built-in variable's `gl_`.
+pub const SHIM_PREFIX: &str = "GL_";
+
+/// The `glsl` target's text as naga can check it: each built-in variable
+/// renamed to its stand-in, the stand-ins declared in place of the first
+/// `#extension` line, the other `#extension` lines blanked. Every line
+/// keeps its number and every other character its column.
 pub fn glsl_shim(text: &str) -> String {
     let mut used = Vec::new();
     let mut lines: Vec<String> = text
@@ -349,11 +355,34 @@ pub fn glsl_shim(text: &str) -> String {
     lines.join("\n")
 }
 
-/// Replaces each whole identifier that is an extension name; built-in
-/// variables become calls of their stand-in.
+/// Notes each whole identifier that is an extension name, and renames the
+/// built-in variables to their stand-ins.
 fn rename_identifiers(line: &str, used: &mut Vec<&'static str>) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
+    map_identifiers(line, |ident| {
+        let (name, _) = SHIM.iter().find(|(name, _)| *name == ident)?;
+        if !used.contains(name) {
+            used.push(name);
+        }
+        name.strip_prefix("gl_")
+            .map(|rest| format!("{SHIM_PREFIX}{rest}"))
+    })
+}
+
+/// naga's report on [`glsl_shim`]'s text, in the user's names: each
+/// built-in variable's stand-in becomes the `gl_` name again. Columns
+/// match, as the two names are equally long.
+pub fn unshim_report(report: &str) -> String {
+    map_identifiers(report, |ident| {
+        let rest = ident.strip_prefix(SHIM_PREFIX)?;
+        let name = format!("gl_{rest}");
+        SHIM.iter().any(|(n, _)| *n == name).then_some(name)
+    })
+}
+
+/// `text` with each whole identifier that `rename` maps replaced.
+fn map_identifiers(text: &str, mut rename: impl FnMut(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
     while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
         out.push_str(&rest[..start]);
         rest = &rest[start..];
@@ -361,17 +390,8 @@ fn rename_identifiers(line: &str, used: &mut Vec<&'static str>) -> String {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len());
         let ident = &rest[..end];
-        match SHIM.iter().find(|(name, _)| *name == ident) {
-            Some((name, _)) => {
-                if !used.contains(name) {
-                    used.push(name);
-                }
-                out.push_str("ballot_shim_");
-                out.push_str(name);
-                if name.starts_with("gl_") {
-                    out.push_str("()");
-                }
-            }
+        match rename(ident) {
+            Some(name) => out.push_str(&name),
             None => out.push_str(ident),
         }
         rest = &rest[end..];
@@ -516,9 +536,11 @@ fn main(@builtin(local_invocation_index) i: u32) {
                     uint n = subgroupBallotBitCount(m) + gl_SubgroupSize;\n\
                     }\n";
         let shim = glsl_shim(text);
-        assert!(
-            shim.contains("ballot_shim_subgroupBallot(ballot_shim_gl_SubgroupInvocationID() < 3u)")
-        );
+        assert!(shim.contains("m = subgroupBallot(GL_SubgroupInvocationID < 3u);"));
+        // Every line the same length: columns are kept.
+        for (a, b) in text.lines().zip(shim.lines()).skip(2) {
+            assert_eq!(a.len(), b.len(), "{b}");
+        }
         assert!(!shim.contains("#extension"));
         assert_eq!(shim.lines().count(), text.lines().count(), "{shim}");
         assert_eq!(validate(Target::Glsl, Form::ComputeShader, text), Ok(()));

@@ -3,11 +3,15 @@
 //   node run.mjs JOBS.json RESULTS.jsonl
 //
 // JOBS.json: {"jobs": [{"name", "shader", "subgroups": bool, "workgroups": [x, y, z],
-//   "cases": [{"params": [[u32...]...], "output_words": n | null, "record_words": n}]}]}
+//   "cases": [{"buffers": [{"binding": n, "words": [u32...]} | {"binding": n, "fill": n}]}]}]}
+// A buffer given by `words` is read-only input; one given by `fill` (a
+// size in words) is read-write, starts as 0xDEADBEEF in every word (so that
+// what the shader did not write shows), and is read back. Every case of a
+// job has the same bindings, as the driver kernels' shader interface and a
+// polyfill self-test (a single `fill` buffer at binding 0) both do.
 // RESULTS.jsonl: one line per job, in order, written as each job finishes so
 // that a crash still leaves the earlier results:
-//   {"cases": [{"output": [u32...], "records": [u32...]}]} or {"error": "..."}
-// Buffers not written by the shader keep the 0xDEADBEEF they start with.
+//   {"cases": [{"read": [[u32...] per `fill` buffer, in order]}]} or {"error": "..."}
 
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { create, globals } from 'webgpu';
@@ -69,14 +73,12 @@ async function runJob(device, job) {
     await device.popErrorScope();
     throw new Error(`Tint rejects the shader: ${errors.map((m) => `${m.lineNum}:${m.linePos}: ${m.message}`).join('; ')}`);
   }
-  const paramCount = job.cases[0] ? job.cases[0].params.length : 0;
-  const hasOutput = job.cases[0] ? job.cases[0].output_words !== null : false;
-  const entries = [];
-  for (let i = 0; i < paramCount; i++) {
-    entries.push({ binding: i, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } });
-  }
-  if (hasOutput) entries.push({ binding: paramCount, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } });
-  entries.push({ binding: paramCount + 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } });
+  const layoutOf = job.cases[0] ? job.cases[0].buffers : [];
+  const entries = layoutOf.map((b) => ({
+    binding: b.binding,
+    visibility: GPUShaderStage.COMPUTE,
+    buffer: { type: b.words ? 'read-only-storage' : 'storage' },
+  }));
   const bindLayout = device.createBindGroupLayout({ entries });
   const pipeline = device.createComputePipeline({
     layout: device.createPipelineLayout({ bindGroupLayouts: [bindLayout] }),
@@ -95,24 +97,29 @@ async function runJob(device, job) {
     return buffer;
   };
   for (const c of job.cases) {
-    const params = c.params.map((words) => storage(words, 0));
-    const outWords = c.output_words || 0;
-    const output = c.output_words !== null ? storage(new Array(outWords).fill(UNWRITTEN), GPUBufferUsage.COPY_SRC) : null;
-    const records = storage(new Array(c.record_words).fill(UNWRITTEN), GPUBufferUsage.COPY_SRC);
-    const groupEntries = params.map((b, i) => ({ binding: i, resource: { buffer: b } }));
-    if (output) groupEntries.push({ binding: params.length, resource: { buffer: output } });
-    groupEntries.push({ binding: params.length + 1, resource: { buffer: records } });
-    const group = device.createBindGroup({ layout: bindLayout, entries: groupEntries });
+    const buffers = c.buffers.map((b) => b.words
+      ? storage(b.words, 0)
+      : storage(new Array(b.fill).fill(UNWRITTEN), GPUBufferUsage.COPY_SRC));
+    const group = device.createBindGroup({
+      layout: bindLayout,
+      entries: c.buffers.map((b, i) => ({ binding: b.binding, resource: { buffer: buffers[i] } })),
+    });
     const pass = encoder.beginComputePass();
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, group);
     pass.dispatchWorkgroups(...job.workgroups);
     pass.end();
-    const total = (outWords + c.record_words) * 4;
-    const staging = device.createBuffer({ size: total, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    if (output) encoder.copyBufferToBuffer(output, 0, staging, 0, outWords * 4);
-    encoder.copyBufferToBuffer(records, 0, staging, outWords * 4, c.record_words * 4);
-    readbacks.push({ staging, outWords, buffers: [...params, output, records] });
+    // Every read-write buffer goes, one after the other, to one staging buffer.
+    const written = c.buffers.map((b, i) => [b, buffers[i]]).filter(([b]) => !b.words);
+    const sizes = written.map(([b]) => b.fill);
+    const total = sizes.reduce((a, n) => a + n, 0);
+    const staging = device.createBuffer({ size: Math.max(4, total * 4), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    let offset = 0;
+    for (const [b, buffer] of written) {
+      encoder.copyBufferToBuffer(buffer, 0, staging, offset * 4, b.fill * 4);
+      offset += b.fill;
+    }
+    readbacks.push({ staging, sizes, buffers });
   }
   device.queue.submit([encoder.finish()]);
   const submitErr = await device.popErrorScope();
@@ -123,8 +130,14 @@ async function runJob(device, job) {
     const words = Array.from(new Uint32Array(r.staging.getMappedRange()));
     r.staging.unmap();
     r.staging.destroy();
-    for (const b of r.buffers) if (b) b.destroy();
-    cases.push({ output: words.slice(0, r.outWords), records: words.slice(r.outWords) });
+    for (const b of r.buffers) b.destroy();
+    const read = [];
+    let at = 0;
+    for (const n of r.sizes) {
+      read.push(words.slice(at, at + n));
+      at += n;
+    }
+    cases.push({ read });
   }
   return cases;
 }

@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ballot_core::back::Target;
 use serde_json::{json, Value as Json};
@@ -75,35 +76,133 @@ impl Dawn {
         jobs: &[Job<'_>],
         shaders: &[String],
     ) -> Result<Vec<Result<Vec<Dispatched>, RunnerError>>, RunnerError> {
-        let work = std::env::temp_dir().join(format!("ballot-dawn-{}", std::process::id()));
-        std::fs::create_dir_all(&work).map_err(|e| RunnerError::Dawn(e.to_string()))?;
-        let input = work.join("jobs.json");
-        let output = work.join("results.jsonl");
         let batch: Vec<Json> = jobs
             .iter()
             .zip(shaders)
             .map(|(job, shader)| {
-                let cases: Vec<Json> = job
-                    .cases
-                    .iter()
-                    .map(|case| {
-                        let b = Bindings::of(job, case);
-                        json!({
-                            "params": b.params,
-                            "output_words": b.output_words,
-                            "record_words": b.record_words,
-                        })
-                    })
-                    .collect();
-                json!({
-                    "name": job.describe(),
-                    "shader": shader,
-                    "subgroups": job.target.has_subgroups(),
-                    "workgroups": job.workgroups,
-                    "cases": cases,
-                })
+                let cases = job.cases.iter().map(|case| {
+                    let b = Bindings::of(job, case);
+                    let mut buffers: Vec<Json> = b
+                        .params
+                        .iter()
+                        .enumerate()
+                        .map(|(i, words)| json!({ "binding": i, "words": words }))
+                        .collect();
+                    if let Some(words) = b.output_words {
+                        buffers.push(json!({ "binding": b.output_binding(), "fill": words }));
+                    }
+                    buffers.push(json!({ "binding": b.record_binding(), "fill": b.record_words }));
+                    json!({ "buffers": buffers })
+                });
+                batch_job(&job.describe(), shader, job.target, job.workgroups, cases)
             })
             .collect();
+        let names: Vec<String> = jobs.iter().map(Job::describe).collect();
+        let results = self.run_batch(&batch, &names)?;
+        Ok(jobs
+            .iter()
+            .zip(results)
+            .map(|(job, cases)| {
+                let n = job.invocation_count();
+                let ret = job.kernel().ret;
+                cases?
+                    .into_iter()
+                    .map(|mut read| {
+                        // run.mjs gives the output (if any), then the records.
+                        let records = read.pop().unwrap_or_default();
+                        let output = read.pop().unwrap_or_default();
+                        Ok(Dispatched {
+                            values: decode_values(ret, &output, n),
+                            records: decode_records(&records, n),
+                        })
+                    })
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// Runs every [`StorageJob`] once, in one Node process, and returns each
+    /// one's buffer after its dispatch (or that job's error).
+    ///
+    /// # Errors
+    /// Node could not run, or died before writing every job's result.
+    pub fn run_storage(
+        &self,
+        jobs: &[StorageJob],
+    ) -> Result<Vec<Result<Vec<u32>, RunnerError>>, RunnerError> {
+        let batch: Vec<Json> = jobs
+            .iter()
+            .map(|job| {
+                let case = json!({ "buffers": [{ "binding": 0, "fill": job.words }] });
+                batch_job(&job.name, &job.shader, job.target, job.workgroups, [case])
+            })
+            .collect();
+        let names: Vec<String> = jobs.iter().map(|j| j.name.clone()).collect();
+        let results = self.run_batch(&batch, &names)?;
+        Ok(jobs
+            .iter()
+            .zip(results)
+            .map(|(job, cases)| {
+                cases?
+                    .into_iter()
+                    .next()
+                    .and_then(|mut read| read.pop())
+                    .filter(|words| words.len() == job.words)
+                    .ok_or_else(|| RunnerError::Dispatch {
+                        job: job.name.clone(),
+                        message: "Dawn's result lacks the storage buffer".to_string(),
+                    })
+            })
+            .collect())
+    }
+
+    /// Runs the module script of the WebGPU page `page` (such as the
+    /// `browser` example's `index.html`) on Dawn through `dawn/page.mjs`,
+    /// with the adapter's `subgroups` feature hidden if `hide_subgroups`
+    /// (as Firefox and Safari lack it), and returns what the script wrote to
+    /// its log element.
+    ///
+    /// # Errors
+    /// Node could not run, or the script threw (the error holds its output).
+    pub fn run_page(&self, page: &Path, hide_subgroups: bool) -> Result<String, RunnerError> {
+        let mut command = Command::new(&self.node);
+        command
+            .arg(self.dir.join("page.mjs"))
+            .arg(page)
+            .current_dir(&self.dir);
+        if hide_subgroups {
+            command.arg("--hide-subgroups");
+        }
+        let out = command
+            .output()
+            .map_err(|e| RunnerError::Dawn(format!("starting node: {e}")))?;
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        if out.status.success() {
+            Ok(stdout)
+        } else {
+            Err(RunnerError::Dawn(format!(
+                "{} exited with {}:\n{stdout}{}",
+                page.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            )))
+        }
+    }
+
+    /// Runs `batch` (run.mjs's jobs, named `names` in errors) and returns,
+    /// per job, per case, the words of each read-write buffer in binding
+    /// order.
+    fn run_batch(&self, batch: &[Json], names: &[String]) -> Result<Vec<JobResult>, RunnerError> {
+        // Unique per call too: tests of one binary run batches in parallel.
+        static BATCHES: AtomicUsize = AtomicUsize::new(0);
+        let work = std::env::temp_dir().join(format!(
+            "ballot-dawn-{}-{}",
+            std::process::id(),
+            BATCHES.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&work).map_err(|e| RunnerError::Dawn(e.to_string()))?;
+        let input = work.join("jobs.json");
+        let output = work.join("results.jsonl");
         std::fs::write(&input, json!({ "jobs": batch }).to_string())
             .map_err(|e| RunnerError::Dawn(e.to_string()))?;
         let status = Command::new(&self.node)
@@ -116,32 +215,70 @@ impl Dawn {
         let text = std::fs::read_to_string(&output).unwrap_or_default();
         let _ = std::fs::remove_dir_all(&work);
         let lines: Vec<&str> = text.lines().collect();
-        if lines.len() < jobs.len() {
-            let crashed = jobs.get(lines.len()).map(Job::describe).unwrap_or_default();
+        if lines.len() < names.len() {
+            let crashed = names.get(lines.len()).cloned().unwrap_or_default();
             return Err(RunnerError::Dawn(format!(
                 "node exited with {status} after {} of {} jobs; the next was {crashed}",
                 lines.len(),
-                jobs.len()
+                names.len()
             )));
         }
-        Ok(jobs
+        Ok(names
             .iter()
             .zip(lines)
-            .map(|(job, line)| parse_result(job, line))
+            .map(|(name, line)| parse_result(name, line))
             .collect())
     }
 }
 
-fn parse_result(job: &Job<'_>, line: &str) -> Result<Vec<Dispatched>, RunnerError> {
+/// A compute shader whose only binding is a read-write storage buffer at
+/// group 0, binding 0, such as a polyfill library's self-test
+/// (`ballot_core::polyfill::self_test`), for [`Dawn::run_storage`].
+#[derive(Clone, Debug)]
+pub struct StorageJob {
+    /// The job's name in errors.
+    pub name: String,
+    /// A [`TARGETS`] target: whether the device needs `subgroups`.
+    pub target: Target,
+    /// The WGSL text, with its entry point `main`.
+    pub shader: String,
+    /// How many workgroups the one dispatch has, in x, y, z.
+    pub workgroups: [u32; 3],
+    /// The buffer's size in words; every word starts as
+    /// [`UNWRITTEN`](crate::job::UNWRITTEN).
+    pub words: usize,
+}
+
+/// One job's result from run.mjs: per case, each read-write buffer's words.
+type JobResult = Result<Vec<Vec<Vec<u32>>>, RunnerError>;
+
+/// One job of run.mjs's input.
+fn batch_job(
+    name: &str,
+    shader: &str,
+    target: Target,
+    workgroups: [u32; 3],
+    cases: impl IntoIterator<Item = Json>,
+) -> Json {
+    json!({
+        "name": name,
+        "shader": shader,
+        "subgroups": target.has_subgroups(),
+        "workgroups": workgroups,
+        "cases": cases.into_iter().collect::<Vec<_>>(),
+    })
+}
+
+fn parse_result(name: &str, line: &str) -> JobResult {
     let bad = |message: String| RunnerError::Dispatch {
-        job: job.describe(),
+        job: name.to_string(),
         message,
     };
     let value: Json = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
     if let Some(error) = value.get("error") {
         let message = error.as_str().unwrap_or_default().to_string();
         return Err(RunnerError::Pipeline {
-            job: job.describe(),
+            job: name.to_string(),
             message,
         });
     }
@@ -155,16 +292,17 @@ fn parse_result(job: &Job<'_>, line: &str) -> Result<Vec<Dispatched>, RunnerErro
             })
             .unwrap_or_default()
     };
-    let n = job.invocation_count();
     let cases = value
         .get("cases")
         .and_then(Json::as_array)
         .ok_or_else(|| bad("no cases in Dawn's result".to_string()))?;
     Ok(cases
         .iter()
-        .map(|c| Dispatched {
-            values: decode_values(job.kernel().ret, &words(&c["output"]), n),
-            records: decode_records(&words(&c["records"]), n),
+        .map(|c| {
+            c["read"]
+                .as_array()
+                .map(|buffers| buffers.iter().map(words).collect())
+                .unwrap_or_default()
         })
         .collect())
 }

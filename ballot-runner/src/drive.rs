@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use ballot_core::back::Target;
+use ballot_core::cross::{self, CrossOutput, CrossTarget};
 
 use crate::compare::{compare, Report};
 use crate::dawn::Dawn;
@@ -125,14 +126,51 @@ fn verbose() -> bool {
 
 /// Runs `jobs` on `gpu`, one pipeline each, comparing as it goes.
 /// `progress` is called after each job with its index.
-pub fn run_gpu(gpu: &Gpu, jobs: &[Job<'_>], mut progress: impl FnMut(usize, &Job<'_>)) -> Summary {
+pub fn run_gpu(gpu: &Gpu, jobs: &[Job<'_>], progress: impl FnMut(usize, &Job<'_>)) -> Summary {
+    let driver = format!("wgpu on {}", gpu.describe());
+    run_each(driver, jobs, |job| gpu.run(job), progress)
+}
+
+/// Runs `jobs`, which must be on the `wgsl` or `wgsl-no-subgroup` target,
+/// as the SPIR-V that [`ballot_core::cross::compile`] writes from their
+/// text, handed to `gpu`'s driver untouched ([`Gpu::run_spirv`]).
+pub fn run_gpu_spirv(
+    gpu: &Gpu,
+    jobs: &[Job<'_>],
+    progress: impl FnMut(usize, &Job<'_>),
+) -> Summary {
+    let driver = format!(
+        "cross-compiled SPIR-V, wgpu passthrough on {}",
+        gpu.describe()
+    );
+    let run = |job: &Job<'_>| {
+        let no_shader = |message: String| RunnerError::Shader {
+            job: job.describe(),
+            message,
+        };
+        let text = job.shader().map_err(|e| no_shader(e.to_string()))?;
+        match cross::compile(&text, CrossTarget::SpirV).map_err(|e| no_shader(e.to_string()))? {
+            CrossOutput::SpirV(words) => gpu.run_spirv(job, &words),
+            CrossOutput::Text(_) => Err(no_shader("SPIR-V came back as text".to_string())),
+        }
+    };
+    run_each(driver, jobs, run, progress)
+}
+
+/// Runs each job with `run`, comparing as it goes.
+fn run_each(
+    driver: String,
+    jobs: &[Job<'_>],
+    mut run: impl FnMut(&Job<'_>) -> Result<Vec<Dispatched>, RunnerError>,
+    mut progress: impl FnMut(usize, &Job<'_>),
+) -> Summary {
     let mut summary = Summary {
-        driver: format!("wgpu on {}", gpu.describe()),
+        driver,
         ..Summary::default()
     };
     for (i, job) in jobs.iter().enumerate() {
         let start = Instant::now();
-        let result = gpu.run(job);
+        let result = run(job);
         let ran = start.elapsed().as_secs_f64();
         let before = summary.findings(job.target);
         summary.add(job, result, start.elapsed().as_secs_f64());

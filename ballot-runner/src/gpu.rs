@@ -3,7 +3,9 @@
 //! WGSL targets load as WGSL (naga translates them to SPIR-V). GLSL targets
 //! are compiled by glslang and handed to the driver untouched through
 //! `Features::PASSTHROUGH_SHADERS`, because naga's SPIR-V reader rejects most
-//! ballot opcodes.
+//! ballot opcodes. SPIR-V that `ballot_core::cross` wrote goes the same way
+//! ([`Gpu::run_spirv`], [`Gpu::run_storage_spirv`]), so that the driver runs
+//! the cross-compiler's own words.
 
 use std::borrow::Cow;
 use std::sync::mpsc;
@@ -183,18 +185,54 @@ impl Gpu {
                 why,
             });
         }
+        self.run_module(job, || self.module(job, text))
+    }
+
+    /// Runs every case of `job` with `spirv` as its shader: a SPIR-V module
+    /// that follows the shader interface for the job's kernel, such as
+    /// `ballot_core::cross::compile(CrossTarget::SpirV, ..)` of the job's
+    /// `wgsl` text. The words reach the driver untouched (wgpu's
+    /// passthrough), so the driver, not naga's SPIR-V reader or wgpu's own
+    /// translation, runs exactly what the cross-compiler wrote.
+    ///
+    /// # Errors
+    /// [`RunnerError::Unsupported`] without passthrough; the device's error
+    /// otherwise.
+    pub fn run_spirv(&self, job: &Job<'_>, spirv: &[u32]) -> Result<Vec<Dispatched>, RunnerError> {
+        if let Some(why) = self.passthrough_missing() {
+            return Err(RunnerError::Unsupported {
+                target: job.target,
+                why,
+            });
+        }
+        let label = job.kernel().name.clone();
+        let module = || Ok(self.passthrough(&label, job.options.workgroup_size, spirv.to_vec()));
+        self.run_module(job, module)
+    }
+
+    /// Why SPIR-V cannot be handed to this device untouched, if it cannot.
+    pub fn passthrough_missing(&self) -> Option<String> {
+        (!self
+            .device
+            .features()
+            .contains(wgpu::Features::PASSTHROUGH_SHADERS))
+        .then(|| "the device lacks Features::PASSTHROUGH_SHADERS".to_string())
+    }
+
+    /// Runs every case of `job` with the shader `module` makes.
+    fn run_module(
+        &self,
+        job: &Job<'_>,
+        module: impl FnOnce() -> Result<wgpu::ShaderModule, RunnerError>,
+    ) -> Result<Vec<Dispatched>, RunnerError> {
         let device_error = |message: String| RunnerError::Dispatch {
             job: job.describe(),
             message,
         };
         let first = job.cases.first().map(|c| Bindings::of(job, c));
         let layout_entries = first.as_ref().map(layout_entries).unwrap_or_default();
-        let (bind_layout, pipeline) = self.pipeline(
-            &job.describe(),
-            &job.kernel().name,
-            || self.module(job, text),
-            &layout_entries,
-        )?;
+        let (bind_layout, pipeline) =
+            self.pipeline(&job.describe(), &job.kernel().name, module, &layout_entries)?;
 
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut encoder = self
@@ -278,27 +316,37 @@ impl Gpu {
                 })),
             Language::Glsl => {
                 let bytes = ballot_core::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
-                let words = words_of(&bytes);
-                let [x, y, z] = workgroup_size;
-                let entry = [wgpu::PassthroughShaderEntryPoint {
-                    name: Cow::Borrowed("main"),
-                    workgroup_size: (x, y, z),
-                }];
-                // SAFETY: the SPIR-V comes from glslang and passed spirv-val
-                // for Vulkan 1.1, and its bindings are the ones the layout
-                // declares (the shader interface of `ballot_core::back`, or
-                // the single buffer of `run_storage`).
-                Ok(unsafe {
-                    self.device.create_shader_module_passthrough(
-                        wgpu::ShaderModuleDescriptorPassthrough {
-                            label: Some(label),
-                            entry_points: Cow::Borrowed(&entry),
-                            spirv: Some(Cow::Owned(words)),
-                            ..Default::default()
-                        },
-                    )
-                })
+                Ok(self.passthrough(label, workgroup_size, words_of(&bytes)))
             }
+        }
+    }
+
+    /// The shader module of SPIR-V `words`, handed to the driver untouched;
+    /// its entry point `main` has `workgroup_size`.
+    fn passthrough(
+        &self,
+        label: &str,
+        workgroup_size: [u32; 3],
+        words: Vec<u32>,
+    ) -> wgpu::ShaderModule {
+        let [x, y, z] = workgroup_size;
+        let entry = [wgpu::PassthroughShaderEntryPoint {
+            name: Cow::Borrowed("main"),
+            workgroup_size: (x, y, z),
+        }];
+        // SAFETY: the SPIR-V comes from glslang or naga's SPIR-V writer
+        // (tests run spirv-val on both for Vulkan 1.1), and its bindings
+        // are the ones the layout declares (the shader interface of
+        // `ballot_core::back`, or the single buffer of `run_storage`); the
+        // callers document that requirement.
+        unsafe {
+            self.device
+                .create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
+                    label: Some(label),
+                    entry_points: Cow::Borrowed(&entry),
+                    spirv: Some(Cow::Owned(words)),
+                    ..Default::default()
+                })
         }
     }
 
@@ -326,10 +374,6 @@ impl Gpu {
             return Err(RunnerError::Unsupported { target, why });
         }
         let what = format!("storage shader for {target}");
-        let error = |message: String| RunnerError::Dispatch {
-            job: what.clone(),
-            message,
-        };
         let module = || {
             self.module_of(target, &what, workgroup_size, text)
                 .map_err(|message| RunnerError::Shader {
@@ -337,8 +381,51 @@ impl Gpu {
                     message,
                 })
         };
+        self.storage_dispatch(&what, module, workgroups, words)
+    }
+
+    /// [`Gpu::run_storage`] for a SPIR-V module, handed to the driver
+    /// untouched (wgpu's passthrough), such as
+    /// `ballot_core::cross::compile(CrossTarget::SpirV, ..)` of a `wgsl`
+    /// polyfill self-test. `what` names it in errors. The same binding
+    /// rule holds, and again nothing checks it.
+    ///
+    /// # Errors
+    /// [`RunnerError::Unsupported`] without passthrough; the device's error
+    /// otherwise.
+    pub fn run_storage_spirv(
+        &self,
+        what: &str,
+        spirv: &[u32],
+        workgroup_size: [u32; 3],
+        workgroups: [u32; 3],
+        words: usize,
+    ) -> Result<Vec<u32>, RunnerError> {
+        if let Some(why) = self.passthrough_missing() {
+            return Err(RunnerError::Dispatch {
+                job: what.to_string(),
+                message: why,
+            });
+        }
+        let module = || Ok(self.passthrough(what, workgroup_size, spirv.to_vec()));
+        self.storage_dispatch(what, module, workgroups, words)
+    }
+
+    /// Dispatches the shader `module` makes over one read-write buffer of
+    /// `words` words (see [`Gpu::run_storage`]) and reads the buffer back.
+    fn storage_dispatch(
+        &self,
+        what: &str,
+        module: impl FnOnce() -> Result<wgpu::ShaderModule, RunnerError>,
+        workgroups: [u32; 3],
+        words: usize,
+    ) -> Result<Vec<u32>, RunnerError> {
+        let error = |message: String| RunnerError::Dispatch {
+            job: what.to_string(),
+            message,
+        };
         let (bind_layout, pipeline) =
-            self.pipeline(&what, &what, module, &[storage_entry(0, false)])?;
+            self.pipeline(what, what, module, &[storage_entry(0, false)])?;
 
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let buffer = self

@@ -1,6 +1,8 @@
 //! Every suite kernel on real drivers, compared lane by lane with the IR
 //! interpreter: wgpu on Vulkan for `glsl`, `glsl-no-subgroup`, `wgsl` and
 //! `wgsl-no-subgroup`, and Dawn/Tint for `wgsl-web` and `wgsl-no-subgroup`.
+//! Each hand-written kernel also runs once per `wgsl` / `wgsl-no-subgroup`
+//! as the SPIR-V `ballot_core::cross` writes, through wgpu's passthrough.
 //!
 //! Without a Vulkan adapter (or without Node's `webgpu` package, for Dawn)
 //! the tests say why on stderr and pass, unless `BALLOT_REQUIRE_GPU=1`,
@@ -110,6 +112,42 @@ fn dawn_targets_agree_with_the_simulator() {
         }
         Err(e) => panic!("{e}"),
     }
+}
+
+/// The SPIR-V that `ballot_core::cross::compile` writes from `wgsl` and
+/// `wgsl-no-subgroup` shaders, handed to the driver untouched: the first
+/// job of every hand-written suite kernel on each target (the random
+/// kernels and the other shapes stay with the test above, which runs the
+/// same text through wgpu's own translation).
+#[test]
+fn cross_compiled_spirv_agrees_with_the_simulator() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("cross-compiled SPIR-V driver tests", &e.to_string()),
+    };
+    if let Some(why) = gpu.passthrough_missing() {
+        return skip("cross-compiled SPIR-V driver tests", &why);
+    }
+    let hand_written: Vec<String> = suite::programs()
+        .iter()
+        .filter(|p| p.exhaustive)
+        .map(|p| p.kernels[0].name.clone())
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut jobs = suite::jobs(&targets(&[Target::Wgsl, Target::WgslNoSubgroup]));
+    jobs.retain(|j| {
+        let name = &j.kernel().name;
+        hand_written.contains(name) && seen.insert((name.clone(), j.target))
+    });
+    if jobs.is_empty() {
+        return;
+    }
+    loud(&format!(
+        "cross-compiled SPIR-V: {} jobs on {}",
+        jobs.len(),
+        gpu.describe()
+    ));
+    check(&drive::run_gpu_spirv(&gpu, &jobs, |_, _| {}));
 }
 
 /// A job of `compaction_slot` (an exclusive bit count of a ballot) on

@@ -1,12 +1,17 @@
 //! The polyfill libraries' self-tests (`ballot_core::polyfill::self_test`)
-//! on a real driver (wgpu on Vulkan), every record of every invocation
-//! compared with the simulator (`ballot_core::ops`), which implements
-//! DESIGN.md's semantics independently of the WGSL / GLSL helpers.
+//! on real drivers, every record of every invocation compared with the
+//! simulator (`ballot_core::ops`), which implements DESIGN.md's semantics
+//! independently of the WGSL / GLSL helpers. Three ways to the driver:
 //!
-//! Targets: `glsl` and `wgsl` in the driver's own subgroups, and
-//! `glsl-no-subgroup` and `wgsl-no-subgroup` at virtual subgroup sizes 1 to
-//! 128, including a ragged workgroup whose last virtual subgroup is partial.
-//! `wgsl-web` (Dawn/Tint's dialect) is not run here.
+//! - wgpu on Vulkan: `glsl` and `wgsl` in the driver's own subgroups, and
+//!   `glsl-no-subgroup` and `wgsl-no-subgroup` at virtual subgroup sizes 1
+//!   to 128, including ragged workgroups whose last virtual subgroup is
+//!   partial.
+//! - Dawn/Tint (Node's `webgpu`): `wgsl-web` in the driver's subgroups and
+//!   `wgsl-no-subgroup` in the same shapes as above, all in one Node process.
+//! - The SPIR-V that `ballot_core::cross::compile` writes from the `wgsl`
+//!   and `wgsl-no-subgroup` self-tests, handed to lavapipe untouched through
+//!   wgpu's passthrough.
 //!
 //! Subgroups are rebuilt from the records alone: an invocation's subgroup is
 //! the invocations of its workgroup that got the same `BroadcastFirst(3g +
@@ -16,20 +21,23 @@
 //! targets the documented layout (`lane = local index % S`, `size = S`) is
 //! asserted too.
 //!
-//! Without a Vulkan adapter the tests say why on stderr and pass, unless
-//! `BALLOT_REQUIRE_GPU=1`.
+//! Without a Vulkan adapter (or Node's `webgpu`, for Dawn) the tests say why
+//! on stderr and pass, unless `BALLOT_REQUIRE_GPU=1`.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use ballot_core::back::{Target, UNDEFINED_FIND};
+use ballot_core::cross::{self, CrossOutput, CrossTarget};
 use ballot_core::ops;
 use ballot_core::polyfill::{self, PolyfillOptions, SELF_TEST_RECORDS};
 use ballot_core::{PerLane, SimError, Subgroup, SubgroupMask};
+use ballot_runner::dawn::{Dawn, StorageJob};
 use ballot_runner::Gpu;
 
 mod common;
 
-use common::{loud, skip};
+use common::{loud, required, skip};
 
 const R: usize = SELF_TEST_RECORDS as usize;
 type Record = [u32; 4];
@@ -296,71 +304,261 @@ fn run(gpu: &Gpu, case: &Case, text: &str) -> Result<Figures, String> {
     check(case, &words)
 }
 
-fn cases() -> Vec<Case> {
-    let case = |target, subgroup_size, workgroup_size, workgroups| Case {
+fn case(
+    target: Target,
+    subgroup_size: u32,
+    workgroup_size: [u32; 3],
+    workgroups: [u32; 3],
+) -> Case {
+    Case {
         target,
         options: PolyfillOptions {
             subgroup_size,
             workgroup_size,
         },
         workgroups,
-    };
-    let mut cases = vec![
-        case(Target::Glsl, 32, [64, 1, 1], [3, 1, 1]),
-        case(Target::Wgsl, 32, [64, 1, 1], [3, 1, 1]),
-        case(Target::Glsl, 32, [8, 4, 2], [2, 2, 1]),
-    ];
-    for target in [Target::GlslNoSubgroup, Target::WgslNoSubgroup] {
-        for (s, wg, groups) in [
-            (1, [16, 1, 1], [2, 1, 1]),
-            (4, [64, 1, 1], [2, 1, 1]),
-            (8, [64, 1, 1], [2, 2, 1]),
-            (32, [64, 1, 1], [2, 1, 1]),
-            (64, [128, 1, 1], [2, 1, 1]),
-            (128, [256, 1, 1], [2, 1, 1]),
-            // Ragged: the second virtual subgroup has 16 of 32 lanes.
-            (32, [48, 1, 1], [3, 1, 1]),
-            // Ragged, three-dimensional: 60 invocations, subgroups of 16.
-            (16, [5, 4, 3], [2, 1, 1]),
-        ] {
-            cases.push(case(target, s, wg, groups));
+    }
+}
+
+/// The emulated targets' shapes: virtual subgroup size, workgroup size,
+/// workgroups.
+const EMULATED_SHAPES: [(u32, [u32; 3], [u32; 3]); 8] = [
+    (1, [16, 1, 1], [2, 1, 1]),
+    (4, [64, 1, 1], [2, 1, 1]),
+    (8, [64, 1, 1], [2, 2, 1]),
+    (32, [64, 1, 1], [2, 1, 1]),
+    (64, [128, 1, 1], [2, 1, 1]),
+    (128, [256, 1, 1], [2, 1, 1]),
+    // Ragged: the second virtual subgroup has 16 of 32 lanes.
+    (32, [48, 1, 1], [3, 1, 1]),
+    // Ragged, three-dimensional: 60 invocations, subgroups of 16.
+    (16, [5, 4, 3], [2, 1, 1]),
+];
+
+/// The shapes a target with the driver's own subgroups runs in: the
+/// subgroup size option is unused there.
+const NATIVE_SHAPES: [([u32; 3], [u32; 3]); 2] = [([64, 1, 1], [3, 1, 1]), ([8, 4, 2], [2, 2, 1])];
+
+/// Every case of `target`.
+fn cases_of(target: Target) -> Vec<Case> {
+    if target.has_subgroups() {
+        NATIVE_SHAPES
+            .iter()
+            .map(|&(wg, groups)| case(target, 32, wg, groups))
+            .collect()
+    } else {
+        EMULATED_SHAPES
+            .iter()
+            .map(|&(s, wg, groups)| case(target, s, wg, groups))
+            .collect()
+    }
+}
+
+fn cases() -> Vec<Case> {
+    [
+        Target::Glsl,
+        Target::Wgsl,
+        Target::GlslNoSubgroup,
+        Target::WgslNoSubgroup,
+    ]
+    .into_iter()
+    .flat_map(cases_of)
+    .collect()
+}
+
+/// Sums up the cases compared; the error lists every failure.
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    values: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    /// Adds one case's comparison; `since` is when its run began, if it
+    /// ran on its own.
+    fn add(&mut self, case: &Case, result: Result<Figures, String>, since: Option<Instant>) {
+        match result {
+            Ok(f) => {
+                let time = since
+                    .map(|s| format!(", {:.1}s", s.elapsed().as_secs_f64()))
+                    .unwrap_or_default();
+                loud(&format!(
+                    "ok {}: {} invocations in {} subgroups (sizes {:?}), {} values compared{time}",
+                    case.describe(),
+                    f.invocations,
+                    f.subgroups,
+                    f.sizes,
+                    f.values,
+                ));
+                self.cases += 1;
+                self.values += f.values;
+            }
+            Err(e) => self.failures.push(e),
         }
     }
-    cases
+
+    /// Prints the totals and fails on any failure.
+    fn finish(self, driver: &str, start: Instant) {
+        loud(&format!(
+            "{driver}: {} self-tests, {} values compared, {:.1}s",
+            self.cases,
+            self.values,
+            start.elapsed().as_secs_f64()
+        ));
+        assert!(
+            self.failures.is_empty(),
+            "{driver}: polyfill self-tests disagree with the simulator:\n{}",
+            self.failures.join("\n\n")
+        );
+    }
 }
 
 #[test]
 fn polyfill_self_tests_agree_with_the_simulator() {
+    let start = Instant::now();
     let gpu = match Gpu::new() {
         Ok(gpu) => gpu,
         Err(e) => return skip("polyfill driver tests", &e.to_string()),
     };
     loud(&format!("polyfill self-tests on {}", gpu.describe()));
-    let mut failures = Vec::new();
+    let mut tally = Tally::default();
     for case in cases() {
         if let Some(why) = gpu.unsupported(case.target) {
             skip(&format!("{} on {}", case.describe(), gpu.describe()), &why);
             continue;
         }
+        let since = Instant::now();
         let text = polyfill::self_test(case.target, &case.options)
             .unwrap_or_else(|e| panic!("{}: {e}", case.describe()));
-        match run(&gpu, &case, &text) {
-            Ok(f) => loud(&format!(
-                "ok {}: {} invocations in {} subgroups (sizes {:?}), {} values compared",
-                case.describe(),
-                f.invocations,
-                f.subgroups,
-                f.sizes,
-                f.values
-            )),
-            Err(e) => failures.push(e),
-        }
+        tally.add(&case, run(&gpu, &case, &text), Some(since));
     }
-    assert!(
-        failures.is_empty(),
-        "polyfill self-tests disagree with the simulator:\n{}",
-        failures.join("\n\n")
+    tally.finish("wgpu", start);
+}
+
+/// The `wgsl-web` and `wgsl-no-subgroup` self-tests on Dawn/Tint, in one
+/// Node process, with one deliberately wrong `wgsl-no-subgroup` self-test
+/// in the same batch to show that a wrong helper fails there too.
+#[test]
+fn polyfill_self_tests_agree_on_dawn() {
+    let start = Instant::now();
+    let dawn = match Dawn::find() {
+        Ok(dawn) => dawn,
+        Err(why) => return skip("polyfill self-tests on Dawn", &why),
+    };
+    let cases: Vec<Case> = [Target::WgslWeb, Target::WgslNoSubgroup]
+        .into_iter()
+        .flat_map(cases_of)
+        .collect();
+    let job = |case: &Case, shader: String| StorageJob {
+        name: case.describe(),
+        target: case.target,
+        shader,
+        workgroups: case.workgroups,
+        words: case.invocations() * R * 4,
+    };
+    let mut jobs: Vec<StorageJob> = cases
+        .iter()
+        .map(|case| {
+            let text = polyfill::self_test(case.target, &case.options)
+                .unwrap_or_else(|e| panic!("{}: {e}", case.describe()));
+            job(case, text)
+        })
+        .collect();
+    let sabotaged = case(Target::WgslNoSubgroup, 8, [64, 1, 1], [1, 1, 1]);
+    jobs.push(job(&sabotaged, wrong_exclusive_count(&sabotaged)));
+    let results = match dawn.run_storage(&jobs) {
+        Ok(results) => results,
+        // Dawn finds no adapter where Vulkan has none: the same skip.
+        Err(e) if !required() && e.to_string().contains("no Vulkan adapter") => {
+            return skip("polyfill self-tests on Dawn", &e.to_string())
+        }
+        Err(e) => panic!("{e}"),
+    };
+    let mut results = results.into_iter();
+    let mut tally = Tally::default();
+    for (case, result) in cases.iter().zip(results.by_ref()) {
+        let words = result.unwrap_or_else(|e| panic!("{}: {e}", case.describe()));
+        // One Node process ran them all: no time per case.
+        tally.add(case, check(case, &words), None);
+    }
+    let words = results.next().expect("the sabotaged job's result");
+    let error = check(
+        &sabotaged,
+        &words.expect("the wrong self-test runs on Dawn"),
+    )
+    .map(|f| f.values)
+    .expect_err("a wrong ExclusiveBitCount passed on Dawn");
+    assert!(error.contains("record 1.z"), "{error}");
+    tally.finish("Dawn/Tint", start);
+}
+
+/// The SPIR-V 1.3 that `cross::compile` writes from the `wgsl` and
+/// `wgsl-no-subgroup` self-tests, run untouched on the Vulkan driver.
+#[test]
+fn cross_compiled_spirv_self_tests_agree_with_the_simulator() {
+    let start = Instant::now();
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("cross-compiled SPIR-V self-tests", &e.to_string()),
+    };
+    if let Some(why) = gpu.passthrough_missing() {
+        return skip("cross-compiled SPIR-V self-tests", &why);
+    }
+    let mut tally = Tally::default();
+    for case in [Target::Wgsl, Target::WgslNoSubgroup]
+        .into_iter()
+        .flat_map(cases_of)
+    {
+        let since = Instant::now();
+        let text = polyfill::self_test(case.target, &case.options)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.describe()));
+        let words = run_spirv(&gpu, &case, &text);
+        tally.add(&case, check(&case, &words), Some(since));
+    }
+    // The comparison fails on this path too.
+    let sabotaged = case(Target::Wgsl, 32, [64, 1, 1], [1, 1, 1]);
+    let words = run_spirv(&gpu, &sabotaged, &wrong_exclusive_count(&sabotaged));
+    let error = check(&sabotaged, &words)
+        .map(|f| f.values)
+        .expect_err("a wrong ExclusiveBitCount passed as SPIR-V");
+    assert!(error.contains("record 1.z"), "{error}");
+    tally.finish("cross-compiled SPIR-V on wgpu", start);
+}
+
+/// Cross-compiles the `wgsl` / `wgsl-no-subgroup` self-test `text` to
+/// SPIR-V and runs it as `case`, returning the records' words.
+fn run_spirv(gpu: &Gpu, case: &Case, text: &str) -> Vec<u32> {
+    let CrossOutput::SpirV(spirv) = cross::compile(text, CrossTarget::SpirV)
+        .unwrap_or_else(|e| panic!("{}: {e}", case.describe()))
+    else {
+        panic!("{}: SPIR-V came back as text", case.describe());
+    };
+    let what = format!("SPIR-V of {}", case.describe());
+    gpu.run_storage_spirv(
+        &what,
+        &spirv,
+        case.options.workgroup_size,
+        case.workgroups,
+        case.invocations() * R * 4,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `case`'s self-test with the public ExclusiveBitCount answering the
+/// inclusive count, which record 1.z must catch.
+fn wrong_exclusive_count(case: &Case) -> String {
+    let text = polyfill::self_test(case.target, &case.options).unwrap();
+    // The public wrapper's body, the same in both languages.
+    let right = "return ballot_exclusive_bit_count(value);";
+    let wrong = "return ballot_inclusive_bit_count(value);";
+    assert_eq!(
+        text.matches(right).count(),
+        1,
+        "{}: the public ExclusiveBitCount's body moved:\n{text}",
+        case.target
     );
+    text.replacen(right, wrong, 1)
 }
 
 /// The comparison can fail: with ExclusiveBitCount answering the inclusive
@@ -377,24 +575,9 @@ fn a_wrong_helper_is_caught() {
             skip(&format!("wrong helper on {target}"), &why);
             continue;
         }
-        let case = Case {
-            target,
-            options: PolyfillOptions {
-                subgroup_size: 8,
-                workgroup_size: [64, 1, 1],
-            },
-            workgroups: [1, 1, 1],
-        };
+        let case = case(target, 8, [64, 1, 1], [1, 1, 1]);
         let text = polyfill::self_test(target, &case.options).unwrap();
-        // The public wrapper's body, the same in both languages.
-        let right = "return ballot_exclusive_bit_count(value);";
-        let wrong = "return ballot_inclusive_bit_count(value);";
-        assert_eq!(
-            text.matches(right).count(),
-            1,
-            "{target}: the public ExclusiveBitCount's body moved:\n{text}"
-        );
-        let broken = text.replacen(right, wrong, 1);
+        let broken = wrong_exclusive_count(&case);
         run(&gpu, &case, &text).unwrap_or_else(|e| panic!("the intact self-test fails: {e}"));
         let error = run(&gpu, &case, &broken)
             .map(|f| f.values)

@@ -297,4 +297,3 @@ uint ballotSubgroupBroadcastFirst(bool on, uint value) {
 uvec4 ballotSubgroupBroadcastFirst(bool on, uvec4 value) {
     return ballot_broadcast_first(on, value);
 }
-

@@ -299,7 +299,6 @@ uvec4 ballotSubgroupBroadcastFirst(bool on, uvec4 value) {
     return ballot_broadcast_first(on, value);
 }
 
-
 // Self-test: not part of the library. It calls every function and writes
 // 10 records per invocation to binding 0 (see ballot::polyfill).
 layout(local_size_x = 64, local_size_y = 1, local_size_z = 1) in;
