@@ -10,8 +10,8 @@
 // and tile order is (k, subgroup, lane) order). For each k, the flagship
 // kernel gives each kept element its slot within its subgroup, and a
 // second kernel the subgroup's count; a scan of the counts in shared
-// memory places the subgroups; one invocation then finds the tile's
-// global offset by looking back at its predecessors' published sums.
+// memory places the subgroups; the tile's global offset comes from looking
+// back at its predecessors' published sums, a window of them at a time.
 {HELPERS}
 
 layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
@@ -36,6 +36,10 @@ layout(std430, set = 0, binding = 3) readonly buffer Params { uint params[]; };
 shared uint s_counts[COUNTS];
 shared uint s_tile;
 shared uint s_offset;
+// The look-back window: predecessors' status words, and where it ends.
+const uint LOOK = 32u;
+shared uint s_look[LOOK];
+shared uint s_end;
 
 void main() {
     {INIT}
@@ -87,31 +91,46 @@ void main() {
         barrier();
     }
 
+    // Publish the tile's sum, then look back. The first LOOK invocations
+    // read LOOK predecessors' status words at once; one invocation then
+    // sums them, nearest first, up to the first inclusive prefix, and the
+    // window moves on if it met a predecessor that has published nothing.
+    uint aggregate = s_counts[COUNTS - 1u];
     if (lid == 0u) {
-        uint aggregate = s_counts[COUNTS - 1u];
-        uint prefix = 0u;
-        if (tile == 0u) {
-            atomicExchange(status[1u], PREFIX | aggregate);
-        } else {
-            atomicExchange(status[1u + tile], AGGREGATE | aggregate);
-            uint j = tile - 1u;
-            while (true) {
-                uint word = atomicOr(status[1u + j], 0u);
-                uint flag = word & ~VALUE;
-                if (flag == 0u) {
-                    continue;
-                }
-                prefix += word & VALUE;
-                if (flag == PREFIX) {
-                    break;
-                }
-                j -= 1u;
-            }
-            atomicExchange(status[1u + tile], PREFIX | (prefix + aggregate));
-        }
-        s_offset = prefix;
+        atomicExchange(status[1u + tile], (tile == 0u ? PREFIX : AGGREGATE) | aggregate);
+        s_offset = 0u;
+        s_end = tile;
     }
     barrier();
+    while (s_end != 0u) {
+        uint end = s_end;
+        if (lid < LOOK) {
+            s_look[lid] = lid < end ? atomicOr(status[end - lid], 0u) : PREFIX;
+        }
+        barrier();
+        if (lid == 0u) {
+            uint sum = 0u;
+            uint i = 0u;
+            for (; i < LOOK; i++) {
+                uint word = s_look[i];
+                uint flag = word & ~VALUE;
+                if (flag == 0u) {
+                    break;
+                }
+                sum += word & VALUE;
+                if (flag == PREFIX) {
+                    i = LOOK + 1u;
+                    break;
+                }
+            }
+            s_offset += sum;
+            s_end = i > LOOK ? 0u : end - i;
+        }
+        barrier();
+    }
+    if (lid == 0u && tile != 0u) {
+        atomicExchange(status[1u + tile], PREFIX | (s_offset + aggregate));
+    }
 
     uint offset = s_offset;
     for (uint k = 0u; k < ITEMS; k++) {

@@ -1,5 +1,6 @@
 // Ordered stream compaction in one pass, with decoupled look-back: the WGSL
-// twin of compact.glsl, which explains the algorithm. Placeholders in braces
+// twin of compact.glsl, which explains the algorithm and the look-back
+// window. Placeholders in braces
 // are filled in by the benchmark.
 {HELPERS}
 
@@ -20,6 +21,9 @@ const VALUE: u32 = AGGREGATE - 1u;
 var<workgroup> s_counts: array<u32, COUNTS>;
 var<workgroup> s_tile: u32;
 var<workgroup> s_offset: u32;
+const LOOK: u32 = 32u;
+var<workgroup> s_look: array<u32, LOOK>;
+var<workgroup> s_end: u32;
 
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
@@ -76,29 +80,46 @@ fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
         workgroupBarrier();
     }
 
+    let aggregate = s_counts[COUNTS - 1u];
     if (lid == 0u) {
-        let aggregate = s_counts[COUNTS - 1u];
-        var prefix = 0u;
-        if (tile == 0u) {
-            atomicStore(&status[1u], PREFIX | aggregate);
-        } else {
-            atomicStore(&status[1u + tile], AGGREGATE | aggregate);
-            var j = tile - 1u;
-            loop {
-                let word = atomicLoad(&status[1u + j]);
+        atomicStore(&status[1u + tile], select(AGGREGATE, PREFIX, tile == 0u) | aggregate);
+        s_offset = 0u;
+        s_end = tile;
+    }
+    loop {
+        let end = workgroupUniformLoad(&s_end);
+        if (end == 0u) {
+            break;
+        }
+        if (lid < LOOK) {
+            var word = PREFIX;
+            if (lid < end) {
+                word = atomicLoad(&status[end - lid]);
+            }
+            s_look[lid] = word;
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            var sum = 0u;
+            var i = 0u;
+            for (; i < LOOK; i++) {
+                let word = s_look[i];
                 let flag = word & ~VALUE;
                 if (flag == 0u) {
-                    continue;
-                }
-                prefix += word & VALUE;
-                if (flag == PREFIX) {
                     break;
                 }
-                j -= 1u;
+                sum += word & VALUE;
+                if (flag == PREFIX) {
+                    i = LOOK + 1u;
+                    break;
+                }
             }
-            atomicStore(&status[1u + tile], PREFIX | (prefix + aggregate));
+            s_offset += sum;
+            s_end = select(end - i, 0u, i > LOOK);
         }
-        s_offset = prefix;
+    }
+    if (lid == 0u && tile != 0u) {
+        atomicStore(&status[1u + tile], PREFIX | (s_offset + aggregate));
     }
     let offset = workgroupUniformLoad(&s_offset);
 
