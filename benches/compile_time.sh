@@ -25,8 +25,9 @@
 # share with the variants before it; the first one builds everything). The
 # kernel crate is then built on top of it (its cold build: the 50 kernels
 # alone), then rebuilt BENCH_REPEAT times after an edit of one kernel.
-# BALLOT_TIME_EXPANSION makes each expansion print its time; cargo -vv shows
-# it, and the per-kernel figures are read off the logs.
+# BALLOT_TIME_EXPANSION makes each expansion print its time, and that of each
+# phase; cargo -vv shows them, and the per-kernel figures are read off the
+# logs.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -257,17 +258,43 @@ expansions() {
     sed -n 's/.*ballot: expanded kernel `[^`]*` in \([0-9.]*\) ms.*/\1/p' "$1"
 }
 
-# min median max total count of the numbers on stdin.
+# min median max total count of the numbers on stdin; the total is divided
+# by $1 (default 1), the number of builds they come from.
 stats() {
-    sort -g | awk '{ v[NR] = $1; t += $1 }
+    sort -g | awk -v builds="${1:-1}" '{ v[NR] = $1; t += $1 }
         END {
             if (NR == 0) { print "- - - - 0"; exit }
             med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-            printf "%.2f %.2f %.2f %.1f %d\n", v[1], med, v[NR], t, NR
+            printf "%.2f %.2f %.2f %.1f %d\n", v[1], med, v[NR], t / builds, NR
         }'
 }
 
 median() { stats | awk '{ print $2 }'; }
+
+# The phases of the expansions in LOG (BALLOT_TIME_EXPANSION's second
+# line): one row per phase, with its median and total over the kernels.
+phases() {
+    sed -n 's/.*ballot: phases of kernel `[^`]*` in ms: //p' "$1" |
+        awk '{
+            n = split($0, part, /[][]/)
+            top = part[1] part[3] part[5]
+            k = split(top, kv, /, */)
+            for (i = 1; i <= k; i++) if (split(kv[i], f, " ") == 2) print f[1], f[2]
+            k = split(part[2], kv, /, */)
+            for (i = 1; i <= k; i++) if (split(kv[i], f, " ") == 2) print "emit:" f[1], f[2]
+            k = split(part[4], kv, /, */)
+            for (i = 1; i <= k; i++) if (split(kv[i], f, " ") == 2) print "validate:" f[1], f[2]
+        }' |
+        sort -k1,1 -k2,2g |
+        awk 'function flush() {
+                if (key == "") return
+                med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+                printf "%s %.3f %.1f\n", key, med, t
+            }
+            $1 != key { flush(); key = $1; n = 0; t = 0 }
+            { v[++n] = $2; t += $2 }
+            END { flush() }'
+}
 
 # Edits one kernel (laps_2's step) so that the crate really changes.
 edit_one() {
@@ -306,7 +333,7 @@ for v in "${variants[@]}"; do
         expansions "$base/logs/$v-incr-$i.log" >>"$base/logs/$v-incr-expansions.txt"
     done
     incr[$v]=$(printf '%s\n' "${times[@]}" | median)
-    exp_incr[$v]=$(stats <"$base/logs/$v-incr-expansions.txt")
+    exp_incr[$v]=$(stats "$repeat" <"$base/logs/$v-incr-expansions.txt")
 done
 
 # --- report ---------------------------------------------------------------
@@ -323,8 +350,10 @@ echo "  deps: the baseline crate, no kernels (for default: every dependency, col
 echo "        later rows: only the units the variant does not share with those above)"
 echo "  cold 50: the kernel crate built on top of its baseline's dependencies"
 echo "  incr 1: rebuild after editing one kernel (median of $repeat)"
+echo "  cold build from scratch, default: deps + cold 50 = $(awk -v a="${deps[default]}" -v b="${cold[default]}" 'BEGIN { printf "%.2f", a + b }') s"
 echo
-echo "Expansion time per kernel in ms (BALLOT_TIME_EXPANSION), over all kernels:"
+echo "Expansion time per kernel in ms (BALLOT_TIME_EXPANSION); total: per build;"
+echo "n: expansions (incr: all $repeat rebuilds):"
 printf '%-11s %-6s %8s %8s %8s %9s %6s\n' variant build min median max total n
 for v in "${variants[@]}"; do
     for b in cold incr; do
@@ -332,6 +361,24 @@ for v in "${variants[@]}"; do
         # shellcheck disable=SC2086
         printf '%-11s %-6s %8s %8s %8s %9s %6s\n' "$v" "$b" $s
     done
+done
+echo
+echo "Phases of the expansion in ms (BALLOT_TIME_EXPANSION), cold build:"
+printf '%-28s' phase
+for v in "${variants[@]}"; do printf ' %17s %9s' "$v median" total; done
+echo
+declare -A phase_rows
+for v in "${variants[@]}"; do phase_rows[$v]=$(phases "$base/logs/$v-cold.log"); done
+for key in parse lower emit emit:glsl emit:glsl-no-subgroup emit:wgsl emit:wgsl-web \
+    emit:wgsl-no-subgroup validate validate:glsl validate:glsl-no-subgroup validate:wgsl \
+    validate:wgsl-web validate:wgsl-no-subgroup rust other; do
+    printf '%-28s' "${key/:/ }"
+    for v in "${variants[@]}"; do
+        row=$(awk -v k="$key" '$1 == k { print $2, $3 }' <<<"${phase_rows[$v]}")
+        # shellcheck disable=SC2086
+        printf ' %17s %9s' ${row:-- -}
+    done
+    echo
 done
 echo
 echo "Ratios:"
