@@ -7,12 +7,14 @@ use syn::{Ident, ItemFn};
 
 mod check;
 mod options;
+mod timing;
 
 pub use options::Options;
 
 use crate::back::rust::Writer;
 use crate::front::{self, Lowered};
 use crate::ir::{Kernel, Type};
+use timing::{timed, Phases};
 
 /// Expands `#[ballot::kernel(attr)] item`.
 ///
@@ -24,17 +26,22 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         .is_some()
         .then(std::time::Instant::now);
     let name = timing.map(|_| fn_name(&item));
-    let output = expand(attr, item);
+    let mut phases = Phases::default();
+    let output = expand(attr, item, &mut phases);
     if let (Some(start), Some(name)) = (timing, name) {
-        let ms = start.elapsed().as_secs_f64() * 1e3;
+        let total = start.elapsed();
+        let ms = total.as_secs_f64() * 1e3;
         eprintln!("ballot: expanded kernel `{name}` in {ms:.3} ms");
+        eprintln!("{}", phases.report(&name, total));
     }
     output
 }
 
 /// Set this environment variable (to anything) while building to have
 /// every `#[ballot::kernel]` print how long its expansion took, validation
-/// included, on standard error (visible with `cargo build -vv`).
+/// included, on standard error (visible with `cargo build -vv`):
+/// `ballot: expanded kernel `name` in X ms`, then a line with the time of
+/// each phase (parse, lower, emit and validate per target, rust, other).
 pub const TIMING_VAR: &str = "BALLOT_TIME_EXPANSION";
 
 /// The identifier after `fn`, read off the tokens without parsing them.
@@ -48,8 +55,9 @@ fn fn_name(item: &TokenStream) -> String {
     String::new()
 }
 
-fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let item: ItemFn = match syn::parse2(item.clone()) {
+fn expand(attr: TokenStream, item: TokenStream, phases: &mut Phases) -> TokenStream {
+    let parsed = timed(&mut phases.parse, || syn::parse2::<ItemFn>(item.clone()));
+    let item: ItemFn = match parsed {
         Ok(item) => item,
         Err(err) => {
             let err = syn::Error::new(err.span(), "`#[ballot::kernel]` applies to a function");
@@ -57,13 +65,13 @@ fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#err #item);
         }
     };
-    let options = syn::parse2::<Options>(attr);
-    let lowered = front::lower(&item);
+    let options = timed(&mut phases.parse, || syn::parse2::<Options>(attr));
+    let lowered = timed(&mut phases.lower, || front::lower(&item));
     match (options, lowered) {
         (Ok(options), Ok(lowered)) => {
-            let errors = check::shaders(&item, &lowered.kernel, &options);
+            let errors = check::shaders(&item, &lowered.kernel, &options, phases);
             let errors = errors.iter().map(syn::Error::to_compile_error);
-            let generated = generate(&item, &lowered, &options);
+            let generated = timed(&mut phases.rust, || generate(&item, &lowered, &options));
             quote!(#(#errors)* #generated)
         }
         (options, lowered) => {
