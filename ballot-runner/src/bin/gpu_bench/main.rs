@@ -2,7 +2,7 @@
 //! Vulkan).
 //!
 //! ```text
-//! gpu_bench [ops|compaction|copy|all] [--quick]
+//! gpu_bench [ops|compaction|copy|spirv|all] [--quick]
 //! ```
 //!
 //! - `ops`: every ballot operation in a loop inside one kernel, over 2^26
@@ -16,6 +16,8 @@
 //!   Every result is checked against the CPU before its time is reported.
 //!
 //! - `copy`: the device copy alone, at every size from 2^20 to 2^28.
+//! - `spirv`: no GPU needed; the instruction count of each shader's SPIR-V,
+//!   `glsl` (glslang) against `wgsl` (naga).
 //!
 //! Each figure is the median of `REPEATS` timed dispatches. `--quick`
 //! shrinks the sizes, for a check on a software driver. See
@@ -30,6 +32,7 @@ use ballot_runner::Gpu;
 
 mod compaction;
 mod ops;
+mod spirv;
 mod timing;
 
 /// What each table compares, native first: every ratio is to it. `false`
@@ -88,9 +91,19 @@ fn main() -> ExitCode {
         .iter()
         .find(|a| !a.starts_with("--"))
         .map_or("all", String::as_str);
-    if !matches!(what, "ops" | "compaction" | "copy" | "all") {
-        eprintln!("usage: gpu_bench [ops|compaction|copy|all] [--quick]");
+    if !matches!(what, "ops" | "compaction" | "copy" | "spirv" | "all") {
+        eprintln!("usage: gpu_bench [ops|compaction|copy|spirv|all] [--quick]");
         return ExitCode::from(2);
+    }
+    if what == "spirv" {
+        // No device needed: counted for NVIDIA's subgroups of 32.
+        return match spirv::run(32) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("error: {err}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let gpu = match Gpu::new() {
         Ok(gpu) => gpu,

@@ -106,6 +106,33 @@ fn kernels() -> Vec<(&'static str, &'static Kernel)> {
     ]
 }
 
+/// Each operation's compute shader in its `glsl` and `wgsl` forms.
+pub fn shaders(subgroup: u32) -> Result<Vec<(&'static str, String, String)>, String> {
+    let options = options(subgroup);
+    let emit = |target, kernel| {
+        ballot_core::back::emit(
+            target,
+            Form::ComputeShader,
+            &[kernel],
+            &options,
+            ballot_core::back::Missing::Error,
+        )
+        .map_err(|e| e.to_string())
+    };
+    kernels()
+        .into_iter()
+        .map(|(op, kernel)| Ok((op, emit(Target::Glsl, kernel)?, emit(Target::Wgsl, kernel)?)))
+        .collect()
+}
+
+fn options(subgroup: u32) -> ShaderOptions {
+    ShaderOptions {
+        workgroup_size: [256, 1, 1],
+        subgroup_size: subgroup,
+        record_lanes: false,
+    }
+}
+
 /// Times every operation on every target and prints the ratios to `glsl`.
 pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     let invocations: u32 = if quick { 1 << 16 } else { 1 << 26 };
@@ -122,11 +149,7 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     );
     println!("| operation | glsl (ms) | {RATIO_HEADERS} |");
     println!("|---|---|---|---|---|---|");
-    let options = ShaderOptions {
-        workgroup_size: [256, 1, 1],
-        subgroup_size: subgroup,
-        record_lanes: false,
-    };
+    let options = options(subgroup);
     for (op, kernel) in kernels() {
         let mut times = Vec::new();
         let mut outputs = Vec::new();

@@ -1,0 +1,70 @@
+//! Instruction counts of the benchmarked shaders, without a GPU: the SPIR-V
+//! that glslang makes of the `glsl` form against the SPIR-V that naga makes
+//! of the `wgsl` form (through `ballot::cross`, naga's default options, so
+//! without wgpu's runtime checks).
+
+use ballot::prelude::*;
+use ballot_core::cross::{self, CrossOutput, CrossTarget};
+
+use crate::{compaction, ops};
+
+/// The instructions inside functions: what runs, without the module's
+/// declarations, types and decorations.
+fn function_instructions(words: &[u32]) -> usize {
+    const OP_FUNCTION: u32 = 54;
+    const OP_FUNCTION_END: u32 = 56;
+    let mut count = 0;
+    let mut inside = false;
+    // The header is five words; each instruction starts with its length in
+    // the high half-word and its opcode in the low one.
+    let mut at = 5;
+    while at < words.len() {
+        let (length, opcode) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        match opcode {
+            OP_FUNCTION => inside = true,
+            OP_FUNCTION_END => inside = false,
+            _ if inside => count += 1,
+            _ => {}
+        }
+        at += length.max(1);
+    }
+    count
+}
+
+fn glsl_count(text: &str) -> Result<usize, String> {
+    let bytes = ballot_core::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Ok(function_instructions(&words))
+}
+
+fn wgsl_count(text: &str) -> Result<usize, String> {
+    match cross::compile(text, CrossTarget::SpirV).map_err(|e| e.to_string())? {
+        CrossOutput::SpirV(words) => Ok(function_instructions(&words)),
+        CrossOutput::Text(_) => Err("naga wrote text, not SPIR-V".to_string()),
+    }
+}
+
+/// Prints the table, for subgroups (real or virtual) of `subgroup`.
+pub fn run(subgroup: u32) -> Result<(), String> {
+    println!("## SPIR-V instructions inside functions\n");
+    println!("| shader | glsl (glslang) | wgsl (naga) | wgsl / glsl |");
+    println!("|---|---|---|---|");
+    let mut rows = Vec::new();
+    for (op, glsl, wgsl) in ops::shaders(subgroup)? {
+        rows.push((op.to_string(), glsl, wgsl));
+    }
+    rows.push((
+        "compaction".to_string(),
+        compaction::shader(Target::Glsl, subgroup)?,
+        compaction::shader(Target::Wgsl, subgroup)?,
+    ));
+    for (name, glsl, wgsl) in rows {
+        let (g, w) = (glsl_count(&glsl)?, wgsl_count(&wgsl)?);
+        println!("| {name} | {g} | {w} | {:.2} |", w as f64 / g as f64);
+    }
+    println!();
+    Ok(())
+}
