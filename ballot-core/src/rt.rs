@@ -75,8 +75,6 @@ impl<T: Copy + Default, const N: usize> V<T, N> {
 pub struct Cx<const N: usize> {
     /// The subgroup size.
     pub size: SubgroupSize,
-    /// The subgroup size, for loops.
-    pub n: usize,
     /// The lanes below the subgroup size.
     pub lanes: u128,
 }
@@ -89,7 +87,6 @@ impl<const N: usize> Cx<N> {
         debug_assert!(size.as_usize() <= N, "subgroup of {size} in {N} lanes");
         Self {
             size,
-            n: size.as_usize(),
             lanes: SubgroupMask::first(size.get()).bits(),
         }
     }
@@ -120,7 +117,7 @@ pub fn load<T: Copy + Default, const N: usize>(
     name: &'static str,
     input: &[T],
 ) -> Result<V<T, N>, SimError> {
-    check_len(name, input, cx.n)?;
+    check_len(name, input, cx.size.as_usize())?;
     Ok(V::from_slice(input))
 }
 

@@ -151,11 +151,7 @@ impl Gpu {
             Target::Wgsl if !features.contains(wgpu::Features::SUBGROUP) => {
                 Some("the device lacks Features::SUBGROUP".to_string())
             }
-            Target::Glsl | Target::GlslNoSubgroup
-                if !features.contains(wgpu::Features::PASSTHROUGH_SHADERS) =>
-            {
-                Some("the device lacks Features::PASSTHROUGH_SHADERS".to_string())
-            }
+            Target::Glsl | Target::GlslNoSubgroup => self.passthrough_missing(),
             _ => None,
         }
     }
@@ -654,7 +650,7 @@ fn bytes_of(words: &[u32]) -> Vec<u8> {
 }
 
 /// Little-endian words of `bytes` (a whole number of them).
-fn words_of(bytes: &[u8]) -> Vec<u32> {
+pub fn words_of(bytes: &[u8]) -> Vec<u32> {
     bytes
         .chunks_exact(4)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))

@@ -7,7 +7,7 @@ use ballot::prelude::*;
 use ballot_runner::Gpu;
 
 use crate::timing::{self, fill, grid, ratios};
-use crate::{compaction_step, helpers, RATIO_HEADERS, REPEATS, VARIANTS};
+use crate::{compaction_step, shader_text, RATIO_HEADERS, REPEATS, VARIANTS};
 
 /// Elements per invocation per tile, for subgroups of `subgroup`: 16, or
 /// fewer where the subgroups are so small that the tile's subgroup counts
@@ -23,7 +23,7 @@ const WGSL: &str = include_str!("compact.wgsl");
 /// The compaction shader for `target`, its tile layout built on subgroups
 /// (real or virtual) of `subgroup` lanes.
 pub fn shader(target: Target, subgroup: u32) -> Result<String, String> {
-    let text = helpers(target, &compaction_step::kernels(), subgroup)?;
+    let text = shader_text(target, Form::Helpers, &compaction_step::kernels(), subgroup)?;
     let emulated = !target.has_subgroups();
     let (template, init, builtins) = match (target, emulated) {
         (Target::Glsl, _) => (GLSL, "", ""),

@@ -73,15 +73,20 @@ pub fn compaction_step(keep: bool) -> u32 {
     compaction_slot(keep) | (kept_in_subgroup(keep) << 16u32)
 }
 
-/// The helper functions of `kernels` for `target`, in workgroups of 256
-/// with virtual subgroups of `subgroup` where they are emulated.
-pub fn helpers(target: Target, kernels: &[&Kernel], subgroup: u32) -> Result<String, String> {
+/// `kernels` as `form` for `target`, in workgroups of 256 with virtual
+/// subgroups of `subgroup` where they are emulated.
+pub fn shader_text(
+    target: Target,
+    form: Form,
+    kernels: &[&Kernel],
+    subgroup: u32,
+) -> Result<String, String> {
     let options = ShaderOptions {
         workgroup_size: [256, 1, 1],
         subgroup_size: subgroup,
         record_lanes: false,
     };
-    emit(target, Form::Helpers, kernels, &options, Missing::Error).map_err(|e| e.to_string())
+    emit(target, form, kernels, &options, Missing::Error).map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {

@@ -12,7 +12,7 @@ use ballot_core::ir::Kernel;
 use ballot_runner::Gpu;
 
 use crate::timing::{self, grid, ratios};
-use crate::{RATIO_HEADERS, REPEATS, VARIANTS};
+use crate::{shader_text, RATIO_HEADERS, REPEATS, VARIANTS};
 
 /// Loop iterations inside each kernel.
 const ITERS: u32 = 64;
@@ -108,29 +108,18 @@ fn kernels() -> Vec<(&'static str, &'static Kernel)> {
 
 /// Each operation's compute shader in its `glsl` and `wgsl` forms.
 pub fn shaders(subgroup: u32) -> Result<Vec<(&'static str, String, String)>, String> {
-    let options = options(subgroup);
-    let emit = |target, kernel| {
-        ballot_core::back::emit(
-            target,
-            Form::ComputeShader,
-            &[kernel],
-            &options,
-            ballot_core::back::Missing::Error,
-        )
-        .map_err(|e| e.to_string())
-    };
     kernels()
         .into_iter()
-        .map(|(op, kernel)| Ok((op, emit(Target::Glsl, kernel)?, emit(Target::Wgsl, kernel)?)))
+        .map(|(op, kernel)| {
+            let glsl = shader(Target::Glsl, kernel, subgroup)?;
+            Ok((op, glsl, shader(Target::Wgsl, kernel, subgroup)?))
+        })
         .collect()
 }
 
-fn options(subgroup: u32) -> ShaderOptions {
-    ShaderOptions {
-        workgroup_size: [256, 1, 1],
-        subgroup_size: subgroup,
-        record_lanes: false,
-    }
+/// `kernel`'s compute shader for `target`.
+fn shader(target: Target, kernel: &'static Kernel, subgroup: u32) -> Result<String, String> {
+    shader_text(target, Form::ComputeShader, &[kernel], subgroup)
 }
 
 /// Times every operation on every target and prints the ratios to `glsl`.
@@ -149,19 +138,11 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     );
     println!("| operation | glsl (ms) | {RATIO_HEADERS} |");
     println!("|---|---|---|---|---|---|");
-    let options = options(subgroup);
     for (op, kernel) in kernels() {
         let mut times = Vec::new();
         let mut outputs = Vec::new();
         for (target, checks) in VARIANTS {
-            let text = ballot_core::back::emit(
-                target,
-                Form::ComputeShader,
-                &[kernel],
-                &options,
-                ballot_core::back::Missing::Error,
-            )
-            .map_err(|e| e.to_string())?;
+            let text = shader(target, kernel, subgroup)?;
             let label = format!("{}-{target}", kernel.name);
             let pipeline = timing::Kernel::with_checks(
                 gpu,

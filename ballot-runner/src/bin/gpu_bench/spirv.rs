@@ -5,6 +5,7 @@
 
 use ballot::prelude::*;
 use ballot_core::cross::{self, CrossOutput, CrossTarget};
+use ballot_runner::gpu::words_of;
 
 use crate::{compaction, ops};
 
@@ -33,11 +34,7 @@ fn function_instructions(words: &[u32]) -> usize {
 
 fn glsl_count(text: &str) -> Result<usize, String> {
     let bytes = ballot_core::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
-    Ok(function_instructions(&words))
+    Ok(function_instructions(&words_of(&bytes)))
 }
 
 fn wgsl_count(text: &str) -> Result<usize, String> {

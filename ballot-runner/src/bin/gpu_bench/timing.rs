@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use ballot::prelude::Target;
 use ballot_core::back::Language;
-use ballot_runner::gpu::storage_entry;
+use ballot_runner::gpu::{storage_entry, words_of};
 use ballot_runner::{Gpu, RunnerError};
 use wgpu::util::DeviceExt;
 
@@ -137,11 +137,8 @@ pub fn download(gpu: &Gpu, buffer: &wgpu::Buffer, words: usize) -> Vec<u32> {
     let data = staging
         .get_mapped_range(..)
         .expect("mapped readback buffer");
-    let out = data
-        .chunks_exact(4)
-        .take(words)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
+    let mut out = words_of(&data);
+    out.truncate(words);
     drop(data);
     staging.unmap();
     out
