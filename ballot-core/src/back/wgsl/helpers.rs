@@ -112,7 +112,7 @@ impl Helper {
             FindLsb | FindMsb => &[Below],
             EqMask => &[MaskLane, Below],
             Elect if emulated => &[Share, LowestFlag],
-            Elect => &[FindLsb],
+            Elect => &[LtMask],
             Ballot | WorkgroupAny => &[Share],
             BroadcastFirst => &[Share, Values, LowestFlag],
             Broadcast => &[Share, Values],
@@ -365,6 +365,11 @@ const FIND_LSB: &str = "\
 // leaves it undefined.
 fn ballot_find_lsb(v: vec4<u32>) -> u32 {
     let m = (v & ballot_below());
+    // Subgroups of up to 32 lanes have only the first word: one
+    // firstTrailingBit answers, where the search below takes four.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return firstTrailingBit(m.x);
+    }
     let t = firstTrailingBit(m);
     // The highest word first, so that the lowest nonzero one decides.
     var lsb = 0xffffffffu;
@@ -381,6 +386,11 @@ const FIND_MSB: &str = "\
 // 0xffffffffu when there is none, where the spec leaves it undefined.
 fn ballot_find_msb(v: vec4<u32>) -> u32 {
     let m = (v & ballot_below());
+    // Subgroups of up to 32 lanes have only the first word: one
+    // firstLeadingBit answers, where the search below takes four.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return firstLeadingBit(m.x);
+    }
     let t = firstLeadingBit(m);
     // The lowest word first, so that the highest nonzero one decides.
     var msb = 0xffffffffu;
@@ -428,9 +438,10 @@ fn ballot_lt_mask() -> vec4<u32> {
 ";
 
 const ELECT_NATIVE: &str = "\
-// subgroupElect, which naga lacks: whether this is the lowest active lane.
+// subgroupElect, which naga lacks: whether this is the lowest active lane,
+// that is, whether no lane below this one is active.
 fn ballot_elect() -> bool {
-    return (ballot_find_lsb(subgroupBallot(true)) == ballot_lane);
+    return all(((subgroupBallot(true) & ballot_lt_mask()) == vec4<u32>(0u)));
 }
 ";
 

@@ -1,4 +1,5 @@
 #version 450
+{DEFINES}
 // Ordered stream compaction in one pass, with decoupled look-back (Merrill &
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
 // 2016). Placeholders in braces are filled in by the benchmark:
@@ -102,6 +103,11 @@ void main() {
         s_end = tile;
     }
     barrier();
+#ifdef NO_LOOKBACK
+    s_end = 0u;
+    s_offset = tile * WG * ITEMS / 2u;
+    barrier();
+#endif
     while (s_end != 0u) {
         uint end = s_end;
         if (lid < LOOK) {
@@ -134,7 +140,11 @@ void main() {
 
     uint offset = s_offset;
     for (uint k = 0u; k < ITEMS; k++) {
+#ifdef NO_WRITE
+        if (slot[k] == 0xFFFFFFFEu) {
+#else
         if (slot[k] != 0xFFFFFFFFu) {
+#endif
             uint i = k * SUBGROUPS + sg;
             uint before = i == 0u ? 0u : s_counts[i - 1u];
             ys[offset + before + slot[k]] = v[k];

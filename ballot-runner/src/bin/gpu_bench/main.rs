@@ -96,8 +96,8 @@ fn main() -> ExitCode {
         .iter()
         .find(|a| !a.starts_with("--"))
         .map_or("all", String::as_str);
-    if !matches!(what, "ops" | "compaction" | "copy" | "spirv" | "all") {
-        eprintln!("usage: gpu_bench [ops|compaction|copy|spirv|all] [--quick]");
+    if !matches!(what, "ops" | "compaction" | "copy" | "probe" | "spirv" | "all") {
+        eprintln!("usage: gpu_bench [ops|compaction|copy|probe|spirv|all] [--quick]");
         return ExitCode::from(2);
     }
     if what == "spirv" {
@@ -139,6 +139,9 @@ fn main() -> ExitCode {
     let result = (|| {
         if what == "copy" {
             return compaction::copy_sweep(&gpu);
+        }
+        if what == "probe" {
+            return compaction::probe(&gpu, subgroup, quick);
         }
         if what != "compaction" {
             ops::run(&gpu, subgroup, quick)?;

@@ -155,6 +155,31 @@ pub fn time(
     repeats: usize,
     reset: &dyn Fn(&mut wgpu::CommandEncoder),
 ) -> f64 {
+    time_steps(gpu, &[(kernel, group, workgroups)], repeats, reset).median
+}
+
+/// How long each measurement first runs its dispatches untimed.
+const WARM_UP: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The spread of a set of timed runs, in milliseconds.
+#[derive(Clone, Copy, Debug)]
+pub struct Times {
+    /// The fastest run.
+    pub min: f64,
+    /// The median run: the figure the tables report.
+    pub median: f64,
+    /// The slowest run.
+    pub max: f64,
+}
+
+/// Like [`time`] for a pass of several dispatches, in order (wgpu puts a
+/// barrier between dispatches that share a written buffer).
+pub fn time_steps(
+    gpu: &Gpu,
+    steps: &[(&Kernel, &wgpu::BindGroup, [u32; 3])],
+    repeats: usize,
+    reset: &dyn Fn(&mut wgpu::CommandEncoder),
+) -> Times {
     let device = gpu.device();
     let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
         label: Some("timestamps"),
@@ -167,6 +192,26 @@ pub fn time(
         usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     });
+    // Untimed runs first, for at least WARM_UP: an idle GPU lowers its
+    // clocks, and memory-bound kernels timed before they are back up run
+    // at less than half speed.
+    let start = std::time::Instant::now();
+    while start.elapsed() < WARM_UP {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        for _ in 0..repeats {
+            reset(&mut encoder);
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            for &(kernel, group, [x, y, z]) in steps {
+                pass.set_pipeline(&kernel.pipeline);
+                pass.set_bind_group(0, group, &[]);
+                pass.dispatch_workgroups(x, y, z);
+            }
+        }
+        gpu.queue().submit([encoder.finish()]);
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("device lost");
+    }
     let mut encoder = device.create_command_encoder(&Default::default());
     for r in 0..repeats {
         reset(&mut encoder);
@@ -178,10 +223,11 @@ pub fn time(
                 end_of_pass_write_index: Some((2 * r + 1) as u32),
             }),
         });
-        pass.set_pipeline(&kernel.pipeline);
-        pass.set_bind_group(0, group, &[]);
-        let [x, y, z] = workgroups;
-        pass.dispatch_workgroups(x, y, z);
+        for &(kernel, group, [x, y, z]) in steps {
+            pass.set_pipeline(&kernel.pipeline);
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(x, y, z);
+        }
     }
     encoder.resolve_query_set(&queries, 0..(2 * repeats) as u32, &resolved, 0);
     gpu.queue().submit([encoder.finish()]);
@@ -196,7 +242,11 @@ pub fn time(
         })
         .collect();
     times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    Times {
+        min: times[0],
+        median: times[times.len() / 2],
+        max: times[times.len() - 1],
+    }
 }
 
 /// A 1D launch of `count` workgroups as a grid within the 65535 limit of
