@@ -1,19 +1,18 @@
 // Ordered stream compaction in one pass, with decoupled look-back: the WGSL
-// twin of compact.glsl, which explains the algorithm and the look-back
-// window. Placeholders in braces
-// are filled in by the benchmark.
+// twin of compact.glsl, which explains the tile layout and the look-back
+// window. Placeholders in braces are filled in by the benchmark.
 {HELPERS}
 
 const WG: u32 = 256u;
-const ITEMS: u32 = {ITEMS}u;
+const LOADS: u32 = {LOADS}u;
 const SUBGROUP: u32 = {SUBGROUP}u;
 const SUBGROUPS: u32 = WG / SUBGROUP;
-const COUNTS: u32 = ITEMS * SUBGROUPS;
+const COUNTS: u32 = LOADS * SUBGROUPS;
 const AGGREGATE: u32 = 1u << 30u;
 const PREFIX: u32 = 2u << 30u;
 const VALUE: u32 = AGGREGATE - 1u;
 
-@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(0) var<storage, read> xs: array<vec4<u32>>;
 @group(0) @binding(1) var<storage, read_write> ys: array<u32>;
 @group(0) @binding(2) var<storage, read_write> status: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read> params: array<u32>;
@@ -37,28 +36,35 @@ fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
     if (tile >= params[2]) {
         return;
     }
-    let base = tile * WG * ITEMS;
+    let base = tile * WG * LOADS;
     let sg = lid / SUBGROUP;
     let lane = lid % SUBGROUP;
+    let quads = (n + 3u) / 4u;
 
-    var v: array<u32, ITEMS>;
-    var slot: array<u32, ITEMS>;
+    var v: array<vec4<u32>, LOADS>;
     // Every load is issued before the first subgroup operation.
-    for (var k = 0u; k < ITEMS; k++) {
-        let index = base + k * WG + lid;
-        if (index < n) {
-            v[k] = xs[index];
+    for (var q = 0u; q < LOADS; q++) {
+        let index = base + q * WG + lid;
+        if (index < quads) {
+            v[q] = xs[index];
         }
     }
-    for (var k = 0u; k < ITEMS; k++) {
-        let index = base + k * WG + lid;
-        let x = v[k];
-        let keep = index < n && x < threshold;
-        let s = compaction_slot(keep);
-        let c = kept_in_subgroup(keep);
-        slot[k] = select(0xFFFFFFFFu, s, keep);
+    // Bit 4q + j: component j of load q is kept (LOADS is at most 8).
+    var kept = 0u;
+    var place: array<u32, LOADS>;
+    for (var q = 0u; q < LOADS; q++) {
+        let first = (base + q * WG + lid) * 4u;
+        var before = 0u;
+        var total = 0u;
+        for (var j = 0u; j < 4u; j++) {
+            let keep = first + j < n && v[q][j] < threshold;
+            before += compaction_slot(keep);
+            total += kept_in_subgroup(keep);
+            kept |= select(0u, 1u << (4u * q + j), keep);
+        }
+        place[q] = before;
         if (lane == 0u) {
-            s_counts[k * SUBGROUPS + sg] = c;
+            s_counts[q * SUBGROUPS + sg] = total;
         }
     }
     workgroupBarrier();
@@ -123,14 +129,17 @@ fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
     }
     let offset = workgroupUniformLoad(&s_offset);
 
-    for (var k = 0u; k < ITEMS; k++) {
-        if (slot[k] != 0xFFFFFFFFu) {
-            let i = k * SUBGROUPS + sg;
-            var before = 0u;
-            if (i != 0u) {
-                before = s_counts[i - 1u];
+    for (var q = 0u; q < LOADS; q++) {
+        let i = q * SUBGROUPS + sg;
+        var at = offset + place[q];
+        if (i != 0u) {
+            at += s_counts[i - 1u];
+        }
+        for (var j = 0u; j < 4u; j++) {
+            if ((kept & (1u << (4u * q + j))) != 0u) {
+                ys[at] = v[q][j];
+                at++;
             }
-            ys[offset + before + slot[k]] = v[k];
         }
     }
 }

@@ -9,12 +9,17 @@ use ballot_runner::Gpu;
 use crate::timing::{self, fill, grid, ratios};
 use crate::{compaction_step, shader_text, RATIO_HEADERS, REPEATS, VARIANTS};
 
-/// Elements per invocation per tile, for subgroups of `subgroup`: 16, or
-/// fewer where the subgroups are so small that the tile's subgroup counts
-/// (one per item per subgroup) would outnumber the workgroup's invocations,
-/// which scan them one each.
-fn items(subgroup: u32) -> u32 {
-    16.min(subgroup)
+/// `uvec4` loads per invocation per tile, for subgroups of `subgroup`: 8
+/// (32 elements), or fewer where the subgroups are so small that the tile's
+/// counts (one per load per subgroup) would outnumber the workgroup's
+/// invocations, which scan them one each.
+fn loads(subgroup: u32) -> u32 {
+    8.min(subgroup)
+}
+
+/// Elements per tile with `loads` loads per invocation.
+fn tile(loads: u32) -> u32 {
+    256 * 4 * loads
 }
 
 const GLSL: &str = include_str!("compact.glsl");
@@ -23,6 +28,16 @@ const WGSL: &str = include_str!("compact.wgsl");
 /// The compaction shader for `target`, its tile layout built on subgroups
 /// (real or virtual) of `subgroup` lanes.
 pub fn shader(target: Target, subgroup: u32) -> Result<String, String> {
+    shader_with(target, subgroup, loads(subgroup), "")
+}
+
+/// [`shader`] with `loads` loads per invocation and, for GLSL, `defines`.
+fn shader_with(
+    target: Target,
+    subgroup: u32,
+    loads: u32,
+    defines: &str,
+) -> Result<String, String> {
     let text = shader_text(target, Form::Helpers, &compaction_step::kernels(), subgroup)?;
     let emulated = !target.has_subgroups();
     let (template, init, builtins) = match (target, emulated) {
@@ -39,11 +54,11 @@ pub fn shader(target: Target, subgroup: u32) -> Result<String, String> {
     Ok(fill(
         template,
         &[
-            ("DEFINES", Cow::Borrowed("")),
+            ("DEFINES", Cow::Borrowed(defines)),
             ("HELPERS", Cow::Owned(text)),
             ("INIT", Cow::Borrowed(init)),
             ("BUILTINS", Cow::Borrowed(builtins)),
-            ("ITEMS", Cow::Owned(items(subgroup).to_string())),
+            ("LOADS", Cow::Owned(loads.to_string())),
             ("SUBGROUP", Cow::Owned(subgroup.to_string())),
         ],
     ))
@@ -68,10 +83,11 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         let n = 1u32 << log;
         // A fixed xorshift stream, the same for every run.
         let xs = random_words(n);
-        let input = timing::storage(gpu, "xs", xs.len());
+        // Whole `uvec4`s: the shader reads the input four words at a time.
+        let input = timing::storage(gpu, "xs", xs.len().next_multiple_of(4));
         gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
         let output = timing::storage(gpu, "ys", n as usize);
-        let tiles = n.div_ceil(256 * items(subgroup));
+        let tiles = n.div_ceil(tile(loads(subgroup)));
         let status = timing::storage(gpu, "status", tiles as usize + 1);
         let copy_group = copy.bind(gpu, &[&input, &output]);
         let copy_ms = timing::time(gpu, &copy, &copy_group, grid(n / 4 / 256), REPEATS, &|_| {});
@@ -143,151 +159,84 @@ pub fn copy_sweep(gpu: &Gpu) -> Result<(), String> {
     Ok(())
 }
 
-const GLSL4: &str = include_str!("compact4.glsl");
-const SCAN: &str = include_str!("scan.glsl");
-
-/// One way to compact, as the passes it dispatches.
+/// One way to compact: the shader, its tile, and whether its output is the
+/// compaction (an ablation's is not).
 struct Design {
     name: String,
-    /// Each pass, and whether it runs one workgroup per tile (or just one).
-    passes: Vec<(timing::Kernel, bool)>,
-    /// Elements per tile.
+    kernel: timing::Kernel,
     tile: u32,
-    /// Whether its output is the compaction (ablations are not).
     checked: bool,
 }
 
-/// Where the time of the `glsl` compaction goes, by variants that leave a
+/// Where the time of the `glsl` compaction goes: variants that leave a
 /// stage out or do it differently, side by side in one run.
 pub fn probe(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
-    let helpers = shader_text(Target::Glsl, Form::Helpers, &compaction_step::kernels(), subgroup)?;
-    let text = |template: &str, defines: &str, loads: u32| {
-        fill(
-            template,
-            &[
-                ("DEFINES", Cow::Owned(defines.to_string())),
-                ("HELPERS", Cow::Borrowed(helpers.as_str())),
-                ("INIT", Cow::Borrowed("")),
-                ("ITEMS", Cow::Owned(items(subgroup).to_string())),
-                ("LOADS", Cow::Owned(loads.to_string())),
-                ("SUBGROUP", Cow::Owned(subgroup.to_string())),
-            ],
-        )
-    };
     let read_only = [true, false, false, true];
-    let kernel = |name: &str, source: String| {
-        timing::Kernel::new(gpu, Target::Glsl, name, &source, &read_only)
-    };
     let mut designs = Vec::new();
-    let one = 256 * items(subgroup);
-    for (name, defines, checked) in [("one pass", "", true)] {
-        designs.push(Design {
-            name: name.into(),
-            passes: vec![(kernel(name, text(GLSL, defines, 0))?, true)],
-            tile: one,
-            checked,
-        });
-    }
-    let fits = |loads: u32| loads * (256 / subgroup) <= 256;
-    for (loads, defines, checked) in [
-        (8u32, "", true),
-        (4, "#define WIDE_LOOK", true),
-        (8, "#define WIDE_LOOK", true),
-        (16, "#define WIDE_LOOK", true),
-        (8, "#define NO_LOOKBACK", false),
+    let chosen = loads(subgroup);
+    for (loads, defines, what, checked) in [
+        (chosen, "", "as benchmarked", true),
+        (chosen / 2, "", "half the loads per invocation", true),
+        (chosen, "#define ATOMIC_LOOK", "look-back reads by atomics", true),
+        (chosen, "#define NO_LOOKBACK", "no look-back (wrong output)", false),
     ] {
-        if !fits(loads) {
+        if loads == 0 {
             continue;
         }
-        let name = format!("uvec4 x{loads}, one pass {defines}");
+        let text = shader_with(Target::Glsl, subgroup, loads, defines)?;
+        let name = format!("{loads} loads, {what}");
         designs.push(Design {
-            passes: vec![(kernel(&name, text(GLSL4, defines, loads))?, true)],
+            kernel: timing::Kernel::new(gpu, Target::Glsl, &name, &text, &read_only)?,
             name,
-            tile: 256 * 4 * loads,
+            tile: tile(loads),
             checked,
-        });
-    }
-    for loads in [8u32] {
-        if !fits(loads) {
-            continue;
-        }
-        let name = format!("uvec4 x{loads}, three passes");
-        designs.push(Design {
-            passes: vec![
-                (kernel("count", text(GLSL4, "#define COUNT", loads))?, true),
-                (kernel("scan", text(SCAN, "", loads))?, false),
-                (kernel("scatter", text(GLSL4, "#define SCATTER", loads))?, true),
-            ],
-            name,
-            tile: 256 * 4 * loads,
-            checked: true,
         });
     }
     let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
     let sizes: &[u32] = if quick { &[16] } else { &[28, 24] };
-    println!("## Compaction probe (glsl; times in ms: median, min, max of {REPEATS})\n");
-    println!("| n | kept | design | median | min | max | of copy speed |");
+    println!("## Compaction probe (glsl; ms: median, min, max of {REPEATS})\n");
+    println!("| n | kept | variant | median | min | max | of copy speed |");
     println!("|---|---|---|---|---|---|---|");
     for &log in sizes {
         let n = 1u32 << log;
         let xs = random_words(n);
-        let input = timing::storage(gpu, "xs", xs.len());
-        let output = timing::storage(gpu, "ys", n as usize);
-        let zeros_group = copy.bind(gpu, &[&input, &output]);
-        let zeros = timing::time_steps(gpu, &[(&copy, &zeros_group, grid(n / 4 / 256))], REPEATS, &|e| {
-            e.clear_buffer(&input, 0, None);
-        });
+        let input = timing::storage(gpu, "xs", xs.len().next_multiple_of(4));
         gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
+        let output = timing::storage(gpu, "ys", n as usize);
         let most = designs.iter().map(|d| n.div_ceil(d.tile)).max().unwrap_or(1);
         let status = timing::storage(gpu, "status", most as usize + 1);
         let copy_group = copy.bind(gpu, &[&input, &output]);
         let copy_steps = [(&copy, &copy_group, grid(n / 4 / 256))];
         let copy_ms = timing::time_steps(gpu, &copy_steps, REPEATS, &|_| {});
-        let row = |percent: u64, name: &str, t: timing::Times, copy: f64| {
+        let row = |percent: u64, name: &str, t: timing::Times| {
             println!(
                 "| 2^{log} | {percent}% | {name} | {:.3} | {:.3} | {:.3} | {:.2} |",
                 t.median,
                 t.min,
                 t.max,
-                copy / t.median
+                copy_ms.median / t.median
             );
         };
-        row(100, "copy of zeros", zeros, copy_ms.median);
-        row(100, "copy", copy_ms, copy_ms.median);
+        row(100, "copy", copy_ms);
         for percent in [50u64, 5] {
             let threshold = ((1u64 << 32) * percent / 100) as u32;
             let expected: Vec<u32> = xs.iter().copied().filter(|&x| x < threshold).collect();
             for design in &designs {
                 let tiles = n.div_ceil(design.tile);
                 let params = timing::upload(gpu, "params", &[n, threshold, tiles]);
-                let groups: Vec<_> = design
-                    .passes
-                    .iter()
-                    .map(|(k, _)| k.bind(gpu, &[&input, &output, &status, &params]))
-                    .collect();
-                let steps: Vec<_> = design
-                    .passes
-                    .iter()
-                    .zip(&groups)
-                    .map(|((k, per_tile), g)| (k, g, if *per_tile { grid(tiles) } else { [1, 1, 1] }))
-                    .collect();
+                let group = design.kernel.bind(gpu, &[&input, &output, &status, &params]);
                 let reset = |encoder: &mut wgpu::CommandEncoder| {
                     encoder.clear_buffer(&status, 0, None);
                 };
+                let steps = [(&design.kernel, &group, grid(tiles))];
                 let t = timing::time_steps(gpu, &steps, REPEATS, &reset);
-                let mut name = design.name.clone();
-                if design.checked {
-                    let got = timing::download(gpu, &output, expected.len());
-                    if got != expected {
-                        let first = got.iter().zip(&expected).position(|(a, b)| a != b);
-                        name += &format!(" WRONG at {first:?}");
-                    }
+                if design.checked && timing::download(gpu, &output, expected.len()) != expected {
+                    return Err(format!("{}, n = 2^{log}, {percent}%: wrong output", design.name));
                 }
-                row(percent, &name, t, copy_ms.median);
+                row(percent, &design.name, t);
             }
         }
-        let again = timing::time_steps(gpu, &copy_steps, REPEATS, &|_| {});
-        row(100, "copy, again", again, copy_ms.median);
+        row(100, "copy, again", timing::time_steps(gpu, &copy_steps, REPEATS, &|_| {}));
     }
     println!();
     Ok(())

@@ -15,6 +15,7 @@ j=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 timeout 60 ./gpu_bench copy 2>&1 | tee "$out/copy.txt"
 timeout 300 ./gpu_bench all 2>&1 | tee "$out/gpu_bench.txt"
+timeout 120 ./gpu_bench probe 2>&1 | tee "$out/probe.txt"
 PYTHONUNBUFFERED=1 timeout 120 python3 masked_select.py 2>&1 | tee "$out/torch.txt"
 grep -m1 "model name" /proc/cpuinfo
 nproc

@@ -7,20 +7,27 @@ selectivities as gpu_bench, timed with CUDA events, and a device copy of the
 same size for the bandwidth limit. Two timings per case: masked_select alone
 on a precomputed bool mask (how it is usually called), and the predicate
 plus masked_select (what gpu_bench's kernels do in one pass). Each is the
-median of 15 runs after 3 warm-ups.
+median of 15 runs after at least 200 ms of untimed runs (as gpu_bench does:
+an idle GPU lowers its clocks).
 """
 
 import statistics
+import time
 
 import torch
 
 REPEATS = 15
 
 
+WARM_UP_S = 0.2
+
+
 def median_ms(fn):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
+    start = time.perf_counter()
+    while time.perf_counter() - start < WARM_UP_S:
+        for _ in range(REPEATS):
+            fn()
+        torch.cuda.synchronize()
     times = []
     for _ in range(REPEATS):
         start = torch.cuda.Event(enable_timing=True)
