@@ -112,7 +112,7 @@ impl Helper {
             FindLsb | FindMsb => &[Below],
             EqMask => &[MaskLane, Below],
             Elect if emulated => &[Share, LowestFlag],
-            Elect => &[LtMask],
+            Elect => &[],
             Ballot | WorkgroupAny => &[Share],
             BroadcastFirst => &[Share, Values, LowestFlag],
             Broadcast => &[Share, Values],
@@ -439,9 +439,9 @@ fn ballot_lt_mask() -> vec4<u32> {
 
 const ELECT_NATIVE: &str = "\
 // subgroupElect, which naga lacks: whether this is the lowest active lane,
-// that is, whether no lane below this one is active.
+// the one whose id subgroupBroadcastFirst hands to every active lane.
 fn ballot_elect() -> bool {
-    return all(((subgroupBallot(true) & ballot_lt_mask()) == vec4<u32>(0u)));
+    return (subgroupBroadcastFirst(ballot_lane) == ballot_lane);
 }
 ";
 
