@@ -45,9 +45,6 @@ shared uint s_offset;
 const uint LOOK = 32u;
 shared uint s_look[LOOK];
 shared uint s_end;
-#ifdef STAGED
-shared uint s_out[WG * 4u];
-#endif
 
 void main() {
     {INIT}
@@ -158,39 +155,6 @@ void main() {
     }
     uint offset = s_offset;
 
-#if defined(STAGED)
-    // Each load's run goes through shared memory, so that its stores to
-    // the output are consecutive words, invocation after invocation.
-    for (uint q = 0u; q < LOADS; q++) {
-        uint i = q * SUBGROUPS + sg;
-        uint first = q == 0u ? 0u : s_counts[q * SUBGROUPS - 1u];
-        uint at = (i == 0u ? 0u : s_counts[i - 1u]) - first + place[q];
-        uvec4 x = v[q];
-        uint bits = kept >> (4u * q);
-        if ((bits & 1u) != 0u) { s_out[at] = x.x; at++; }
-        if ((bits & 2u) != 0u) { s_out[at] = x.y; at++; }
-        if ((bits & 4u) != 0u) { s_out[at] = x.z; at++; }
-        if ((bits & 8u) != 0u) { s_out[at] = x.w; }
-        barrier();
-        uint count = s_counts[q * SUBGROUPS + SUBGROUPS - 1u] - first;
-        for (uint k = lid; k < count; k += WG) {
-            ys[offset + first + k] = s_out[k];
-        }
-        barrier();
-    }
-#elif defined(UNROLLED)
-    // The four components by name: no dynamic index into the vector.
-    for (uint q = 0u; q < LOADS; q++) {
-        uint i = q * SUBGROUPS + sg;
-        uint at = offset + (i == 0u ? 0u : s_counts[i - 1u]) + place[q];
-        uvec4 x = v[q];
-        uint bits = kept >> (4u * q);
-        if ((bits & 1u) != 0u) { ys[at] = x.x; at++; }
-        if ((bits & 2u) != 0u) { ys[at] = x.y; at++; }
-        if ((bits & 4u) != 0u) { ys[at] = x.z; at++; }
-        if ((bits & 8u) != 0u) { ys[at] = x.w; }
-    }
-#else
     for (uint q = 0u; q < LOADS; q++) {
         uint i = q * SUBGROUPS + sg;
         uint at = offset + (i == 0u ? 0u : s_counts[i - 1u]) + place[q];
@@ -201,5 +165,4 @@ void main() {
             }
         }
     }
-#endif
 }

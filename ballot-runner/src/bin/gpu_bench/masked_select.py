@@ -7,8 +7,9 @@ selectivities as gpu_bench, timed with CUDA events, and a device copy of the
 same size for the bandwidth limit. Two timings per case: masked_select alone
 on a precomputed bool mask (how it is usually called), and the predicate
 plus masked_select (what gpu_bench's kernels do in one pass). Each is the
-median of 15 runs after at least 200 ms of untimed runs (as gpu_bench does:
-an idle GPU lowers its clocks).
+median of 15 runs, warmed up as gpu_bench does: batches of 15 until at
+least one second has passed and the last two batches' medians agree within
+2% (at most five seconds). An idle GPU lowers its clocks.
 """
 
 import statistics
@@ -19,15 +20,12 @@ import torch
 REPEATS = 15
 
 
-WARM_UP_S = 0.2
+WARM_UP_S = 1.0
+WARM_UP_MAX_S = 5.0
+SETTLED = 0.02
 
 
-def median_ms(fn):
-    start = time.perf_counter()
-    while time.perf_counter() - start < WARM_UP_S:
-        for _ in range(REPEATS):
-            fn()
-        torch.cuda.synchronize()
+def batch_ms(fn):
     times = []
     for _ in range(REPEATS):
         start = torch.cuda.Event(enable_timing=True)
@@ -38,6 +36,18 @@ def median_ms(fn):
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
     return statistics.median(times)
+
+
+def median_ms(fn):
+    start = time.perf_counter()
+    last = batch_ms(fn)
+    while True:
+        median = batch_ms(fn)
+        settled = abs(median - last) <= SETTLED * last
+        waited = time.perf_counter() - start
+        last = median
+        if (settled and waited >= WARM_UP_S) or waited >= WARM_UP_MAX_S:
+            return last
 
 
 def main():

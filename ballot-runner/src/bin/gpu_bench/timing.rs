@@ -158,8 +158,12 @@ pub fn time(
     time_steps(gpu, &[(kernel, group, workgroups)], repeats, reset).median
 }
 
-/// How long each measurement first runs its dispatches untimed.
-const WARM_UP: std::time::Duration = std::time::Duration::from_millis(200);
+/// The shortest warm-up of each measurement, and the longest.
+const WARM_UP: std::time::Duration = std::time::Duration::from_secs(1);
+const WARM_UP_MAX: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// How close two batches' medians must be for the GPU to count as settled.
+const SETTLED: f64 = 0.02;
 
 /// The spread of a set of timed runs, in milliseconds.
 #[derive(Clone, Copy, Debug)]
@@ -174,7 +178,33 @@ pub struct Times {
 
 /// Like [`time`] for a pass of several dispatches, in order (wgpu puts a
 /// barrier between dispatches that share a written buffer).
+///
+/// Batches of `repeats` timed passes run until at least [`WARM_UP`] has
+/// passed and the last two batches' medians agree within [`SETTLED`] (or
+/// [`WARM_UP_MAX`] has passed); the last batch is reported. An idle H200
+/// lowers its clocks, and at 2^28 elements a kernel's first second of
+/// batches ran at under half the speed of the later ones.
 pub fn time_steps(
+    gpu: &Gpu,
+    steps: &[(&Kernel, &wgpu::BindGroup, [u32; 3])],
+    repeats: usize,
+    reset: &dyn Fn(&mut wgpu::CommandEncoder),
+) -> Times {
+    let start = std::time::Instant::now();
+    let mut last = batch(gpu, steps, repeats, reset);
+    loop {
+        let next = batch(gpu, steps, repeats, reset);
+        let settled = (next.median - last.median).abs() <= SETTLED * last.median;
+        let waited = start.elapsed();
+        last = next;
+        if (settled && waited >= WARM_UP) || waited >= WARM_UP_MAX {
+            return last;
+        }
+    }
+}
+
+/// One batch of [`time_steps`]: `repeats` passes, each timed on its own.
+fn batch(
     gpu: &Gpu,
     steps: &[(&Kernel, &wgpu::BindGroup, [u32; 3])],
     repeats: usize,
@@ -192,26 +222,6 @@ pub fn time_steps(
         usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     });
-    // Untimed runs first, for at least WARM_UP: an idle GPU lowers its
-    // clocks, and memory-bound kernels timed before they are back up run
-    // at less than half speed.
-    let start = std::time::Instant::now();
-    while start.elapsed() < WARM_UP {
-        let mut encoder = device.create_command_encoder(&Default::default());
-        for _ in 0..repeats {
-            reset(&mut encoder);
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            for &(kernel, group, [x, y, z]) in steps {
-                pass.set_pipeline(&kernel.pipeline);
-                pass.set_bind_group(0, group, &[]);
-                pass.dispatch_workgroups(x, y, z);
-            }
-        }
-        gpu.queue().submit([encoder.finish()]);
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .expect("device lost");
-    }
     let mut encoder = device.create_command_encoder(&Default::default());
     for r in 0..repeats {
         reset(&mut encoder);
