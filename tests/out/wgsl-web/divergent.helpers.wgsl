@@ -46,24 +46,10 @@ fn ballot_bit_count(v: vec4<u32>) -> u32 {
     return ballot_mask_count((v & ballot_below()));
 }
 
-// subgroupBallotFindLSB(v): the lowest set bit below the subgroup size, or
-// 0xffffffffu (as firstTrailingBit(0u)) when there is none, where the spec
-// leaves it undefined.
-fn ballot_find_lsb(v: vec4<u32>) -> u32 {
-    let m = (v & ballot_below());
-    let t = firstTrailingBit(m);
-    // The highest word first, so that the lowest nonzero one decides.
-    var lsb = 0xffffffffu;
-    lsb = select(lsb, (96u + t.w), (m.w != 0u));
-    lsb = select(lsb, (64u + t.z), (m.z != 0u));
-    lsb = select(lsb, (32u + t.y), (m.y != 0u));
-    lsb = select(lsb, t.x, (m.x != 0u));
-    return lsb;
-}
-
-// subgroupElect, which naga lacks: whether this is the lowest active lane.
+// subgroupElect, which naga lacks: whether this is the lowest active lane,
+// the one whose id subgroupBroadcastFirst hands to every active lane.
 fn ballot_elect() -> bool {
-    return (ballot_find_lsb(subgroupBallot(true)) == ballot_lane);
+    return (subgroupBroadcastFirst(ballot_lane) == ballot_lane);
 }
 
 fn divergent(n: u32, limit: i32) -> i32 {

@@ -88,6 +88,11 @@ fn ballot_exclusive_bit_count(v: vec4<u32>) -> u32 {
 // leaves it undefined.
 fn ballot_find_lsb(v: vec4<u32>) -> u32 {
     let m = (v & ballot_below());
+    // Subgroups of up to 32 lanes have only the first word: one
+    // firstTrailingBit answers, where the search below takes four.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return firstTrailingBit(m.x);
+    }
     let t = firstTrailingBit(m);
     // The highest word first, so that the lowest nonzero one decides.
     var lsb = 0xffffffffu;
@@ -102,6 +107,11 @@ fn ballot_find_lsb(v: vec4<u32>) -> u32 {
 // 0xffffffffu when there is none, where the spec leaves it undefined.
 fn ballot_find_msb(v: vec4<u32>) -> u32 {
     let m = (v & ballot_below());
+    // Subgroups of up to 32 lanes have only the first word: one
+    // firstLeadingBit answers, where the search below takes four.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return firstLeadingBit(m.x);
+    }
     let t = firstLeadingBit(m);
     // The lowest word first, so that the highest nonzero one decides.
     var msb = 0xffffffffu;
@@ -137,9 +147,10 @@ fn ballot_lt_mask() -> vec4<u32> {
     return (ballot_mask_first(ballot_lane) & ballot_below());
 }
 
-// subgroupElect, which naga lacks: whether this is the lowest active lane.
+// subgroupElect, which naga lacks: whether this is the lowest active lane,
+// the one whose id subgroupBroadcastFirst hands to every active lane.
 fn ballot_elect() -> bool {
-    return (ballot_find_lsb(subgroupBallot(true)) == ballot_lane);
+    return (subgroupBroadcastFirst(ballot_lane) == ballot_lane);
 }
 
 fn every_op(v: vec4<u32>, i: u32, x: f32) -> u32 {
