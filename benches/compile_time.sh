@@ -11,6 +11,9 @@
 # directory shared by all of them, and the build logs. Environment:
 #   BENCH_REPEAT  incremental rebuilds per variant; the median is reported (3)
 #   BENCH_JOBS    cargo -j (default: cargo's, the number of CPUs)
+#   BENCH_VARIANTS  the variants to build, in order, separated by spaces
+#                 (default "default skip-valid build-opt"); ratios are
+#                 printed for the pairs that were built
 #
 # Every crate is its own workspace, depends on `ballot` by path and builds in
 # the dev profile that a user's crate gets by default: the repository's
@@ -223,7 +226,15 @@ EOF
 opt_profile='
 [profile.dev.build-override]
 opt-level = 3'
-variants=(default skip-valid build-opt)
+all_variants=(default skip-valid build-opt)
+read -r -a variants <<<"${BENCH_VARIANTS:-${all_variants[*]}}"
+for v in "${variants[@]}"; do
+    case " ${all_variants[*]} " in
+    *" $v "*) ;;
+    *) echo "unknown variant '$v' in BENCH_VARIANTS (known: ${all_variants[*]})" >&2; exit 2 ;;
+    esac
+done
+if ((${#variants[@]} == 0)); then echo "BENCH_VARIANTS names no variant" >&2; exit 2; fi
 declare -A features=([default]='' [skip-valid]='"skip-validation"' [build-opt]='')
 declare -A extra=([default]='' [skip-valid]='' [build-opt]="$opt_profile")
 for v in "${variants[@]}"; do
@@ -350,7 +361,9 @@ echo "  deps: the baseline crate, no kernels (for default: every dependency, col
 echo "        later rows: only the units the variant does not share with those above)"
 echo "  cold 50: the kernel crate built on top of its baseline's dependencies"
 echo "  incr 1: rebuild after editing one kernel (median of $repeat)"
-echo "  cold build from scratch, default: deps + cold 50 = $(awk -v a="${deps[default]}" -v b="${cold[default]}" 'BEGIN { printf "%.2f", a + b }') s"
+if [[ -n ${deps[default]:-} ]]; then
+    echo "  cold build from scratch, default: deps + cold 50 = $(awk -v a="${deps[default]}" -v b="${cold[default]}" 'BEGIN { printf "%.2f", a + b }') s"
+fi
 echo
 echo "Expansion time per kernel in ms (BALLOT_TIME_EXPANSION); total: per build;"
 echo "n: expansions (incr: all $repeat rebuilds):"
@@ -371,7 +384,7 @@ declare -A phase_rows
 for v in "${variants[@]}"; do phase_rows[$v]=$(phases "$base/logs/$v-cold.log"); done
 for key in parse lower emit emit:glsl emit:glsl-no-subgroup emit:wgsl emit:wgsl-web \
     emit:wgsl-no-subgroup validate validate:glsl validate:glsl-no-subgroup validate:wgsl \
-    validate:wgsl-web validate:wgsl-no-subgroup rust other; do
+    validate:wgsl-web validate:wgsl-no-subgroup rust other threads; do
     printf '%-28s' "${key/:/ }"
     for v in "${variants[@]}"; do
         row=$(awk -v k="$key" '$1 == k { print $2, $3 }' <<<"${phase_rows[$v]}")
@@ -382,13 +395,24 @@ for key in parse lower emit emit:glsl emit:glsl-no-subgroup emit:wgsl emit:wgsl-
 done
 echo
 echo "Ratios:"
-echo "  validation on/off, kernel crate cold:       $(ratio "${cold[default]}" "${cold[skip-valid]}")"
-echo "  validation on/off, incremental:             $(ratio "${incr[default]}" "${incr[skip-valid]}")"
-echo "  validation on/off, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[skip-valid]}" 2)")"
-echo "  incremental/cold (default):                 $(ratio "${incr[default]}" "${cold[default]}")"
-echo "  incremental/cold (skip-valid):              $(ratio "${incr[skip-valid]}" "${cold[skip-valid]}")"
-echo "  default/build-opt, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[build-opt]}" 2)")"
-echo "  default/build-opt, incremental:             $(ratio "${incr[default]}" "${incr[build-opt]}")"
-echo "  kernel crate cold / dependencies (default): $(ratio "${cold[default]}" "${deps[default]}")"
+built() { [[ -n ${cold[$1]:-} ]]; }
+if built default && built skip-valid; then
+    echo "  validation on/off, kernel crate cold:       $(ratio "${cold[default]}" "${cold[skip-valid]}")"
+    echo "  validation on/off, incremental:             $(ratio "${incr[default]}" "${incr[skip-valid]}")"
+    echo "  validation on/off, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[skip-valid]}" 2)")"
+fi
+if built default; then
+    echo "  incremental/cold (default):                 $(ratio "${incr[default]}" "${cold[default]}")"
+fi
+if built skip-valid; then
+    echo "  incremental/cold (skip-valid):              $(ratio "${incr[skip-valid]}" "${cold[skip-valid]}")"
+fi
+if built default && built build-opt; then
+    echo "  default/build-opt, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[build-opt]}" 2)")"
+    echo "  default/build-opt, incremental:             $(ratio "${incr[default]}" "${incr[build-opt]}")"
+fi
+if built default; then
+    echo "  kernel crate cold / dependencies (default): $(ratio "${cold[default]}" "${deps[default]}")"
+fi
 echo
 echo "Logs: $base/logs"

@@ -6,9 +6,11 @@ use quote::{format_ident, quote, ToTokens};
 use syn::{Ident, ItemFn};
 
 mod check;
+mod cover;
 mod options;
 mod timing;
 
+pub use check::{MAX_THREADS, THREADS_VAR};
 pub use options::Options;
 
 use crate::back::rust::Writer;

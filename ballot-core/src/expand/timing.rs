@@ -13,10 +13,19 @@ pub struct Phases {
     pub parse: Duration,
     /// syn to IR ([`crate::front::lower`]).
     pub lower: Duration,
-    /// Shader text of each target (index in [`Target::ALL`]), both forms.
+    /// Shader text of each target (index in [`Target::ALL`]), both forms:
+    /// the time of the thread that emitted it.
     pub emit: [Duration; Target::ALL.len()],
-    /// naga's parse and validation of that text, both forms.
+    /// All emission, wall-clock: less than the sum of `emit` when targets
+    /// are emitted in parallel.
+    pub emit_wall: Duration,
+    /// naga's parse and validation of that target's texts, both forms, and
+    /// the checks of which verdict stands for which: thread time.
     pub validate: [Duration; Target::ALL.len()],
+    /// All validation, wall-clock.
+    pub validate_wall: Duration,
+    /// The threads emission and validation could use.
+    pub threads: usize,
     /// The native Rust and the generated items.
     pub rust: Duration,
 }
@@ -30,12 +39,12 @@ pub fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
 }
 
 impl Phases {
-    /// One line: every phase in ms, the per-target ones in brackets, and
-    /// what the total spent elsewhere.
+    /// One line: every phase in ms (emit and validate wall-clock, their
+    /// per-target thread times in brackets), what the total spent
+    /// elsewhere, and the threads used.
     pub fn report(&self, name: &str, total: Duration) -> String {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        let emit: Duration = self.emit.iter().sum();
-        let validate: Duration = self.validate.iter().sum();
+        let (emit, validate) = (self.emit_wall, self.validate_wall);
         let other = total.saturating_sub(self.parse + self.lower + emit + validate + self.rust);
         let by_target = |times: &[Duration]| {
             let mut s = String::new();
@@ -47,7 +56,7 @@ impl Phases {
         };
         format!(
             "ballot: phases of kernel `{name}` in ms: parse {:.3}, lower {:.3}, \
-             emit {:.3} [{}], validate {:.3} [{}], rust {:.3}, other {:.3}",
+             emit {:.3} [{}], validate {:.3} [{}], rust {:.3}, other {:.3}, threads {}",
             ms(self.parse),
             ms(self.lower),
             ms(emit),
@@ -56,6 +65,7 @@ impl Phases {
             by_target(&self.validate),
             ms(self.rust),
             ms(other),
+            self.threads,
         )
     }
 }
