@@ -6,9 +6,10 @@
 //! text holds for it (a helper library inside its compute shader, the
 //! `wgsl-web` text holding the `wgsl` text's tokens), that verdict is
 //! used, and the text is validated itself only when that verdict is a
-//! failure, so that its error report is its own. The emission of the five
-//! targets, and the validations, run on up to [`THREADS_VAR`] threads: they
-//! touch no `proc_macro` type.
+//! failure, so that its error report is its own. Emission and validation
+//! run on up to [`THREADS_VAR`] threads, in four jobs (one per target, the
+//! two native WGSL targets together), while the macro's own thread
+//! generates the native Rust: the jobs touch no `proc_macro` type.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -25,13 +26,25 @@ use crate::valid::{self, ValidationError};
 
 /// Set this environment variable to a number while building to have each
 /// `#[ballot::kernel]` emit and validate its shaders on at most that many
-/// threads (`1`: all on the macro's own thread). Unset or not a positive
-/// number: as many as `std::thread::available_parallelism` says, at most
-/// [`MAX_THREADS`]. For measurements; the result is the same either way.
+/// threads, the macro's own included (`1`: all on the macro's thread).
+/// Unset or not a positive number: as many as
+/// `std::thread::available_parallelism` says, at most [`MAX_THREADS`]. For
+/// measurements; the result is the same either way.
 pub const THREADS_VAR: &str = "BALLOT_EXPANSION_THREADS";
 
-/// More threads than jobs would idle: one stage has at most this many.
-pub const MAX_THREADS: usize = Target::ALL.len();
+/// More threads than this would idle: the macro's own, which generates the
+/// native Rust first, and one per job.
+pub const MAX_THREADS: usize = JOBS.len() + 1;
+
+/// The jobs, longest first (docs/performance.md, "Compile time"), so that
+/// the threads finish together. `wgsl-web` goes with `wgsl`, whose texts it
+/// is compared with.
+const JOBS: [&[Target]; 4] = [
+    &[Target::WgslNoSubgroup],
+    &[Target::GlslNoSubgroup],
+    &[Target::Wgsl, Target::WgslWeb],
+    &[Target::Glsl],
+];
 
 /// One emitted text and the text naga parses for it.
 struct Text {
@@ -46,7 +59,7 @@ struct Emitted {
 }
 
 /// How one text gets its verdict.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Plan {
     /// Validated itself.
     Own,
@@ -55,43 +68,56 @@ enum Plan {
     CoveredBy(usize, usize),
 }
 
+type Verdict = Option<Result<(), ValidationError>>;
+
+/// One target's texts, how each gets its verdict, the verdicts so far
+/// (`None`: not emitted, or waiting on its cover), and the time spent.
+struct Done {
+    emitted: Emitted,
+    plans: [Plan; 2],
+    verdicts: [Verdict; 2],
+    validate: Duration,
+}
+
+const HELPERS: usize = 0;
+const COMPUTE: usize = 1;
+
 /// Emits every target in every form and validates each with naga; one
 /// error per failure, spanned at the kernel's name. Kernels it calls are
 /// stood in for by stubs with the signature of the call: each is checked
-/// when its own attribute expands. The time of each step goes to `phases`.
-pub fn shaders(
+/// when its own attribute expands. `alongside` runs on this thread
+/// meanwhile; its result is returned with the errors. The time of each
+/// step goes to `phases` (all but `alongside`'s).
+pub fn shaders<R>(
     item: &ItemFn,
     kernel: &Kernel,
     options: &Options,
     phases: &mut Phases,
-) -> Vec<syn::Error> {
+    alongside: impl FnOnce() -> R,
+) -> (Vec<syn::Error>, R) {
+    let start = Instant::now();
     if !options.validate {
-        return Vec::new();
+        let value = alongside();
+        phases.wall = start.elapsed();
+        return (Vec::new(), value);
     }
     let threads = threads();
     phases.threads = threads;
-
-    let start = Instant::now();
     // The shader options only: `Options` holds tokens, which stay on this
     // thread.
     let shader = &options.shader;
-    let emitted = run_all(
+    let (done, value) = check_all(
         threads,
-        Target::ALL.map(|target| move || emit(target, kernel, shader)),
+        |target| emit(target, kernel, shader),
+        alongside,
+        phases,
     );
-    phases.emit_wall = start.elapsed();
-    for (slot, e) in phases.emit.iter_mut().zip(&emitted) {
-        *slot = e.time;
-    }
-
-    let start = Instant::now();
-    let results = validate_all(threads, &emitted, phases);
-    phases.validate_wall = start.elapsed();
+    phases.wall = start.elapsed();
 
     let mut errors = Vec::new();
     for (t, target) in Target::ALL.into_iter().enumerate() {
         for (f, form) in Form::ALL.into_iter().enumerate() {
-            let message = match (&emitted[t].forms[f], &results[t][f]) {
+            let message = match (&done[t].emitted.forms[f], &done[t].verdicts[f]) {
                 (Err(message), _) => message.clone(),
                 (Ok(_), Some(Err(e))) => report(e),
                 (Ok(_), _) => continue,
@@ -104,7 +130,7 @@ pub fn shaders(
             errors.push(syn::Error::new(item.sig.ident.span(), message));
         }
     }
-    errors
+    (errors, value)
 }
 
 fn threads() -> usize {
@@ -132,101 +158,147 @@ fn emit(target: Target, kernel: &Kernel, options: &back::ShaderOptions) -> Emitt
     }
 }
 
-const HELPERS: usize = 0;
-const COMPUTE: usize = 1;
-
-/// Each text's verdict (`None` where it could not be emitted), indexed
-/// like [`Target::ALL`] and [`Form::ALL`]; validation time per target goes
-/// to `phases`.
-fn validate_all(
+/// Every target's texts (from `emit`) with their verdicts, indexed like
+/// [`Target::ALL`], and `alongside`'s result: the jobs on up to `threads`
+/// threads, then, for each text whose cover failed, its own validation.
+fn check_all<R>(
     threads: usize,
-    emitted: &[Emitted],
+    emit: impl Fn(Target) -> Emitted + Sync,
+    alongside: impl FnOnce() -> R,
     phases: &mut Phases,
-) -> Vec<[Option<Result<(), ValidationError>>; 2]> {
-    debug_assert_eq!(Form::ALL[HELPERS], Form::Helpers);
-    debug_assert_eq!(Form::ALL[COMPUTE], Form::ComputeShader);
-    let text = |t: usize, f: usize| emitted[t].forms[f].as_ref().ok();
-    let wgsl = index(Target::Wgsl);
-    // Which verdict stands for which: the compute shader's for its
-    // library; the `wgsl` text's for the `wgsl-web` one, in each form.
-    let mut plans = [[Plan::Own; 2]; Target::ALL.len()];
-    for (t, target) in Target::ALL.into_iter().enumerate() {
+) -> (Vec<Done>, R) {
+    let emit = &emit;
+    let (jobs, value) = run_all(
+        threads,
+        JOBS.map(|targets| move || job(targets, emit)),
+        alongside,
+    );
+    let mut done: Vec<Option<Done>> = Target::ALL.map(|_| None).into_iter().collect();
+    for (targets, results) in JOBS.iter().zip(jobs) {
+        for (&target, result) in targets.iter().zip(results) {
+            done[index(target)] = Some(result);
+        }
+    }
+    let mut done: Vec<Done> = done
+        .into_iter()
+        .map(|d| d.expect("every target is in one job"))
+        .collect();
+    settle(threads, &mut done);
+    for (t, d) in done.iter().enumerate() {
+        phases.emit[t] = d.emitted.time;
+        phases.validate[t] = d.validate;
+    }
+    (done, value)
+}
+
+/// Emits `targets`, in order, plans each text's verdict, and validates the
+/// texts planned [`Plan::Own`].
+fn job(targets: &[Target], emit: &(impl Fn(Target) -> Emitted + Sync)) -> Vec<Done> {
+    let mut done: Vec<Done> = Vec::new();
+    for &target in targets {
+        let emitted = emit(target);
         let start = Instant::now();
-        if target == Target::WgslWeb
-            && valid::capabilities(target) == valid::capabilities(Target::Wgsl)
-        {
-            for f in [HELPERS, COMPUTE] {
-                if let (Some(web), Some(plain)) = (text(t, f), text(wgsl, f)) {
-                    if cover::same_tokens(&web.source, &plain.source) {
-                        plans[t][f] = Plan::CoveredBy(wgsl, f);
+        let t = index(target);
+        let mut plans = [Plan::Own; 2];
+        // The `wgsl` text's verdict for the `wgsl-web` one, in each form.
+        let wgsl = done
+            .iter()
+            .zip(targets)
+            .find(|(_, &t)| t == Target::Wgsl)
+            .map(|(d, _)| d);
+        if let (Target::WgslWeb, Some(wgsl)) = (target, wgsl) {
+            if valid::capabilities(target) == valid::capabilities(Target::Wgsl) {
+                for f in [HELPERS, COMPUTE] {
+                    if let (Some(web), Some(plain)) = (text(&emitted, f), text(&wgsl.emitted, f)) {
+                        if cover::same_tokens(&web.source, &plain.source) {
+                            plans[f] = Plan::CoveredBy(index(Target::Wgsl), f);
+                        }
                     }
                 }
             }
         }
-        if let (Plan::Own, Some(helpers), Some(compute)) =
-            (plans[t][HELPERS], text(t, HELPERS), text(t, COMPUTE))
-        {
+        // The compute shader's verdict for its library.
+        if let (Plan::Own, Some(helpers), Some(compute)) = (
+            plans[HELPERS],
+            text(&emitted, HELPERS),
+            text(&emitted, COMPUTE),
+        ) {
             if cover::covers(target.language(), &compute.source, &helpers.source) {
-                plans[t][HELPERS] = Plan::CoveredBy(t, COMPUTE);
+                plans[HELPERS] = Plan::CoveredBy(t, COMPUTE);
             }
         }
-        phases.validate[t] += start.elapsed();
-    }
-
-    let mut results: Vec<[Option<Result<(), ValidationError>>; 2]> =
-        vec![[None, None]; Target::ALL.len()];
-    let mut pending: Vec<(usize, usize)> = (0..Target::ALL.len())
-        .flat_map(|t| [(t, COMPUTE), (t, HELPERS)])
-        .filter(|&(t, f)| text(t, f).is_some())
-        .collect();
-    // Rounds: the texts validated themselves, then those whose cover
-    // failed (a chain of covers can take one more round). Every round
-    // settles at least the texts whose cover is settled, so this ends.
-    while !pending.is_empty() {
-        let before = pending.len();
-        let mut jobs = Vec::new();
-        pending.retain(|&(t, f)| match plans[t][f] {
-            Plan::Own => {
-                jobs.push((t, f));
-                false
-            }
-            Plan::CoveredBy(ct, cf) => match &results[ct][cf] {
-                None => true,
-                Some(Ok(())) => {
-                    results[t][f] = Some(Ok(()));
-                    false
-                }
-                Some(Err(_)) => {
-                    jobs.push((t, f));
-                    false
-                }
-            },
+        let verdicts = [HELPERS, COMPUTE].map(|f| match (plans[f], text(&emitted, f)) {
+            (Plan::Own, Some(text)) => Some(validate(target, f, text)),
+            _ => None,
         });
-        if jobs.is_empty() && pending.len() == before {
-            // Covers that wait on each other (none are planned): validate.
-            jobs = std::mem::take(&mut pending);
-        }
-        // Longest first (Target::ALL order is not), so that threads finish
-        // together: emulated targets, then WGSL, then GLSL.
-        jobs.sort_by_key(|&(t, f)| (cost_rank(Target::ALL[t]), f != COMPUTE));
-        let verdicts = run_all(
-            threads,
-            jobs.iter().map(|&(t, f)| {
-                let text = text(t, f).expect("only emitted texts are pending");
-                move || {
-                    let start = Instant::now();
-                    let (target, form) = (Target::ALL[t], Form::ALL[f]);
-                    let verdict = valid::validate_source(target, form, &text.text, &text.source);
-                    (verdict, start.elapsed())
+        done.push(Done {
+            emitted,
+            plans,
+            verdicts,
+            validate: start.elapsed(),
+        });
+    }
+    done
+}
+
+fn text(emitted: &Emitted, f: usize) -> Option<&Text> {
+    emitted.forms[f].as_ref().ok()
+}
+
+fn validate(target: Target, f: usize, text: &Text) -> Result<(), ValidationError> {
+    valid::validate_source(target, Form::ALL[f], &text.text, &text.source)
+}
+
+/// Gives every emitted text still without a verdict the one of its cover,
+/// where that is a success, and validates it itself otherwise, in rounds
+/// (a chain of covers can take one more); each round settles at least the
+/// texts whose cover is settled.
+fn settle(threads: usize, done: &mut [Done]) {
+    loop {
+        let mut jobs = Vec::new();
+        let mut waiting = 0;
+        for t in 0..done.len() {
+            for f in [HELPERS, COMPUTE] {
+                if done[t].verdicts[f].is_some() || done[t].emitted.forms[f].is_err() {
+                    continue;
                 }
-            }),
-        );
+                let Plan::CoveredBy(ct, cf) = done[t].plans[f] else {
+                    jobs.push((t, f)); // planned its own, yet none: validate
+                    continue;
+                };
+                match &done[ct].verdicts[cf] {
+                    Some(Ok(())) => done[t].verdicts[f] = Some(Ok(())),
+                    Some(Err(_)) => jobs.push((t, f)),
+                    None => waiting += 1,
+                }
+            }
+        }
+        if jobs.is_empty() && waiting == 0 {
+            return;
+        }
+        if jobs.is_empty() {
+            // Covers that wait on each other (none are planned): validate.
+            for (t, d) in done.iter().enumerate() {
+                for f in [HELPERS, COMPUTE] {
+                    if d.verdicts[f].is_none() && d.emitted.forms[f].is_ok() {
+                        jobs.push((t, f));
+                    }
+                }
+            }
+        }
+        let work = jobs.iter().map(|&(t, f)| {
+            let text = done[t].emitted.forms[f].as_ref().expect("emitted");
+            move || {
+                let start = Instant::now();
+                (validate(Target::ALL[t], f, text), start.elapsed())
+            }
+        });
+        let (verdicts, ()) = run_all(threads, work, || ());
         for (&(t, f), (verdict, time)) in jobs.iter().zip(verdicts) {
-            phases.validate[t] += time;
-            results[t][f] = Some(verdict);
+            done[t].validate += time;
+            done[t].verdicts[f] = Some(verdict);
         }
     }
-    results
 }
 
 fn index(target: Target) -> usize {
@@ -236,33 +308,15 @@ fn index(target: Target) -> usize {
         .expect("every target is in Target::ALL")
 }
 
-/// The order of the targets by how long naga takes on them, longest first
-/// (docs/performance.md, "Compile time").
-fn cost_rank(target: Target) -> u8 {
-    match target {
-        Target::WgslNoSubgroup => 0,
-        Target::GlslNoSubgroup => 1,
-        Target::Wgsl => 2,
-        Target::WgslWeb => 3,
-        Target::Glsl => 4,
-    }
-}
-
-/// Runs every job and returns their results in order, on up to `threads`
-/// threads: this one and scoped ones, each taking the next job not yet
-/// taken.
-fn run_all<T: Send, F: FnOnce() -> T + Send>(
+/// Runs every job and returns their results in order, with `first`'s: on
+/// up to `threads` threads, scoped ones that each take the next job not yet
+/// taken, and this one, which runs `first`, then takes jobs too.
+fn run_all<T: Send, F: FnOnce() -> T + Send, R>(
     threads: usize,
     jobs: impl IntoIterator<Item = F>,
-) -> Vec<T> {
+    first: impl FnOnce() -> R,
+) -> (Vec<T>, R) {
     let jobs: Vec<Mutex<Option<F>>> = jobs.into_iter().map(|j| Mutex::new(Some(j))).collect();
-    let workers = threads.min(jobs.len());
-    if workers <= 1 {
-        return jobs
-            .into_iter()
-            .map(|j| (j.into_inner().expect("not poisoned").expect("not taken"))())
-            .collect();
-    }
     let results: Vec<Mutex<Option<T>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let work = || loop {
@@ -271,20 +325,24 @@ fn run_all<T: Send, F: FnOnce() -> T + Send>(
         let job = job.lock().expect("not poisoned").take().expect("not taken");
         *results[i].lock().expect("not poisoned") = Some(job());
     };
-    std::thread::scope(|scope| {
-        for _ in 1..workers {
+    let helpers = threads.saturating_sub(1).min(jobs.len());
+    let value = std::thread::scope(|scope| {
+        for _ in 0..helpers {
             scope.spawn(work);
         }
+        let value = first();
         work();
+        value
     });
-    results
+    let results = results
         .into_iter()
         .map(|r| {
             r.into_inner()
                 .expect("not poisoned")
                 .expect("every job ran")
         })
-        .collect()
+        .collect();
+    (results, value)
 }
 
 fn report(e: &valid::ValidationError) -> String {
@@ -320,35 +378,42 @@ fn twice(x: u32) -> u32 {
         )
     }
 
-    /// Emitted `wgsl` and `wgsl-web` texts (the same), nothing for the
-    /// other targets.
-    fn emitted(helpers: &str, compute: &str) -> Vec<Emitted> {
-        Target::ALL
-            .into_iter()
-            .map(|target| {
-                let texts = [helpers, compute];
-                let forms = [0, 1].map(|f| match target {
-                    Target::Wgsl | Target::WgslWeb => Ok(Text {
-                        text: texts[f].to_string(),
-                        source: valid::naga_source(target, Form::ALL[f], texts[f]),
-                    }),
-                    _ => Err("not emitted".to_string()),
-                });
-                Emitted {
-                    forms,
-                    time: Duration::ZERO,
-                }
-            })
-            .collect()
+    /// An emitter of `helpers` and `compute` for `wgsl` and `wgsl-web`
+    /// (the same texts), of nothing for the other targets.
+    fn fake(helpers: &str, compute: &str) -> impl Fn(Target) -> Emitted + Sync {
+        let texts = [helpers.to_string(), compute.to_string()];
+        move |target| {
+            let forms = [HELPERS, COMPUTE].map(|f| match target {
+                Target::Wgsl | Target::WgslWeb => Ok(Text {
+                    text: texts[f].clone(),
+                    source: valid::naga_source(target, Form::ALL[f], &texts[f]),
+                }),
+                _ => Err("not emitted".to_string()),
+            });
+            Emitted {
+                forms,
+                time: Duration::ZERO,
+            }
+        }
+    }
+
+    fn check(threads: usize, helpers: &str, compute: &str) -> Vec<Done> {
+        let (done, ()) = check_all(
+            threads,
+            fake(helpers, compute),
+            || (),
+            &mut Phases::default(),
+        );
+        done
     }
 
     /// Each verdict as `Ok` or the line naga points at, for `wgsl` and
     /// `wgsl-web`, helpers then compute, on `threads` threads.
-    fn lines(threads: usize, emitted: &[Emitted]) -> Vec<Result<(), Option<u32>>> {
-        let results = validate_all(threads, emitted, &mut Phases::default());
+    fn lines(threads: usize, helpers: &str, compute: &str) -> Vec<Result<(), Option<u32>>> {
+        let done = check(threads, helpers, compute);
         [Target::Wgsl, Target::WgslWeb]
             .into_iter()
-            .flat_map(|t| results[index(t)].clone())
+            .flat_map(|t| done[index(t)].verdicts.clone())
             .map(|r| r.expect("a verdict").map_err(|e| e.line))
             .collect()
     }
@@ -356,15 +421,21 @@ fn twice(x: u32) -> u32 {
     #[test]
     fn a_valid_compute_shader_stands_for_its_library_and_web_for_wgsl() {
         let compute = shader(LIBRARY, "ballot_out[i] = twice(i);");
-        let emitted = emitted(LIBRARY, &compute);
-        let wgsl = index(Target::Wgsl);
-        assert!(cover::covers(
-            Target::Wgsl.language(),
-            &emitted[wgsl].forms[COMPUTE].as_ref().unwrap().source,
-            &emitted[wgsl].forms[HELPERS].as_ref().unwrap().source,
-        ));
+        let (wgsl, web) = (index(Target::Wgsl), index(Target::WgslWeb));
         for threads in [1, 2, 5] {
-            assert_eq!(lines(threads, &emitted), vec![Ok(()); 4]);
+            let done = check(threads, LIBRARY, &compute);
+            assert_eq!(
+                done[wgsl].plans,
+                [Plan::CoveredBy(wgsl, COMPUTE), Plan::Own]
+            );
+            assert_eq!(
+                done[web].plans,
+                [
+                    Plan::CoveredBy(wgsl, HELPERS),
+                    Plan::CoveredBy(wgsl, COMPUTE)
+                ]
+            );
+            assert_eq!(lines(threads, LIBRARY, &compute), vec![Ok(()); 4]);
         }
     }
 
@@ -373,7 +444,7 @@ fn twice(x: u32) -> u32 {
         // Only the entry point is wrong: the library is still valid.
         let compute = shader(LIBRARY, "ballot_out[i] = twice(true);");
         for threads in [1, 2] {
-            let got = lines(threads, &emitted(LIBRARY, &compute));
+            let got = lines(threads, LIBRARY, &compute);
             assert_eq!(got, [Ok(()), Err(Some(10)), Ok(()), Err(Some(10))]);
         }
         // The library is wrong: each text fails, and each report points
@@ -382,7 +453,7 @@ fn twice(x: u32) -> u32 {
         let library = format!("// One more line.\n{library}");
         let compute = shader(&library, "ballot_out[i] = twice(i);");
         for threads in [1, 2] {
-            let got = lines(threads, &emitted(&library, &compute));
+            let got = lines(threads, &library, &compute);
             assert_eq!(
                 got,
                 [Err(Some(4)), Err(Some(4)), Err(Some(4)), Err(Some(4))]
@@ -394,7 +465,9 @@ fn twice(x: u32) -> u32 {
     fn run_all_returns_results_in_job_order() {
         for threads in [1, 2, 3, 8] {
             let jobs = (0..7).map(|i| move || i * 10);
-            assert_eq!(run_all(threads, jobs), [0, 10, 20, 30, 40, 50, 60]);
+            let (results, first) = run_all(threads, jobs, || "first");
+            assert_eq!(results, [0, 10, 20, 30, 40, 50, 60]);
+            assert_eq!(first, "first");
         }
     }
 }

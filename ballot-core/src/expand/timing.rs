@@ -13,18 +13,16 @@ pub struct Phases {
     pub parse: Duration,
     /// syn to IR ([`crate::front::lower`]).
     pub lower: Duration,
-    /// Shader text of each target (index in [`Target::ALL`]), both forms:
-    /// the time of the thread that emitted it.
+    /// Shader text of each target (index in [`Target::ALL`]), both forms.
     pub emit: [Duration; Target::ALL.len()],
-    /// All emission, wall-clock: less than the sum of `emit` when targets
-    /// are emitted in parallel.
-    pub emit_wall: Duration,
-    /// naga's parse and validation of that target's texts, both forms, and
-    /// the checks of which verdict stands for which: thread time.
+    /// naga's parse and validation of that target's texts, and the checks
+    /// of which verdict stands for which.
     pub validate: [Duration; Target::ALL.len()],
-    /// All validation, wall-clock.
-    pub validate_wall: Duration,
-    /// The threads emission and validation could use.
+    /// Emission, validation and the native Rust, wall-clock: they overlap
+    /// on [`Phases::threads`] threads.
+    pub wall: Duration,
+    /// The threads emission and validation could use, the macro's own
+    /// included; 0 where nothing was validated.
     pub threads: usize,
     /// The native Rust and the generated items.
     pub rust: Duration,
@@ -39,13 +37,15 @@ pub fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
 }
 
 impl Phases {
-    /// One line: every phase in ms (emit and validate wall-clock, their
-    /// per-target thread times in brackets), what the total spent
+    /// One line: every phase in ms (emit and validate summed over the
+    /// threads, per target in brackets), the wall-clock time of emission,
+    /// validation and the native Rust together, what the total spent
     /// elsewhere, and the threads used.
     pub fn report(&self, name: &str, total: Duration) -> String {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        let (emit, validate) = (self.emit_wall, self.validate_wall);
-        let other = total.saturating_sub(self.parse + self.lower + emit + validate + self.rust);
+        let emit: Duration = self.emit.iter().sum();
+        let validate: Duration = self.validate.iter().sum();
+        let other = total.saturating_sub(self.parse + self.lower + self.wall);
         let by_target = |times: &[Duration]| {
             let mut s = String::new();
             for (target, &t) in Target::ALL.iter().zip(times) {
@@ -56,7 +56,8 @@ impl Phases {
         };
         format!(
             "ballot: phases of kernel `{name}` in ms: parse {:.3}, lower {:.3}, \
-             emit {:.3} [{}], validate {:.3} [{}], rust {:.3}, other {:.3}, threads {}",
+             emit {:.3} [{}], validate {:.3} [{}], rust {:.3}, wall {:.3}, other {:.3}, \
+             threads {}",
             ms(self.parse),
             ms(self.lower),
             ms(emit),
@@ -64,6 +65,7 @@ impl Phases {
             ms(validate),
             by_target(&self.validate),
             ms(self.rust),
+            ms(self.wall),
             ms(other),
             self.threads,
         )
