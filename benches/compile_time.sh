@@ -12,8 +12,12 @@
 #   BENCH_REPEAT  incremental rebuilds per variant; the median is reported (3)
 #   BENCH_JOBS    cargo -j (default: cargo's, the number of CPUs)
 #   BENCH_VARIANTS  the variants to build, in order, separated by spaces
-#                 (default "default skip-valid build-opt"); ratios are
+#                 (default "default skip-valid build-opt", and "compare"
+#                 after "default" when BENCH_COMPARE is set); ratios are
 #                 printed for the pairs that were built
+#   BENCH_COMPARE another checkout of ballot (an older commit, say): adds the
+#                 variant "compare", the default one built against it, so
+#                 that both are measured in one run on the same machine
 #
 # Every crate is its own workspace, depends on `ballot` by path and builds in
 # the dev profile that a user's crate gets by default: the repository's
@@ -23,6 +27,7 @@
 #   skip-valid   ballot/skip-validation
 #   build-opt    default features, plus [profile.dev.build-override]
 #                opt-level = 3: the proc macro and its dependencies optimised
+#   compare      as default, with ballot from BENCH_COMPARE
 # For each variant, the baseline crate (no kernels) is built first: its time
 # is what the dependencies add to a cold build (only the units it does not
 # share with the variants before it; the first one builds everything). The
@@ -191,9 +196,9 @@ EOF
 }
 
 # $1 directory, $2 package name, $3 ballot features (TOML list body),
-# $4 extra Cargo.toml text, $5 "kernels" or "empty".
+# $4 extra Cargo.toml text, $5 "kernels" or "empty", $6 the ballot checkout.
 make_crate() {
-    local dir=$1 name=$2 features=$3 extra=$4 kind=$5
+    local dir=$1 name=$2 features=$3 extra=$4 kind=$5 repo=$6
     mkdir -p "$dir/src"
     cat >"$dir/Cargo.toml" <<EOF
 [package]
@@ -227,6 +232,11 @@ opt_profile='
 [profile.dev.build-override]
 opt-level = 3'
 all_variants=(default skip-valid build-opt)
+compare=${BENCH_COMPARE:-}
+if [[ -n $compare ]]; then
+    compare=$(cd "$compare" && pwd)
+    all_variants=(default compare skip-valid build-opt)
+fi
 read -r -a variants <<<"${BENCH_VARIANTS:-${all_variants[*]}}"
 for v in "${variants[@]}"; do
     case " ${all_variants[*]} " in
@@ -235,11 +245,12 @@ for v in "${variants[@]}"; do
     esac
 done
 if ((${#variants[@]} == 0)); then echo "BENCH_VARIANTS names no variant" >&2; exit 2; fi
-declare -A features=([default]='' [skip-valid]='"skip-validation"' [build-opt]='')
-declare -A extra=([default]='' [skip-valid]='' [build-opt]="$opt_profile")
+declare -A features=([default]='' [compare]='' [skip-valid]='"skip-validation"' [build-opt]='')
+declare -A extra=([default]='' [compare]='' [skip-valid]='' [build-opt]="$opt_profile")
+declare -A source=([default]=$repo [compare]=$compare [skip-valid]=$repo [build-opt]=$repo)
 for v in "${variants[@]}"; do
-    make_crate "$base/crates/base-$v" "base_${v//-/_}" "${features[$v]}" "${extra[$v]}" empty
-    make_crate "$base/crates/kernels-$v" "kernels_${v//-/_}" "${features[$v]}" "${extra[$v]}" kernels
+    make_crate "$base/crates/base-$v" "base_${v//-/_}" "${features[$v]}" "${extra[$v]}" empty "${source[$v]}"
+    make_crate "$base/crates/kernels-$v" "kernels_${v//-/_}" "${features[$v]}" "${extra[$v]}" kernels "${source[$v]}"
 done
 
 if [[ ${1:-} == --generate-only ]]; then
@@ -313,10 +324,15 @@ edit_one() {
     sed -i "s/let step = [0-9]*u32; \/\/ bench: edit here/let step = $((n % 2 + 1))u32; \/\/ bench: edit here/" "$file"
 }
 
-commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if ! git -C "$repo" diff --quiet HEAD 2>/dev/null; then commit="$commit (with uncommitted changes)"; fi
+commit_of() {
+    local c
+    c=$(git -C "$1" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    if ! git -C "$1" diff --quiet HEAD 2>/dev/null; then c="$c (with uncommitted changes)"; fi
+    echo "$c"
+}
 echo "ballot compile-time benchmark"
-echo "commit:  $commit"
+echo "commit:  $(commit_of "$repo")"
+if [[ -n $compare ]]; then echo "compare: $(commit_of "$compare") ($compare)"; fi
 echo "machine: $(nproc) CPUs, $(uname -sm), load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
 echo "rustc:   $(rustc --version)"
 echo "kernels: $((groups * kernels_per_group)) in 5 modules; incremental = median of $repeat rebuilds after editing one kernel"
@@ -384,7 +400,7 @@ declare -A phase_rows
 for v in "${variants[@]}"; do phase_rows[$v]=$(phases "$base/logs/$v-cold.log"); done
 for key in parse lower emit emit:glsl emit:glsl-no-subgroup emit:wgsl emit:wgsl-web \
     emit:wgsl-no-subgroup validate validate:glsl validate:glsl-no-subgroup validate:wgsl \
-    validate:wgsl-web validate:wgsl-no-subgroup rust other threads; do
+    validate:wgsl-web validate:wgsl-no-subgroup rust wall other threads; do
     printf '%-28s' "${key/:/ }"
     for v in "${variants[@]}"; do
         row=$(awk -v k="$key" '$1 == k { print $2, $3 }' <<<"${phase_rows[$v]}")
@@ -406,6 +422,12 @@ if built default; then
 fi
 if built skip-valid; then
     echo "  incremental/cold (skip-valid):              $(ratio "${incr[skip-valid]}" "${cold[skip-valid]}")"
+fi
+if built default && built compare; then
+    echo "  compare/default, median expansion (cold):   $(ratio "$(field "${exp_cold[compare]}" 2)" "$(field "${exp_cold[default]}" 2)")"
+    echo "  compare/default, median expansion (incr):   $(ratio "$(field "${exp_incr[compare]}" 2)" "$(field "${exp_incr[default]}" 2)")"
+    echo "  compare/default, kernel crate cold:         $(ratio "${cold[compare]}" "${cold[default]}")"
+    echo "  compare/default, incremental:               $(ratio "${incr[compare]}" "${incr[default]}")"
 fi
 if built default && built build-opt; then
     echo "  default/build-opt, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[build-opt]}" 2)")"
