@@ -13,8 +13,8 @@
 #   BENCH_JOBS    cargo -j (default: cargo's, the number of CPUs)
 #   BENCH_VARIANTS  the variants to build, in order, separated by spaces
 #                 (default "default skip-valid build-opt", and "compare"
-#                 after "default" when BENCH_COMPARE is set); ratios are
-#                 printed for the pairs that were built
+#                 after "default" when BENCH_COMPARE is set; "one-thread" only
+#                 when named); ratios are printed for the pairs that were built
 #   BENCH_COMPARE another checkout of ballot (an older commit, say): adds the
 #                 variant "compare", the default one built against it, so
 #                 that both are measured in one run on the same machine
@@ -28,6 +28,8 @@
 #   build-opt    default features, plus [profile.dev.build-override]
 #                opt-level = 3: the proc macro and its dependencies optimised
 #   compare      as default, with ballot from BENCH_COMPARE
+#   one-thread   as default, with BALLOT_EXPANSION_THREADS=1: each expansion
+#                emits and validates on the macro's thread alone
 # For each variant, the baseline crate (no kernels) is built first: its time
 # is what the dependencies add to a cold build (only the units it does not
 # share with the variants before it; the first one builds everything). The
@@ -238,6 +240,7 @@ if [[ -n $compare ]]; then
     all_variants=(default compare skip-valid build-opt)
 fi
 read -r -a variants <<<"${BENCH_VARIANTS:-${all_variants[*]}}"
+all_variants+=(one-thread)
 for v in "${variants[@]}"; do
     case " ${all_variants[*]} " in
     *" $v "*) ;;
@@ -245,9 +248,11 @@ for v in "${variants[@]}"; do
     esac
 done
 if ((${#variants[@]} == 0)); then echo "BENCH_VARIANTS names no variant" >&2; exit 2; fi
-declare -A features=([default]='' [compare]='' [skip-valid]='"skip-validation"' [build-opt]='')
-declare -A extra=([default]='' [compare]='' [skip-valid]='' [build-opt]="$opt_profile")
-declare -A source=([default]=$repo [compare]=$compare [skip-valid]=$repo [build-opt]=$repo)
+declare -A features=([default]='' [compare]='' [one-thread]='' [skip-valid]='"skip-validation"' [build-opt]='')
+declare -A extra=([default]='' [compare]='' [one-thread]='' [skip-valid]='' [build-opt]="$opt_profile")
+declare -A source=([default]=$repo [compare]=$compare [one-thread]=$repo [skip-valid]=$repo [build-opt]=$repo)
+# The variables of each variant's builds (besides those of every build).
+declare -A variables=([one-thread]=BALLOT_EXPANSION_THREADS=1)
 for v in "${variants[@]}"; do
     make_crate "$base/crates/base-$v" "base_${v//-/_}" "${features[$v]}" "${extra[$v]}" empty "${source[$v]}"
     make_crate "$base/crates/kernels-$v" "kernels_${v//-/_}" "${features[$v]}" "${extra[$v]}" kernels "${source[$v]}"
@@ -262,11 +267,14 @@ fi
 
 now() { date +%s.%N; }
 
-# build LOG DIR: cargo build -vv of the crate in DIR; prints the wall time.
+# build LOG DIR VARIANT: cargo build -vv of the crate in DIR, with the
+# variant's variables; prints the wall time.
 build() {
     local log=$1 dir=$2 start end
+    local -a vars
+    read -r -a vars <<<"${variables[$3]:-}"
     start=$(now)
-    if ! cargo build -vv "${jobs[@]}" --manifest-path "$dir/Cargo.toml" >"$log" 2>&1; then
+    if ! env "${vars[@]}" cargo build -vv "${jobs[@]}" --manifest-path "$dir/Cargo.toml" >"$log" 2>&1; then
         echo "cargo build failed for $dir; see $log" >&2
         tail -n 30 "$log" >&2
         exit 1
@@ -342,9 +350,9 @@ echo
 declare -A deps cold incr exp_cold exp_incr
 for v in "${variants[@]}"; do
     echo "[$v] baseline crate (dependencies)..." >&2
-    deps[$v]=$(build "$base/logs/$v-baseline.log" "$base/crates/base-$v")
+    deps[$v]=$(build "$base/logs/$v-baseline.log" "$base/crates/base-$v" "$v")
     echo "[$v] kernel crate, cold..." >&2
-    cold[$v]=$(build "$base/logs/$v-cold.log" "$base/crates/kernels-$v")
+    cold[$v]=$(build "$base/logs/$v-cold.log" "$base/crates/kernels-$v" "$v")
     n=$(expansions "$base/logs/$v-cold.log" | wc -l)
     if ((n != groups * kernels_per_group)); then
         echo "expected $((groups * kernels_per_group)) expansion timings in $base/logs/$v-cold.log, found $n" >&2
@@ -356,7 +364,7 @@ for v in "${variants[@]}"; do
     for ((i = 1; i <= repeat; i++)); do
         echo "[$v] kernel crate, incremental $i/$repeat..." >&2
         edit_one "$base/crates/kernels-$v" "$i"
-        times+=("$(build "$base/logs/$v-incr-$i.log" "$base/crates/kernels-$v")")
+        times+=("$(build "$base/logs/$v-incr-$i.log" "$base/crates/kernels-$v" "$v")")
         expansions "$base/logs/$v-incr-$i.log" >>"$base/logs/$v-incr-expansions.txt"
     done
     incr[$v]=$(printf '%s\n' "${times[@]}" | median)
@@ -428,6 +436,12 @@ if built default && built compare; then
     echo "  compare/default, median expansion (incr):   $(ratio "$(field "${exp_incr[compare]}" 2)" "$(field "${exp_incr[default]}" 2)")"
     echo "  compare/default, kernel crate cold:         $(ratio "${cold[compare]}" "${cold[default]}")"
     echo "  compare/default, incremental:               $(ratio "${incr[compare]}" "${incr[default]}")"
+fi
+if built default && built one-thread; then
+    echo "  one-thread/default, median expansion (cold): $(ratio "$(field "${exp_cold[one-thread]}" 2)" "$(field "${exp_cold[default]}" 2)")"
+fi
+if built one-thread && built compare; then
+    echo "  compare/one-thread, median expansion (cold): $(ratio "$(field "${exp_cold[compare]}" 2)" "$(field "${exp_cold[one-thread]}" 2)")"
 fi
 if built default && built build-opt; then
     echo "  default/build-opt, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[build-opt]}" 2)")"
