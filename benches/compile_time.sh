@@ -11,6 +11,13 @@
 # directory shared by all of them, and the build logs. Environment:
 #   BENCH_REPEAT  incremental rebuilds per variant; the median is reported (3)
 #   BENCH_JOBS    cargo -j (default: cargo's, the number of CPUs)
+#   BENCH_VARIANTS  the variants to build, in order, separated by spaces
+#                 (default "default skip-valid build-opt", and "compare"
+#                 after "default" when BENCH_COMPARE is set; "one-thread" only
+#                 when named); ratios are printed for the pairs that were built
+#   BENCH_COMPARE another checkout of ballot (an older commit, say): adds the
+#                 variant "compare", the default one built against it, so
+#                 that both are measured in one run on the same machine
 #
 # Every crate is its own workspace, depends on `ballot` by path and builds in
 # the dev profile that a user's crate gets by default: the repository's
@@ -20,6 +27,9 @@
 #   skip-valid   ballot/skip-validation
 #   build-opt    default features, plus [profile.dev.build-override]
 #                opt-level = 3: the proc macro and its dependencies optimised
+#   compare      as default, with ballot from BENCH_COMPARE
+#   one-thread   as default, with BALLOT_EXPANSION_THREADS=1: each expansion
+#                emits and validates on the macro's thread alone
 # For each variant, the baseline crate (no kernels) is built first: its time
 # is what the dependencies add to a cold build (only the units it does not
 # share with the variants before it; the first one builds everything). The
@@ -188,9 +198,9 @@ EOF
 }
 
 # $1 directory, $2 package name, $3 ballot features (TOML list body),
-# $4 extra Cargo.toml text, $5 "kernels" or "empty".
+# $4 extra Cargo.toml text, $5 "kernels" or "empty", $6 the ballot checkout.
 make_crate() {
-    local dir=$1 name=$2 features=$3 extra=$4 kind=$5
+    local dir=$1 name=$2 features=$3 extra=$4 kind=$5 repo=$6
     mkdir -p "$dir/src"
     cat >"$dir/Cargo.toml" <<EOF
 [package]
@@ -223,12 +233,29 @@ EOF
 opt_profile='
 [profile.dev.build-override]
 opt-level = 3'
-variants=(default skip-valid build-opt)
-declare -A features=([default]='' [skip-valid]='"skip-validation"' [build-opt]='')
-declare -A extra=([default]='' [skip-valid]='' [build-opt]="$opt_profile")
+all_variants=(default skip-valid build-opt)
+compare=${BENCH_COMPARE:-}
+if [[ -n $compare ]]; then
+    compare=$(cd "$compare" && pwd)
+    all_variants=(default compare skip-valid build-opt)
+fi
+read -r -a variants <<<"${BENCH_VARIANTS:-${all_variants[*]}}"
+all_variants+=(one-thread)
 for v in "${variants[@]}"; do
-    make_crate "$base/crates/base-$v" "base_${v//-/_}" "${features[$v]}" "${extra[$v]}" empty
-    make_crate "$base/crates/kernels-$v" "kernels_${v//-/_}" "${features[$v]}" "${extra[$v]}" kernels
+    case " ${all_variants[*]} " in
+    *" $v "*) ;;
+    *) echo "unknown variant '$v' in BENCH_VARIANTS (known: ${all_variants[*]})" >&2; exit 2 ;;
+    esac
+done
+if ((${#variants[@]} == 0)); then echo "BENCH_VARIANTS names no variant" >&2; exit 2; fi
+declare -A features=([default]='' [compare]='' [one-thread]='' [skip-valid]='"skip-validation"' [build-opt]='')
+declare -A extra=([default]='' [compare]='' [one-thread]='' [skip-valid]='' [build-opt]="$opt_profile")
+declare -A source=([default]=$repo [compare]=$compare [one-thread]=$repo [skip-valid]=$repo [build-opt]=$repo)
+# The variables of each variant's builds (besides those of every build).
+declare -A variables=([one-thread]=BALLOT_EXPANSION_THREADS=1)
+for v in "${variants[@]}"; do
+    make_crate "$base/crates/base-$v" "base_${v//-/_}" "${features[$v]}" "${extra[$v]}" empty "${source[$v]}"
+    make_crate "$base/crates/kernels-$v" "kernels_${v//-/_}" "${features[$v]}" "${extra[$v]}" kernels "${source[$v]}"
 done
 
 if [[ ${1:-} == --generate-only ]]; then
@@ -240,11 +267,14 @@ fi
 
 now() { date +%s.%N; }
 
-# build LOG DIR: cargo build -vv of the crate in DIR; prints the wall time.
+# build LOG DIR VARIANT: cargo build -vv of the crate in DIR, with the
+# variant's variables; prints the wall time.
 build() {
     local log=$1 dir=$2 start end
+    local -a vars
+    read -r -a vars <<<"${variables[$3]:-}"
     start=$(now)
-    if ! cargo build -vv "${jobs[@]}" --manifest-path "$dir/Cargo.toml" >"$log" 2>&1; then
+    if ! env "${vars[@]}" cargo build -vv "${jobs[@]}" --manifest-path "$dir/Cargo.toml" >"$log" 2>&1; then
         echo "cargo build failed for $dir; see $log" >&2
         tail -n 30 "$log" >&2
         exit 1
@@ -302,10 +332,15 @@ edit_one() {
     sed -i "s/let step = [0-9]*u32; \/\/ bench: edit here/let step = $((n % 2 + 1))u32; \/\/ bench: edit here/" "$file"
 }
 
-commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if ! git -C "$repo" diff --quiet HEAD 2>/dev/null; then commit="$commit (with uncommitted changes)"; fi
+commit_of() {
+    local c
+    c=$(git -C "$1" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    if ! git -C "$1" diff --quiet HEAD 2>/dev/null; then c="$c (with uncommitted changes)"; fi
+    echo "$c"
+}
 echo "ballot compile-time benchmark"
-echo "commit:  $commit"
+echo "commit:  $(commit_of "$repo")"
+if [[ -n $compare ]]; then echo "compare: $(commit_of "$compare") ($compare)"; fi
 echo "machine: $(nproc) CPUs, $(uname -sm), load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
 echo "rustc:   $(rustc --version)"
 echo "kernels: $((groups * kernels_per_group)) in 5 modules; incremental = median of $repeat rebuilds after editing one kernel"
@@ -315,9 +350,9 @@ echo
 declare -A deps cold incr exp_cold exp_incr
 for v in "${variants[@]}"; do
     echo "[$v] baseline crate (dependencies)..." >&2
-    deps[$v]=$(build "$base/logs/$v-baseline.log" "$base/crates/base-$v")
+    deps[$v]=$(build "$base/logs/$v-baseline.log" "$base/crates/base-$v" "$v")
     echo "[$v] kernel crate, cold..." >&2
-    cold[$v]=$(build "$base/logs/$v-cold.log" "$base/crates/kernels-$v")
+    cold[$v]=$(build "$base/logs/$v-cold.log" "$base/crates/kernels-$v" "$v")
     n=$(expansions "$base/logs/$v-cold.log" | wc -l)
     if ((n != groups * kernels_per_group)); then
         echo "expected $((groups * kernels_per_group)) expansion timings in $base/logs/$v-cold.log, found $n" >&2
@@ -329,7 +364,7 @@ for v in "${variants[@]}"; do
     for ((i = 1; i <= repeat; i++)); do
         echo "[$v] kernel crate, incremental $i/$repeat..." >&2
         edit_one "$base/crates/kernels-$v" "$i"
-        times+=("$(build "$base/logs/$v-incr-$i.log" "$base/crates/kernels-$v")")
+        times+=("$(build "$base/logs/$v-incr-$i.log" "$base/crates/kernels-$v" "$v")")
         expansions "$base/logs/$v-incr-$i.log" >>"$base/logs/$v-incr-expansions.txt"
     done
     incr[$v]=$(printf '%s\n' "${times[@]}" | median)
@@ -350,7 +385,9 @@ echo "  deps: the baseline crate, no kernels (for default: every dependency, col
 echo "        later rows: only the units the variant does not share with those above)"
 echo "  cold 50: the kernel crate built on top of its baseline's dependencies"
 echo "  incr 1: rebuild after editing one kernel (median of $repeat)"
-echo "  cold build from scratch, default: deps + cold 50 = $(awk -v a="${deps[default]}" -v b="${cold[default]}" 'BEGIN { printf "%.2f", a + b }') s"
+if [[ -n ${deps[default]:-} ]]; then
+    echo "  cold build from scratch, default: deps + cold 50 = $(awk -v a="${deps[default]}" -v b="${cold[default]}" 'BEGIN { printf "%.2f", a + b }') s"
+fi
 echo
 echo "Expansion time per kernel in ms (BALLOT_TIME_EXPANSION); total: per build;"
 echo "n: expansions (incr: all $repeat rebuilds):"
@@ -371,7 +408,7 @@ declare -A phase_rows
 for v in "${variants[@]}"; do phase_rows[$v]=$(phases "$base/logs/$v-cold.log"); done
 for key in parse lower emit emit:glsl emit:glsl-no-subgroup emit:wgsl emit:wgsl-web \
     emit:wgsl-no-subgroup validate validate:glsl validate:glsl-no-subgroup validate:wgsl \
-    validate:wgsl-web validate:wgsl-no-subgroup rust other; do
+    validate:wgsl-web validate:wgsl-no-subgroup rust wall other threads; do
     printf '%-28s' "${key/:/ }"
     for v in "${variants[@]}"; do
         row=$(awk -v k="$key" '$1 == k { print $2, $3 }' <<<"${phase_rows[$v]}")
@@ -382,13 +419,36 @@ for key in parse lower emit emit:glsl emit:glsl-no-subgroup emit:wgsl emit:wgsl-
 done
 echo
 echo "Ratios:"
-echo "  validation on/off, kernel crate cold:       $(ratio "${cold[default]}" "${cold[skip-valid]}")"
-echo "  validation on/off, incremental:             $(ratio "${incr[default]}" "${incr[skip-valid]}")"
-echo "  validation on/off, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[skip-valid]}" 2)")"
-echo "  incremental/cold (default):                 $(ratio "${incr[default]}" "${cold[default]}")"
-echo "  incremental/cold (skip-valid):              $(ratio "${incr[skip-valid]}" "${cold[skip-valid]}")"
-echo "  default/build-opt, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[build-opt]}" 2)")"
-echo "  default/build-opt, incremental:             $(ratio "${incr[default]}" "${incr[build-opt]}")"
-echo "  kernel crate cold / dependencies (default): $(ratio "${cold[default]}" "${deps[default]}")"
+built() { [[ -n ${cold[$1]:-} ]]; }
+if built default && built skip-valid; then
+    echo "  validation on/off, kernel crate cold:       $(ratio "${cold[default]}" "${cold[skip-valid]}")"
+    echo "  validation on/off, incremental:             $(ratio "${incr[default]}" "${incr[skip-valid]}")"
+    echo "  validation on/off, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[skip-valid]}" 2)")"
+fi
+if built default; then
+    echo "  incremental/cold (default):                 $(ratio "${incr[default]}" "${cold[default]}")"
+fi
+if built skip-valid; then
+    echo "  incremental/cold (skip-valid):              $(ratio "${incr[skip-valid]}" "${cold[skip-valid]}")"
+fi
+if built default && built compare; then
+    echo "  compare/default, median expansion (cold):   $(ratio "$(field "${exp_cold[compare]}" 2)" "$(field "${exp_cold[default]}" 2)")"
+    echo "  compare/default, median expansion (incr):   $(ratio "$(field "${exp_incr[compare]}" 2)" "$(field "${exp_incr[default]}" 2)")"
+    echo "  compare/default, kernel crate cold:         $(ratio "${cold[compare]}" "${cold[default]}")"
+    echo "  compare/default, incremental:               $(ratio "${incr[compare]}" "${incr[default]}")"
+fi
+if built default && built one-thread; then
+    echo "  one-thread/default, median expansion (cold): $(ratio "$(field "${exp_cold[one-thread]}" 2)" "$(field "${exp_cold[default]}" 2)")"
+fi
+if built one-thread && built compare; then
+    echo "  compare/one-thread, median expansion (cold): $(ratio "$(field "${exp_cold[compare]}" 2)" "$(field "${exp_cold[one-thread]}" 2)")"
+fi
+if built default && built build-opt; then
+    echo "  default/build-opt, median expansion (cold): $(ratio "$(field "${exp_cold[default]}" 2)" "$(field "${exp_cold[build-opt]}" 2)")"
+    echo "  default/build-opt, incremental:             $(ratio "${incr[default]}" "${incr[build-opt]}")"
+fi
+if built default; then
+    echo "  kernel crate cold / dependencies (default): $(ratio "${cold[default]}" "${deps[default]}")"
+fi
 echo
 echo "Logs: $base/logs"

@@ -43,7 +43,31 @@ fn location(line: Option<u32>) -> String {
 
 /// Validates `text`, emitted for `target` in `form`, with naga.
 pub fn validate(target: Target, form: Form, text: &str) -> Result<(), ValidationError> {
-    let fail = |message: String, line: Option<u32>, _source: &str| {
+    validate_source(target, form, text, &naga_source(target, form, text))
+}
+
+/// The text that naga parses when [`validate`] checks `text`, emitted for
+/// `target` in `form`: the text itself, or (per the table above) the
+/// `wgsl-web` text with its directives blanked, the `glsl` shim, a GLSL
+/// helper library wrapped in a version line and an entry point.
+pub fn naga_source(target: Target, form: Form, text: &str) -> String {
+    match target {
+        Target::Wgsl | Target::WgslNoSubgroup => text.to_string(),
+        Target::WgslWeb => strip_web_directives(text),
+        Target::GlslNoSubgroup => glsl_wrap(text, form),
+        Target::Glsl => glsl_wrap(&glsl_shim(text), form),
+    }
+}
+
+/// [`validate`], given `source`, which must be [`naga_source`] of the
+/// other three: for callers that have it already.
+pub fn validate_source(
+    target: Target,
+    form: Form,
+    text: &str,
+    source: &str,
+) -> Result<(), ValidationError> {
+    let fail = |(message, line): (String, Option<u32>)| {
         // Wrappers add lines before the emitted text; report its own lines.
         let offset = if wrapped(target, form) { 1 } else { 0 };
         let line = line.and_then(|l| l.checked_sub(offset)).filter(|&l| l > 0);
@@ -58,26 +82,30 @@ pub fn validate(target: Target, form: Form, text: &str) -> Result<(), Validation
         }
     };
     match target {
-        Target::Wgsl => {
-            wgsl(text, "wgsl", Capabilities::SUBGROUP).map_err(|(m, l)| fail(m, l, text))
+        Target::Wgsl | Target::WgslWeb | Target::WgslNoSubgroup => {
+            wgsl(source, "wgsl", capabilities(target))
         }
-        Target::WgslWeb => {
-            let stripped = strip_web_directives(text);
-            wgsl(&stripped, "wgsl", Capabilities::SUBGROUP).map_err(|(m, l)| fail(m, l, &stripped))
-        }
-        Target::WgslNoSubgroup => {
-            wgsl(text, "wgsl", Capabilities::empty()).map_err(|(m, l)| fail(m, l, text))
-        }
-        Target::GlslNoSubgroup => {
-            let source = glsl_wrap(text, form);
-            glsl(&source, "glsl").map_err(|(m, l)| fail(m, l, &source))
-        }
-        Target::Glsl => {
-            let source = glsl_wrap(&glsl_shim(text), form);
-            glsl(&source, "glsl").map_err(|(m, l)| fail(unshim_report(&m), l, &source))
-        }
+        Target::GlslNoSubgroup => glsl(source, "glsl"),
+        Target::Glsl => glsl(source, "glsl").map_err(|(m, l)| (unshim_report(&m), l)),
+    }
+    .map_err(fail)
+}
+
+/// The capabilities naga validates `target`'s text with (see the table
+/// above): two targets whose [`naga_source`] texts hold the same tokens
+/// and that have the same capabilities get the same verdict.
+pub fn capabilities(target: Target) -> Capabilities {
+    match target {
+        Target::Wgsl | Target::WgslWeb => Capabilities::SUBGROUP,
+        Target::WgslNoSubgroup => Capabilities::empty(),
+        Target::Glsl | Target::GlslNoSubgroup => GLSL_CAPABILITIES,
     }
 }
+
+/// naga's glsl-in lowers `barrier()` to a barrier that includes the
+/// subgroup, which needs these capabilities to validate.
+const GLSL_CAPABILITIES: Capabilities =
+    Capabilities::SUBGROUP.union(Capabilities::SUBGROUP_BARRIER);
 
 fn wrapped(target: Target, form: Form) -> bool {
     target.language() == crate::back::Language::Glsl && form == Form::Helpers
@@ -195,10 +223,7 @@ fn glsl(source: &str, path: &str) -> Result<(), (String, Option<u32>)> {
                 .map(|l| l.line_number);
             (e.emit_to_string_with_path(source, path), line)
         })?;
-    // naga's glsl-in lowers barrier() to a barrier that includes the
-    // subgroup, which needs these capabilities to validate.
-    let caps = Capabilities::SUBGROUP | Capabilities::SUBGROUP_BARRIER;
-    validator(caps)
+    validator(GLSL_CAPABILITIES)
         .validate(&module)
         .map_err(|e| validation_report(&e, source, path))?;
     Ok(())
@@ -226,10 +251,18 @@ fn glsl_wrap(text: &str, form: Form) -> String {
     match form {
         Form::ComputeShader => text.to_string(),
         Form::Helpers => {
-            format!("#version 450\n{text}\nlayout(local_size_x = 1) in;\nvoid main() {{}}\n")
+            let [layout, main] = GLSL_LIBRARY_ENTRY;
+            format!("{GLSL_LIBRARY_VERSION}\n{text}\n{layout}\n{main}\n")
         }
     }
 }
+
+/// The line that [`naga_source`] puts before a GLSL helper library.
+pub const GLSL_LIBRARY_VERSION: &str = "#version 450";
+
+/// The lines that [`naga_source`] puts after a GLSL helper library: an
+/// empty entry point, which naga's glsl-in needs.
+pub const GLSL_LIBRARY_ENTRY: [&str; 2] = ["layout(local_size_x = 1) in;", "void main() {}"];
 
 /// The names `GL_KHR_shader_subgroup_ballot` (and `_basic`) add, with the
 /// stand-in declarations that make them known to naga, which knows none.
@@ -359,6 +392,11 @@ pub fn glsl_shim(text: &str) -> String {
 /// built-in variables to their stand-ins.
 fn rename_identifiers(line: &str, used: &mut Vec<&'static str>) -> String {
     map_identifiers(line, |ident| {
+        // Every extension name has one of these prefixes: most identifiers
+        // are ruled out without a look at the list.
+        if !(ident.starts_with("subgroup") || ident.starts_with("gl_")) {
+            return None;
+        }
         let (name, _) = SHIM.iter().find(|(name, _)| *name == ident)?;
         if !used.contains(name) {
             used.push(name);
@@ -547,6 +585,16 @@ fn main(@builtin(local_invocation_index) i: u32) {
         let broken = text.replace("uint n", "bool n");
         let err = validate(Target::Glsl, Form::ComputeShader, &broken).unwrap_err();
         assert_eq!(err.line, Some(6), "{err}");
+    }
+
+    #[test]
+    fn every_shim_name_has_a_prefix_that_rename_identifiers_looks_for() {
+        for (name, _) in SHIM {
+            assert!(
+                name.starts_with("subgroup") || name.starts_with("gl_"),
+                "{name}"
+            );
+        }
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! namer keeps the Rust name where it can, so emitted code stays readable,
 //! and otherwise appends `_N` with the smallest `N` that makes it unique.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
+use std::sync::OnceLock;
 
 use super::{keywords, Language};
 
@@ -19,6 +20,11 @@ pub const RESERVED_PREFIX: &str = "ballot_";
 pub struct Namer {
     language: Language,
     used: BTreeSet<String>,
+    /// Whether WGSL's predeclared names (built-in functions and types,
+    /// [`naga::keywords::wgsl::BUILTIN_IDENTIFIERS`]) are taken: looked up
+    /// in naga's set rather than copied into `used`, which every namer and
+    /// every clone of one would pay for (a few hundred strings).
+    wgsl_builtins: bool,
 }
 
 impl Namer {
@@ -27,7 +33,14 @@ impl Namer {
         Self {
             language,
             used: BTreeSet::new(),
+            wgsl_builtins: false,
         }
+    }
+
+    /// Marks every name of [`naga::keywords::wgsl::BUILTIN_IDENTIFIERS`] as
+    /// taken, as [`Namer::reserve`] of each would.
+    pub fn reserve_wgsl_builtins(&mut self) {
+        self.wgsl_builtins = true;
     }
 
     /// Marks `name` as taken (a generated helper, a built-in) without
@@ -50,13 +63,15 @@ impl Namer {
     }
 
     fn is_taken(&self, name: &str) -> bool {
-        self.used.contains(name) || self.is_reserved(name)
+        self.used.contains(name)
+            || self.is_reserved(name)
+            || (self.wgsl_builtins && naga::keywords::wgsl::BUILTIN_IDENTIFIER_SET.contains(name))
     }
 
     fn is_reserved(&self, name: &str) -> bool {
         match self.language {
-            Language::Glsl => keywords::GLSL.contains(&name),
-            Language::Wgsl => naga::keywords::wgsl::RESERVED.contains(&name),
+            Language::Glsl => glsl_keywords().contains(name),
+            Language::Wgsl => naga::keywords::wgsl::RESERVED_SET.contains(name),
         }
     }
 
@@ -80,6 +95,14 @@ impl Namer {
         }
         out
     }
+}
+
+/// [`keywords::GLSL`] as a set: the namer looks up every name it hands
+/// out, and a list that long is slow to scan in the unoptimised builds
+/// that run the proc macro.
+fn glsl_keywords() -> &'static HashSet<&'static str> {
+    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    SET.get_or_init(|| keywords::GLSL.iter().copied().collect())
 }
 
 #[cfg(test)]
@@ -111,5 +134,28 @@ mod tests {
         assert_eq!(namer.call("x"), "x_2");
         namer.reserve("y");
         assert_eq!(namer.call("y"), "y_1");
+    }
+
+    #[test]
+    fn reserving_wgsl_builtins_is_reserving_each() {
+        let mut set = Namer::new(Language::Wgsl);
+        set.reserve_wgsl_builtins();
+        let mut each = Namer::new(Language::Wgsl);
+        for word in naga::keywords::wgsl::BUILTIN_IDENTIFIERS {
+            each.reserve(word);
+        }
+        for name in [
+            "select",
+            "u32",
+            "vec4",
+            "min",
+            "subgroupBallot",
+            "x",
+            "total",
+            "array",
+        ] {
+            assert_eq!(set.clone().call(name), each.clone().call(name), "{name}");
+        }
+        assert_eq!(set.call("select"), "select_1");
     }
 }

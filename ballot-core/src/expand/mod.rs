@@ -1,14 +1,18 @@
 //! The `#[ballot::kernel]` expansion: options, lowering, and the generated
 //! items. `ballot-macros` is a shim over [`kernel`].
 
+use std::time::Duration;
+
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use syn::{Ident, ItemFn};
 
 mod check;
+mod cover;
 mod options;
 mod timing;
 
+pub use check::{MAX_THREADS, THREADS_VAR};
 pub use options::Options;
 
 use crate::back::rust::Writer;
@@ -69,9 +73,15 @@ fn expand(attr: TokenStream, item: TokenStream, phases: &mut Phases) -> TokenStr
     let lowered = timed(&mut phases.lower, || front::lower(&item));
     match (options, lowered) {
         (Ok(options), Ok(lowered)) => {
-            let errors = check::shaders(&item, &lowered.kernel, &options, phases);
+            // The native Rust is generated on this thread while the shaders
+            // are checked on others.
+            let mut rust = Duration::ZERO;
+            let (errors, generated) =
+                check::shaders(&item, &lowered.kernel, &options, phases, || {
+                    timed(&mut rust, || generate(&item, &lowered, &options))
+                });
+            phases.rust = rust;
             let errors = errors.iter().map(syn::Error::to_compile_error);
-            let generated = timed(&mut phases.rust, || generate(&item, &lowered, &options));
             quote!(#(#errors)* #generated)
         }
         (options, lowered) => {

@@ -15,8 +15,15 @@ pub struct Phases {
     pub lower: Duration,
     /// Shader text of each target (index in [`Target::ALL`]), both forms.
     pub emit: [Duration; Target::ALL.len()],
-    /// naga's parse and validation of that text, both forms.
+    /// naga's parse and validation of that target's texts, and the checks
+    /// of which verdict stands for which.
     pub validate: [Duration; Target::ALL.len()],
+    /// Emission, validation and the native Rust, wall-clock: they overlap
+    /// on [`Phases::threads`] threads.
+    pub wall: Duration,
+    /// The threads emission and validation could use, the macro's own
+    /// included; 0 where nothing was validated.
+    pub threads: usize,
     /// The native Rust and the generated items.
     pub rust: Duration,
 }
@@ -30,13 +37,15 @@ pub fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
 }
 
 impl Phases {
-    /// One line: every phase in ms, the per-target ones in brackets, and
-    /// what the total spent elsewhere.
+    /// One line: every phase in ms (emit and validate summed over the
+    /// threads, per target in brackets), the wall-clock time of emission,
+    /// validation and the native Rust together, what the total spent
+    /// elsewhere, and the threads used.
     pub fn report(&self, name: &str, total: Duration) -> String {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let emit: Duration = self.emit.iter().sum();
         let validate: Duration = self.validate.iter().sum();
-        let other = total.saturating_sub(self.parse + self.lower + emit + validate + self.rust);
+        let other = total.saturating_sub(self.parse + self.lower + self.wall);
         let by_target = |times: &[Duration]| {
             let mut s = String::new();
             for (target, &t) in Target::ALL.iter().zip(times) {
@@ -47,7 +56,8 @@ impl Phases {
         };
         format!(
             "ballot: phases of kernel `{name}` in ms: parse {:.3}, lower {:.3}, \
-             emit {:.3} [{}], validate {:.3} [{}], rust {:.3}, other {:.3}",
+             emit {:.3} [{}], validate {:.3} [{}], rust {:.3}, wall {:.3}, other {:.3}, \
+             threads {}",
             ms(self.parse),
             ms(self.lower),
             ms(emit),
@@ -55,7 +65,9 @@ impl Phases {
             ms(validate),
             by_target(&self.validate),
             ms(self.rust),
+            ms(self.wall),
             ms(other),
+            self.threads,
         )
     }
 }

@@ -204,9 +204,7 @@ impl<'a> Resolver<'_, 'a> {
         namer.reserve("main");
         // The namer knows WGSL's reserved words; a local named like a
         // built-in function or type (`select`, `u32`) would shadow it too.
-        for word in naga::keywords::wgsl::BUILTIN_IDENTIFIERS {
-            namer.reserve(word);
-        }
+        namer.reserve_wgsl_builtins();
         let mut functions: Vec<Function<'a>> = self
             .order
             .iter()
