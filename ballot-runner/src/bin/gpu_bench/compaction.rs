@@ -32,12 +32,7 @@ pub fn shader(target: Target, subgroup: u32) -> Result<String, String> {
 }
 
 /// [`shader`] with `loads` loads per invocation and, for GLSL, `defines`.
-fn shader_with(
-    target: Target,
-    subgroup: u32,
-    loads: u32,
-    defines: &str,
-) -> Result<String, String> {
+fn shader_with(target: Target, subgroup: u32, loads: u32, defines: &str) -> Result<String, String> {
     let text = shader_text(target, Form::Helpers, &compaction_step::kernels(), subgroup)?;
     let emulated = !target.has_subgroups();
     let (template, init, builtins) = match (target, emulated) {
@@ -83,9 +78,7 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         let n = 1u32 << log;
         // A fixed xorshift stream, the same for every run.
         let xs = random_words(n);
-        // Whole `uvec4`s: the shader reads the input four words at a time.
-        let input = timing::storage(gpu, "xs", xs.len().next_multiple_of(4));
-        gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
+        let input = upload_input(gpu, &xs);
         let output = timing::storage(gpu, "ys", n as usize);
         let tiles = n.div_ceil(tile(loads(subgroup)));
         let status = timing::storage(gpu, "status", tiles as usize + 1);
@@ -177,8 +170,18 @@ pub fn probe(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     for (loads, defines, what, checked) in [
         (chosen, "", "as benchmarked", true),
         (chosen / 2, "", "half the loads per invocation", true),
-        (chosen, "#define ATOMIC_LOOK", "look-back reads by atomics", true),
-        (chosen, "#define NO_LOOKBACK", "no look-back (wrong output)", false),
+        (
+            chosen,
+            "#define ATOMIC_LOOK",
+            "look-back reads by atomics",
+            true,
+        ),
+        (
+            chosen,
+            "#define NO_LOOKBACK",
+            "no look-back (wrong output)",
+            false,
+        ),
         (chosen, "", "as benchmarked, again", true),
     ] {
         if loads == 0 {
@@ -201,10 +204,13 @@ pub fn probe(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     for &log in sizes {
         let n = 1u32 << log;
         let xs = random_words(n);
-        let input = timing::storage(gpu, "xs", xs.len().next_multiple_of(4));
-        gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
+        let input = upload_input(gpu, &xs);
         let output = timing::storage(gpu, "ys", n as usize);
-        let most = designs.iter().map(|d| n.div_ceil(d.tile)).max().unwrap_or(1);
+        let most = designs
+            .iter()
+            .map(|d| n.div_ceil(d.tile))
+            .max()
+            .unwrap_or(1);
         let status = timing::storage(gpu, "status", most as usize + 1);
         let copy_group = copy.bind(gpu, &[&input, &output]);
         let copy_steps = [(&copy, &copy_group, grid(n / 4 / 256))];
@@ -225,22 +231,39 @@ pub fn probe(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             for design in &designs {
                 let tiles = n.div_ceil(design.tile);
                 let params = timing::upload(gpu, "params", &[n, threshold, tiles]);
-                let group = design.kernel.bind(gpu, &[&input, &output, &status, &params]);
+                let group = design
+                    .kernel
+                    .bind(gpu, &[&input, &output, &status, &params]);
                 let reset = |encoder: &mut wgpu::CommandEncoder| {
                     encoder.clear_buffer(&status, 0, None);
                 };
                 let steps = [(&design.kernel, &group, grid(tiles))];
                 let t = timing::time_steps(gpu, &steps, REPEATS, &reset);
                 if design.checked && timing::download(gpu, &output, expected.len()) != expected {
-                    return Err(format!("{}, n = 2^{log}, {percent}%: wrong output", design.name));
+                    return Err(format!(
+                        "{}, n = 2^{log}, {percent}%: wrong output",
+                        design.name
+                    ));
                 }
                 row(percent, &design.name, t);
             }
         }
-        row(100, "copy, again", timing::time_steps(gpu, &copy_steps, REPEATS, &|_| {}));
+        row(
+            100,
+            "copy, again",
+            timing::time_steps(gpu, &copy_steps, REPEATS, &|_| {}),
+        );
     }
     println!();
     Ok(())
+}
+
+/// The input buffer holding `xs`, in whole `uvec4`s: the shader reads it
+/// four words at a time.
+fn upload_input(gpu: &Gpu, xs: &[u32]) -> wgpu::Buffer {
+    let input = timing::storage(gpu, "xs", xs.len().next_multiple_of(4));
+    gpu.queue().write_buffer(&input, 0, timing::bytes(xs));
+    input
 }
 
 /// `n` words of a fixed xorshift stream, the same for every run.

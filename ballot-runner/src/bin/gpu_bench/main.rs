@@ -96,7 +96,10 @@ fn main() -> ExitCode {
         .iter()
         .find(|a| !a.starts_with("--"))
         .map_or("all", String::as_str);
-    if !matches!(what, "ops" | "compaction" | "copy" | "probe" | "spirv" | "all") {
+    if !matches!(
+        what,
+        "ops" | "compaction" | "copy" | "probe" | "spirv" | "all"
+    ) {
         eprintln!("usage: gpu_bench [ops|compaction|copy|probe|spirv|all] [--quick]");
         return ExitCode::from(2);
     }

@@ -46,7 +46,7 @@ macro_rules! op_kernel {
 
 /// Steps per loop iteration in each kernel ([`ITERS`] is a multiple).
 const UNROLL: u32 = 8;
-const _: () = assert!(ITERS % UNROLL == 0);
+const _: () = assert!(ITERS.is_multiple_of(UNROLL));
 
 op_kernel!(op_ballot, |p, acc, i| subgroup_ballot(p).count());
 op_kernel!(op_inverse_ballot, |p, acc, i| {
