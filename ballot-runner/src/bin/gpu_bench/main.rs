@@ -2,7 +2,7 @@
 //! Vulkan).
 //!
 //! ```text
-//! gpu_bench [ops|compaction|copy|spirv|all] [--quick]
+//! gpu_bench [ops|compaction|copy|probe|spirv|all] [--quick]
 //! ```
 //!
 //! - `ops`: every ballot operation in a loop inside one kernel, over 2^26
@@ -14,12 +14,14 @@
 //!   kernel with a single-pass decoupled look-back scan, in the same five
 //!   forms, next to a device copy of the same size (the bandwidth limit).
 //!   Every result is checked against the CPU before its time is reported.
-//!
+//! - `probe`: the `glsl` compaction at 2^28 and 2^24 next to variants that
+//!   leave a stage out or do it differently: where its time goes.
 //! - `copy`: the device copy alone, at every size from 2^20 to 2^28.
 //! - `spirv`: no GPU needed; the instruction count of each shader's SPIR-V,
 //!   `glsl` (glslang) against `wgsl` (naga).
 //!
-//! Each figure is the median of `REPEATS` timed dispatches. `--quick`
+//! Each figure is the median of `REPEATS` timed dispatches, taken once the
+//! GPU's clocks have settled (`timing::time_steps`). `--quick`
 //! shrinks the sizes, for a check on a software driver. See
 //! docs/performance.md for the figures and how they were taken.
 
