@@ -695,7 +695,11 @@ fn polyfill_cross_compiles_the_wgsl_library() {
     let out = ballot(&["polyfill", "--target", "spirv"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(out.stdout, bytes);
-    for (name, needle) in [("hlsl", "WaveActiveBallot"), ("msl", "simd_ballot")] {
+    // The library's one subgroup intrinsic is Elect's subgroupBroadcastFirst.
+    for (name, needle) in [
+        ("hlsl", "WaveReadLaneFirst"),
+        ("msl", "simd_broadcast_first"),
+    ] {
         let out = ballot(&["polyfill", "--target", name]);
         assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
         assert!(text(&out.stdout).contains(needle), "{name}");
