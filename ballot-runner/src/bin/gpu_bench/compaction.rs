@@ -196,9 +196,36 @@ pub fn probe(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             checked,
         });
     }
+    // The `wgsl` form without runtime checks, as benchmarked and with the
+    // two kernels' ballot masks reduced to what a subgroup ballot needs:
+    // the lanes below, computed once per invocation.
+    let wgsl = shader(Target::Wgsl, subgroup)?;
+    let reduced = wgsl
+        .replace("compaction_slot(keep)", "reduced_slot(keep)")
+        .replace("kept_in_subgroup(keep)", "reduced_count(keep)")
+        .replace(
+            "ballot_init(ballot_lane_id, ballot_lanes);",
+            "ballot_init(ballot_lane_id, ballot_lanes);\n    reduced_lt = ballot_lt_mask();",
+        )
+        + REDUCED_WGSL;
+    for (what, text) in [("wgsl unchecked", wgsl), ("wgsl unchecked, masks once", reduced)] {
+        designs.push(Design {
+            kernel: timing::Kernel::with_checks(
+                gpu,
+                Target::Wgsl,
+                what,
+                &text,
+                &read_only,
+                false,
+            )?,
+            name: format!("{chosen} loads, {what}"),
+            tile: tile(chosen),
+            checked: true,
+        });
+    }
     let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
     let sizes: &[u32] = if quick { &[16] } else { &[28, 24] };
-    println!("## Compaction probe (glsl; ms: median, min, max of {REPEATS})\n");
+    println!("## Compaction probe (glsl unless named; ms: median, min, max of {REPEATS})\n");
     println!("| n | kept | variant | median | min | max | of copy speed |");
     println!("|---|---|---|---|---|---|---|");
     for &log in sizes {
@@ -265,6 +292,21 @@ fn upload_input(gpu: &Gpu, xs: &[u32]) -> wgpu::Buffer {
     gpu.queue().write_buffer(&input, 0, timing::bytes(xs));
     input
 }
+
+/// The probe's stand-ins for the two kernels in WGSL: a subgroup ballot has
+/// no bits at or above the subgroup size, and the lanes below this one are
+/// computed once, in `main`.
+const REDUCED_WGSL: &str = "
+var<private> reduced_lt: vec4<u32>;
+fn reduced_slot(keep: bool) -> u32 {
+    let c = countOneBits(subgroupBallot(keep) & reduced_lt);
+    return (c.x + c.y) + (c.z + c.w);
+}
+fn reduced_count(keep: bool) -> u32 {
+    let c = countOneBits(subgroupBallot(keep));
+    return (c.x + c.y) + (c.z + c.w);
+}
+";
 
 /// `n` words of a fixed xorshift stream, the same for every run.
 fn random_words(n: u32) -> Vec<u32> {
