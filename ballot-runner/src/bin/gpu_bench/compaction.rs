@@ -208,16 +208,12 @@ pub fn probe(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             "ballot_init(ballot_lane_id, ballot_lanes);\n    reduced_lt = ballot_lt_mask();",
         )
         + REDUCED_WGSL;
-    for (what, text) in [("wgsl unchecked", wgsl), ("wgsl unchecked, masks once", reduced)] {
+    for (what, text) in [
+        ("wgsl unchecked", wgsl),
+        ("wgsl unchecked, masks once", reduced),
+    ] {
         designs.push(Design {
-            kernel: timing::Kernel::with_checks(
-                gpu,
-                Target::Wgsl,
-                what,
-                &text,
-                &read_only,
-                false,
-            )?,
+            kernel: timing::Kernel::with_checks(gpu, Target::Wgsl, what, &text, &read_only, false)?,
             name: format!("{chosen} loads, {what}"),
             tile: tile(chosen),
             checked: true,
