@@ -295,14 +295,8 @@ fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
     if target == Target::WgslWeb {
         // Directives must open the module. The library's functions are meant
         // for divergent control flow, which Tint's subgroup uniformity
-        // analysis would reject in subgroupElect's ballot.
+        // analysis would reject in subgroupElect's broadcast.
         out.push_str("\nenable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
-    }
-    if emulated {
-        out.push_str(&wgsl::emulated_constants(options));
-        out.push_str(wgsl::EMULATED_LANE_STATE);
-    } else {
-        out.push_str(wgsl::NATIVE_LANE_STATE);
     }
     let helpers = close(
         Op::ALL
@@ -311,6 +305,7 @@ fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
             .collect(),
         emulated,
     );
+    out.push_str(&wgsl::lane_state(emulated, options, &helpers));
     for helper in helpers {
         out.push('\n');
         out.push_str(helper.text(emulated));

@@ -23,6 +23,8 @@ fn ballot_init(local_invocation_index: u32) {
     ballot_base = (local_invocation_index - ballot_lane);
     ballot_count = min(ballot_subgroup_size, (ballot_workgroup_size - ballot_base));
     ballot_size = ballot_subgroup_size;
+    ballot_below_bits = ballot_mask_first(ballot_size);
+    ballot_lt_bits = (ballot_mask_first(ballot_lane) & ballot_below_bits);
 }
 
 // Exchange memory of the virtual subgroups: one flag per invocation.
@@ -51,8 +53,11 @@ fn ballot_mask_count(m: vec4<u32>) -> u32 {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
+// Like the lane masks below, ballot_init computes them once, so that no
+// operation recomputes them.
+var<private> ballot_below_bits: vec4<u32>;
 fn ballot_below() -> vec4<u32> {
-    return ballot_mask_first(ballot_size);
+    return ballot_below_bits;
 }
 
 // subgroupBallotExclusiveBitCount(v): the set bits below this lane.
@@ -61,8 +66,9 @@ fn ballot_exclusive_bit_count(v: vec4<u32>) -> u32 {
 }
 
 // gl_SubgroupLtMask: the bits below this lane.
+var<private> ballot_lt_bits: vec4<u32>;
 fn ballot_lt_mask() -> vec4<u32> {
-    return (ballot_mask_first(ballot_lane) & ballot_below());
+    return ballot_lt_bits;
 }
 
 // subgroupBallot(predicate): bit i is set iff lane i is active and its

@@ -29,6 +29,12 @@ fn ballot_init(local_invocation_index: u32) {
     ballot_base = (local_invocation_index - ballot_lane);
     ballot_count = min(ballot_subgroup_size, (ballot_workgroup_size - ballot_base));
     ballot_size = ballot_subgroup_size;
+    ballot_below_bits = ballot_mask_first(ballot_size);
+    ballot_eq_bits = (ballot_mask_lane(ballot_lane) & ballot_below_bits);
+    ballot_ge_bits = ((~ballot_mask_first(ballot_lane)) & ballot_below_bits);
+    ballot_gt_bits = ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below_bits);
+    ballot_le_bits = (ballot_mask_first((ballot_lane + 1u)) & ballot_below_bits);
+    ballot_lt_bits = (ballot_mask_first(ballot_lane) & ballot_below_bits);
 }
 
 // Exchange memory of the virtual subgroups: one flag per invocation.
@@ -91,8 +97,11 @@ fn ballot_mask_count(m: vec4<u32>) -> u32 {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
+// Like the lane masks below, ballot_init computes them once, so that no
+// operation recomputes them.
+var<private> ballot_below_bits: vec4<u32>;
 fn ballot_below() -> vec4<u32> {
-    return ballot_mask_first(ballot_size);
+    return ballot_below_bits;
 }
 
 // subgroupBallotBitExtract(v, i): false when i is at or above the subgroup
@@ -161,28 +170,33 @@ fn ballot_find_msb(v: vec4<u32>) -> u32 {
 }
 
 // gl_SubgroupEqMask: only this lane's bit.
+var<private> ballot_eq_bits: vec4<u32>;
 fn ballot_eq_mask() -> vec4<u32> {
-    return (ballot_mask_lane(ballot_lane) & ballot_below());
+    return ballot_eq_bits;
 }
 
 // gl_SubgroupGeMask: the bits of this lane and above, below the size.
+var<private> ballot_ge_bits: vec4<u32>;
 fn ballot_ge_mask() -> vec4<u32> {
-    return ((~ballot_mask_first(ballot_lane)) & ballot_below());
+    return ballot_ge_bits;
 }
 
 // gl_SubgroupGtMask: the bits above this lane, below the size.
+var<private> ballot_gt_bits: vec4<u32>;
 fn ballot_gt_mask() -> vec4<u32> {
-    return ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below());
+    return ballot_gt_bits;
 }
 
 // gl_SubgroupLeMask: the bits of this lane and below.
+var<private> ballot_le_bits: vec4<u32>;
 fn ballot_le_mask() -> vec4<u32> {
-    return (ballot_mask_first((ballot_lane + 1u)) & ballot_below());
+    return ballot_le_bits;
 }
 
 // gl_SubgroupLtMask: the bits below this lane.
+var<private> ballot_lt_bits: vec4<u32>;
 fn ballot_lt_mask() -> vec4<u32> {
-    return (ballot_mask_first(ballot_lane) & ballot_below());
+    return ballot_lt_bits;
 }
 
 // subgroupElect: whether this is the lowest active lane.

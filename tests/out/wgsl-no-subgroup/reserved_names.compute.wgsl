@@ -23,6 +23,7 @@ fn ballot_init(local_invocation_index: u32) {
     ballot_base = (local_invocation_index - ballot_lane);
     ballot_count = min(ballot_subgroup_size, (ballot_workgroup_size - ballot_base));
     ballot_size = ballot_subgroup_size;
+    ballot_below_bits = ballot_mask_first(ballot_size);
 }
 
 // Exchange memory of the virtual subgroups: one flag per invocation.
@@ -51,8 +52,11 @@ fn ballot_mask_count(m: vec4<u32>) -> u32 {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
+// Like the lane masks below, ballot_init computes them once, so that no
+// operation recomputes them.
+var<private> ballot_below_bits: vec4<u32>;
 fn ballot_below() -> vec4<u32> {
-    return ballot_mask_first(ballot_size);
+    return ballot_below_bits;
 }
 
 // subgroupBallotBitCount(v): the set bits below the subgroup size.

@@ -19,6 +19,8 @@ var<private> ballot_size: u32;
 fn ballot_init(subgroup_invocation_id: u32, subgroup_size: u32) {
     ballot_lane = subgroup_invocation_id;
     ballot_size = subgroup_size;
+    ballot_below_bits = ballot_mask_first(ballot_size);
+    ballot_lt_bits = (ballot_mask_first(ballot_lane) & ballot_below_bits);
 }
 
 // SubgroupMask::first(n): bits 0..n, saturating at 128.
@@ -37,8 +39,11 @@ fn ballot_mask_count(m: vec4<u32>) -> u32 {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
+// Like the lane masks below, ballot_init computes them once, so that no
+// operation recomputes them.
+var<private> ballot_below_bits: vec4<u32>;
 fn ballot_below() -> vec4<u32> {
-    return ballot_mask_first(ballot_size);
+    return ballot_below_bits;
 }
 
 // subgroupBallotExclusiveBitCount(v): the set bits below this lane.
@@ -47,8 +52,9 @@ fn ballot_exclusive_bit_count(v: vec4<u32>) -> u32 {
 }
 
 // gl_SubgroupLtMask: the bits below this lane.
+var<private> ballot_lt_bits: vec4<u32>;
 fn ballot_lt_mask() -> vec4<u32> {
-    return (ballot_mask_first(ballot_lane) & ballot_below());
+    return ballot_lt_bits;
 }
 
 fn leader(p: bool) -> u32 {

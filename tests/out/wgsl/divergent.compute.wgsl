@@ -13,6 +13,7 @@ var<private> ballot_size: u32;
 fn ballot_init(subgroup_invocation_id: u32, subgroup_size: u32) {
     ballot_lane = subgroup_invocation_id;
     ballot_size = subgroup_size;
+    ballot_below_bits = ballot_mask_first(ballot_size);
 }
 
 // SubgroupMask::first(n): bits 0..n, saturating at 128.
@@ -31,8 +32,11 @@ fn ballot_mask_count(m: vec4<u32>) -> u32 {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
+// Like the lane masks below, ballot_init computes them once, so that no
+// operation recomputes them.
+var<private> ballot_below_bits: vec4<u32>;
 fn ballot_below() -> vec4<u32> {
-    return ballot_mask_first(ballot_size);
+    return ballot_below_bits;
 }
 
 // subgroupBallotBitCount(v): the set bits below the subgroup size.

@@ -122,6 +122,27 @@ impl Helper {
         }
     }
 
+    /// What `ballot_init` sets for this helper, after the lane state: the
+    /// masks that depend only on the lane and the subgroup size, computed
+    /// once per invocation rather than in every operation. In [`Helper`]'s
+    /// order, the bits below the size come before the masks that use them.
+    pub(crate) fn init(self) -> Option<&'static str> {
+        use Helper::*;
+        Some(match self {
+            Below => "ballot_below_bits = ballot_mask_first(ballot_size);",
+            EqMask => "ballot_eq_bits = (ballot_mask_lane(ballot_lane) & ballot_below_bits);",
+            GeMask => "ballot_ge_bits = ((~ballot_mask_first(ballot_lane)) & ballot_below_bits);",
+            GtMask => {
+                "ballot_gt_bits = ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below_bits);"
+            }
+            LeMask => {
+                "ballot_le_bits = (ballot_mask_first((ballot_lane + 1u)) & ballot_below_bits);"
+            }
+            LtMask => "ballot_lt_bits = (ballot_mask_first(ballot_lane) & ballot_below_bits);",
+            _ => return None,
+        })
+    }
+
     /// The helper's WGSL text, ending with a newline.
     pub fn text(self, emulated: bool) -> &'static str {
         use Helper::*;
@@ -318,8 +339,11 @@ fn ballot_mask_count(m: vec4<u32>) -> u32 {
 
 const BELOW: &str = "\
 // The bits below the subgroup size: the only ones ballot operations read.
+// Like the lane masks below, ballot_init computes them once, so that no
+// operation recomputes them.
+var<private> ballot_below_bits: vec4<u32>;
 fn ballot_below() -> vec4<u32> {
-    return ballot_mask_first(ballot_size);
+    return ballot_below_bits;
 }
 ";
 
@@ -404,36 +428,41 @@ fn ballot_find_msb(v: vec4<u32>) -> u32 {
 
 const EQ_MASK: &str = "\
 // gl_SubgroupEqMask: only this lane's bit.
+var<private> ballot_eq_bits: vec4<u32>;
 fn ballot_eq_mask() -> vec4<u32> {
-    return (ballot_mask_lane(ballot_lane) & ballot_below());
+    return ballot_eq_bits;
 }
 ";
 
 const GE_MASK: &str = "\
 // gl_SubgroupGeMask: the bits of this lane and above, below the size.
+var<private> ballot_ge_bits: vec4<u32>;
 fn ballot_ge_mask() -> vec4<u32> {
-    return ((~ballot_mask_first(ballot_lane)) & ballot_below());
+    return ballot_ge_bits;
 }
 ";
 
 const GT_MASK: &str = "\
 // gl_SubgroupGtMask: the bits above this lane, below the size.
+var<private> ballot_gt_bits: vec4<u32>;
 fn ballot_gt_mask() -> vec4<u32> {
-    return ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below());
+    return ballot_gt_bits;
 }
 ";
 
 const LE_MASK: &str = "\
 // gl_SubgroupLeMask: the bits of this lane and below.
+var<private> ballot_le_bits: vec4<u32>;
 fn ballot_le_mask() -> vec4<u32> {
-    return (ballot_mask_first((ballot_lane + 1u)) & ballot_below());
+    return ballot_le_bits;
 }
 ";
 
 const LT_MASK: &str = "\
 // gl_SubgroupLtMask: the bits below this lane.
+var<private> ballot_lt_bits: vec4<u32>;
 fn ballot_lt_mask() -> vec4<u32> {
-    return (ballot_mask_first(ballot_lane) & ballot_below());
+    return ballot_lt_bits;
 }
 ";
 

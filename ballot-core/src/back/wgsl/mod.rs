@@ -223,11 +223,9 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
 
     /// The invocation's lane state and `ballot_init`, which sets it.
     fn write_lane_state(&mut self) -> fmt::Result {
-        if !self.plan.emulated() {
-            return self.out.write_str(NATIVE_LANE_STATE);
-        }
-        self.out.write_str(&emulated_constants(self.plan.options))?;
-        self.out.write_str(EMULATED_LANE_STATE)
+        let plan = self.plan;
+        self.out
+            .write_str(&lane_state(plan.emulated(), plan.options, &plan.helpers))
     }
 
     /// A kernel's function(s), or a stub's.
@@ -319,6 +317,34 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         let ty = type_name(ret);
         writeln!(self.out, ") -> {ty} {{\n{}return {ty}();\n}}", Level(1))
     }
+}
+
+/// The lane state and `ballot_init`, which sets it, for a module holding
+/// `helpers`: `ballot_init` also computes, once, the masks of those helpers
+/// that depend only on the lane and the subgroup size ([`Helper::init`]).
+/// The emulated targets' constants come first.
+pub(crate) fn lane_state(
+    emulated: bool,
+    options: &ShaderOptions,
+    helpers: &std::collections::BTreeSet<helpers::Helper>,
+) -> String {
+    let (mut out, state) = if emulated {
+        (emulated_constants(options), EMULATED_LANE_STATE)
+    } else {
+        (String::new(), NATIVE_LANE_STATE)
+    };
+    // `ballot_init` ends the text; the masks go at its end.
+    let body = state
+        .strip_suffix("}\n")
+        .expect("the lane state ends with ballot_init's closing brace");
+    out.push_str(body);
+    for init in helpers.iter().filter_map(|h| h.init()) {
+        out.push_str("    ");
+        out.push_str(init);
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    out
 }
 
 /// The emulated targets' constants: the virtual subgroup size and the
