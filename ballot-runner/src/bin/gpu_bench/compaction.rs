@@ -83,7 +83,8 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         let tiles = n.div_ceil(tile(loads(subgroup)));
         let status = timing::storage(gpu, "status", tiles as usize + 1);
         let copy_group = copy.bind(gpu, &[&input, &output]);
-        let copy_ms = timing::time(gpu, &copy, &copy_group, grid(n / 4 / 256), REPEATS, &|_| {});
+        let copy_ms =
+            timing::time(gpu, &copy, &copy_group, grid(n / 4 / 256), REPEATS, &|_| {}).median;
         for percent in [50u64, 5] {
             let threshold = ((1u64 << 32) * percent / 100) as u32;
             let expected: Vec<u32> = xs.iter().copied().filter(|&x| x < threshold).collect();
@@ -94,7 +95,7 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
                 let reset = |encoder: &mut wgpu::CommandEncoder| {
                     encoder.clear_buffer(&status, 0, None);
                 };
-                let ms = timing::time(gpu, pipeline, &group, grid(tiles), REPEATS, &reset);
+                let ms = timing::time(gpu, pipeline, &group, grid(tiles), REPEATS, &reset).median;
                 let got = timing::download(gpu, &output, expected.len());
                 if got != expected {
                     let first = got.iter().zip(&expected).position(|(a, b)| a != b);
@@ -145,7 +146,8 @@ pub fn copy_sweep(gpu: &Gpu) -> Result<(), String> {
             grid((n / 4 / 256) as u32),
             REPEATS,
             &|_| {},
-        );
+        )
+        .median;
         println!("| 2^{log} | {ms:.3} | {:.2} |", (8 * n) as f64 / ms / 1e9);
     }
     println!();
@@ -236,8 +238,8 @@ pub fn probe(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             .unwrap_or(1);
         let status = timing::storage(gpu, "status", most as usize + 1);
         let copy_group = copy.bind(gpu, &[&input, &output]);
-        let copy_steps = [(&copy, &copy_group, grid(n / 4 / 256))];
-        let copy_ms = timing::time_steps(gpu, &copy_steps, REPEATS, &|_| {});
+        let copy_grid = grid(n / 4 / 256);
+        let copy_ms = timing::time(gpu, &copy, &copy_group, copy_grid, REPEATS, &|_| {});
         let row = |percent: u64, name: &str, t: timing::Times| {
             println!(
                 "| 2^{log} | {percent}% | {name} | {:.3} | {:.3} | {:.3} | {:.2} |",
@@ -260,8 +262,7 @@ pub fn probe(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
                 let reset = |encoder: &mut wgpu::CommandEncoder| {
                     encoder.clear_buffer(&status, 0, None);
                 };
-                let steps = [(&design.kernel, &group, grid(tiles))];
-                let t = timing::time_steps(gpu, &steps, REPEATS, &reset);
+                let t = timing::time(gpu, &design.kernel, &group, grid(tiles), REPEATS, &reset);
                 if design.checked && timing::download(gpu, &output, expected.len()) != expected {
                     return Err(format!(
                         "{}, n = 2^{log}, {percent}%: wrong output",
@@ -274,7 +275,7 @@ pub fn probe(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         row(
             100,
             "copy, again",
-            timing::time_steps(gpu, &copy_steps, REPEATS, &|_| {}),
+            timing::time(gpu, &copy, &copy_group, copy_grid, REPEATS, &|_| {}),
         );
     }
     println!();

@@ -21,7 +21,7 @@
 //!   `glsl` (glslang) against `wgsl` (naga).
 //!
 //! Each figure is the median of `REPEATS` timed dispatches, taken once the
-//! GPU's clocks have settled (`timing::time_steps`). `--quick`
+//! GPU's clocks have settled (`timing::time`). `--quick`
 //! shrinks the sizes, for a check on a software driver. See
 //! docs/performance.md for the figures and how they were taken.
 

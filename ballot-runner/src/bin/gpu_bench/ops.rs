@@ -166,7 +166,8 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
                 checks,
             )?;
             let group = pipeline.bind(gpu, &[&input, &iters, &output]);
-            let ms = timing::time(gpu, &pipeline, &group, grid(workgroups), REPEATS, &|_| {});
+            let ms =
+                timing::time(gpu, &pipeline, &group, grid(workgroups), REPEATS, &|_| {}).median;
             times.push(ms);
             outputs.push(timing::download(
                 gpu,

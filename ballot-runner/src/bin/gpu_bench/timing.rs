@@ -144,20 +144,6 @@ pub fn download(gpu: &Gpu, buffer: &wgpu::Buffer, words: usize) -> Vec<u32> {
     out
 }
 
-/// Runs `kernel` with `group` over `workgroups` workgroups `repeats` times,
-/// each in its own timed pass after `reset` (untimed) has run, and returns
-/// the median time in milliseconds.
-pub fn time(
-    gpu: &Gpu,
-    kernel: &Kernel,
-    group: &wgpu::BindGroup,
-    workgroups: [u32; 3],
-    repeats: usize,
-    reset: &dyn Fn(&mut wgpu::CommandEncoder),
-) -> f64 {
-    time_steps(gpu, &[(kernel, group, workgroups)], repeats, reset).median
-}
-
 /// The shortest warm-up of each measurement, and the longest.
 const WARM_UP: std::time::Duration = std::time::Duration::from_secs(1);
 const WARM_UP_MAX: std::time::Duration = std::time::Duration::from_secs(5);
@@ -176,24 +162,28 @@ pub struct Times {
     pub max: f64,
 }
 
-/// Like [`time`] for a pass of several dispatches, in order (wgpu puts a
-/// barrier between dispatches that share a written buffer).
+/// Runs `kernel` with `group` over `workgroups` workgroups, each dispatch
+/// in its own timed pass after `reset` (untimed) has run, and returns the
+/// spread of one batch of `repeats`, in milliseconds.
 ///
 /// Batches of `repeats` timed passes run until at least [`WARM_UP`] has
 /// passed and the last two batches' medians agree within [`SETTLED`] (or
 /// [`WARM_UP_MAX`] has passed); the last batch is reported. An idle H200
 /// lowers its clocks, and at 2^28 elements a kernel's first second of
 /// batches ran at under half the speed of the later ones.
-pub fn time_steps(
+pub fn time(
     gpu: &Gpu,
-    steps: &[(&Kernel, &wgpu::BindGroup, [u32; 3])],
+    kernel: &Kernel,
+    group: &wgpu::BindGroup,
+    workgroups: [u32; 3],
     repeats: usize,
     reset: &dyn Fn(&mut wgpu::CommandEncoder),
 ) -> Times {
+    let step = (kernel, group, workgroups);
     let start = std::time::Instant::now();
-    let mut last = batch(gpu, steps, repeats, reset);
+    let mut last = batch(gpu, step, repeats, reset);
     loop {
-        let next = batch(gpu, steps, repeats, reset);
+        let next = batch(gpu, step, repeats, reset);
         let settled = (next.median - last.median).abs() <= SETTLED * last.median;
         let waited = start.elapsed();
         last = next;
@@ -203,10 +193,10 @@ pub fn time_steps(
     }
 }
 
-/// One batch of [`time_steps`]: `repeats` passes, each timed on its own.
+/// One batch of [`time`]: `repeats` passes, each timed on its own.
 fn batch(
     gpu: &Gpu,
-    steps: &[(&Kernel, &wgpu::BindGroup, [u32; 3])],
+    (kernel, group, [x, y, z]): (&Kernel, &wgpu::BindGroup, [u32; 3]),
     repeats: usize,
     reset: &dyn Fn(&mut wgpu::CommandEncoder),
 ) -> Times {
@@ -233,11 +223,9 @@ fn batch(
                 end_of_pass_write_index: Some((2 * r + 1) as u32),
             }),
         });
-        for &(kernel, group, [x, y, z]) in steps {
-            pass.set_pipeline(&kernel.pipeline);
-            pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups(x, y, z);
-        }
+        pass.set_pipeline(&kernel.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.dispatch_workgroups(x, y, z);
     }
     encoder.resolve_query_set(&queries, 0..(2 * repeats) as u32, &resolved, 0);
     gpu.queue().submit([encoder.finish()]);
