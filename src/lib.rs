@@ -4,6 +4,7 @@
 pub use ballot_core::back::{
     emit, Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target, UNDEFINED_FIND,
 };
+pub use ballot_core::front::limits;
 pub use ballot_core::valid::{
     check_source, glslang, validate, SourceError, ToolError, ValidationError,
 };

@@ -664,23 +664,30 @@ fn polyfill_libraries_pass_ballot_check_for_every_target() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
+/// An option value out of its range is a usage error: exit 2, as clap's
+/// own are, naming the option.
 #[test]
-fn polyfill_names_a_bad_option() {
-    let out = ballot(&[
-        "polyfill",
-        "--target",
-        "wgsl-no-subgroup",
-        "--subgroup-size",
-        "3",
-    ]);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(out.stdout.is_empty());
-    assert!(
-        text(&out.stderr).contains("subgroup_size"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert_no_panic_output(&out);
+fn polyfill_names_a_bad_option_and_exits_2() {
+    for (flag, value, name) in [
+        ("--subgroup-size", "3", "subgroup_size"),
+        ("--subgroup-size", "256", "subgroup_size"),
+        ("--workgroup-size", "0", "workgroup_size"),
+        ("--workgroup-size", "8,0,1", "workgroup_size"),
+    ] {
+        for target in ["wgsl-no-subgroup", "glsl", "spirv"] {
+            let out = ballot(&["polyfill", "--target", target, flag, value]);
+            let stderr = text(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{target} {flag} {value}: {stderr}"
+            );
+            assert!(out.stdout.is_empty());
+            assert!(stderr.contains(name), "{target} {flag} {value}: {stderr}");
+            assert!(stderr.contains("Usage:"), "{stderr}");
+            assert_no_panic_output(&out);
+        }
+    }
 }
 
 #[test]

@@ -225,6 +225,22 @@ pub enum SimError {
         /// The number of entries given.
         got: usize,
     },
+    /// A kernel ran more loop iterations than its subgroup's step budget
+    /// allows ([`crate::sim::DEFAULT_STEP_BUDGET`] unless set): it most
+    /// likely never ends.
+    #[error(
+        "kernel `{kernel}` ran past its step budget of {budget} loop iterations; \
+         lanes {lanes:#} were still running (raise it with `Subgroup::with_step_budget` \
+         or `Dispatch::with_step_budget` if the kernel does end)"
+    )]
+    StepBudget {
+        /// The kernel whose loop was running.
+        kernel: &'static str,
+        /// The budget that ran out.
+        budget: u64,
+        /// The lanes still in the loop.
+        lanes: SubgroupMask,
+    },
     /// An output buffer does not have one entry per invocation.
     #[error("the output holds {got} entries, but the dispatch has {expected} invocations")]
     OutputLength {

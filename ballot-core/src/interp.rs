@@ -311,7 +311,9 @@ impl<'k> Interpreter<'k> {
 
     /// Fails a run with [`InterpError::IterationLimit`] once more than
     /// `limit` loop iterations (of all loops together, in every call) have
-    /// run. Without a limit, a kernel that never leaves a loop never returns.
+    /// run. Unless set, the limit is the subgroup's step budget
+    /// ([`crate::sim::DEFAULT_STEP_BUDGET`] unless the subgroup or dispatch
+    /// sets another), as in the generated native code.
     pub fn with_iteration_limit(mut self, limit: u64) -> Self {
         self.iteration_limit = Some(limit);
         self
@@ -347,9 +349,9 @@ impl<'k> Interpreter<'k> {
         let lanes = bind_args(kernel, args, size)?;
         let mut fuel = Fuel {
             used: 0,
-            limit: self.iteration_limit,
+            limit: Some(self.iteration_limit.unwrap_or(subgroup.step_budget())),
         };
-        self.call(kernel, subgroup, lanes, 0, &mut fuel)
+        crate::stack::deep(|| self.call(kernel, subgroup, lanes, 0, &mut fuel))
     }
 
     /// Runs kernel `name` over every subgroup of `dispatch`, as
@@ -382,9 +384,10 @@ impl<'k> Interpreter<'k> {
                 .collect();
             let mut fuel = Fuel {
                 used: 0,
-                limit: self.iteration_limit,
+                limit: Some(self.iteration_limit.unwrap_or(sg.subgroup.step_budget())),
             };
-            let result = self.call(kernel, &sg.subgroup, lanes, 0, &mut fuel)?;
+            let result =
+                crate::stack::deep(|| self.call(kernel, &sg.subgroup, lanes, 0, &mut fuel))?;
             out.extend(result.into_vec().into_iter().take(n).flatten());
         }
         Ok(out)

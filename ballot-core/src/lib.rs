@@ -14,6 +14,7 @@
 //! - [`cross`]: `wgsl` text through naga to SPIR-V, HLSL and MSL.
 //! - [`check`]: robust naga validation of a user's untrusted shader file.
 //! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls.
+//! - [`stack`]: enough stack for the recursive passes on any thread.
 #![warn(missing_docs)]
 
 pub mod back;
@@ -30,6 +31,7 @@ pub mod polyfill;
 #[doc(hidden)]
 pub mod rt;
 pub mod sim;
+pub mod stack;
 pub mod valid;
 
 pub use error::{ConfigError, Op, SimError, UbKind, UndefinedBehavior};

@@ -18,6 +18,8 @@
 //! ([`assign`]) and collectives respect the active mask, a `u128` with lane
 //! `i` at bit `i` that never has a bit at or above the subgroup size.
 
+use core::cell::Cell;
+
 use crate::error::{Op, SimError, UbKind, UndefinedBehavior};
 use crate::mask::SubgroupMask;
 use crate::sim::{PerLane, Subgroup, SubgroupSize};
@@ -70,13 +72,19 @@ impl<T: Copy + Default, const N: usize> V<T, N> {
     }
 }
 
-/// The subgroup a kernel runs on, in code compiled for `N` lanes.
-#[derive(Clone, Copy, Debug)]
+/// The subgroup a kernel runs on, in code compiled for `N` lanes, and the
+/// loop iterations its run may still take.
+#[derive(Clone, Debug)]
 pub struct Cx<const N: usize> {
     /// The subgroup size.
     pub size: SubgroupSize,
     /// The lanes below the subgroup size.
     pub lanes: u128,
+    /// The subgroup's step budget.
+    budget: u64,
+    /// What is left of it. A `Cell`: kernels take the context by shared
+    /// reference, and calls between kernels share one budget.
+    steps_left: Cell<u64>,
 }
 
 impl<const N: usize> Cx<N> {
@@ -88,6 +96,26 @@ impl<const N: usize> Cx<N> {
         Self {
             size,
             lanes: SubgroupMask::first(size.get()).bits(),
+            budget: subgroup.step_budget(),
+            steps_left: Cell::new(subgroup.step_budget()),
+        }
+    }
+
+    /// Counts one iteration of a loop of `kernel` that lanes `active` run;
+    /// fails once the budget is spent, so that a kernel that never ends
+    /// returns an error instead of hanging its caller.
+    #[inline]
+    pub fn step(&self, kernel: &'static str, active: u128) -> Result<(), SimError> {
+        match self.steps_left.get().checked_sub(1) {
+            Some(left) => {
+                self.steps_left.set(left);
+                Ok(())
+            }
+            None => Err(SimError::StepBudget {
+                kernel,
+                budget: self.budget,
+                lanes: SubgroupMask::from_bits(active),
+            }),
         }
     }
 

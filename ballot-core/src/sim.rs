@@ -60,12 +60,26 @@ impl TryFrom<u32> for SubgroupSize {
     }
 }
 
-/// One subgroup: its size and which of its lanes are active.
+/// One subgroup: its size, which of its lanes are active, and how many
+/// steps a kernel run over it may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Subgroup {
     size: SubgroupSize,
     active: SubgroupMask,
+    step_budget: u64,
 }
+
+/// How many steps a kernel run over one subgroup may take by default:
+/// 2^22 (4,194,304). A step is one entry of the subgroup into a loop's
+/// body, in the kernel or in a kernel it calls: `while` tests its condition
+/// there, so a loop of `n` iterations takes `n + 1`. Code outside loops is
+/// bounded by the kernel's size and not counted. A run past the budget fails with
+/// [`SimError::StepBudget`] instead of running forever. The default is far
+/// more loop iterations than a GPU kernel runs per subgroup within a
+/// driver's watchdog (about two seconds), and small enough that a kernel
+/// that never ends fails within seconds even unoptimised: 1.5 s for a
+/// one-line loop in a debug build (`tests/step_budget.rs` prints it).
+pub const DEFAULT_STEP_BUDGET: u64 = 1 << 22;
 
 impl Subgroup {
     /// A subgroup of `size` lanes of which `active` are active.
@@ -79,7 +93,7 @@ impl Subgroup {
                 lane,
                 size: size.get(),
             }),
-            None => Ok(Self { size, active }),
+            None => Ok(Self::from_parts(size, active)),
         }
     }
 
@@ -108,7 +122,21 @@ impl Subgroup {
         Self {
             size,
             active: active.below(size),
+            step_budget: DEFAULT_STEP_BUDGET,
         }
+    }
+
+    /// The same subgroup, on which a kernel run may take at most `steps`
+    /// loop iterations ([`DEFAULT_STEP_BUDGET`] unless set).
+    #[must_use]
+    pub const fn with_step_budget(mut self, steps: u64) -> Self {
+        self.step_budget = steps;
+        self
+    }
+
+    /// How many loop iterations a kernel run over this subgroup may take.
+    pub const fn step_budget(&self) -> u64 {
+        self.step_budget
     }
 
     /// The number of lanes, active or not.
@@ -129,7 +157,7 @@ impl Subgroup {
     /// The same subgroup with only the lanes of `mask` that are active here
     /// still active: what a divergent branch does.
     pub fn narrow(&self, mask: SubgroupMask) -> Self {
-        Self::from_parts(self.size, self.active & mask)
+        Self::from_parts(self.size, self.active & mask).with_step_budget(self.step_budget)
     }
 
     /// Checks that a per-lane input holds one entry per lane.
@@ -230,6 +258,7 @@ pub struct Dispatch {
     workgroup_count: [u32; 3],
     invocations_per_workgroup: u32,
     workgroups: u32,
+    step_budget: u64,
 }
 
 /// One subgroup of a [`Dispatch`], and where its lanes live.
@@ -287,7 +316,22 @@ impl Dispatch {
             workgroup_count,
             invocations_per_workgroup,
             workgroups,
+            step_budget: DEFAULT_STEP_BUDGET,
         })
+    }
+
+    /// The same dispatch, on which a kernel run over any one subgroup may
+    /// take at most `steps` loop iterations ([`DEFAULT_STEP_BUDGET`] unless
+    /// set).
+    #[must_use]
+    pub const fn with_step_budget(mut self, steps: u64) -> Self {
+        self.step_budget = steps;
+        self
+    }
+
+    /// How many loop iterations a kernel run over one subgroup may take.
+    pub const fn step_budget(&self) -> u64 {
+        self.step_budget
     }
 
     /// The workgroup size.
@@ -343,7 +387,8 @@ impl Dispatch {
             index,
             first_invocation: workgroup_index as usize * self.invocations_per_workgroup as usize
                 + first_local as usize,
-            subgroup: Subgroup::from_parts(self.subgroup_size, SubgroupMask::first(count)),
+            subgroup: Subgroup::from_parts(self.subgroup_size, SubgroupMask::first(count))
+                .with_step_budget(self.step_budget),
         }
     }
 

@@ -6,5 +6,6 @@ use proc_macro::TokenStream;
 /// Turns a Rust function into a ballot kernel. See the `ballot` crate.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
-    ballot_core::expand::kernel(attr.into(), item.into()).into()
+    // The tokens nest as deep as the kernel: their conversions recurse too.
+    ballot_core::stack::deep(|| ballot_core::expand::kernel(attr.into(), item.into()).into())
 }

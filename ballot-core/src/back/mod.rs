@@ -363,8 +363,9 @@ pub fn emit(
     options: &ShaderOptions,
     missing: Missing,
 ) -> Result<String, ShaderError> {
-    match target.language() {
+    // The writers recurse along the kernel's nesting.
+    crate::stack::deep(|| match target.language() {
         Language::Glsl => glsl::write(target, form, kernels, options, missing),
         Language::Wgsl => wgsl::write(target, form, kernels, options, missing),
-    }
+    })
 }

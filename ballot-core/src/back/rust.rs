@@ -244,6 +244,7 @@ impl<'a> Writer<'a> {
     }
 
     fn loop_stmt(&mut self, body: &Block, continuing: &Block) -> TokenStream {
+        let name = self.kernel.name.as_str();
         let body = self.block(body, Ctx::LoopBody);
         let continuing = self.block(continuing, Ctx::Continuing);
         quote! {
@@ -254,6 +255,7 @@ impl<'a> Writer<'a> {
                     let mut __cont: u128 = 0;
                     let mut __active: u128 = __entry_lanes & !(__brk | __ret);
                     if __active == 0 { break; }
+                    __cx.step(#name, __active)?;
                     #body
                     // Lanes that continued rejoin for the continuing block.
                     let mut __active: u128 = __entry_lanes & !(__brk | __ret);

@@ -26,7 +26,8 @@ use crate::valid::{self, ValidationError};
 
 /// Set this environment variable to a number while building to have each
 /// `#[ballot::kernel]` emit and validate its shaders on at most that many
-/// threads, the macro's own included (`1`: all on the macro's thread).
+/// threads, the macro's own included (`1` and `2`: all on one thread
+/// besides the macro's, which generates the native Rust meanwhile).
 /// Unset or not a positive number: as many as
 /// `std::thread::available_parallelism` says, at most [`MAX_THREADS`]. For
 /// measurements; the result is the same either way.
@@ -308,9 +309,13 @@ fn index(target: Target) -> usize {
         .expect("every target is in Target::ALL")
 }
 
-/// Runs every job and returns their results in order, with `first`'s: on
-/// up to `threads` threads, scoped ones that each take the next job not yet
-/// taken, and this one, which runs `first`, then takes jobs too.
+/// Runs every job and returns their results in order, with `first`'s:
+/// `first` on this thread, the jobs on up to `threads - 1` scoped threads
+/// (at least one), each taking the next job not yet taken. The jobs run
+/// naga, which recurses once per operand of an expression; their threads
+/// have a [`crate::stack::STACK_BYTES`] stack, which the deepest kernel
+/// within [`crate::front::limits`] fits even at opt-level 0, where the 2 MiB
+/// a thread gets by default does not.
 fn run_all<T: Send, F: FnOnce() -> T + Send, R>(
     threads: usize,
     jobs: impl IntoIterator<Item = F>,
@@ -325,13 +330,17 @@ fn run_all<T: Send, F: FnOnce() -> T + Send, R>(
         let job = job.lock().expect("not poisoned").take().expect("not taken");
         *results[i].lock().expect("not poisoned") = Some(job());
     };
-    let helpers = threads.saturating_sub(1).min(jobs.len());
+    let helpers = threads.saturating_sub(1).max(1).min(jobs.len());
     let value = std::thread::scope(|scope| {
         for _ in 0..helpers {
-            scope.spawn(work);
+            // A thread that cannot start leaves its jobs to the others, or
+            // to this thread below.
+            let _ = crate::stack::thread("ballot-expand").spawn_scoped(scope, work);
         }
         let value = first();
-        work();
+        // Jobs no thread took (none could start) run here, on a stack as
+        // large as theirs.
+        crate::stack::deep(work);
         value
     });
     let results = results

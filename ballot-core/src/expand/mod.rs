@@ -31,7 +31,7 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         .then(std::time::Instant::now);
     let name = timing.map(|_| fn_name(&item));
     let mut phases = Phases::default();
-    let output = expand(attr, item, &mut phases);
+    let output = crate::stack::deep(|| expand(attr, item, &mut phases));
     if let (Some(start), Some(name)) = (timing, name) {
         let total = start.elapsed();
         let ms = total.as_secs_f64() * 1e3;
@@ -60,6 +60,9 @@ fn fn_name(item: &TokenStream) -> String {
 }
 
 fn expand(attr: TokenStream, item: TokenStream, phases: &mut Phases) -> TokenStream {
+    if let Err(err) = front::limits::check_tokens(item.clone()) {
+        return too_large(err, attr, &item);
+    }
     let parsed = timed(&mut phases.parse, || syn::parse2::<ItemFn>(item.clone()));
     let item: ItemFn = match parsed {
         Ok(item) => item,
@@ -70,7 +73,9 @@ fn expand(attr: TokenStream, item: TokenStream, phases: &mut Phases) -> TokenStr
         }
     };
     let options = timed(&mut phases.parse, || syn::parse2::<Options>(attr));
-    let lowered = timed(&mut phases.lower, || front::lower(&item));
+    let lowered = timed(&mut phases.lower, || {
+        front::limits::check_depth(&item).and_then(|()| front::lower(&item))
+    });
     match (options, lowered) {
         (Ok(options), Ok(lowered)) => {
             // The native Rust is generated on this thread while the shaders
@@ -96,6 +101,26 @@ fn expand(attr: TokenStream, item: TokenStream, phases: &mut Phases) -> TokenStr
     }
 }
 
+/// The error for a kernel past [`front::limits`], next to a stub of its
+/// API, read off the signature alone: the body is never parsed.
+fn too_large(err: syn::Error, attr: TokenStream, item: &TokenStream) -> TokenStream {
+    let error = err.to_compile_error();
+    let mut signature: Vec<proc_macro2::TokenTree> = item.clone().into_iter().collect();
+    if matches!(signature.last(), Some(proc_macro2::TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Brace)
+    {
+        signature.pop();
+    }
+    let signature: TokenStream = signature.into_iter().collect();
+    match syn::parse2::<ItemFn>(quote!(#signature {})) {
+        Ok(item) => {
+            let krate = syn::parse2::<Options>(attr).unwrap_or_default().krate;
+            let stub = stub(&item, &krate);
+            quote!(#error #stub)
+        }
+        Err(_) => error,
+    }
+}
+
 /// Lowers kernel source text that the macro has already accepted: the
 /// runtime side of a generated `ir()`.
 ///
@@ -103,10 +128,13 @@ fn expand(attr: TokenStream, item: TokenStream, phases: &mut Phases) -> TokenStr
 /// If `source` is not a valid kernel. Generated code only passes the text
 /// the macro validated when it expanded, so this cannot happen there.
 pub fn lower_validated(source: &str) -> Kernel {
-    let item: ItemFn = syn::parse_str(source).expect("kernel source was validated at expansion");
-    front::lower(&item)
-        .expect("kernel source was validated at expansion")
-        .kernel
+    crate::stack::deep(|| {
+        let item: ItemFn =
+            syn::parse_str(source).expect("kernel source was validated at expansion");
+        front::lower(&item)
+            .expect("kernel source was validated at expansion")
+            .kernel
+    })
 }
 
 /// The kernel's source as `ir()` re-lowers it: the function without the

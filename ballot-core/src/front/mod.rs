@@ -31,6 +31,7 @@ mod error;
 mod expr;
 mod hint;
 mod infer;
+pub mod limits;
 mod lit;
 mod loops;
 mod reject;

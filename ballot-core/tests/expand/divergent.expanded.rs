@@ -204,6 +204,7 @@ impl divergent {
                     if __active == 0 {
                         break;
                     }
+                    __cx.step("divergent", __active)?;
                     '__b2: {
                         {
                             let __taken: u128 = ::ballot::__private::__rt::lanes_where(

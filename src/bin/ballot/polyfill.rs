@@ -54,6 +54,11 @@ pub fn run(args: &Args) -> ExitCode {
             .workgroup_size
             .unwrap_or(PolyfillOptions::default().workgroup_size),
     };
+    // An option value outside its range is a usage error (exit 2), as
+    // clap's own are; exit 1 stays for failures of the work itself.
+    if let Err(e) = options.validate() {
+        crate::usage_error("polyfill", ErrorKind::ValueValidation, e);
+    }
     let output = match args.target {
         OutputArg::Shader(target) => match polyfill::library(target, &options) {
             Ok(text) => CrossOutput::Text(text),
