@@ -66,6 +66,7 @@ use crate::error::{Op, SimError};
 use crate::ir::{self, BinaryOp, Expr, Handle, Kernel, Literal, MaskFn, Stmt, Type, UnaryOp};
 use crate::mask::SubgroupMask;
 use crate::ops;
+use crate::scalar;
 use crate::sim::{Dispatch, PerLane, Subgroup, SubgroupSize};
 
 #[cfg(test)]
@@ -88,7 +89,31 @@ pub enum Value {
     Unit,
 }
 
+impl From<Literal> for Value {
+    fn from(lit: Literal) -> Self {
+        match lit {
+            Literal::Bool(b) => Value::Bool(b),
+            Literal::U32(x) => Value::U32(x),
+            Literal::I32(x) => Value::I32(x),
+            Literal::F32(x) => Value::F32(x),
+            Literal::Mask(m) => Value::Mask(m),
+        }
+    }
+}
+
 impl Value {
+    /// The value as an IR literal; `None` for [`Value::Unit`].
+    pub const fn literal(self) -> Option<Literal> {
+        Some(match self {
+            Value::Bool(b) => Literal::Bool(b),
+            Value::U32(x) => Literal::U32(x),
+            Value::I32(x) => Literal::I32(x),
+            Value::F32(x) => Literal::F32(x),
+            Value::Mask(m) => Literal::Mask(m),
+            Value::Unit => return None,
+        })
+    }
+
     /// The IR type of the value; `None` for [`Value::Unit`].
     pub const fn ty(self) -> Option<Type> {
         match self {
@@ -178,18 +203,6 @@ impl From<f32> for Value {
 impl From<SubgroupMask> for Value {
     fn from(m: SubgroupMask) -> Self {
         Value::Mask(m)
-    }
-}
-
-impl From<Literal> for Value {
-    fn from(lit: Literal) -> Self {
-        match lit {
-            Literal::Bool(b) => Value::Bool(b),
-            Literal::U32(x) => Value::U32(x),
-            Literal::I32(x) => Value::I32(x),
-            Literal::F32(x) => Value::F32(x),
-            Literal::Mask(m) => Value::Mask(m),
-        }
     }
 }
 
@@ -496,8 +509,11 @@ fn check_structure(kernel: &Kernel) -> Result<(), InterpError> {
         }
     }
     for (h, expr) in kernel.exprs.iter() {
-        let (operands, local) = expr_operands(expr);
-        if let Some(op) = operands.iter().find(|op| **op >= h) {
+        let local = match expr {
+            Expr::Load(local) => Some(*local),
+            _ => None,
+        };
+        if let Some(op) = expr.operands().iter().find(|op| **op >= h) {
             return bad(format!(
                 "operand {op:?} of expression {h:?} does not precede it"
             ));
@@ -530,24 +546,6 @@ fn check_structure(kernel: &Kernel) -> Result<(), InterpError> {
         }
     }
     Ok(())
-}
-
-/// The operand expressions of `expr`, and the local it loads, if any.
-fn expr_operands(expr: &Expr) -> (Vec<Handle<Expr>>, Option<Handle<ir::Local>>) {
-    match expr {
-        Expr::Literal(_) | Expr::LaneId | Expr::SubgroupSize => (vec![], None),
-        Expr::Load(local) => (vec![], Some(*local)),
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => (vec![*arg], None),
-        Expr::Binary { left, right, .. } => (vec![*left, *right], None),
-        Expr::Select {
-            cond,
-            accept,
-            reject,
-        } => (vec![*cond, *accept, *reject], None),
-        Expr::Mask { args, .. } | Expr::Op { args, .. } | Expr::Call { args, .. } => {
-            (args.clone(), None)
-        }
-    }
 }
 
 /// The expressions a statement evaluates directly, and the local it writes.
@@ -999,164 +997,18 @@ fn to_lanes<T: Into<Value>>(per_lane: PerLane<T>) -> Lanes {
 }
 
 fn unary(op: UnaryOp, v: Value) -> Option<Value> {
-    use Value::*;
-    Some(match (op, v) {
-        (UnaryOp::Neg, I32(x)) => I32(x.wrapping_neg()),
-        (UnaryOp::Neg, F32(x)) => F32(-x),
-        (UnaryOp::Not, Bool(b)) => Bool(!b),
-        (UnaryOp::Not, U32(x)) => U32(!x),
-        (UnaryOp::Not, I32(x)) => I32(!x),
-        (UnaryOp::Not, Mask(m)) => Mask(!m),
-        _ => return None,
-    })
+    scalar::unary(op, v.literal()?).map(Value::from)
 }
 
 fn binary(op: BinaryOp, l: Value, r: Value) -> Option<Value> {
-    use BinaryOp::*;
-    match op {
-        Add | Sub | Mul | Div | Rem => arithmetic(op, l, r),
-        BitAnd | BitOr | BitXor => bitwise(op, l, r),
-        Shl | Shr => shift(op, l, r),
-        Eq | Ne => {
-            // Float equality is IEEE's (NaN differs from itself), as in Rust.
-            let eq = match (l, r) {
-                (Value::Unit, _) | (_, Value::Unit) => return None,
-                (a, b) if a.ty() != b.ty() => return None,
-                (a, b) => a == b,
-            };
-            Some(Value::Bool(eq == (op == Eq)))
-        }
-        Lt | Le | Gt | Ge => {
-            let ord = match (l, r) {
-                (Value::U32(a), Value::U32(b)) => a.partial_cmp(&b),
-                (Value::I32(a), Value::I32(b)) => a.partial_cmp(&b),
-                (Value::F32(a), Value::F32(b)) => a.partial_cmp(&b),
-                _ => return None,
-            };
-            // An unordered (NaN) comparison is false, as in Rust.
-            let holds = ord.is_some_and(|ord| match op {
-                Lt => ord.is_lt(),
-                Le => ord.is_le(),
-                Gt => ord.is_gt(),
-                _ => ord.is_ge(),
-            });
-            Some(Value::Bool(holds))
-        }
-        LogicalAnd | LogicalOr => match (l, r) {
-            (Value::Bool(a), Value::Bool(b)) => {
-                Some(Value::Bool(if op == LogicalAnd { a && b } else { a || b }))
-            }
-            _ => None,
-        },
-    }
+    scalar::binary(op, l.literal()?, r.literal()?).map(Value::from)
 }
 
-/// `+ - * / %` with invariant 5's rules: wrapping integers, and WGSL's
-/// results for division and remainder by zero and of `i32::MIN / -1`.
-fn arithmetic(op: BinaryOp, l: Value, r: Value) -> Option<Value> {
-    use BinaryOp::*;
-    use Value::*;
-    Some(match (l, r) {
-        (U32(a), U32(b)) => U32(match op {
-            Add => a.wrapping_add(b),
-            Sub => a.wrapping_sub(b),
-            Mul => a.wrapping_mul(b),
-            Div if b == 0 => a,
-            Div => a / b,
-            Rem if b == 0 => 0,
-            _ => a % b,
-        }),
-        (I32(a), I32(b)) => I32(match op {
-            Add => a.wrapping_add(b),
-            Sub => a.wrapping_sub(b),
-            Mul => a.wrapping_mul(b),
-            Div if b == 0 => a,
-            Div => a.wrapping_div(b),
-            Rem if b == 0 => 0,
-            _ => a.wrapping_rem(b),
-        }),
-        (F32(a), F32(b)) => F32(match op {
-            Add => a + b,
-            Sub => a - b,
-            Mul => a * b,
-            Div => a / b,
-            _ => a % b,
-        }),
-        _ => return None,
-    })
-}
-
-fn bitwise(op: BinaryOp, l: Value, r: Value) -> Option<Value> {
-    use BinaryOp::*;
-    use Value::*;
-    macro_rules! apply {
-        ($a:expr, $b:expr) => {
-            match op {
-                BitAnd => $a & $b,
-                BitOr => $a | $b,
-                _ => $a ^ $b,
-            }
-        };
-    }
-    Some(match (l, r) {
-        (Bool(a), Bool(b)) => Bool(apply!(a, b)),
-        (U32(a), U32(b)) => U32(apply!(a, b)),
-        (I32(a), I32(b)) => I32(apply!(a, b)),
-        (Mask(a), Mask(b)) => Mask(apply!(a, b)),
-        _ => return None,
-    })
-}
-
-/// Shifts by the low five bits of the `u32` amount (`wrapping_shl` /
-/// `wrapping_shr` mask it so for 32-bit values).
-fn shift(op: BinaryOp, l: Value, r: Value) -> Option<Value> {
-    let Value::U32(by) = r else { return None };
-    let left = op == BinaryOp::Shl;
-    Some(match l {
-        Value::U32(a) => Value::U32(if left {
-            a.wrapping_shl(by)
-        } else {
-            a.wrapping_shr(by)
-        }),
-        Value::I32(a) => Value::I32(if left {
-            a.wrapping_shl(by)
-        } else {
-            a.wrapping_shr(by)
-        }),
-        _ => return None,
-    })
-}
-
-/// Rust's `as` between scalars; `bool` converts to 0 or 1 and nothing
-/// converts to `bool`.
 fn cast(v: Value, to: Type) -> Option<Value> {
-    use Value::*;
-    Some(match (v, to) {
-        (Bool(b), Type::U32) => U32(u32::from(b)),
-        (Bool(b), Type::I32) => I32(i32::from(b)),
-        (Bool(b), Type::F32) => F32(if b { 1.0 } else { 0.0 }),
-        (U32(x), Type::U32) => U32(x),
-        (U32(x), Type::I32) => I32(x as i32),
-        (U32(x), Type::F32) => F32(x as f32),
-        (I32(x), Type::U32) => U32(x as u32),
-        (I32(x), Type::I32) => I32(x),
-        (I32(x), Type::F32) => F32(x as f32),
-        // Saturating, with NaN giving 0: Rust's `as`.
-        (F32(x), Type::U32) => U32(x as u32),
-        (F32(x), Type::I32) => I32(x as i32),
-        (F32(x), Type::F32) => F32(x),
-        _ => return None,
-    })
+    scalar::cast(v.literal()?, to).map(Value::from)
 }
 
 fn mask_fn(fun: MaskFn, a: Option<Value>, b: Option<Value>) -> Option<Value> {
-    use Value::*;
-    Some(match (fun, a, b) {
-        (MaskFn::Lane, Some(U32(i)), None) => Mask(SubgroupMask::lane(i)),
-        (MaskFn::First, Some(U32(n)), None) => Mask(SubgroupMask::first(n)),
-        (MaskFn::Contains, Some(Mask(m)), Some(U32(i))) => Bool(m.contains(i)),
-        (MaskFn::Count, Some(Mask(m)), None) => U32(m.count()),
-        (MaskFn::IsEmpty, Some(Mask(m)), None) => Bool(m.is_empty()),
-        _ => return None,
-    })
+    let args: Option<Vec<Literal>> = [a, b].into_iter().flatten().map(Value::literal).collect();
+    scalar::mask_fn(fun, &args?).map(Value::from)
 }

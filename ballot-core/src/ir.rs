@@ -116,11 +116,21 @@ impl<T> Arena<T> {
         Self::default()
     }
 
+    /// An arena of `items`, the first at index 0.
+    pub fn from_vec(items: Vec<T>) -> Self {
+        Self { items }
+    }
+
     /// Adds `item` and returns its handle.
     pub fn append(&mut self, item: T) -> Handle<T> {
         let handle = Handle::from_index(self.items.len());
         self.items.push(item);
         handle
+    }
+
+    /// The item of `handle`, if it is in range.
+    pub fn get(&self, handle: Handle<T>) -> Option<&T> {
+        self.items.get(handle.index())
     }
 
     /// The number of items.
@@ -456,6 +466,25 @@ pub enum Expr {
         /// The arguments, one per callee parameter.
         args: Vec<Handle<Expr>>,
     },
+}
+
+impl Expr {
+    /// The operands, left to right: the order of evaluation (invariant 5).
+    pub fn operands(&self) -> Vec<Handle<Expr>> {
+        match self {
+            Expr::Literal(_) | Expr::Load(_) | Expr::LaneId | Expr::SubgroupSize => Vec::new(),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => vec![*arg],
+            Expr::Binary { left, right, .. } => vec![*left, *right],
+            Expr::Select {
+                cond,
+                accept,
+                reject,
+            } => vec![*cond, *accept, *reject],
+            Expr::Mask { args, .. } | Expr::Op { args, .. } | Expr::Call { args, .. } => {
+                args.clone()
+            }
+        }
+    }
 }
 
 /// A local variable or parameter.

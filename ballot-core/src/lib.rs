@@ -6,7 +6,11 @@
 //!   subgroup, with spirv-std's names, reporting undefined behaviour.
 //! - [`error`]: the typed errors and undefined-behaviour reports.
 //! - [`ir`]: the typed kernel IR every backend reads.
+//! - [`scalar`]: the IR's scalar rules, the one definition that the
+//!   runtime, the interpreter and the constant folder compute with.
 //! - [`front`]: syn AST to IR, with every error spanned.
+//! - [`lower`]: the shared lowering, what every printer needs to know of a
+//!   kernel beyond its IR.
 //! - [`back`]: IR to code: native Rust, GLSL and WGSL.
 //! - [`valid`]: naga validation of every target's text, and glslang.
 //! - [`polyfill`]: the standalone helper library of every target, built
@@ -19,17 +23,20 @@
 
 pub mod back;
 pub mod check;
+#[cfg(feature = "cross")]
 pub mod cross;
 pub mod error;
 pub mod expand;
 pub mod front;
 pub mod interp;
 pub mod ir;
+pub mod lower;
 pub mod mask;
 pub mod ops;
 pub mod polyfill;
 #[doc(hidden)]
 pub mod rt;
+pub mod scalar;
 pub mod sim;
 pub mod stack;
 pub mod valid;

@@ -237,73 +237,7 @@ pub fn lane_id<const N: usize>(_cx: &Cx<N>) -> V<u32, N> {
     V::from_fn(|l| l as u32)
 }
 
-/// Wrapping arithmetic with WGSL's answers for division by zero.
-pub trait Arith: Copy {
-    /// `a + b`, wrapping.
-    fn add(self, rhs: Self) -> Self;
-    /// `a - b`, wrapping.
-    fn sub(self, rhs: Self) -> Self;
-    /// `a * b`, wrapping.
-    fn mul(self, rhs: Self) -> Self;
-    /// `a / b`; `a` when `b` is 0 or the quotient overflows.
-    fn div(self, rhs: Self) -> Self;
-    /// `a % b`; 0 when `b` is 0 or the quotient overflows.
-    fn rem(self, rhs: Self) -> Self;
-}
-
-impl Arith for u32 {
-    fn add(self, rhs: Self) -> Self {
-        self.wrapping_add(rhs)
-    }
-    fn sub(self, rhs: Self) -> Self {
-        self.wrapping_sub(rhs)
-    }
-    fn mul(self, rhs: Self) -> Self {
-        self.wrapping_mul(rhs)
-    }
-    fn div(self, rhs: Self) -> Self {
-        self.checked_div(rhs).unwrap_or(self)
-    }
-    fn rem(self, rhs: Self) -> Self {
-        self.checked_rem(rhs).unwrap_or(0)
-    }
-}
-
-impl Arith for i32 {
-    fn add(self, rhs: Self) -> Self {
-        self.wrapping_add(rhs)
-    }
-    fn sub(self, rhs: Self) -> Self {
-        self.wrapping_sub(rhs)
-    }
-    fn mul(self, rhs: Self) -> Self {
-        self.wrapping_mul(rhs)
-    }
-    fn div(self, rhs: Self) -> Self {
-        self.checked_div(rhs).unwrap_or(self)
-    }
-    fn rem(self, rhs: Self) -> Self {
-        self.checked_rem(rhs).unwrap_or(0)
-    }
-}
-
-impl Arith for f32 {
-    fn add(self, rhs: Self) -> Self {
-        self + rhs
-    }
-    fn sub(self, rhs: Self) -> Self {
-        self - rhs
-    }
-    fn mul(self, rhs: Self) -> Self {
-        self * rhs
-    }
-    fn div(self, rhs: Self) -> Self {
-        self / rhs
-    }
-    fn rem(self, rhs: Self) -> Self {
-        self % rhs
-    }
-}
+pub use crate::scalar::Arith;
 
 fn undefined(op: Op, lane: u32, kind: UbKind) -> SimError {
     SimError::Undefined(UndefinedBehavior { op, lane, kind })

@@ -109,7 +109,7 @@ impl Builder {
     pub(super) fn has_collective(&self, expr: Handle<Expr>) -> bool {
         match &self.exprs[expr] {
             Expr::Op { .. } | Expr::Call { .. } => true,
-            other => operands(other).into_iter().any(|e| self.has_collective(e)),
+            other => other.operands().into_iter().any(|e| self.has_collective(e)),
         }
     }
 
@@ -119,7 +119,7 @@ impl Builder {
         match &self.exprs[expr] {
             Expr::Op { .. } | Expr::Call { .. } => false,
             Expr::Load(local) => !self.locals[*local].mutable,
-            other => operands(other).into_iter().all(|e| self.is_stable(e)),
+            other => other.operands().into_iter().all(|e| self.is_stable(e)),
         }
     }
 
@@ -145,20 +145,5 @@ impl Builder {
             kernel,
             spans: self.spans,
         }
-    }
-}
-
-/// The operands of `expr`, left to right.
-pub(super) fn operands(expr: &Expr) -> Vec<Handle<Expr>> {
-    match expr {
-        Expr::Literal(_) | Expr::Load(_) | Expr::LaneId | Expr::SubgroupSize => Vec::new(),
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => vec![*arg],
-        Expr::Binary { left, right, .. } => vec![*left, *right],
-        Expr::Select {
-            cond,
-            accept,
-            reject,
-        } => vec![*cond, *accept, *reject],
-        Expr::Mask { args, .. } | Expr::Op { args, .. } | Expr::Call { args, .. } => args.clone(),
     }
 }

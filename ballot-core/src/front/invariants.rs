@@ -8,7 +8,6 @@ use crate::ir::{
     op_signature, BinaryOp, Block, Expr, Handle, Kernel, Literal, Local, Stmt, Type, UnaryOp,
 };
 
-use super::builder::operands;
 use super::Lowered;
 
 /// Checks every invariant of `lowered`, describing the first one broken.
@@ -42,7 +41,7 @@ pub(super) fn check(lowered: &Lowered) -> Result<(), String> {
 fn post_order(k: &Kernel) -> Result<(), String> {
     let mut uses = vec![0; k.exprs.len()];
     for (handle, expr) in k.exprs.iter() {
-        for operand in operands(expr) {
+        for operand in expr.operands() {
             if operand >= handle {
                 return Err(format!("{handle:?} uses the later {operand:?}"));
             }
@@ -213,7 +212,7 @@ impl Checker<'_> {
             Expr::Select { .. } => 1,
             _ => usize::MAX,
         };
-        for (i, operand) in operands(node).into_iter().enumerate() {
+        for (i, operand) in node.operands().into_iter().enumerate() {
             self.tree(operand, lazy || i >= lazy_from)?;
         }
         Ok(())

@@ -5,9 +5,10 @@
 use core::fmt::{self, Write};
 
 use super::helpers::Helper;
-use super::{has_collective, is_constant, type_name, Func, Writer};
+use super::{is_constant, type_name, Func, Writer};
 use crate::error::Op;
 use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
+use crate::lower;
 
 impl<W: Write> Writer<'_, W> {
     /// Writes `expr`; on emulated targets, exchanges and calls take the
@@ -125,7 +126,7 @@ impl<W: Write> Writer<'_, W> {
         }
         // `&&` and `||` skip their right operand, which must still run
         // when it holds a collective; bool `^` is `!=`.
-        let eager = has_collective(f.kernel, right);
+        let eager = lower::expr_exchanges(f.kernel, right);
         let symbol = match (op, ty) {
             (BinaryOp::BitAnd | BinaryOp::BitOr, Type::Bool) if eager => {
                 return self.write_eager_logic(f, op, left, right, act)

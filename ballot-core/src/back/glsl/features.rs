@@ -9,6 +9,7 @@ use super::plan::{Plan, Source};
 use crate::back::Target;
 use crate::error::Op;
 use crate::ir::{Block, Expr, Kernel, MaskFn, Stmt, Type};
+use crate::lower;
 
 /// A GLSL extension the `glsl` target enables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -115,32 +116,12 @@ impl Features {
     }
 }
 
-/// Whether an operation exchanges values between lanes, so that on emulated
-/// targets it meets the workgroup at a barrier.
-pub(super) const fn exchanges(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Ballot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
-    )
-}
-
-/// Whether an expression is, or calls, a function that reaches a barrier on
-/// emulated targets (or depends on the active lanes on native ones): an
-/// exchanging operation or a kernel call.
-pub(super) fn is_collective(expr: &Expr) -> bool {
-    match expr {
-        Expr::Op { op, .. } => exchanges(*op),
-        Expr::Call { .. } => true,
-        _ => false,
-    }
-}
-
 /// Whether a block holds a loop that must vote on emulated targets: one
 /// whose body reaches a barrier.
 fn needs_vote(kernel: &Kernel, block: &Block) -> bool {
     block.iter().any(|&s| match &kernel.stmts[s] {
         Stmt::Loop { body, continuing } => {
-            super::reaches_barrier(kernel, body) || super::reaches_barrier(kernel, continuing)
+            lower::block_exchanges(kernel, body) || lower::block_exchanges(kernel, continuing)
         }
         Stmt::If { accept, reject, .. } => needs_vote(kernel, accept) || needs_vote(kernel, reject),
         _ => false,

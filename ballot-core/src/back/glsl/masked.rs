@@ -7,9 +7,10 @@
 
 use core::fmt::{self, Write};
 
-use super::{can_jump, has_collective, reaches_barrier, type_name, Func, Writer};
+use super::{type_name, Func, Writer};
 use crate::back::Level;
 use crate::ir::{Block, Expr, Handle, Stmt};
+use crate::lower;
 
 /// Where a statement sequence sits, for the invocations a jump removes.
 #[derive(Clone)]
@@ -90,7 +91,7 @@ impl<W: Write> Writer<'_, W> {
                 f.kernel.stmts[stmt],
                 Stmt::Break | Stmt::Continue | Stmt::Return(_)
             );
-            if !jump && can_jump(f.kernel, stmt) {
+            if !jump && lower::can_jump(f.kernel, stmt) {
                 let act = &flow.act;
                 writeln!(self.out, "{level}{act} = ({act} && !{});", flow.exited())?;
             }
@@ -112,7 +113,7 @@ impl<W: Write> Writer<'_, W> {
                 self.write_guarded_store(f, name, *value, act, level)
             }
             Stmt::Eval(value) => {
-                if has_collective(f.kernel, *value) {
+                if lower::expr_exchanges(f.kernel, *value) {
                     self.write_value(f, *value, act, level)?;
                 }
                 Ok(())
@@ -160,7 +161,7 @@ impl<W: Write> Writer<'_, W> {
         act: &str,
         level: Level,
     ) -> fmt::Result {
-        if has_collective(f.kernel, value) {
+        if lower::expr_exchanges(f.kernel, value) {
             let temp = self.write_value(f, value, act, level)?;
             return writeln!(self.out, "{level}if ({act}) {{ {name} = {temp}; }}");
         }
@@ -259,7 +260,8 @@ impl<W: Write> Writer<'_, W> {
         let inner = level.next();
         let staying = format!("(({entry} && !{brk}) && !ballot_ret)");
         writeln!(self.out, "{inner}bool {cont} = false;")?;
-        let vote = reaches_barrier(f.kernel, body) || reaches_barrier(f.kernel, continuing);
+        let vote =
+            lower::block_exchanges(f.kernel, body) || lower::block_exchanges(f.kernel, continuing);
         let a = self.write_loop_test(&staying, vote, inner)?;
         let in_body = Flow {
             act: a,

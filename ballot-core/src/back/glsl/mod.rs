@@ -61,7 +61,7 @@ mod tests;
 use core::fmt::{self, Write};
 
 use crate::back::{Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target};
-use crate::ir::{Block, Expr, Handle, Kernel, Stmt, Type};
+use crate::ir::{Expr, Handle, Kernel, Type};
 use features::Features;
 use plan::{Function, Plan, Source};
 
@@ -307,13 +307,6 @@ const fn zero(ty: Type) -> &'static str {
     }
 }
 
-/// Whether an expression holds a collective (see
-/// [`features::is_collective`]) anywhere in its tree.
-fn has_collective(kernel: &Kernel, expr: Handle<Expr>) -> bool {
-    let e = &kernel.exprs[expr];
-    features::is_collective(e) || children(e).iter().any(|&c| has_collective(kernel, c))
-}
-
 /// Whether naga's glsl-in would fold an expression as a constant: literals,
 /// the emulated subgroup size (a `const`), and operators on them. naga's
 /// folding rejects a `<<` that shifts set bits out, which Rust allows, so
@@ -324,73 +317,7 @@ fn is_constant(kernel: &Kernel, expr: Handle<Expr>) -> bool {
         Expr::Literal(_) | Expr::SubgroupSize => true,
         e
         @ (Expr::Unary { .. } | Expr::Binary { .. } | Expr::Cast { .. } | Expr::Select { .. }) => {
-            children(e).iter().all(|&c| is_constant(kernel, c))
-        }
-        _ => false,
-    }
-}
-
-/// The operands of an expression.
-fn children(expr: &Expr) -> Vec<Handle<Expr>> {
-    match expr {
-        Expr::Literal(_) | Expr::Load(_) | Expr::LaneId | Expr::SubgroupSize => Vec::new(),
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => vec![*arg],
-        Expr::Binary { left, right, .. } => vec![*left, *right],
-        Expr::Select {
-            cond,
-            accept,
-            reject,
-        } => vec![*cond, *accept, *reject],
-        Expr::Mask { args, .. } | Expr::Op { args, .. } | Expr::Call { args, .. } => args.clone(),
-    }
-}
-
-/// Whether a block reaches a barrier on emulated targets: it evaluates an
-/// exchange or a call anywhere, nested statements included.
-fn reaches_barrier(kernel: &Kernel, block: &Block) -> bool {
-    block.iter().any(|&s| match &kernel.stmts[s] {
-        Stmt::Assign { value: e, .. } | Stmt::Eval(e) | Stmt::Return(Some(e)) => {
-            has_collective(kernel, *e)
-        }
-        Stmt::If {
-            cond,
-            accept,
-            reject,
-        } => {
-            has_collective(kernel, *cond)
-                || reaches_barrier(kernel, accept)
-                || reaches_barrier(kernel, reject)
-        }
-        Stmt::Loop { body, continuing } => {
-            reaches_barrier(kernel, body) || reaches_barrier(kernel, continuing)
-        }
-        Stmt::Break | Stmt::Continue | Stmt::Return(None) => false,
-    })
-}
-
-/// Whether a statement can take lanes out of the statement sequence it is
-/// in: a jump, or a statement holding one that escapes it (a loop keeps its
-/// own `break`s and `continue`s).
-fn can_jump(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
-    match &kernel.stmts[stmt] {
-        Stmt::Break | Stmt::Continue | Stmt::Return(_) => true,
-        Stmt::If { accept, reject, .. } => {
-            accept.iter().chain(reject).any(|&s| can_jump(kernel, s))
-        }
-        Stmt::Loop { body, continuing } => {
-            body.iter().chain(continuing).any(|&s| returns(kernel, s))
-        }
-        Stmt::Assign { .. } | Stmt::Eval(_) => false,
-    }
-}
-
-/// Whether a statement holds a `return`.
-fn returns(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
-    match &kernel.stmts[stmt] {
-        Stmt::Return(_) => true,
-        Stmt::If { accept, reject, .. } => accept.iter().chain(reject).any(|&s| returns(kernel, s)),
-        Stmt::Loop { body, continuing } => {
-            body.iter().chain(continuing).any(|&s| returns(kernel, s))
+            e.operands().iter().all(|&c| is_constant(kernel, c))
         }
         _ => false,
     }

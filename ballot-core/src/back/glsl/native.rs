@@ -4,9 +4,10 @@
 
 use core::fmt::{self, Write};
 
-use super::{has_collective, type_name, zero, Func, Writer};
+use super::{type_name, zero, Func, Writer};
 use crate::back::Level;
 use crate::ir::{Block, Expr, Handle, Stmt};
+use crate::lower;
 
 impl<W: Write> Writer<'_, W> {
     /// `R name(params) { locals; body }`.
@@ -74,7 +75,7 @@ impl<W: Write> Writer<'_, W> {
     /// An expression kept for its subgroup operations; a pure one has no
     /// effect and is left out.
     fn write_native_eval(&mut self, f: Func<'_>, value: Handle<Expr>, level: Level) -> fmt::Result {
-        if !has_collective(f.kernel, value) {
+        if !lower::expr_exchanges(f.kernel, value) {
             return Ok(());
         }
         let temp = self.temp("t");

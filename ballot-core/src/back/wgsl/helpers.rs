@@ -8,7 +8,6 @@
 
 use std::collections::BTreeSet;
 
-use super::masked;
 use super::plan::Plan;
 use crate::error::Op;
 use crate::ir::{Expr, Kernel, Literal, MaskFn, Type};
@@ -200,7 +199,7 @@ pub(super) fn collect(plan: &Plan<'_>) -> BTreeSet<Helper> {
                 None => set.extend(of_expr(kernel, expr, emulated)),
             }
         }
-        if emulated && masked::has_collective_loop(kernel) {
+        if emulated && crate::lower::has_exchanging_loop(kernel) {
             set.insert(Helper::WorkgroupAny);
         }
     }

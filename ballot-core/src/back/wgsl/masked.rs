@@ -28,11 +28,10 @@
 
 use core::fmt;
 
-use super::fold;
 use super::{type_name, Func, Writer};
 use crate::back::Level;
-use crate::error::Op;
 use crate::ir::{Block, Expr, Handle, Kernel, Stmt};
+use crate::lower;
 
 /// Where a statement sits, for the invocations a jump removes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -186,7 +185,11 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
             writeln!(self.out, "{level}}}")?;
         }
         let kernel = cx.kernel;
-        if accept.iter().chain(reject).any(|&s| can_jump(kernel, s)) {
+        if accept
+            .iter()
+            .chain(reject)
+            .any(|&s| lower::can_jump(kernel, s))
+        {
             let exited = exited(cx, ctx);
             writeln!(self.out, "{level}ballot_active = ({outer} && !{exited});")
         } else {
@@ -215,7 +218,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         if body
             .iter()
             .chain(continuing)
-            .any(|&s| stmt_exchanges(kernel, s))
+            .any(|&s| lower::stmt_exchanges(kernel, s))
         {
             // Every invocation iterates until none of the workgroup is active.
             writeln!(
@@ -271,7 +274,7 @@ fn collectives(cx: &Func<'_>, expr: Handle<Expr>, out: &mut Vec<Handle<Expr>>) {
         return;
     }
     let e = &cx.kernel.exprs[expr];
-    for operand in fold::operands(e) {
+    for operand in e.operands() {
         if operand < expr {
             collectives(cx, operand, out);
         }
@@ -289,75 +292,4 @@ fn exited(cx: &Func<'_>, ctx: Ctx) -> String {
         }
         _ => "ballot_ret".to_string(),
     }
-}
-
-/// Whether a statement can remove invocations from the enclosing sequence.
-fn can_jump(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
-    match &kernel.stmts[stmt] {
-        Stmt::Break | Stmt::Continue | Stmt::Return(_) => true,
-        Stmt::If { accept, reject, .. } => {
-            accept.iter().chain(reject).any(|&s| can_jump(kernel, s))
-        }
-        // A loop consumes its own breaks and continues; only returns escape.
-        Stmt::Loop { body, continuing } => {
-            body.iter().chain(continuing).any(|&s| returns(kernel, s))
-        }
-        Stmt::Assign { .. } | Stmt::Eval(_) => false,
-    }
-}
-
-fn returns(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
-    match &kernel.stmts[stmt] {
-        Stmt::Return(_) => true,
-        Stmt::If { accept, reject, .. } => accept.iter().chain(reject).any(|&s| returns(kernel, s)),
-        Stmt::Loop { body, continuing } => {
-            body.iter().chain(continuing).any(|&s| returns(kernel, s))
-        }
-        _ => false,
-    }
-}
-
-/// Whether a statement exchanges values through workgroup memory (a
-/// ballot, elect or broadcast, or a kernel call, which may), anywhere in it.
-fn stmt_exchanges(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
-    let block = |b: &Block| b.iter().any(|&s| stmt_exchanges(kernel, s));
-    match &kernel.stmts[stmt] {
-        Stmt::Assign { value: e, .. } | Stmt::Eval(e) | Stmt::Return(Some(e)) => {
-            expr_exchanges(kernel, *e)
-        }
-        Stmt::If {
-            cond,
-            accept,
-            reject,
-        } => expr_exchanges(kernel, *cond) || block(accept) || block(reject),
-        Stmt::Loop { body, continuing } => block(body) || block(continuing),
-        Stmt::Break | Stmt::Continue | Stmt::Return(None) => false,
-    }
-}
-
-fn expr_exchanges(kernel: &Kernel, expr: Handle<Expr>) -> bool {
-    if expr.index() >= kernel.exprs.len() {
-        return false;
-    }
-    let e = &kernel.exprs[expr];
-    let own = match e {
-        Expr::Op { op, .. } => matches!(
-            op,
-            Op::Ballot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
-        ),
-        Expr::Call { .. } => true,
-        _ => false,
-    };
-    own || fold::operands(e)
-        .into_iter()
-        .any(|o| o < expr && expr_exchanges(kernel, o))
-}
-
-/// Whether some loop of `kernel` holds an exchange, and so needs the
-/// workgroup-wide exit vote.
-pub(super) fn has_collective_loop(kernel: &Kernel) -> bool {
-    kernel
-        .stmts
-        .iter()
-        .any(|(handle, stmt)| matches!(stmt, Stmt::Loop { .. }) && stmt_exchanges(kernel, handle))
 }

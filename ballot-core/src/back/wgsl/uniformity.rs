@@ -142,7 +142,7 @@ impl<'p> Analysis<'p> {
             return;
         }
         let e = &kernel.exprs[expr];
-        for operand in super::fold::operands(e) {
+        for operand in e.operands() {
             if operand < expr {
                 self.check(operand, cf);
             }
@@ -193,7 +193,8 @@ impl<'p> Analysis<'p> {
             | Expr::Binary { .. }
             | Expr::Cast { .. }
             | Expr::Select { .. }
-            | Expr::Mask { .. }) => super::fold::operands(e)
+            | Expr::Mask { .. }) => e
+                .operands()
                 .into_iter()
                 .all(|o| o < expr && self.is_uniform(o)),
             Expr::LaneId | Expr::SubgroupSize | Expr::Op { .. } | Expr::Call { .. } => false,

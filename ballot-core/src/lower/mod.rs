@@ -1,0 +1,127 @@
+//! The shared lowering: what every printer needs to know about a kernel
+//! beyond its IR, computed by one definition.
+//!
+//! It sits between the IR and the printers (`back::glsl`, `back::wgsl`,
+//! `back::rust`). Today it holds the control-flow facts the if-conversion
+//! of the emulated targets and the native code both rest on:
+//! - which operations exchange values between lanes ([`exchanges`]), and so
+//!   meet the workgroup at a barrier on the emulated targets;
+//! - which expressions, statements and blocks hold such an exchange or a
+//!   kernel call ([`expr_exchanges`], [`stmt_exchanges`],
+//!   [`block_exchanges`]), and which loops must therefore leave together
+//!   ([`has_exchanging_loop`]);
+//! - which statements can take lanes out of the sequence they are in
+//!   ([`can_jump`], [`returns`]).
+//!
+//! The scalar rules live in [`crate::scalar`], the operand order in
+//! [`crate::ir::Expr::operands`].
+//!
+//! Every function here accepts malformed IR (handles out of range,
+//! operands after their users) without panicking: it then answers `false`
+//! for the parts it cannot reach.
+
+use crate::error::Op;
+use crate::ir::{Block, Expr, Handle, Kernel, Stmt};
+
+/// Whether an operation exchanges values between lanes: on emulated
+/// targets it goes through workgroup memory between barriers, and on
+/// native ones its result depends on the active lanes. The others are
+/// lane-local functions of the lane id and the subgroup size.
+pub const fn exchanges(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Ballot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
+    )
+}
+
+/// Whether `expr` is itself an exchange ([`exchanges`]) or a kernel call,
+/// which may exchange.
+pub fn is_exchange(expr: &Expr) -> bool {
+    match expr {
+        Expr::Op { op, .. } => exchanges(*op),
+        Expr::Call { .. } => true,
+        _ => false,
+    }
+}
+
+/// Whether `expr`'s tree holds an exchange or a kernel call.
+pub fn expr_exchanges(kernel: &Kernel, expr: Handle<Expr>) -> bool {
+    let Some(e) = kernel.exprs.get(expr) else {
+        return false;
+    };
+    is_exchange(e)
+        || e.operands()
+            .into_iter()
+            .any(|o| o < expr && expr_exchanges(kernel, o))
+}
+
+/// Whether a statement holds an exchange or a kernel call anywhere,
+/// nested statements included.
+pub fn stmt_exchanges(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
+    let Some(s) = kernel.stmts.get(stmt) else {
+        return false;
+    };
+    match s {
+        Stmt::Assign { value: e, .. } | Stmt::Eval(e) | Stmt::Return(Some(e)) => {
+            expr_exchanges(kernel, *e)
+        }
+        Stmt::If {
+            cond,
+            accept,
+            reject,
+        } => {
+            expr_exchanges(kernel, *cond)
+                || block_exchanges(kernel, accept)
+                || block_exchanges(kernel, reject)
+        }
+        Stmt::Loop { body, continuing } => {
+            block_exchanges(kernel, body) || block_exchanges(kernel, continuing)
+        }
+        Stmt::Break | Stmt::Continue | Stmt::Return(None) => false,
+    }
+}
+
+/// Whether a block reaches an exchange or a kernel call: on emulated
+/// targets, a barrier.
+pub fn block_exchanges(kernel: &Kernel, block: &Block) -> bool {
+    block.iter().any(|&s| stmt_exchanges(kernel, s))
+}
+
+/// Whether some loop of `kernel` reaches an exchange, and so must leave
+/// only when no invocation of the workgroup is still in it.
+pub fn has_exchanging_loop(kernel: &Kernel) -> bool {
+    kernel
+        .stmts
+        .iter()
+        .any(|(handle, stmt)| matches!(stmt, Stmt::Loop { .. }) && stmt_exchanges(kernel, handle))
+}
+
+/// Whether a statement can take lanes out of the statement sequence it is
+/// in: a jump, or a statement holding one that escapes it. A loop consumes
+/// its own `break`s and `continue`s; only its `return`s escape.
+pub fn can_jump(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
+    match kernel.stmts.get(stmt) {
+        Some(Stmt::Break | Stmt::Continue | Stmt::Return(_)) => true,
+        Some(Stmt::If { accept, reject, .. }) => {
+            accept.iter().chain(reject).any(|&s| can_jump(kernel, s))
+        }
+        Some(Stmt::Loop { body, continuing }) => {
+            body.iter().chain(continuing).any(|&s| returns(kernel, s))
+        }
+        Some(Stmt::Assign { .. } | Stmt::Eval(_)) | None => false,
+    }
+}
+
+/// Whether a statement holds a `return`, nested statements included.
+pub fn returns(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
+    match kernel.stmts.get(stmt) {
+        Some(Stmt::Return(_)) => true,
+        Some(Stmt::If { accept, reject, .. }) => {
+            accept.iter().chain(reject).any(|&s| returns(kernel, s))
+        }
+        Some(Stmt::Loop { body, continuing }) => {
+            body.iter().chain(continuing).any(|&s| returns(kernel, s))
+        }
+        _ => false,
+    }
+}
