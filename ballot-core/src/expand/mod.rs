@@ -9,6 +9,7 @@ use syn::{Ident, ItemFn};
 
 mod check;
 mod cover;
+mod ir_tokens;
 mod options;
 mod timing;
 
@@ -121,24 +122,8 @@ fn too_large(err: syn::Error, attr: TokenStream, item: &TokenStream) -> TokenStr
     }
 }
 
-/// Lowers kernel source text that the macro has already accepted: the
-/// runtime side of a generated `ir()`.
-///
-/// # Panics
-/// If `source` is not a valid kernel. Generated code only passes the text
-/// the macro validated when it expanded, so this cannot happen there.
-pub fn lower_validated(source: &str) -> Kernel {
-    crate::stack::deep(|| {
-        let item: ItemFn =
-            syn::parse_str(source).expect("kernel source was validated at expansion");
-        front::lower(&item)
-            .expect("kernel source was validated at expansion")
-            .kernel
-    })
-}
-
-/// The kernel's source as `ir()` re-lowers it: the function without the
-/// `kernel` attribute itself.
+/// The kernel's source as the macro accepted it, without its docs:
+/// `ballot_core::front::lower_source` lowers it to the kernel's IR again.
 fn source_text(item: &ItemFn) -> String {
     let mut item = item.clone();
     item.attrs.retain(|a| !a.path().is_ident("doc"));
@@ -206,6 +191,7 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
     let run = run_fn(&sig, krate, &ret);
     let run_dispatch = run_dispatch_fn(&sig, krate, &ret);
     let api_doc = api_doc(&name_str, kernel);
+    let ir = ir_tokens::kernel(kernel, krate);
     let callees: Vec<TokenStream> = kernel
         .callees()
         .iter()
@@ -221,7 +207,7 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         #vis struct #name;
 
-        #[allow(dead_code)]
+        #[allow(dead_code, clippy::too_many_arguments)]
         impl #name {
             /// The kernel's name.
             pub const NAME: &'static str = #name_str;
@@ -274,7 +260,7 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
             /// The kernel's IR, which every shader backend reads.
             pub fn ir() -> &'static #krate::ir::Kernel {
                 static IR: ::std::sync::OnceLock<#krate::ir::Kernel> = ::std::sync::OnceLock::new();
-                IR.get_or_init(|| #krate::lower_validated(Self::SOURCE))
+                IR.get_or_init(|| #ir)
             }
 
             #[doc(hidden)]
@@ -486,30 +472,40 @@ fn run_dispatch_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> T
     }
 }
 
-/// The kernel's API with bodies that never run: emitted next to the errors.
+/// The kernel's API with bodies that never run: emitted next to the
+/// errors, so that every use of the kernel (a call from another kernel, a
+/// `run`, a `shader`) type-checks and adds no error of its own.
 fn stub(item: &ItemFn, krate: &TokenStream) -> TokenStream {
     let name = &item.sig.ident;
     let vis = &item.vis;
-    let inputs = item.sig.inputs.iter().enumerate().map(|(i, arg)| {
+    let mut inputs = Vec::new();
+    let mut lanes = Vec::new();
+    for (i, arg) in item.sig.inputs.iter().enumerate() {
         let name = param_ident(item, i);
-        match arg {
+        let ty = match arg {
             syn::FnArg::Typed(pat) => {
                 let ty = &pat.ty;
                 let uniform = pat.attrs.iter().any(|a| a.path().is_ident("uniform"));
-                if uniform {
+                inputs.push(if uniform {
                     quote!(#name: #ty)
                 } else {
                     quote!(#name: &[#ty])
-                }
+                });
+                quote!(#ty)
             }
-            syn::FnArg::Receiver(_) => quote!(#name: ()),
-        }
-    });
-    let inputs: Vec<_> = inputs.collect();
+            syn::FnArg::Receiver(_) => {
+                inputs.push(quote!(#name: ()));
+                quote!(())
+            }
+        };
+        let lane = format_ident!("__p{}", i);
+        lanes.push(quote!(#lane: &#krate::__rt::V<#ty, __N>));
+    }
     let ret = match &item.sig.output {
         syn::ReturnType::Default => quote!(()),
         syn::ReturnType::Type(_, ty) => quote!(#ty),
     };
+    let name_str = name.to_string();
     quote! {
         #[allow(non_camel_case_types, dead_code)]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -517,22 +513,42 @@ fn stub(item: &ItemFn, krate: &TokenStream) -> TokenStream {
 
         #[allow(dead_code, unused_variables, clippy::all)]
         impl #name {
-            pub const NAME: &'static str = "";
+            pub const NAME: &'static str = #name_str;
             pub const SOURCE: &'static str = "";
+            #[doc(hidden)]
+            pub const __DEPTH: usize = 1;
             pub fn run(subgroup: &#krate::Subgroup, #(#inputs),*)
                 -> ::core::result::Result<#krate::PerLane<#ret>, #krate::SimError> {
-                ::core::unimplemented!()
+                ::core::unreachable!("the kernel failed to compile")
             }
             pub fn run_dispatch(dispatch: &#krate::Dispatch, #(#inputs),*)
                 -> ::core::result::Result<::std::vec::Vec<#ret>, #krate::SimError> {
-                ::core::unimplemented!()
+                ::core::unreachable!("the kernel failed to compile")
             }
             pub fn run_dispatch_into(dispatch: &#krate::Dispatch, out: &mut [#ret], #(#inputs),*)
                 -> ::core::result::Result<(), #krate::SimError> {
-                ::core::unimplemented!()
+                ::core::unreachable!("the kernel failed to compile")
+            }
+            pub fn kernels() -> ::std::vec::Vec<&'static #krate::ir::Kernel> {
+                ::core::unreachable!("the kernel failed to compile")
+            }
+            pub fn shader(
+                target: #krate::Target,
+                form: #krate::Form,
+                options: &#krate::ShaderOptions,
+            ) -> ::core::result::Result<::std::string::String, #krate::ShaderError> {
+                ::core::unreachable!("the kernel failed to compile")
             }
             pub fn ir() -> &'static #krate::ir::Kernel {
-                ::core::unimplemented!()
+                ::core::unreachable!("the kernel failed to compile")
+            }
+            #[doc(hidden)]
+            pub fn __simd<const __N: usize>(
+                __cx: &#krate::__rt::Cx<__N>,
+                __entry: u128,
+                #(#lanes),*
+            ) -> ::core::result::Result<#krate::__rt::V<#ret, __N>, #krate::SimError> {
+                ::core::unreachable!("the kernel failed to compile")
             }
         }
     }

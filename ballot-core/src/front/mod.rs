@@ -84,6 +84,20 @@ pub fn lower(item: &syn::ItemFn) -> syn::Result<Lowered> {
     cx.finish(params, body)
 }
 
+/// Parses and lowers a kernel held as text, with the checks the macro makes
+/// on its tokens: for tools and tests.
+pub fn lower_source(source: &str) -> syn::Result<Lowered> {
+    crate::stack::deep(|| {
+        let tokens: proc_macro2::TokenStream = source
+            .parse()
+            .map_err(|e| syn::Error::new(Span::call_site(), e))?;
+        limits::check_tokens(tokens.clone())?;
+        let item: syn::ItemFn = syn::parse2(tokens)?;
+        limits::check_depth(&item)?;
+        lower(&item)
+    })
+}
+
 /// The state of one kernel's lowering.
 struct Lowerer {
     /// The kernel's name, to spot recursion.

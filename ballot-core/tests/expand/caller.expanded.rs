@@ -5,7 +5,7 @@ const _: usize = caller::__DEPTH;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct caller;
-#[allow(dead_code)]
+#[allow(dead_code, clippy::too_many_arguments)]
 impl caller {
     /// The kernel's name.
     pub const NAME: &'static str = "caller";
@@ -161,7 +161,72 @@ impl caller {
     /// The kernel's IR, which every shader backend reads.
     pub fn ir() -> &'static ::ballot::__private::ir::Kernel {
         static IR: ::std::sync::OnceLock<::ballot::__private::ir::Kernel> = ::std::sync::OnceLock::new();
-        IR.get_or_init(|| ::ballot::__private::lower_validated(Self::SOURCE))
+        IR.get_or_init(|| {
+            #[allow(unused_imports)]
+            use ::ballot::__private::{ir as __ir, Op as __Op};
+            fn __h<T>(index: usize) -> __ir::Handle<T> {
+                __ir::Handle::from_index(index)
+            }
+            __ir::Kernel {
+                name: ::std::string::String::from("caller"),
+                params: ::std::vec![
+                    __ir::Param { local : __h(0usize), uniform : false }, __ir::Param {
+                    local : __h(1usize), uniform : false }
+                ],
+                ret: ::core::option::Option::Some(__ir::Type::U32),
+                locals: __ir::Arena::from_vec(
+                    ::std::vec![
+                        __ir::Local { name : ::std::string::String::from("p"), ty :
+                        __ir::Type::Bool, mutable : false }, __ir::Local { name :
+                        ::std::string::String::from("m"), ty : __ir::Type::Mask, mutable
+                        : false }, __ir::Local { name :
+                        ::std::string::String::from("lowest"), ty : __ir::Type::U32,
+                        mutable : false }, __ir::Local { name :
+                        ::std::string::String::from("_and0"), ty : __ir::Type::Bool,
+                        mutable : true }, __ir::Local { name :
+                        ::std::string::String::from("_if1"), ty : __ir::Type::U32,
+                        mutable : false }
+                    ],
+                ),
+                exprs: __ir::Arena::from_vec(
+                    ::std::vec![
+                        __ir::Expr::Load(__h(1usize)), __ir::Expr::Call { callee :
+                        ::std::string::String::from("helpers::lowest_active"), args :
+                        ::std::vec![__h(0usize)] }, __ir::Expr::Load(__h(0usize)),
+                        __ir::Expr::Load(__h(1usize)), __ir::Expr::Op { op :
+                        __Op::InverseBallot, args : ::std::vec![__h(3usize)] },
+                        __ir::Expr::Load(__h(3usize)), __ir::Expr::Load(__h(3usize)),
+                        __ir::Expr::Load(__h(2usize)), __ir::Expr::Load(__h(0usize)),
+                        __ir::Expr::Op { op : __Op::Ballot, args :
+                        ::std::vec![__h(8usize)] }, __ir::Expr::Op { op : __Op::FindMsb,
+                        args : ::std::vec![__h(9usize)] }, __ir::Expr::Load(__h(4usize))
+                    ],
+                ),
+                expr_types: ::std::vec![
+                    __ir::Type::Mask, __ir::Type::U32, __ir::Type::Bool,
+                    __ir::Type::Mask, __ir::Type::Bool, __ir::Type::Bool,
+                    __ir::Type::Bool, __ir::Type::U32, __ir::Type::Bool,
+                    __ir::Type::Mask, __ir::Type::U32, __ir::Type::U32
+                ],
+                stmts: __ir::Arena::from_vec(
+                    ::std::vec![
+                        __ir::Stmt::Assign { local : __h(2usize), value : __h(1usize) },
+                        __ir::Stmt::Assign { local : __h(3usize), value : __h(2usize) },
+                        __ir::Stmt::Assign { local : __h(3usize), value : __h(4usize) },
+                        __ir::Stmt::If { cond : __h(5usize), accept :
+                        ::std::vec![__h(2usize)], reject : ::std::vec![] },
+                        __ir::Stmt::Assign { local : __h(4usize), value : __h(7usize) },
+                        __ir::Stmt::Assign { local : __h(4usize), value : __h(10usize) },
+                        __ir::Stmt::If { cond : __h(6usize), accept :
+                        ::std::vec![__h(4usize)], reject : ::std::vec![__h(5usize)] },
+                        __ir::Stmt::Return(::core::option::Option::Some(__h(11usize)))
+                    ],
+                ),
+                body: ::std::vec![
+                    __h(0usize), __h(1usize), __h(3usize), __h(6usize), __h(7usize)
+                ],
+            }
+        })
     }
     #[doc(hidden)]
     #[allow(

@@ -6,7 +6,7 @@ const _: usize = compaction_slot::__DEPTH;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct compaction_slot;
-#[allow(dead_code)]
+#[allow(dead_code, clippy::too_many_arguments)]
 impl compaction_slot {
     /// The kernel's name.
     pub const NAME: &'static str = "compaction_slot";
@@ -146,7 +146,46 @@ impl compaction_slot {
     /// The kernel's IR, which every shader backend reads.
     pub fn ir() -> &'static ::ballot::__private::ir::Kernel {
         static IR: ::std::sync::OnceLock<::ballot::__private::ir::Kernel> = ::std::sync::OnceLock::new();
-        IR.get_or_init(|| ::ballot::__private::lower_validated(Self::SOURCE))
+        IR.get_or_init(|| {
+            #[allow(unused_imports)]
+            use ::ballot::__private::{ir as __ir, Op as __Op};
+            fn __h<T>(index: usize) -> __ir::Handle<T> {
+                __ir::Handle::from_index(index)
+            }
+            __ir::Kernel {
+                name: ::std::string::String::from("compaction_slot"),
+                params: ::std::vec![
+                    __ir::Param { local : __h(0usize), uniform : false }
+                ],
+                ret: ::core::option::Option::Some(__ir::Type::U32),
+                locals: __ir::Arena::from_vec(
+                    ::std::vec![
+                        __ir::Local { name : ::std::string::String::from("keep"), ty :
+                        __ir::Type::Bool, mutable : false }, __ir::Local { name :
+                        ::std::string::String::from("kept"), ty : __ir::Type::Mask,
+                        mutable : false }
+                    ],
+                ),
+                exprs: __ir::Arena::from_vec(
+                    ::std::vec![
+                        __ir::Expr::Load(__h(0usize)), __ir::Expr::Op { op :
+                        __Op::Ballot, args : ::std::vec![__h(0usize)] },
+                        __ir::Expr::Load(__h(1usize)), __ir::Expr::Op { op :
+                        __Op::ExclusiveBitCount, args : ::std::vec![__h(2usize)] }
+                    ],
+                ),
+                expr_types: ::std::vec![
+                    __ir::Type::Bool, __ir::Type::Mask, __ir::Type::Mask, __ir::Type::U32
+                ],
+                stmts: __ir::Arena::from_vec(
+                    ::std::vec![
+                        __ir::Stmt::Assign { local : __h(1usize), value : __h(1usize) },
+                        __ir::Stmt::Return(::core::option::Option::Some(__h(3usize)))
+                    ],
+                ),
+                body: ::std::vec![__h(0usize), __h(1usize)],
+            }
+        })
     }
     #[doc(hidden)]
     #[allow(

@@ -5,7 +5,7 @@ const _: usize = divergent::__DEPTH;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct divergent;
-#[allow(dead_code)]
+#[allow(dead_code, clippy::too_many_arguments)]
 impl divergent {
     /// The kernel's name.
     pub const NAME: &'static str = "divergent";
@@ -152,7 +152,102 @@ impl divergent {
     /// The kernel's IR, which every shader backend reads.
     pub fn ir() -> &'static ::ballot::__private::ir::Kernel {
         static IR: ::std::sync::OnceLock<::ballot::__private::ir::Kernel> = ::std::sync::OnceLock::new();
-        IR.get_or_init(|| ::ballot::__private::lower_validated(Self::SOURCE))
+        IR.get_or_init(|| {
+            #[allow(unused_imports)]
+            use ::ballot::__private::{ir as __ir, Op as __Op};
+            fn __h<T>(index: usize) -> __ir::Handle<T> {
+                __ir::Handle::from_index(index)
+            }
+            __ir::Kernel {
+                name: ::std::string::String::from("divergent"),
+                params: ::std::vec![
+                    __ir::Param { local : __h(0usize), uniform : false }, __ir::Param {
+                    local : __h(1usize), uniform : true }
+                ],
+                ret: ::core::option::Option::Some(__ir::Type::U32),
+                locals: __ir::Arena::from_vec(
+                    ::std::vec![
+                        __ir::Local { name : ::std::string::String::from("n"), ty :
+                        __ir::Type::U32, mutable : false }, __ir::Local { name :
+                        ::std::string::String::from("limit"), ty : __ir::Type::U32,
+                        mutable : false }, __ir::Local { name :
+                        ::std::string::String::from("seen"), ty : __ir::Type::U32,
+                        mutable : true }, __ir::Local { name :
+                        ::std::string::String::from("_for0"), ty : __ir::Type::U32,
+                        mutable : true }, __ir::Local { name :
+                        ::std::string::String::from("_end1"), ty : __ir::Type::U32,
+                        mutable : false }, __ir::Local { name :
+                        ::std::string::String::from("i"), ty : __ir::Type::U32, mutable :
+                        false }
+                    ],
+                ),
+                exprs: __ir::Arena::from_vec(
+                    ::std::vec![
+                        __ir::Expr::Literal(__ir::Literal::U32(0u32)),
+                        __ir::Expr::Literal(__ir::Literal::U32(0u32)),
+                        __ir::Expr::Load(__h(1usize)), __ir::Expr::Load(__h(3usize)),
+                        __ir::Expr::Load(__h(4usize)), __ir::Expr::Binary { op :
+                        __ir::BinaryOp::Lt, left : __h(3usize), right : __h(4usize) },
+                        __ir::Expr::Unary { op : __ir::UnaryOp::Not, arg : __h(5usize) },
+                        __ir::Expr::Load(__h(3usize)), __ir::Expr::Load(__h(5usize)),
+                        __ir::Expr::Load(__h(0usize)), __ir::Expr::Binary { op :
+                        __ir::BinaryOp::Ge, left : __h(8usize), right : __h(9usize) },
+                        __ir::Expr::Op { op : __Op::Elect, args : ::std::vec![] },
+                        __ir::Expr::Literal(__ir::Literal::Bool(true)), __ir::Expr::Op {
+                        op : __Op::Ballot, args : ::std::vec![__h(12usize)] },
+                        __ir::Expr::Op { op : __Op::BitCount, args :
+                        ::std::vec![__h(13usize)] }, __ir::Expr::Load(__h(2usize)),
+                        __ir::Expr::Binary { op : __ir::BinaryOp::Add, left :
+                        __h(15usize), right : __h(14usize) },
+                        __ir::Expr::Load(__h(3usize)),
+                        __ir::Expr::Literal(__ir::Literal::U32(1u32)), __ir::Expr::Binary
+                        { op : __ir::BinaryOp::Add, left : __h(17usize), right :
+                        __h(18usize) }, __ir::Expr::Load(__h(2usize)),
+                        __ir::Expr::Literal(__ir::Literal::U32(0u32)), __ir::Expr::Binary
+                        { op : __ir::BinaryOp::Eq, left : __h(20usize), right :
+                        __h(21usize) }, __ir::Expr::Load(__h(0usize)), __ir::Expr::Op {
+                        op : __Op::BroadcastFirst, args : ::std::vec![__h(23usize)] },
+                        __ir::Expr::Load(__h(2usize))
+                    ],
+                ),
+                expr_types: ::std::vec![
+                    __ir::Type::U32, __ir::Type::U32, __ir::Type::U32, __ir::Type::U32,
+                    __ir::Type::U32, __ir::Type::Bool, __ir::Type::Bool, __ir::Type::U32,
+                    __ir::Type::U32, __ir::Type::U32, __ir::Type::Bool, __ir::Type::Bool,
+                    __ir::Type::Bool, __ir::Type::Mask, __ir::Type::U32, __ir::Type::U32,
+                    __ir::Type::U32, __ir::Type::U32, __ir::Type::U32, __ir::Type::U32,
+                    __ir::Type::U32, __ir::Type::U32, __ir::Type::Bool, __ir::Type::U32,
+                    __ir::Type::U32, __ir::Type::U32
+                ],
+                stmts: __ir::Arena::from_vec(
+                    ::std::vec![
+                        __ir::Stmt::Assign { local : __h(2usize), value : __h(0usize) },
+                        __ir::Stmt::Assign { local : __h(3usize), value : __h(1usize) },
+                        __ir::Stmt::Assign { local : __h(4usize), value : __h(2usize) },
+                        __ir::Stmt::Break, __ir::Stmt::If { cond : __h(6usize), accept :
+                        ::std::vec![__h(3usize)], reject : ::std::vec![] },
+                        __ir::Stmt::Assign { local : __h(5usize), value : __h(7usize) },
+                        __ir::Stmt::Break, __ir::Stmt::If { cond : __h(10usize), accept :
+                        ::std::vec![__h(6usize)], reject : ::std::vec![] },
+                        __ir::Stmt::Continue, __ir::Stmt::If { cond : __h(11usize),
+                        accept : ::std::vec![__h(8usize)], reject : ::std::vec![] },
+                        __ir::Stmt::Assign { local : __h(2usize), value : __h(16usize) },
+                        __ir::Stmt::Assign { local : __h(3usize), value : __h(19usize) },
+                        __ir::Stmt::Loop { body : ::std::vec![__h(4usize), __h(5usize),
+                        __h(7usize), __h(9usize), __h(10usize)], continuing :
+                        ::std::vec![__h(11usize)] },
+                        __ir::Stmt::Return(::core::option::Option::Some(__h(24usize))),
+                        __ir::Stmt::If { cond : __h(22usize), accept :
+                        ::std::vec![__h(13usize)], reject : ::std::vec![] },
+                        __ir::Stmt::Return(::core::option::Option::Some(__h(25usize)))
+                    ],
+                ),
+                body: ::std::vec![
+                    __h(0usize), __h(1usize), __h(2usize), __h(12usize), __h(14usize),
+                    __h(15usize)
+                ],
+            }
+        })
     }
     #[doc(hidden)]
     #[allow(
