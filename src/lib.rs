@@ -4,11 +4,13 @@
 pub use ballot_core::back::{
     emit, Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target, UNDEFINED_FIND,
 };
+#[cfg(feature = "cross")]
+pub use ballot_core::cross;
 pub use ballot_core::front::limits;
 pub use ballot_core::valid::{
     check_source, glslang, validate, SourceError, ToolError, ValidationError,
 };
-pub use ballot_core::{check, cross, error, ir, mask, ops, polyfill, sim};
+pub use ballot_core::{check, error, ir, mask, ops, polyfill, sim};
 pub use ballot_core::{
     ConfigError, Dispatch, DispatchedSubgroup, Op, PerLane, SimError, Subgroup, SubgroupMask,
     SubgroupSize, UbKind, UndefinedBehavior,
@@ -27,7 +29,6 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use ballot_core::back::{emit, Form, Missing, ShaderError, ShaderOptions, Target};
-    pub use ballot_core::expand::lower_validated;
     pub use ballot_core::rt as __rt;
-    pub use ballot_core::{ir, Dispatch, PerLane, SimError, Subgroup, SubgroupMask};
+    pub use ballot_core::{ir, Dispatch, Op, PerLane, SimError, Subgroup, SubgroupMask};
 }

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 /// Every golden shader under tests/out, with the target its folder names.
 /// Each is an emitted shader that naga accepts.
 fn seeds() -> Vec<(Target, PathBuf, Vec<u8>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/out");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/out");
     let mut seeds = Vec::new();
     for target in Target::ALL {
         let dir = root.join(target.name());
