@@ -2,7 +2,9 @@
 //! kernels that between them use every operation and every kind of control
 //! flow. Each output is validated (naga for every target; glslang and
 //! spirv-val for GLSL) before it is compared with, or written to,
-//! `tests/out/<target>/<kernel>.<form>.<ext>`. Regenerate with
+//! `tests/out/<target>/<kernel>[.<options>].<form>.<ext>`: the default
+//! options, the emulated targets' largest subgroup (128), and a ragged
+//! workgroup. Regenerate with
 //! `BALLOT_BLESS=1 cargo test --test shaders`, then read the diff; CI
 //! fails if a committed file is stale.
 
@@ -83,28 +85,77 @@ fn leader(p: bool) -> u32 {
 struct Fixture {
     name: &'static str,
     kernels: fn() -> Vec<&'static Kernel>,
+    options: ShaderOptions,
 }
+
+const DEFAULT: ShaderOptions = ShaderOptions {
+    workgroup_size: [64, 1, 1],
+    subgroup_size: 32,
+    record_lanes: false,
+};
+
+/// The emulated targets' largest virtual subgroup, the only size at which
+/// all four mask words hold lanes.
+const SUBGROUP_128: ShaderOptions = ShaderOptions {
+    workgroup_size: [128, 1, 1],
+    subgroup_size: 128,
+    record_lanes: false,
+};
+
+/// A workgroup of 2 × 3 × 2 = 12 invocations in virtual subgroups of 8: the
+/// last subgroup is partial. The lane record is on, as the driver tests
+/// have it.
+const RAGGED: ShaderOptions = ShaderOptions {
+    workgroup_size: [2, 3, 2],
+    subgroup_size: 8,
+    record_lanes: true,
+};
 
 const FIXTURES: &[Fixture] = &[
     Fixture {
         name: "compaction_slot",
         kernels: compaction_slot::kernels,
+        options: DEFAULT,
     },
     Fixture {
         name: "every_op",
         kernels: every_op::kernels,
+        options: DEFAULT,
     },
     Fixture {
         name: "divergent",
         kernels: divergent::kernels,
+        options: DEFAULT,
     },
     Fixture {
         name: "reserved_names",
         kernels: reserved_names::kernels,
+        options: DEFAULT,
     },
     Fixture {
         name: "leader",
         kernels: leader::kernels,
+        options: DEFAULT,
+    },
+    Fixture {
+        name: "every_op.subgroup-128",
+        kernels: every_op::kernels,
+        options: SUBGROUP_128,
+    },
+    Fixture {
+        name: "reserved_names.subgroup-128",
+        kernels: reserved_names::kernels,
+        options: SUBGROUP_128,
+    },
+    Fixture {
+        name: "divergent.ragged-2x3x2",
+        kernels: divergent::kernels,
+        options: RAGGED,
+    },
+    Fixture {
+        name: "reserved_names.ragged-2x3x2",
+        kernels: reserved_names::kernels,
+        options: RAGGED,
     },
 ];
 
@@ -119,10 +170,11 @@ fn path(target: Target, form: Form, name: &str) -> PathBuf {
 #[test]
 fn emitted_shaders_are_valid_and_match_their_golden_files() {
     let bless = std::env::var_os("BALLOT_BLESS").is_some();
-    let options = ShaderOptions::default();
+    assert_eq!(DEFAULT, ShaderOptions::default());
     let mut failures = Vec::new();
     for fixture in FIXTURES {
         let kernels = (fixture.kernels)();
+        let options = fixture.options.clone();
         for target in Target::ALL {
             for form in Form::ALL {
                 let text = ballot::emit(target, form, &kernels, &options, Missing::Error)

@@ -1,0 +1,270 @@
+#version 450
+
+const uint ballot_subgroup_size = 128u;
+const uint ballot_workgroup_size = 128u;
+
+layout(local_size_x = 128, local_size_y = 1, local_size_z = 1) in;
+
+layout(std430, set = 0, binding = 0) readonly buffer ballot_in0_block { uvec4 ballot_in0[]; };
+layout(std430, set = 0, binding = 1) readonly buffer ballot_in1_block { uint ballot_in1[]; };
+layout(std430, set = 0, binding = 2) readonly buffer ballot_in2_block { float ballot_in2[]; };
+layout(std430, set = 0, binding = 3) buffer ballot_out_block { uint ballot_out[]; };
+
+// The invocation's place in its virtual subgroup: lane `index % size` of
+// the subgroup that starts at `index - lane` and holds `count` invocations
+// (fewer than the size only in the last one of a ragged workgroup).
+uint ballot_index;
+uint ballot_lane;
+uint ballot_base;
+uint ballot_count;
+
+void ballot_init(uint local_invocation_index) {
+    ballot_index = local_invocation_index;
+    ballot_lane = local_invocation_index % ballot_subgroup_size;
+    ballot_base = local_invocation_index - ballot_lane;
+    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
+}
+
+shared bool ballot_flags[ballot_workgroup_size];
+
+shared uvec4 ballot_slots[ballot_workgroup_size];
+
+// On the bits, which fast-math compilers cannot fold away as they may isnan().
+bool ballot_is_nan(float x) {
+    return (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u;
+}
+
+// x % 0 == 0, as in WGSL.
+uint ballot_rem_u32(uint a, uint b) {
+    if (b == 0u) {
+        return 0u;
+    }
+    return a % b;
+}
+
+// Rust's `as`: saturating, NaN to 0 (GLSL leaves out-of-range values undefined).
+uint ballot_f32_to_u32(float x) {
+    if (ballot_is_nan(x) || x <= 0.0) {
+        return 0u;
+    }
+    if (x >= 4294967296.0) {
+        return 4294967295u;
+    }
+    return uint(x);
+}
+
+// SubgroupMask::lane: only bit i; empty when i >= 128.
+uvec4 ballot_mask_lane(uint i) {
+    uvec4 m = uvec4(0u);
+    if (i < 128u) {
+        m[i >> 5u] = 1u << (i & 31u);
+    }
+    return m;
+}
+
+// Bits lo..lo + 32 of SubgroupMask::first(n).
+uint ballot_first_word(uint n, uint lo) {
+    if (n <= lo) {
+        return 0u;
+    }
+    if (n - lo >= 32u) {
+        return 0xFFFFFFFFu;
+    }
+    return (1u << (n - lo)) - 1u;
+}
+
+// SubgroupMask::first: bits 0..n, saturating at 128.
+uvec4 ballot_mask_first(uint n) {
+    return uvec4(ballot_first_word(n, 0u), ballot_first_word(n, 32u), ballot_first_word(n, 64u), ballot_first_word(n, 96u));
+}
+
+// SubgroupMask::contains: bit i; false when i >= 128.
+bool ballot_mask_contains(uvec4 m, uint i) {
+    if (i >= 128u) {
+        return false;
+    }
+    return ((m[i >> 5u] >> (i & 31u)) & 1u) != 0u;
+}
+
+// SubgroupMask::count: set bits among all 128.
+uint ballot_mask_count(uvec4 m) {
+    return ((uint(bitCount(m.x)) + uint(bitCount(m.y))) + uint(bitCount(m.z))) + uint(bitCount(m.w));
+}
+
+// The bits below the subgroup size: the only ones ballot operations read.
+uvec4 ballot_below_size(uvec4 v) {
+    return v & ballot_mask_first(ballot_subgroup_size);
+}
+
+uvec4 ballot_eq_mask() {
+    return ballot_mask_lane(ballot_lane);
+}
+
+uvec4 ballot_ge_mask() {
+    return ballot_below_size(~ballot_mask_first(ballot_lane));
+}
+
+uvec4 ballot_gt_mask() {
+    return ballot_below_size(~ballot_mask_first(ballot_lane + 1u));
+}
+
+uvec4 ballot_le_mask() {
+    return ballot_mask_first(ballot_lane + 1u);
+}
+
+uvec4 ballot_lt_mask() {
+    return ballot_mask_first(ballot_lane);
+}
+
+// The lane's own bit: each lane reads its own argument, so a value that
+// differs across lanes (undefined) gives each lane its own bit.
+bool ballot_inverse_ballot(uvec4 v) {
+    return ballot_mask_contains(v, ballot_lane);
+}
+
+// Bit i; false when i is at or above the size (undefined).
+bool ballot_bit_extract(uvec4 v, uint i) {
+    if (i >= ballot_subgroup_size) {
+        return false;
+    }
+    return ballot_mask_contains(v, i);
+}
+
+uint ballot_bit_count(uvec4 v) {
+    return ballot_mask_count(ballot_below_size(v));
+}
+
+uint ballot_inclusive_bit_count(uvec4 v) {
+    return ballot_mask_count(v & ballot_le_mask());
+}
+
+uint ballot_exclusive_bit_count(uvec4 v) {
+    return ballot_mask_count(v & ballot_lt_mask());
+}
+
+// The lowest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
+uint ballot_find_lsb(uvec4 v) {
+    uvec4 m = ballot_below_size(v);
+    for (uint k = 0u; k < 4u; k = k + 1u) {
+        if (m[k] != 0u) {
+            return (32u * k) + uint(findLSB(m[k]));
+        }
+    }
+    return 0xFFFFFFFFu;
+}
+
+// The highest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
+uint ballot_find_msb(uvec4 v) {
+    uvec4 m = ballot_below_size(v);
+    for (uint k = 4u; k > 0u; k = k - 1u) {
+        if (m[k - 1u] != 0u) {
+            return (32u * (k - 1u)) + uint(findMSB(m[k - 1u]));
+        }
+    }
+    return 0xFFFFFFFFu;
+}
+
+// The lowest lane of this virtual subgroup whose flag is set, or
+// ballot_count when none is; read between the barriers of an exchange.
+uint ballot_first_active() {
+    for (uint i = 0u; i < ballot_count; i = i + 1u) {
+        if (ballot_flags[ballot_base + i]) {
+            return i;
+        }
+    }
+    return ballot_count;
+}
+
+bool ballot_elect(bool act) {
+    ballot_flags[ballot_index] = act;
+    barrier();
+    uint first = ballot_first_active();
+    barrier();
+    return act && (first == ballot_lane);
+}
+
+// Values travel as uvec4 bits; callers encode and decode them.
+uvec4 ballot_broadcast_first(bool act, uvec4 v) {
+    ballot_flags[ballot_index] = act;
+    ballot_slots[ballot_index] = v;
+    barrier();
+    uint first = ballot_first_active();
+    uvec4 r = v;
+    if (first < ballot_count) {
+        r = ballot_slots[ballot_base + first];
+    }
+    barrier();
+    return r;
+}
+
+// Lane id's value; the caller's own value when that lane is inactive or at or
+// above the size (undefined).
+uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
+    ballot_flags[ballot_index] = act;
+    ballot_slots[ballot_index] = v;
+    barrier();
+    uvec4 r = v;
+    if (id < ballot_count) {
+        if (ballot_flags[ballot_base + id]) {
+            r = ballot_slots[ballot_base + id];
+        }
+    }
+    barrier();
+    return r;
+}
+
+uint every_op_masked(bool ballot_active_in, uvec4 v, uint i, float x) {
+    uint acc = 0u;
+    uvec4 masks = uvec4(0u);
+    uvec4 more = uvec4(0u);
+    uint first = 0u;
+    bool ballot_active = ballot_active_in;
+    bool ballot_ret = false;
+    uint ballot_result = 0u;
+    if (ballot_active) { acc = (ballot_bit_count(v) + ballot_inclusive_bit_count(v)); }
+    if (ballot_active) { acc = (acc + ballot_exclusive_bit_count(v)); }
+    bool ballot_c1 = ballot_bit_extract(v, ballot_rem_u32(i, ballot_subgroup_size));
+    {
+        bool ballot_a2 = (ballot_active && ballot_c1);
+        if (ballot_a2) { acc = (acc + 1u); }
+    }
+    bool ballot_c3 = ballot_inverse_ballot(ballot_broadcast_first(ballot_active, v));
+    {
+        bool ballot_a4 = (ballot_active && ballot_c3);
+        if (ballot_a4) { acc = (acc + 2u); }
+    }
+    if (ballot_active) { masks = ((ballot_eq_mask() | ballot_ge_mask()) | ballot_gt_mask()); }
+    if (ballot_active) { more = (ballot_le_mask() ^ ballot_lt_mask()); }
+    if (ballot_active) { acc = (acc + ballot_mask_count((masks & more))); }
+    bool ballot_c5 = ballot_elect(ballot_active);
+    {
+        bool ballot_a6 = (ballot_active && ballot_c5);
+        if (ballot_a6) { acc = (acc + 100u); }
+    }
+    uint ballot_t7 = ballot_f32_to_u32(uintBitsToFloat(ballot_broadcast(ballot_active, uvec4(floatBitsToUint(x), 0u, 0u, 0u), 0u).x));
+    if (ballot_active) { first = ballot_t7; }
+    if (ballot_active) { ballot_result = (((acc + first) + ballot_find_lsb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))) + ballot_find_msb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))); }
+    ballot_ret = (ballot_ret || ballot_active);
+    ballot_active = false;
+    return ballot_result;
+}
+
+uint every_op(uvec4 v, uint i, float x) {
+    return every_op_masked(true, v, i, x);
+}
+
+void main() {
+    uvec3 ballot_id = gl_WorkGroupID;
+    uvec3 ballot_groups = gl_NumWorkGroups;
+    uint ballot_workgroup = (ballot_id.x + (ballot_id.y * ballot_groups.x)) + ((ballot_id.z * ballot_groups.x) * ballot_groups.y);
+    uint ballot_global = (ballot_workgroup * 128u) + gl_LocalInvocationIndex;
+    ballot_init(gl_LocalInvocationIndex);
+    uvec4 ballot_arg0 = uvec4(0u);
+    if (ballot_global < uint(ballot_in0.length())) { ballot_arg0 = ballot_in0[ballot_global]; }
+    uint ballot_arg1 = 0u;
+    if (ballot_global < uint(ballot_in1.length())) { ballot_arg1 = ballot_in1[ballot_global]; }
+    float ballot_arg2 = 0.0;
+    if (ballot_global < uint(ballot_in2.length())) { ballot_arg2 = ballot_in2[ballot_global]; }
+    uint ballot_result = every_op(ballot_arg0, ballot_arg1, ballot_arg2);
+    if (ballot_global < uint(ballot_out.length())) { ballot_out[ballot_global] = ballot_result; }
+}

@@ -1,0 +1,113 @@
+#version 450
+
+const uint ballot_subgroup_size = 8u;
+const uint ballot_workgroup_size = 12u;
+
+layout(local_size_x = 2, local_size_y = 3, local_size_z = 2) in;
+
+layout(std430, set = 0, binding = 0) readonly buffer ballot_in0_block { uint ballot_in0[]; };
+layout(std430, set = 0, binding = 1) readonly buffer ballot_in1_block { uint ballot_in1[]; };
+layout(std430, set = 0, binding = 2) buffer ballot_out_block { uint ballot_out[]; };
+layout(std430, set = 0, binding = 3) buffer ballot_lanes_block { uvec4 ballot_lanes[]; };
+
+// The invocation's place in its virtual subgroup: lane `index % size` of
+// the subgroup that starts at `index - lane` and holds `count` invocations
+// (fewer than the size only in the last one of a ragged workgroup).
+uint ballot_index;
+uint ballot_lane;
+uint ballot_base;
+uint ballot_count;
+
+void ballot_init(uint local_invocation_index) {
+    ballot_index = local_invocation_index;
+    ballot_lane = local_invocation_index % ballot_subgroup_size;
+    ballot_base = local_invocation_index - ballot_lane;
+    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
+}
+
+shared bool ballot_flags[ballot_workgroup_size];
+
+// Bits lo..lo + 32 of SubgroupMask::first(n).
+uint ballot_first_word(uint n, uint lo) {
+    if (n <= lo) {
+        return 0u;
+    }
+    if (n - lo >= 32u) {
+        return 0xFFFFFFFFu;
+    }
+    return (1u << (n - lo)) - 1u;
+}
+
+// SubgroupMask::first: bits 0..n, saturating at 128.
+uvec4 ballot_mask_first(uint n) {
+    return uvec4(ballot_first_word(n, 0u), ballot_first_word(n, 32u), ballot_first_word(n, 64u), ballot_first_word(n, 96u));
+}
+
+// SubgroupMask::count: set bits among all 128.
+uint ballot_mask_count(uvec4 m) {
+    return ((uint(bitCount(m.x)) + uint(bitCount(m.y))) + uint(bitCount(m.z))) + uint(bitCount(m.w));
+}
+
+// The bits below the subgroup size: the only ones ballot operations read.
+uvec4 ballot_below_size(uvec4 v) {
+    return v & ballot_mask_first(ballot_subgroup_size);
+}
+
+uint ballot_bit_count(uvec4 v) {
+    return ballot_mask_count(ballot_below_size(v));
+}
+
+uvec4 ballot_ballot(bool act, bool p) {
+    ballot_flags[ballot_index] = act && p;
+    barrier();
+    uvec4 m = uvec4(0u);
+    for (uint i = 0u; i < ballot_count; i = i + 1u) {
+        if (ballot_flags[ballot_base + i]) {
+            m[i >> 5u] = m[i >> 5u] | (1u << (i & 31u));
+        }
+    }
+    barrier();
+    return m;
+}
+
+uint reserved_names_masked(bool ballot_active_in, uint input_1, bool sample_1) {
+    uvec4 active_1 = uvec4(0u);
+    uint shared_1 = 0u;
+    uint texture_1 = 0u;
+    uint v_gl_thing = 0u;
+    uint a_b = 0u;
+    bool ballot_active = ballot_active_in;
+    bool ballot_ret = false;
+    uint ballot_result = 0u;
+    uvec4 ballot_t1 = ballot_ballot(ballot_active, sample_1);
+    if (ballot_active) { active_1 = ballot_t1; }
+    if (ballot_active) { shared_1 = ballot_bit_count(active_1); }
+    if (ballot_active) { texture_1 = (input_1 + shared_1); }
+    if (ballot_active) { v_gl_thing = (texture_1 * 2u); }
+    if (ballot_active) { a_b = (v_gl_thing ^ 1u); }
+    if (ballot_active) { ballot_result = a_b; }
+    ballot_ret = (ballot_ret || ballot_active);
+    ballot_active = false;
+    return ballot_result;
+}
+
+uint reserved_names(uint input_1, bool sample_1) {
+    return reserved_names_masked(true, input_1, sample_1);
+}
+
+void main() {
+    uvec3 ballot_id = gl_WorkGroupID;
+    uvec3 ballot_groups = gl_NumWorkGroups;
+    uint ballot_workgroup = (ballot_id.x + (ballot_id.y * ballot_groups.x)) + ((ballot_id.z * ballot_groups.x) * ballot_groups.y);
+    uint ballot_global = (ballot_workgroup * 12u) + gl_LocalInvocationIndex;
+    ballot_init(gl_LocalInvocationIndex);
+    if (ballot_global < uint(ballot_lanes.length())) {
+        ballot_lanes[ballot_global] = uvec4(ballot_lane, ballot_subgroup_size, ballot_base, ballot_workgroup);
+    }
+    uint ballot_arg0 = 0u;
+    if (ballot_global < uint(ballot_in0.length())) { ballot_arg0 = ballot_in0[ballot_global]; }
+    bool ballot_arg1 = false;
+    if (ballot_global < uint(ballot_in1.length())) { ballot_arg1 = (ballot_in1[ballot_global] != 0u); }
+    uint ballot_result = reserved_names(ballot_arg0, ballot_arg1);
+    if (ballot_global < uint(ballot_out.length())) { ballot_out[ballot_global] = ballot_result; }
+}

@@ -1,0 +1,317 @@
+// A compute shader for kernel `every_op`, target `wgsl-no-subgroup`, written by ballot.
+// Where the spec leaves a result undefined, these functions return a
+// documented value: FindLSB / FindMSB with no bit below the subgroup size
+// give 0xffffffffu, and BitExtract at or above the size gives false.
+
+// The virtual subgroup size, and the invocations per workgroup.
+const ballot_subgroup_size: u32 = 128u;
+const ballot_workgroup_size: u32 = 128u;
+
+// The invocation's place: its local_invocation_index, its lane, and its
+// virtual subgroup's first invocation, lane count and size.
+var<private> ballot_index: u32;
+var<private> ballot_lane: u32;
+var<private> ballot_base: u32;
+var<private> ballot_count: u32;
+var<private> ballot_size: u32;
+
+// Call once at the top of the entry point, in every invocation, with
+// @builtin(local_invocation_index).
+fn ballot_init(local_invocation_index: u32) {
+    ballot_index = local_invocation_index;
+    ballot_lane = (local_invocation_index % ballot_subgroup_size);
+    ballot_base = (local_invocation_index - ballot_lane);
+    ballot_count = min(ballot_subgroup_size, (ballot_workgroup_size - ballot_base));
+    ballot_size = ballot_subgroup_size;
+    ballot_below_bits = ballot_mask_first(ballot_size);
+    ballot_eq_bits = (ballot_mask_lane(ballot_lane) & ballot_below_bits);
+    ballot_ge_bits = ((~ballot_mask_first(ballot_lane)) & ballot_below_bits);
+    ballot_gt_bits = ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below_bits);
+    ballot_le_bits = (ballot_mask_first((ballot_lane + 1u)) & ballot_below_bits);
+    ballot_lt_bits = (ballot_mask_first(ballot_lane) & ballot_below_bits);
+}
+
+// Exchange memory of the virtual subgroups: one flag per invocation.
+var<workgroup> ballot_flags: array<u32, ballot_workgroup_size>;
+
+// Publishes this invocation's flag to its virtual subgroup. It holds a
+// barrier: every invocation of the workgroup calls it, in uniform control flow.
+fn ballot_share(flag: bool) {
+    ballot_flags[ballot_index] = select(0u, 1u, flag);
+    workgroupBarrier();
+}
+
+// Exchange memory of broadcasts: one value per invocation, as bits.
+var<workgroup> ballot_values: array<vec4<u32>, ballot_workgroup_size>;
+
+// The lowest lane of this virtual subgroup whose shared flag is set, or the
+// subgroup size when none is.
+fn ballot_lowest_flag() -> u32 {
+    var lowest = ballot_subgroup_size;
+    for (var i = 0u; i < ballot_subgroup_size; i++) {
+        if ((i < ballot_count) && (ballot_flags[(ballot_base + i)] != 0u)) {
+            lowest = min(lowest, i);
+        }
+    }
+    return lowest;
+}
+
+// Rust's `f32 as u32`: saturating, NaN to 0. WGSL's u32() clamps within f32
+// (to 4294967040u at most), so the top is chosen apart; NaN is tested on the
+// bits, which no fast-math compiler folds away.
+fn ballot_f32_to_u32(x: f32) -> u32 {
+    let nan = ((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u);
+    return select(select(u32(x), 4294967295u, (x >= 4294967296.0f)), 0u, nan);
+}
+
+// SubgroupMask::first(n): bits 0..n, saturating at 128.
+fn ballot_mask_first(n: u32) -> vec4<u32> {
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
+    // A shift by 32 would wrap to a shift by 0, so full words are chosen apart.
+    let partial = ((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u));
+    return select(partial, vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+}
+
+// SubgroupMask::lane(i): only bit i; empty when i >= 128.
+fn ballot_mask_lane(i: u32) -> vec4<u32> {
+    let word = (vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>((i >> 5u)));
+    return select(vec4<u32>(0u), vec4<u32>((1u << (i & 31u))), word);
+}
+
+// m.contains(i): bit i; false when i >= 128.
+fn ballot_mask_contains(m: vec4<u32>, i: u32) -> bool {
+    return ((i < 128u) && (((m[((i >> 5u) & 3u)] >> (i & 31u)) & 1u) != 0u));
+}
+
+// m.count(): the set bits among all 128.
+fn ballot_mask_count(m: vec4<u32>) -> u32 {
+    let c = countOneBits(m);
+    return ((c.x + c.y) + (c.z + c.w));
+}
+
+// The bits below the subgroup size: the only ones ballot operations read.
+// Like the lane masks below, ballot_init computes them once, so that no
+// operation recomputes them.
+var<private> ballot_below_bits: vec4<u32>;
+fn ballot_below() -> vec4<u32> {
+    return ballot_below_bits;
+}
+
+// subgroupBallotBitExtract(v, i): false when i is at or above the subgroup
+// size, where the spec leaves it undefined.
+fn ballot_bit_extract(v: vec4<u32>, i: u32) -> bool {
+    return ((i < ballot_size) && ballot_mask_contains(v, i));
+}
+
+// subgroupInverseBallot(v): this lane's bit of v.
+fn ballot_inverse_ballot(v: vec4<u32>) -> bool {
+    return ballot_bit_extract(v, ballot_lane);
+}
+
+// subgroupBallotBitCount(v): the set bits below the subgroup size.
+fn ballot_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_below()));
+}
+
+// subgroupBallotInclusiveBitCount(v): the set bits at or below this lane.
+fn ballot_inclusive_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_le_mask()));
+}
+
+// subgroupBallotExclusiveBitCount(v): the set bits below this lane.
+fn ballot_exclusive_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_lt_mask()));
+}
+
+// subgroupBallotFindLSB(v): the lowest set bit below the subgroup size, or
+// 0xffffffffu (as firstTrailingBit(0u)) when there is none, where the spec
+// leaves it undefined.
+fn ballot_find_lsb(v: vec4<u32>) -> u32 {
+    let m = (v & ballot_below());
+    // Subgroups of up to 32 lanes have only the first word: one
+    // firstTrailingBit answers, where the search below takes four.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return firstTrailingBit(m.x);
+    }
+    let t = firstTrailingBit(m);
+    // The highest word first, so that the lowest nonzero one decides.
+    var lsb = 0xffffffffu;
+    lsb = select(lsb, (96u + t.w), (m.w != 0u));
+    lsb = select(lsb, (64u + t.z), (m.z != 0u));
+    lsb = select(lsb, (32u + t.y), (m.y != 0u));
+    lsb = select(lsb, t.x, (m.x != 0u));
+    return lsb;
+}
+
+// subgroupBallotFindMSB(v): the highest set bit below the subgroup size, or
+// 0xffffffffu when there is none, where the spec leaves it undefined.
+fn ballot_find_msb(v: vec4<u32>) -> u32 {
+    let m = (v & ballot_below());
+    // Subgroups of up to 32 lanes have only the first word: one
+    // firstLeadingBit answers, where the search below takes four.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return firstLeadingBit(m.x);
+    }
+    let t = firstLeadingBit(m);
+    // The lowest word first, so that the highest nonzero one decides.
+    var msb = 0xffffffffu;
+    msb = select(msb, t.x, (m.x != 0u));
+    msb = select(msb, (32u + t.y), (m.y != 0u));
+    msb = select(msb, (64u + t.z), (m.z != 0u));
+    msb = select(msb, (96u + t.w), (m.w != 0u));
+    return msb;
+}
+
+// gl_SubgroupEqMask: only this lane's bit.
+var<private> ballot_eq_bits: vec4<u32>;
+fn ballot_eq_mask() -> vec4<u32> {
+    return ballot_eq_bits;
+}
+
+// gl_SubgroupGeMask: the bits of this lane and above, below the size.
+var<private> ballot_ge_bits: vec4<u32>;
+fn ballot_ge_mask() -> vec4<u32> {
+    return ballot_ge_bits;
+}
+
+// gl_SubgroupGtMask: the bits above this lane, below the size.
+var<private> ballot_gt_bits: vec4<u32>;
+fn ballot_gt_mask() -> vec4<u32> {
+    return ballot_gt_bits;
+}
+
+// gl_SubgroupLeMask: the bits of this lane and below.
+var<private> ballot_le_bits: vec4<u32>;
+fn ballot_le_mask() -> vec4<u32> {
+    return ballot_le_bits;
+}
+
+// gl_SubgroupLtMask: the bits below this lane.
+var<private> ballot_lt_bits: vec4<u32>;
+fn ballot_lt_mask() -> vec4<u32> {
+    return ballot_lt_bits;
+}
+
+// subgroupElect: whether this is the lowest active lane.
+fn ballot_elect(on: bool) -> bool {
+    ballot_share(on);
+    let lowest = ballot_lowest_flag();
+    // Every lane has read the flags before the next exchange writes them.
+    workgroupBarrier();
+    return (lowest == ballot_lane);
+}
+
+// subgroupBroadcastFirst(value): the value of the lowest active lane.
+fn ballot_broadcast_first(on: bool, value: vec4<u32>) -> vec4<u32> {
+    ballot_values[ballot_index] = value;
+    ballot_share(on);
+    let lowest = ballot_lowest_flag();
+    var result = value;
+    if (lowest < ballot_count) {
+        result = ballot_values[(ballot_base + lowest)];
+    }
+    workgroupBarrier();
+    return result;
+}
+
+// subgroupBroadcast(value, id): the value of lane id. An inactive or missing
+// lane has none to give, so the invocation keeps its own, where the spec
+// leaves the result undefined.
+fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
+    ballot_values[ballot_index] = value;
+    ballot_share(on);
+    var result = value;
+    if ((id < ballot_count) && (ballot_flags[(ballot_base + id)] != 0u)) {
+        result = ballot_values[(ballot_base + id)];
+    }
+    workgroupBarrier();
+    return result;
+}
+
+@group(0) @binding(0) var<storage, read> ballot_in0: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> ballot_in1: array<u32>;
+@group(0) @binding(2) var<storage, read> ballot_in2: array<f32>;
+@group(0) @binding(3) var<storage, read_write> ballot_out: array<u32>;
+
+// `every_op` if-converted: every invocation runs every statement, and
+// ballot_active says which really do. Called in uniform control flow.
+fn every_op_masked(ballot_active_in: bool, v: vec4<u32>, i: u32, x: f32) -> u32 {
+    var ballot_active = ballot_active_in;
+    var ballot_ret = false;
+    var ballot_ret_val: u32;
+    var acc: u32;
+    var masks: vec4<u32>;
+    var more: vec4<u32>;
+    var first: u32;
+    let ballot_t1 = ballot_bit_count(v);
+    let ballot_t2 = ballot_inclusive_bit_count(v);
+    if ballot_active { acc = (ballot_t1 + ballot_t2); }
+    let ballot_t3 = ballot_exclusive_bit_count(v);
+    if ballot_active { acc = (acc + ballot_t3); }
+    let ballot_t4 = ballot_bit_extract(v, (i % ballot_size));
+    let ballot_outer5 = ballot_active;
+    let ballot_taken5 = ballot_t4;
+    ballot_active = (ballot_outer5 && ballot_taken5);
+    {
+        if ballot_active { acc = (acc + 1u); }
+    }
+    ballot_active = ballot_outer5;
+    let ballot_t6 = ballot_broadcast_first(ballot_active, v);
+    let ballot_t7 = ballot_inverse_ballot(ballot_t6);
+    let ballot_outer8 = ballot_active;
+    let ballot_taken8 = ballot_t7;
+    ballot_active = (ballot_outer8 && ballot_taken8);
+    {
+        if ballot_active { acc = (acc + 2u); }
+    }
+    ballot_active = ballot_outer8;
+    let ballot_t9 = ballot_eq_mask();
+    let ballot_t10 = ballot_ge_mask();
+    let ballot_t11 = ballot_gt_mask();
+    if ballot_active { masks = ((ballot_t9 | ballot_t10) | ballot_t11); }
+    let ballot_t12 = ballot_le_mask();
+    let ballot_t13 = ballot_lt_mask();
+    if ballot_active { more = (ballot_t12 ^ ballot_t13); }
+    if ballot_active { acc = (acc + ballot_mask_count((masks & more))); }
+    let ballot_t14 = ballot_elect(ballot_active);
+    let ballot_outer15 = ballot_active;
+    let ballot_taken15 = ballot_t14;
+    ballot_active = (ballot_outer15 && ballot_taken15);
+    {
+        if ballot_active { acc = (acc + 100u); }
+    }
+    ballot_active = ballot_outer15;
+    let ballot_t16 = bitcast<f32>(ballot_broadcast(ballot_active, vec4<u32>(bitcast<u32>(x), 0u, 0u, 0u), 0u).x);
+    if ballot_active { first = ballot_f32_to_u32(ballot_t16); }
+    let ballot_t17 = ballot_find_lsb(vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu));
+    let ballot_t18 = ballot_find_msb(vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu));
+    if ballot_active { ballot_ret_val = (((acc + first) + ballot_t17) + ballot_t18); }
+    ballot_ret = (ballot_ret || ballot_active);
+    ballot_active = false;
+    return ballot_ret_val;
+}
+
+// Call in every invocation of the workgroup, in uniform control flow.
+fn every_op(v: vec4<u32>, i: u32, x: f32) -> u32 {
+    return every_op_masked(true, v, i, x);
+}
+
+@compute @workgroup_size(128, 1, 1)
+fn main(
+    @builtin(local_invocation_index) ballot_local_index: u32,
+    @builtin(workgroup_id) ballot_workgroup_id: vec3<u32>,
+    @builtin(num_workgroups) ballot_num_workgroups: vec3<u32>,
+) {
+    ballot_init(ballot_local_index);
+    let ballot_workgroup_index = ((ballot_workgroup_id.x + (ballot_workgroup_id.y * ballot_num_workgroups.x))
+        + ((ballot_workgroup_id.z * ballot_num_workgroups.x) * ballot_num_workgroups.y));
+    let ballot_global = ((ballot_workgroup_index * 128u) + ballot_local_index);
+    let ballot_arg0 = ballot_in0[min(ballot_global, (arrayLength(&ballot_in0) - 1u))];
+    let ballot_arg1 = ballot_in1[min(ballot_global, (arrayLength(&ballot_in1) - 1u))];
+    let ballot_arg2 = ballot_in2[min(ballot_global, (arrayLength(&ballot_in2) - 1u))];
+    let ballot_result = every_op(ballot_arg0, ballot_arg1, ballot_arg2);
+    if (ballot_global < arrayLength(&ballot_out)) {
+        ballot_out[ballot_global] = ballot_result;
+    }
+}

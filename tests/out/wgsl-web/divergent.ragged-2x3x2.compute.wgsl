@@ -1,0 +1,121 @@
+// A compute shader for kernel `divergent`, target `wgsl-web`, written by ballot.
+// Where the spec leaves a result undefined, these functions return a
+// documented value: FindLSB / FindMSB with no bit below the subgroup size
+// give 0xffffffffu, and BitExtract at or above the size gives false.
+
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+
+// The invocation's lane id and its subgroup's size. WGSL has them only as
+// entry-point built-ins, so ballot_init keeps them for the functions below.
+var<private> ballot_lane: u32;
+var<private> ballot_size: u32;
+
+// Call once at the top of the entry point, with @builtin(subgroup_invocation_id)
+// and @builtin(subgroup_size).
+fn ballot_init(subgroup_invocation_id: u32, subgroup_size: u32) {
+    ballot_lane = subgroup_invocation_id;
+    ballot_size = subgroup_size;
+    ballot_below_bits = ballot_mask_first(ballot_size);
+}
+
+// SubgroupMask::first(n): bits 0..n, saturating at 128.
+fn ballot_mask_first(n: u32) -> vec4<u32> {
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
+    // A shift by 32 would wrap to a shift by 0, so full words are chosen apart.
+    let partial = ((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u));
+    return select(partial, vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+}
+
+// m.count(): the set bits among all 128.
+fn ballot_mask_count(m: vec4<u32>) -> u32 {
+    let c = countOneBits(m);
+    return ((c.x + c.y) + (c.z + c.w));
+}
+
+// The bits below the subgroup size: the only ones ballot operations read.
+// Like the lane masks below, ballot_init computes them once, so that no
+// operation recomputes them.
+var<private> ballot_below_bits: vec4<u32>;
+fn ballot_below() -> vec4<u32> {
+    return ballot_below_bits;
+}
+
+// subgroupBallotBitCount(v): the set bits below the subgroup size.
+fn ballot_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_below()));
+}
+
+// subgroupElect, which naga lacks: whether this is the lowest active lane,
+// the one whose id subgroupBroadcastFirst hands to every active lane.
+fn ballot_elect() -> bool {
+    return (subgroupBroadcastFirst(ballot_lane) == ballot_lane);
+}
+
+@group(0) @binding(0) var<storage, read> ballot_in0: array<u32>;
+@group(0) @binding(1) var<storage, read> ballot_in1: i32;
+@group(0) @binding(2) var<storage, read_write> ballot_out: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ballot_lanes: array<vec4<u32>>;
+
+fn divergent(n: u32, limit: i32) -> i32 {
+    var total: i32;
+    var for0: i32;
+    var end1: i32;
+    var i: i32;
+    total = 0i;
+    for0 = 0i;
+    end1 = limit;
+    loop {
+        if (!(for0 < end1)) {
+            break;
+        }
+        i = for0;
+        if (bitcast<u32>(i) >= n) {
+            break;
+        }
+        if ballot_elect() {
+            continue;
+        }
+        total = (total + bitcast<i32>(ballot_bit_count(subgroupBallot(true))));
+        continuing {
+            for0 = (for0 + 1i);
+        }
+    }
+    loop {
+        if (!(total > 100i)) {
+            break;
+        }
+        total = (total - 7i);
+    }
+    if (total == 0i) {
+        return (-1i);
+    }
+    return total;
+}
+
+// Workgroup size 2x3x2, flattened: naga rejects subgroup built-ins
+// in a multi-dimensional workgroup.
+@compute @workgroup_size(12)
+fn main(
+    @builtin(local_invocation_index) ballot_local_index: u32,
+    @builtin(workgroup_id) ballot_workgroup_id: vec3<u32>,
+    @builtin(num_workgroups) ballot_num_workgroups: vec3<u32>,
+    @builtin(subgroup_invocation_id) ballot_subgroup_invocation_id: u32,
+    @builtin(subgroup_size) ballot_subgroup_size_in: u32,
+) {
+    ballot_init(ballot_subgroup_invocation_id, ballot_subgroup_size_in);
+    let ballot_workgroup_index = ((ballot_workgroup_id.x + (ballot_workgroup_id.y * ballot_num_workgroups.x))
+        + ((ballot_workgroup_id.z * ballot_num_workgroups.x) * ballot_num_workgroups.y));
+    let ballot_global = ((ballot_workgroup_index * 12u) + ballot_local_index);
+    let ballot_key = subgroupBroadcastFirst(ballot_local_index);
+    if (ballot_global < arrayLength(&ballot_lanes)) {
+        ballot_lanes[ballot_global] = vec4<u32>(ballot_lane, ballot_size, ballot_key, ballot_workgroup_index);
+    }
+    let ballot_arg0 = ballot_in0[min(ballot_global, (arrayLength(&ballot_in0) - 1u))];
+    let ballot_arg1 = ballot_in1;
+    let ballot_result = divergent(ballot_arg0, ballot_arg1);
+    if (ballot_global < arrayLength(&ballot_out)) {
+        ballot_out[ballot_global] = ballot_result;
+    }
+}
