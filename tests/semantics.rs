@@ -1,5 +1,5 @@
 //! Divergence semantics of native kernels, with every expected value derived
-//! by hand from the spec (DESIGN.md, "Semantics") rather than from the code.
+//! by hand from the spec (docs/design.md, "Semantics") rather than from the code.
 
 use ballot::prelude::*;
 use ballot::{Op, UbKind};

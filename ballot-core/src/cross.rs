@@ -189,7 +189,7 @@ pub fn compile(wgsl: &str, to: CrossTarget) -> Result<CrossOutput, CrossError> {
         }
         CrossTarget::Msl => {
             let options = msl::Options {
-                // The version DESIGN.md names for SIMD-group functions.
+                // The version docs/design.md names for SIMD-group functions.
                 lang_version: (2, 1),
                 ..msl::Options::default()
             };

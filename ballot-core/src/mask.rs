@@ -6,7 +6,7 @@
 //! 0–31 and word 3 (`w`) holds lanes 96–127. As a `u128`, lane `i` is bit `i`.
 //!
 //! The methods here are the spec in code: each one takes the subgroup size
-//! explicitly and ignores bits at or above it, exactly as DESIGN.md's
+//! explicitly and ignores bits at or above it, exactly as docs/design.md's
 //! semantics require. Operations whose result is undefined for some inputs
 //! return `Option`, so callers decide how to report the undefined case; the
 //! simulator in [`crate::sim`] turns `None` into a typed report.

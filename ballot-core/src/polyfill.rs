@@ -46,7 +46,7 @@
 //! flow. The other operations are lane-local and may be called anywhere.
 //!
 //! # Undefined cases
-//! Where the spec (DESIGN.md, "Semantics") leaves a result undefined, the
+//! Where the spec (docs/design.md, "Semantics") leaves a result undefined, the
 //! generated functions return: FindLSB / FindMSB with no bit below the
 //! size, [`UNDEFINED_FIND`](crate::back::UNDEFINED_FIND) (`0xFFFFFFFF`);
 //! BitExtract at or above the size, `false`; InverseBallot of a value that
@@ -709,7 +709,7 @@ mod tests {
     use super::*;
 
     /// The public functions each target's library must define itself: all
-    /// the operations the target lacks (DESIGN.md, "Targets").
+    /// the operations the target lacks (docs/design.md, "Targets").
     fn defined(target: Target) -> Vec<Op> {
         Op::ALL
             .into_iter()

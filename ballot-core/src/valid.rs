@@ -1,5 +1,5 @@
 //! Validation of emitted shader text with naga, per target, following
-//! DESIGN.md's table; and, for tests and runners, glslang and spirv-val.
+//! docs/design.md's table; and, for tests and runners, glslang and spirv-val.
 //!
 //! | target | how naga sees it |
 //! |---|---|

@@ -1,6 +1,6 @@
 //! Configurations no device can have are rejected with a typed error that
 //! names the offending value; every configuration a device can have is
-//! accepted. Sizes follow DESIGN.md: a power of two from 1 to 128.
+//! accepted. Sizes follow docs/design.md: a power of two from 1 to 128.
 
 use ballot_core::error::{ConfigError, SimError};
 use ballot_core::mask::SubgroupMask;

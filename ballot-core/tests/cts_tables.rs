@@ -1,6 +1,6 @@
 //! Exhaustive tables after the Vulkan CTS and WebGPU CTS ballot patterns,
 //! for every subgroup size. Expected values are closed formulas read off
-//! DESIGN.md's semantics (a high mask `i..128` holds `size - i` bits below
+//! docs/design.md's semantics (a high mask `i..128` holds `size - i` bits below
 //! the size, and so on), never the crate's own helpers.
 
 use ballot_core::error::{Op, SimError, UbKind, UndefinedBehavior};

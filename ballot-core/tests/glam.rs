@@ -1,5 +1,5 @@
 //! `glam::UVec4` is the mask type spirv-std uses; converting must keep
-//! DESIGN.md's layout, lane `i` in bit `i % 32` of component `i / 32`.
+//! docs/design.md's layout, lane `i` in bit `i % 32` of component `i / 32`.
 #![cfg(feature = "glam")]
 
 use ballot_core::mask::SubgroupMask;

@@ -1,6 +1,6 @@
 //! Property tests of `SubgroupMask` and of every operation in `ops`, checked
 //! against a reference written here in plain `u128` arithmetic straight from
-//! DESIGN.md's "Semantics (normative)". Nothing here reuses the crate's own
+//! docs/design.md's "Semantics (normative)". Nothing here reuses the crate's own
 //! mask helpers to compute an expected value, so a mistake shared by both is
 //! unlikely.
 

@@ -1,4 +1,4 @@
-//! Every case DESIGN.md calls undefined must come back as a typed report that
+//! Every case docs/design.md calls undefined must come back as a typed report that
 //! names the operation, the lane and the offending value, never as a value.
 //! Inputs that only look suspicious (a bad value in an inactive lane) must
 //! not be reported. Wrong input lengths are a separate, typed error.

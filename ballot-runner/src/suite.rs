@@ -1,5 +1,5 @@
 //! The kernels and inputs the driver tests run: the README's kernels, the
-//! patterns of the Vulkan and WebGPU conformance tests that DESIGN.md lists,
+//! patterns of the Vulkan and WebGPU conformance tests that docs/design.md lists,
 //! and (when the generated file exists) the random kernels of
 //! `tests/random/kernels.rs`, over ragged and regular workgroup shapes and,
 //! for the emulated targets, every virtual subgroup size.

@@ -1,6 +1,6 @@
 //! The polyfill libraries' self-tests (`ballot_core::polyfill::self_test`)
 //! on real drivers, every record of every invocation compared with the
-//! simulator (`ballot_core::ops`), which implements DESIGN.md's semantics
+//! simulator (`ballot_core::ops`), which implements docs/design.md's semantics
 //! independently of the WGSL / GLSL helpers. Three ways to the driver:
 //!
 //! - wgpu on Vulkan: `glsl` and `wgsl` in the driver's own subgroups, and

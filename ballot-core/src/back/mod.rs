@@ -91,7 +91,7 @@ impl Language {
     }
 }
 
-/// Where emitted code will run. See DESIGN.md's target table.
+/// Where emitted code will run. See docs/design.md's target table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Target {
     /// GLSL with `GL_KHR_shader_subgroup_ballot`: native calls.

@@ -1,7 +1,7 @@
 //! Compile-time validation of every shader a kernel yields.
 //!
 //! Every target's text in every form is proven valid by naga, with the
-//! capabilities of DESIGN.md's table, but not always by a validation of
+//! capabilities of docs/design.md's table, but not always by a validation of
 //! its own: where [`super::cover`] shows that naga's verdict on another
 //! text holds for it (a helper library inside its compute shader, the
 //! `wgsl-web` text holding the `wgsl` text's tokens), that verdict is

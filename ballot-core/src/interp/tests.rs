@@ -1,5 +1,5 @@
 //! Interpreter tests on hand-built IR. Every expected value is derived by
-//! hand from DESIGN.md's semantics, in the comment next to it.
+//! hand from docs/design.md's semantics, in the comment next to it.
 
 use super::*;
 use crate::error::{UbKind, UndefinedBehavior};
