@@ -6,7 +6,7 @@ pub use ballot_core::back::{
 };
 #[cfg(feature = "cross")]
 pub use ballot_core::cross;
-pub use ballot_core::front::limits;
+pub use ballot_core::limits;
 pub use ballot_core::valid::{
     check_source, glslang, validate, SourceError, ToolError, ValidationError,
 };

@@ -6,6 +6,11 @@
 //! (`ballot::limits`): long operator chains, deep brackets, nested
 //! `if`s and loops, long `else if` chains and many statements.
 //!
+//! The same crate then shows what a user's program links: `cargo tree`
+//! of its normal dependencies, the proc macro's left out, holds no syn,
+//! proc-macro2, quote or clap, and naga without its SPIR-V, HLSL and MSL
+//! writers.
+//!
 //! It takes minutes (the dependencies build once, unoptimised), so it is
 //! ignored by a plain `cargo test`; `scripts/test` runs it.
 
@@ -225,4 +230,48 @@ fn hostile_kernels_build_every_time_in_a_default_profile() {
         .collect();
     assert_eq!(errors.len(), 1, "{stderr}");
     assert!(errors[0].contains("MAX_DEPTH"), "{stderr}");
+
+    runtime_carries_no_compiler(&dir);
+}
+
+/// What the user's program links (normal dependencies, without the proc
+/// macro's): no Rust parser, no command line, none of naga's writers.
+fn runtime_carries_no_compiler(dir: &Path) {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "tree",
+            "-e",
+            "normal,no-proc-macro",
+            "--prefix",
+            "none",
+            "-f",
+            "{p} {f}",
+        ])
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .output()
+        .expect("cargo tree runs");
+    let tree = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(tree.contains("ballot-core"), "{tree}");
+    for line in tree.lines() {
+        let name = line.split(' ').next().unwrap_or_default();
+        assert!(
+            !["syn", "proc-macro2", "quote", "clap", "prettyplease"].contains(&name),
+            "the user's program links {line}"
+        );
+        if name == "naga" {
+            for writer in ["spv-out", "hlsl-out", "msl-out"] {
+                assert!(
+                    !line.contains(writer),
+                    "the user's program links naga's {writer}"
+                );
+            }
+        }
+    }
+    println!("the program's dependencies:\n{tree}");
 }

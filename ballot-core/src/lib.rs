@@ -8,7 +8,9 @@
 //! - [`ir`]: the typed kernel IR every backend reads.
 //! - [`scalar`]: the IR's scalar rules, the one definition that the
 //!   runtime, the interpreter and the constant folder compute with.
-//! - [`front`]: syn AST to IR, with every error spanned.
+//! - [`front`]: syn AST to IR, with every error spanned (feature `macros`,
+//!   on by default; the `ballot` facade leaves it off).
+//! - [`limits`]: how deep a kernel may nest, how long a statement may be.
 //! - [`lower`]: the shared lowering, what every printer needs to know of a
 //!   kernel beyond its IR.
 //! - [`back`]: IR to code: native Rust, GLSL and WGSL.
@@ -17,7 +19,8 @@
 //!   from the writers' helper texts.
 //! - [`cross`]: `wgsl` text through naga to SPIR-V, HLSL and MSL.
 //! - [`check`]: robust naga validation of a user's untrusted shader file.
-//! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls.
+//! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls
+//!   (feature `macros`).
 //! - [`stack`]: enough stack for the recursive passes on any thread.
 #![warn(missing_docs)]
 
@@ -26,10 +29,13 @@ pub mod check;
 #[cfg(feature = "cross")]
 pub mod cross;
 pub mod error;
+#[cfg(feature = "macros")]
 pub mod expand;
+#[cfg(feature = "macros")]
 pub mod front;
 pub mod interp;
 pub mod ir;
+pub mod limits;
 pub mod lower;
 pub mod mask;
 pub mod ops;

@@ -65,6 +65,7 @@ use core::str::FromStr;
 pub mod glsl;
 pub mod keywords;
 pub mod namer;
+#[cfg(feature = "macros")]
 pub mod rust;
 pub mod wgsl;
 
