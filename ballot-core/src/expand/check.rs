@@ -2,11 +2,12 @@
 //!
 //! Every target's text in every form is proven valid by naga, with the
 //! capabilities of docs/design.md's table, but not always by a validation of
-//! its own: where [`super::cover`] shows that naga's verdict on another
-//! text holds for it (a helper library inside its compute shader, the
-//! `wgsl-web` text holding the `wgsl` text's tokens), that verdict is
-//! used, and the text is validated itself only when that verdict is a
-//! failure, so that its error report is its own. Emission and validation
+//! its own: a `wgsl-web` text is the `wgsl` text after directives naga
+//! rejects (`back::wgsl::write`), and takes its verdict; where
+//! [`super::cover`] shows that a compute shader's verdict holds for its
+//! helper library, that verdict is used. A text is validated itself only
+//! when the verdict it would take is a failure, so that its error report
+//! is its own. Emission and validation
 //! run on up to [`THREADS_VAR`] threads, in four jobs (one per target, the
 //! two native WGSL targets together), while the macro's own thread
 //! generates the native Rust: the jobs touch no `proc_macro` type.
@@ -201,22 +202,16 @@ fn job(targets: &[Target], emit: &(impl Fn(Target) -> Emitted + Sync)) -> Vec<Do
         let start = Instant::now();
         let t = index(target);
         let mut plans = [Plan::Own; 2];
-        // The `wgsl` text's verdict for the `wgsl-web` one, in each form.
-        let wgsl = done
-            .iter()
-            .zip(targets)
-            .find(|(_, &t)| t == Target::Wgsl)
-            .map(|(d, _)| d);
-        if let (Target::WgslWeb, Some(wgsl)) = (target, wgsl) {
-            if valid::capabilities(target) == valid::capabilities(Target::Wgsl) {
-                for f in [HELPERS, COMPUTE] {
-                    if let (Some(web), Some(plain)) = (text(&emitted, f), text(&wgsl.emitted, f)) {
-                        if cover::same_tokens(&web.source, &plain.source) {
-                            plans[f] = Plan::CoveredBy(index(Target::Wgsl), f);
-                        }
-                    }
-                }
-            }
+        // A `wgsl-web` text is the `wgsl` one after the directives naga
+        // rejects (`back::wgsl::write`): the `wgsl` text's verdict is its
+        // own, with the same capabilities.
+        if target == Target::WgslWeb
+            && valid::capabilities(target) == valid::capabilities(Target::Wgsl)
+        {
+            plans = [
+                Plan::CoveredBy(index(Target::Wgsl), HELPERS),
+                Plan::CoveredBy(index(Target::Wgsl), COMPUTE),
+            ];
         }
         // The compute shader's verdict for its library.
         if let (Plan::Own, Some(helpers), Some(compute)) = (

@@ -2,20 +2,16 @@
 //! expansion then validates one text instead of two, and proves nothing
 //! less.
 //!
-//! Both facts below are about the texts naga parses
+//! The fact below is about the texts naga parses
 //! ([`crate::valid::naga_source`]), checked on those very texts each time,
-//! and both rest on one property of naga's WGSL and GLSL front ends: the
+//! and rests on one property of naga's WGSL and GLSL front ends: the
 //! module they build, and so the validator's verdict, depends on the
 //! sequence of tokens; where a token sits (its span) only feeds error
-//! reports. Comments and whitespace are not tokens.
+//! reports. Comments and whitespace are not tokens. (`wgsl-web` needs no
+//! such proof: its text is the `wgsl` text after its directives, by
+//! construction in `back::wgsl::write`.)
 //!
-//! - [`same_tokens`]: two texts whose lines with tokens are equal, in order,
-//!   once indentation is trimmed, hold the same tokens. The rest of their
-//!   lines are blank or `//` comments. Used for `wgsl-web`, whose text with
-//!   its directives blanked differs from the `wgsl` text only in a comment
-//!   naming the target and in blank lines; both are validated with the same
-//!   capabilities.
-//! - [`covers`]: the helper library is the compute shader minus whole
+//! [`covers`]: the helper library is the compute shader minus whole
 //!   top-level items (the storage buffers, the workgroup size, the entry
 //!   point), which declare nothing that the library names. A valid module
 //!   stays valid when items that nothing left refers to are removed: each
@@ -25,22 +21,13 @@
 //!   checked with an empty entry point added ([`crate::valid::GLSL_LIBRARY_ENTRY`]),
 //!   valid on its own as long as the library does not name `main`.
 //!
-//! Anything these checks cannot see through (block comments, line
+//! Anything this check cannot see through (block comments, line
 //! continuations, preprocessor directives other than `#version` and
 //! `#extension`, an insert they cannot read as whole items) makes them
 //! answer `false`, and the expansion validates the text itself.
 
 use crate::back::Language;
 use crate::valid::{GLSL_LIBRARY_ENTRY, GLSL_LIBRARY_VERSION};
-
-/// Whether `a` and `b` hold the same tokens, in the same order (see the
-/// module documentation).
-pub fn same_tokens(a: &str, b: &str) -> bool {
-    match (token_lines(a), token_lines(b)) {
-        (Some(a), Some(b)) => a == b,
-        _ => false,
-    }
-}
 
 /// Whether `helpers`, the text naga parses for a helper library, is valid
 /// whenever `compute`, that of the compute shader of the same kernel,
@@ -457,23 +444,6 @@ fn main(
 ";
 
     #[test]
-    fn comments_indentation_and_blank_lines_are_not_tokens() {
-        let other = "\n// B\n  var<private> ballot_lane: u32;\n\n\nfn ballot_init(subgroup_invocation_id: u32) {\nballot_lane = subgroup_invocation_id;\n}\n  fn twice(x: u32) -> u32 {\n  // why\n      return x * 2u;\n}";
-        assert!(same_tokens(LIBRARY, other));
-        assert!(!same_tokens(LIBRARY, &other.replace("2u", "3u")));
-        // A block comment could hide or reveal anything.
-        assert!(!same_tokens(
-            &format!("/* */\n{LIBRARY}"),
-            &format!("/* */\n{LIBRARY}")
-        ));
-        // WGSL ends a `//` comment at other line breaks too.
-        assert!(!same_tokens("// a\u{2028}const x = 1;\n", "\n"));
-        assert!(!same_tokens("// a\rconst x = 1;\n", "\n"));
-        // Doc comments may be tokens.
-        assert!(!same_tokens(LIBRARY, &format!("/// doc\n{LIBRARY}")));
-    }
-
-    #[test]
     fn a_shader_covers_its_library_when_only_whole_items_are_added() {
         assert!(covers(Language::Wgsl, SHADER, LIBRARY));
         // The library must be all there, in order.
@@ -679,10 +649,27 @@ void main() {
                         kernel.name
                     );
                 }
-                let web = sources(Target::WgslWeb, &kernel, options);
-                let wgsl = sources(Target::Wgsl, &kernel, options);
-                for (web, wgsl) in web.iter().zip(&wgsl) {
-                    assert!(same_tokens(web, wgsl), "{web}\n---\n{wgsl}");
+                // The expansion gives `wgsl-web` the `wgsl` verdict: its
+                // text is the `wgsl` one after the directives.
+                for form in Form::ALL {
+                    let emit = |target| {
+                        crate::back::emit(target, form, &[&kernel], options, Missing::Stub)
+                            .expect("valid options")
+                    };
+                    let (web, wgsl) = (emit(Target::WgslWeb), emit(Target::Wgsl));
+                    let directives = web
+                        .strip_suffix(wgsl.as_str())
+                        .expect("wgsl-web ends with wgsl");
+                    assert!(directives.contains("enable subgroups;"), "{directives}");
+                    for line in directives.lines() {
+                        assert!(
+                            line.is_empty()
+                                || line.starts_with("//")
+                                || line == "enable subgroups;"
+                                || line == "diagnostic(off, subgroup_uniformity);",
+                            "{directives}"
+                        );
+                    }
                 }
             }
         }

@@ -1,9 +1,10 @@
-// A compute shader for kernel `compaction_slot`, target `wgsl-web`, written by ballot.
+// Target `wgsl-web`: the `wgsl` module below, after the directives Tint needs.
+enable subgroups;
+
+// A compute shader for kernel `compaction_slot`, target `wgsl`, written by ballot.
 // Where the spec leaves a result undefined, these functions return a
 // documented value: FindLSB / FindMSB with no bit below the subgroup size
 // give 0xffffffffu, and BitExtract at or above the size gives false.
-
-enable subgroups;
 
 // The invocation's lane id and its subgroup's size. WGSL has them only as
 // entry-point built-ins, so ballot_init keeps them for the functions below.

@@ -1,12 +1,13 @@
-// Helper functions for kernel `reserved_names`, target `wgsl-web`, written by ballot.
+// Target `wgsl-web`: the `wgsl` module below, after the directives Tint needs.
+enable subgroups;
+
+// Helper functions for kernel `reserved_names`, target `wgsl`, written by ballot.
 // Call ballot_init(subgroup_invocation_id, subgroup_size) once at the top
 // of the entry point, with the built-in values of those names; then call
 // the kernel's function from anywhere.
 // Where the spec leaves a result undefined, these functions return a
 // documented value: FindLSB / FindMSB with no bit below the subgroup size
 // give 0xffffffffu, and BitExtract at or above the size gives false.
-
-enable subgroups;
 
 // The invocation's lane id and its subgroup's size. WGSL has them only as
 // entry-point built-ins, so ballot_init keeps them for the functions below.

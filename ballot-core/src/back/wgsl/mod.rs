@@ -64,16 +64,38 @@ pub fn write(
     missing: Missing,
 ) -> Result<String, ShaderError> {
     options.validate()?;
-    let target = match target {
-        Target::Wgsl | Target::WgslWeb | Target::WgslNoSubgroup => target,
-        Target::Glsl => Target::Wgsl,
-        Target::GlslNoSubgroup => Target::WgslNoSubgroup,
+    let (target, web) = match target {
+        Target::Wgsl | Target::WgslNoSubgroup => (target, false),
+        // The `wgsl` module, after the directives Tint needs.
+        Target::WgslWeb => (Target::Wgsl, true),
+        Target::Glsl => (Target::Wgsl, false),
+        Target::GlslNoSubgroup => (Target::WgslNoSubgroup, false),
     };
     let plan = Plan::new(target, form, kernels, options, missing)?;
     let mut text = String::new();
-    // Writing into a `String` cannot fail.
+    if web {
+        // Writing into a `String` cannot fail.
+        let _ = write_web_directives(&mut text, uniformity::needs_diagnostic(&plan));
+    }
     let _ = Writer::new(&mut text, &plan).write_module();
     Ok(text)
+}
+
+/// What makes the `wgsl` module the `wgsl-web` one: `enable subgroups;`
+/// and, where a ballot sits in control flow Tint cannot prove uniform, the
+/// diagnostic that lets it through. Everything after them is the `wgsl`
+/// text, byte for byte, so naga's verdict on that text is the verdict on
+/// this one (naga rejects the directives themselves).
+fn write_web_directives(out: &mut impl fmt::Write, diagnostic_off: bool) -> fmt::Result {
+    writeln!(
+        out,
+        "// Target `wgsl-web`: the `wgsl` module below, after the directives Tint needs."
+    )?;
+    writeln!(out, "enable subgroups;")?;
+    if diagnostic_off {
+        writeln!(out, "diagnostic(off, subgroup_uniformity);")?;
+    }
+    writeln!(out)
 }
 
 /// The WGSL spelling of a type.
@@ -143,7 +165,6 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
     /// kernels' functions and, for a compute shader, bindings and `main`.
     fn write_module(&mut self) -> fmt::Result {
         self.write_header()?;
-        self.write_directives()?;
         self.write_lane_state()?;
         let plan = self.plan;
         for helper in &plan.helpers {
@@ -205,20 +226,6 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
             options.subgroup_size,
             options.invocations_per_workgroup()
         )
-    }
-
-    /// `enable subgroups;` and, where a ballot sits in control flow Tint
-    /// cannot prove uniform, the diagnostic that lets it through.
-    fn write_directives(&mut self) -> fmt::Result {
-        if self.plan.target != Target::WgslWeb {
-            return Ok(());
-        }
-        writeln!(self.out)?;
-        writeln!(self.out, "enable subgroups;")?;
-        if self.plan.diagnostic_off {
-            writeln!(self.out, "diagnostic(off, subgroup_uniformity);")?;
-        }
-        Ok(())
     }
 
     /// The invocation's lane state and `ballot_init`, which sets it.

@@ -12,7 +12,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::fold::{self, Folded};
 use super::helpers::{self, Helper};
-use super::uniformity;
 use crate::back::namer::Namer;
 use crate::back::{Form, Language, Missing, ShaderError, ShaderOptions, Target};
 use crate::ir::{Expr, Handle, Kernel, Stmt, Type};
@@ -78,8 +77,6 @@ pub(super) struct Plan<'a> {
     pub functions: Vec<Function<'a>>,
     /// The helpers to write, dependencies included.
     pub helpers: BTreeSet<Helper>,
-    /// Whether to write `diagnostic(off, subgroup_uniformity);` (`wgsl-web`).
-    pub diagnostic_off: bool,
 }
 
 impl<'a> Plan<'a> {
@@ -109,10 +106,8 @@ impl<'a> Plan<'a> {
             options,
             functions,
             helpers: BTreeSet::new(),
-            diagnostic_off: false,
         };
         plan.helpers = helpers::collect(&plan);
-        plan.diagnostic_off = target == Target::WgslWeb && uniformity::needs_diagnostic(&plan);
         Ok(plan)
     }
 
