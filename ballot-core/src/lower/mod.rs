@@ -13,12 +13,17 @@
 //! - which statements can take lanes out of the sequence they are in
 //!   ([`can_jump`], [`returns`]).
 //!
+//! - [`calls`]: which functions a module holds, in which order, and what
+//!   each call calls.
+//!
 //! The scalar rules live in [`crate::scalar`], the operand order in
 //! [`crate::ir::Expr::operands`].
 //!
 //! Every function here accepts malformed IR (handles out of range,
 //! operands after their users) without panicking: it then answers `false`
 //! for the parts it cannot reach.
+
+pub mod calls;
 
 use crate::error::Op;
 use crate::ir::{Block, Expr, Handle, Kernel, Stmt};

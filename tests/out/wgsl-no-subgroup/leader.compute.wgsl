@@ -89,6 +89,25 @@ fn ballot_ballot(on: bool, predicate: bool) -> vec4<u32> {
 @group(0) @binding(0) var<storage, read> ballot_in0: array<u32>;
 @group(0) @binding(1) var<storage, read_write> ballot_out: array<u32>;
 
+// `compaction_slot` if-converted: every invocation runs every statement, and
+// ballot_active says which really do. Called in uniform control flow.
+fn compaction_slot_masked(ballot_active_in: bool, keep: bool) -> u32 {
+    var ballot_active = ballot_active_in;
+    var ballot_ret = false;
+    var ballot_ret_val: u32;
+    let ballot_t1 = ballot_ballot(ballot_active, keep);
+    let ballot_t2 = ballot_exclusive_bit_count(ballot_t1);
+    if ballot_active { ballot_ret_val = ballot_t2; }
+    ballot_ret = (ballot_ret || ballot_active);
+    ballot_active = false;
+    return ballot_ret_val;
+}
+
+// Call in every invocation of the workgroup, in uniform control flow.
+fn compaction_slot(keep: bool) -> u32 {
+    return compaction_slot_masked(true, keep);
+}
+
 // `leader` if-converted: every invocation runs every statement, and
 // ballot_active says which really do. Called in uniform control flow.
 fn leader_masked(ballot_active_in: bool, p: bool) -> u32 {
@@ -114,25 +133,6 @@ fn leader_masked(ballot_active_in: bool, p: bool) -> u32 {
 // Call in every invocation of the workgroup, in uniform control flow.
 fn leader(p: bool) -> u32 {
     return leader_masked(true, p);
-}
-
-// `compaction_slot` if-converted: every invocation runs every statement, and
-// ballot_active says which really do. Called in uniform control flow.
-fn compaction_slot_masked(ballot_active_in: bool, keep: bool) -> u32 {
-    var ballot_active = ballot_active_in;
-    var ballot_ret = false;
-    var ballot_ret_val: u32;
-    let ballot_t1 = ballot_ballot(ballot_active, keep);
-    let ballot_t2 = ballot_exclusive_bit_count(ballot_t1);
-    if ballot_active { ballot_ret_val = ballot_t2; }
-    ballot_ret = (ballot_ret || ballot_active);
-    ballot_active = false;
-    return ballot_ret_val;
-}
-
-// Call in every invocation of the workgroup, in uniform control flow.
-fn compaction_slot(keep: bool) -> u32 {
-    return compaction_slot_masked(true, keep);
 }
 
 @compute @workgroup_size(64, 1, 1)

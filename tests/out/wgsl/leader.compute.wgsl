@@ -54,6 +54,10 @@ fn ballot_lt_mask() -> vec4<u32> {
 @group(0) @binding(0) var<storage, read> ballot_in0: array<u32>;
 @group(0) @binding(1) var<storage, read_write> ballot_out: array<u32>;
 
+fn compaction_slot(keep: bool) -> u32 {
+    return ballot_exclusive_bit_count(subgroupBallot(keep));
+}
+
 fn leader(p: bool) -> u32 {
     var result: u32;
     result = 0u;
@@ -61,10 +65,6 @@ fn leader(p: bool) -> u32 {
         result = compaction_slot(p);
     }
     return result;
-}
-
-fn compaction_slot(keep: bool) -> u32 {
-    return ballot_exclusive_bit_count(subgroupBallot(keep));
 }
 
 @compute @workgroup_size(64, 1, 1)

@@ -54,6 +54,10 @@ fn ballot_lt_mask() -> vec4<u32> {
     return ballot_lt_bits;
 }
 
+fn compaction_slot(keep: bool) -> u32 {
+    return ballot_exclusive_bit_count(subgroupBallot(keep));
+}
+
 fn leader(p: bool) -> u32 {
     var result: u32;
     result = 0u;
@@ -61,8 +65,4 @@ fn leader(p: bool) -> u32 {
         result = compaction_slot(p);
     }
     return result;
-}
-
-fn compaction_slot(keep: bool) -> u32 {
-    return ballot_exclusive_bit_count(subgroupBallot(keep));
 }

@@ -202,7 +202,7 @@ impl<W: Write> Writer<'_, W> {
     fn write_function(&mut self, function: &Function<'_>) -> fmt::Result {
         self.temps = 0;
         let kernel = match &function.source {
-            Source::Stub { params, ret } => return self.write_stub(function, params, *ret),
+            Source::Stub { params, ret, .. } => return self.write_stub(function, params, *ret),
             Source::Kernel(kernel) => *kernel,
         };
         let f = Func { kernel, function };

@@ -248,7 +248,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
                     self.write_native_function(&mut cx)
                 }
             }
-            Source::Stub { params, ret } => self.write_stub(function, params, *ret),
+            Source::Stub { params, ret, .. } => self.write_stub(function, params, *ret),
         }
     }
 

@@ -14,22 +14,10 @@ use super::fold::{self, Folded};
 use super::helpers::{self, Helper};
 use crate::back::namer::Namer;
 use crate::back::{Form, Language, Missing, ShaderError, ShaderOptions, Target};
-use crate::ir::{Expr, Handle, Kernel, Stmt, Type};
+use crate::ir::{Expr, Handle, Kernel, Stmt};
+use crate::lower::calls::{self, Module};
 
-/// What a function of the module computes.
-#[derive(Clone, Debug)]
-pub(super) enum Source<'a> {
-    /// A kernel given to the writer.
-    Kernel(&'a Kernel),
-    /// A callee that was not given ([`Missing::Stub`]): it returns the zero
-    /// value.
-    Stub {
-        /// The parameter types, read off the call's arguments.
-        params: Vec<Type>,
-        /// The result type, read off the call.
-        ret: Type,
-    },
-}
+pub(super) use crate::lower::calls::Source;
 
 /// One function of the module, with its WGSL names.
 #[derive(Clone, Debug)]
@@ -56,10 +44,7 @@ pub(super) struct Function<'a> {
 impl Function<'_> {
     /// The kernel, unless the function is a stub.
     pub fn kernel(&self) -> Option<&Kernel> {
-        match self.source {
-            Source::Kernel(kernel) => Some(kernel),
-            Source::Stub { .. } => None,
-        }
+        self.source.kernel()
     }
 }
 
@@ -72,8 +57,8 @@ pub(super) struct Plan<'a> {
     pub form: Form,
     /// The options, already validated.
     pub options: &'a ShaderOptions,
-    /// The functions in writing order: the entry first, then its callees in
-    /// the order calls first reach them.
+    /// The functions in writing order ([`crate::lower::calls`]): callees
+    /// before their callers, the entry last.
     pub functions: Vec<Function<'a>>,
     /// The helpers to write, dependencies included.
     pub helpers: BTreeSet<Helper>,
@@ -89,17 +74,7 @@ impl<'a> Plan<'a> {
         options: &'a ShaderOptions,
         missing: Missing,
     ) -> Result<Self, ShaderError> {
-        let mut resolver = Resolver {
-            kernels,
-            missing,
-            order: Vec::new(),
-            stubs: Vec::new(),
-            calls: BTreeMap::new(),
-        };
-        if !kernels.is_empty() {
-            resolver.visit(0)?;
-        }
-        let functions = resolver.name(!target.has_subgroups());
+        let functions = name(calls::resolve(kernels, missing)?, !target.has_subgroups());
         let mut plan = Plan {
             target,
             form,
@@ -118,145 +93,49 @@ impl<'a> Plan<'a> {
 
     /// The entry kernel's function, if a kernel was given.
     pub fn entry(&self) -> Option<&Function<'a>> {
-        self.functions.first()
+        self.functions.last()
     }
 }
 
-/// A function before it is named: a kernel by its index in the writer's
-/// input, or a stub by its index among the stubs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Key {
-    Kernel(usize),
-    Stub(usize),
-}
-
-struct Resolver<'k, 'a> {
-    kernels: &'k [&'a Kernel],
-    missing: Missing,
-    /// Functions in writing order.
-    order: Vec<Key>,
-    /// Stubs: the callee's last path segment, parameter types and result.
-    stubs: Vec<(String, Vec<Type>, Type)>,
-    /// What each call of each kernel resolves to.
-    calls: BTreeMap<(usize, Handle<Expr>), Key>,
-}
-
-impl<'a> Resolver<'_, 'a> {
-    fn visit(&mut self, index: usize) -> Result<(), ShaderError> {
-        // Pushed before the callees, so a cycle is not followed twice.
-        self.order.push(Key::Kernel(index));
-        let kernel = self.kernels[index];
-        for (handle, expr) in kernel.exprs.iter() {
-            if let Expr::Call { callee, args } = expr {
-                let key = self.resolve(kernel, handle, callee, args)?;
-                self.calls.insert((index, handle), key);
+/// Names every function, then every function's locals.
+fn name(module: Module<'_>, masked: bool) -> Vec<Function<'_>> {
+    let mut namer = Namer::new(Language::Wgsl);
+    // The compute shader's entry point, whatever the form, so that a
+    // kernel's name does not depend on the form.
+    namer.reserve("main");
+    // The namer knows WGSL's reserved words; a local named like a
+    // built-in function or type (`select`, `u32`) would shadow it too.
+    namer.reserve_wgsl_builtins();
+    let mut functions: Vec<Function<'_>> = module
+        .functions
+        .into_iter()
+        .zip(module.calls)
+        .map(|(source, calls)| {
+            let name = namer.call(source.rust_name());
+            let folded = source.kernel().map(fold::fold).unwrap_or_default();
+            Function {
+                source,
+                masked: name.clone(),
+                name,
+                locals: Vec::new(),
+                params: Vec::new(),
+                calls,
+                folded,
             }
-        }
-        Ok(())
-    }
-
-    fn resolve(
-        &mut self,
-        kernel: &Kernel,
-        call: Handle<Expr>,
-        callee: &str,
-        args: &[Handle<Expr>],
-    ) -> Result<Key, ShaderError> {
-        let segment = callee.rsplit("::").next().unwrap_or(callee).trim();
-        let found = (1..self.kernels.len()).find(|&i| self.kernels[i].name == segment);
-        if let Some(index) = found {
-            if !self.order.contains(&Key::Kernel(index)) {
-                self.visit(index)?;
-            }
-            return Ok(Key::Kernel(index));
-        }
-        if self.missing == Missing::Error {
-            return Err(ShaderError::MissingCallee {
-                caller: kernel.name.clone(),
-                callee: callee.to_string(),
-            });
-        }
-        // One stub per signature: WGSL has no overloading, so calls with
-        // other argument types get a stand-in (and a name) of their own.
-        let params: Vec<Type> = args.iter().map(|&a| type_of(kernel, a)).collect();
-        let stub = (segment.to_string(), params, type_of(kernel, call));
-        let index = match self.stubs.iter().position(|s| *s == stub) {
-            Some(index) => index,
-            None => {
-                self.stubs.push(stub);
-                self.order.push(Key::Stub(self.stubs.len() - 1));
-                self.stubs.len() - 1
-            }
-        };
-        Ok(Key::Stub(index))
-    }
-
-    /// Names every function, then every function's locals.
-    fn name(self, masked: bool) -> Vec<Function<'a>> {
-        let mut namer = Namer::new(Language::Wgsl);
-        // The compute shader's entry point, whatever the form, so that a
-        // kernel's name does not depend on the form.
-        namer.reserve("main");
-        // The namer knows WGSL's reserved words; a local named like a
-        // built-in function or type (`select`, `u32`) would shadow it too.
-        namer.reserve_wgsl_builtins();
-        let mut functions: Vec<Function<'a>> = self
-            .order
-            .iter()
-            .map(|&key| self.function(key, &mut namer))
-            .collect();
-        if masked {
-            for f in &mut functions {
-                let base = f.name.clone();
-                f.masked = namer.call(&format!("{base}_masked"));
-            }
-        }
-        for (i, &key) in self.order.iter().enumerate() {
-            if let Key::Kernel(index) = key {
-                name_locals(&mut functions[i], self.kernels[index], namer.clone());
-                functions[i].calls = self.calls_of(index);
-            }
-        }
-        functions
-    }
-
-    fn function(&self, key: Key, namer: &mut Namer) -> Function<'a> {
-        let (source, name) = match key {
-            Key::Kernel(index) => {
-                let kernel = self.kernels[index];
-                (Source::Kernel(kernel), namer.call(&kernel.name))
-            }
-            Key::Stub(index) => {
-                let (segment, params, ret) = self.stubs[index].clone();
-                (Source::Stub { params, ret }, namer.call(&segment))
-            }
-        };
-        let folded = match source {
-            Source::Kernel(kernel) => fold::fold(kernel),
-            Source::Stub { .. } => Folded::default(),
-        };
-        Function {
-            source,
-            masked: name.clone(),
-            name,
-            locals: Vec::new(),
-            params: Vec::new(),
-            calls: BTreeMap::new(),
-            folded,
+        })
+        .collect();
+    if masked {
+        for f in &mut functions {
+            let base = f.name.clone();
+            f.masked = namer.call(&format!("{base}_masked"));
         }
     }
-
-    /// Each call of kernel `index`, as an index into the writing order.
-    fn calls_of(&self, index: usize) -> BTreeMap<Handle<Expr>, usize> {
-        self.calls
-            .range((index, Handle::from_index(0))..)
-            .take_while(|((caller, _), _)| *caller == index)
-            .filter_map(|(&(_, call), key)| {
-                let position = self.order.iter().position(|k| k == key)?;
-                Some((call, position))
-            })
-            .collect()
+    for function in &mut functions {
+        if let Some(kernel) = function.source.kernel() {
+            name_locals(function, kernel, namer.clone());
+        }
     }
+    functions
 }
 
 /// Names the locals of `kernel`, and its parameters.
@@ -297,12 +176,4 @@ pub(super) fn assigned_locals(kernel: &Kernel) -> BTreeSet<Handle<crate::ir::Loc
         .collect()
 }
 
-/// The type of `expr`, or `u32` for a handle outside the kernel (malformed
-/// IR), so that planning never panics.
-pub(super) fn type_of(kernel: &Kernel, expr: Handle<Expr>) -> Type {
-    kernel
-        .expr_types
-        .get(expr.index())
-        .copied()
-        .unwrap_or(Type::U32)
-}
+pub(super) use crate::lower::calls::type_of;
