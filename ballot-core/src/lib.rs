@@ -22,6 +22,8 @@
 //! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls
 //!   (feature `macros`).
 //! - [`stack`]: enough stack for the recursive passes on any thread.
+//! - [`interp`]: the IR interpreter, the tests' independent execution
+//!   (feature `interp`, on by default; the `ballot` facade leaves it off).
 #![warn(missing_docs)]
 
 pub mod back;
@@ -33,6 +35,7 @@ pub mod error;
 pub mod expand;
 #[cfg(feature = "macros")]
 pub mod front;
+#[cfg(feature = "interp")]
 pub mod interp;
 pub mod ir;
 pub mod limits;
