@@ -360,10 +360,7 @@ impl<'k> Interpreter<'k> {
             .ok_or_else(|| InterpError::UnknownKernel(name.to_owned()))?;
         let size = subgroup.size().as_usize();
         let lanes = bind_args(kernel, args, size)?;
-        let mut fuel = Fuel {
-            used: 0,
-            limit: Some(self.iteration_limit.unwrap_or(subgroup.step_budget())),
-        };
+        let mut fuel = self.fuel(subgroup);
         crate::stack::deep(|| self.call(kernel, subgroup, lanes, 0, &mut fuel))
     }
 
@@ -395,15 +392,20 @@ impl<'k> Interpreter<'k> {
                     lanes
                 })
                 .collect();
-            let mut fuel = Fuel {
-                used: 0,
-                limit: Some(self.iteration_limit.unwrap_or(sg.subgroup.step_budget())),
-            };
+            let mut fuel = self.fuel(&sg.subgroup);
             let result =
                 crate::stack::deep(|| self.call(kernel, &sg.subgroup, lanes, 0, &mut fuel))?;
             out.extend(result.into_vec().into_iter().take(n).flatten());
         }
         Ok(out)
+    }
+
+    /// The loop iterations a run over `subgroup` may take.
+    fn fuel(&self, subgroup: &Subgroup) -> Fuel {
+        Fuel {
+            used: 0,
+            limit: self.iteration_limit.unwrap_or(subgroup.step_budget()),
+        }
     }
 
     /// Runs `kernel` with its parameters already bound to per-lane values.
@@ -560,7 +562,7 @@ fn stmt_parts(stmt: &Stmt) -> (Vec<Handle<Expr>>, Option<Handle<ir::Local>>) {
 /// The loop-iteration budget of one run.
 struct Fuel {
     used: u64,
-    limit: Option<u64>,
+    limit: u64,
 }
 
 /// Lanes that left the innermost loop so far.
@@ -738,10 +740,10 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
         let mut current = active;
         while !current.is_empty() {
             self.fuel.used += 1;
-            if let Some(limit) = self.fuel.limit.filter(|&limit| self.fuel.used > limit) {
+            if self.fuel.used > self.fuel.limit {
                 return Err(InterpError::IterationLimit {
                     kernel: self.kernel.name.clone(),
-                    limit,
+                    limit: self.fuel.limit,
                 });
             }
             let fell_through = self.block(body, current)?;

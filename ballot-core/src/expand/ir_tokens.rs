@@ -21,7 +21,7 @@ pub fn kernel(kernel: &Kernel, krate: &TokenStream) -> TokenStream {
     let ir = quote!(__ir);
     let name = &kernel.name;
     let params = kernel.params.iter().map(|p| {
-        let local = handle(p.local, &ir);
+        let local = handle(p.local);
         let uniform = p.uniform;
         quote!(#ir::Param { local: #local, uniform: #uniform })
     });
@@ -39,7 +39,7 @@ pub fn kernel(kernel: &Kernel, krate: &TokenStream) -> TokenStream {
     let exprs = kernel.exprs.iter().map(|(_, e)| expr(e, &ir, krate));
     let types = kernel.expr_types.iter().map(|&t| type_(t, &ir));
     let stmts = kernel.stmts.iter().map(|(_, s)| stmt(s, &ir));
-    let body = block(&kernel.body, &ir);
+    let body = handles(&kernel.body);
     quote! {{
         #[allow(unused_imports)]
         use #krate::{ir as __ir, Op as __Op};
@@ -59,18 +59,14 @@ pub fn kernel(kernel: &Kernel, krate: &TokenStream) -> TokenStream {
     }}
 }
 
-fn handle<T>(h: Handle<T>, _ir: &TokenStream) -> TokenStream {
+fn handle<T>(h: Handle<T>) -> TokenStream {
     let index = h.index();
     quote!(__h(#index))
 }
 
-fn handles<T>(hs: &[Handle<T>], ir: &TokenStream) -> TokenStream {
-    let hs = hs.iter().map(|&h| handle(h, ir));
+fn handles<T>(hs: &[Handle<T>]) -> TokenStream {
+    let hs = hs.iter().map(|&h| handle(h));
     quote!(::std::vec![#(#hs),*])
-}
-
-fn block(b: &[Handle<Stmt>], ir: &TokenStream) -> TokenStream {
-    handles(b, ir)
 }
 
 /// A variant of a data-less enum, by its `Debug` name.
@@ -100,14 +96,14 @@ fn literal(l: Literal, ir: &TokenStream, krate: &TokenStream) -> TokenStream {
 }
 
 fn expr(e: &Expr, ir: &TokenStream, krate: &TokenStream) -> TokenStream {
-    let h = |x: &Handle<Expr>| handle(*x, ir);
+    let h = |x: &Handle<Expr>| handle(*x);
     match e {
         Expr::Literal(l) => {
             let l = literal(*l, ir, krate);
             quote!(#ir::Expr::Literal(#l))
         }
         Expr::Load(local) => {
-            let local = handle(*local, ir);
+            let local = handle(*local);
             quote!(#ir::Expr::Load(#local))
         }
         Expr::Unary { op, arg } => {
@@ -133,15 +129,15 @@ fn expr(e: &Expr, ir: &TokenStream, krate: &TokenStream) -> TokenStream {
         Expr::LaneId => quote!(#ir::Expr::LaneId),
         Expr::SubgroupSize => quote!(#ir::Expr::SubgroupSize),
         Expr::Mask { fun, args } => {
-            let (fun, args) = (variant(quote!(#ir::MaskFn), fun), handles(args, ir));
+            let (fun, args) = (variant(quote!(#ir::MaskFn), fun), handles(args));
             quote!(#ir::Expr::Mask { fun: #fun, args: #args })
         }
         Expr::Op { op, args } => {
-            let (op, args) = (variant(quote!(__Op), op), handles(args, ir));
+            let (op, args) = (variant(quote!(__Op), op), handles(args));
             quote!(#ir::Expr::Op { op: #op, args: #args })
         }
         Expr::Call { callee, args } => {
-            let args = handles(args, ir);
+            let args = handles(args);
             quote!(#ir::Expr::Call { callee: ::std::string::String::from(#callee), args: #args })
         }
     }
@@ -150,11 +146,11 @@ fn expr(e: &Expr, ir: &TokenStream, krate: &TokenStream) -> TokenStream {
 fn stmt(s: &Stmt, ir: &TokenStream) -> TokenStream {
     match s {
         Stmt::Assign { local, value } => {
-            let (local, value) = (handle(*local, ir), handle(*value, ir));
+            let (local, value) = (handle(*local), handle(*value));
             quote!(#ir::Stmt::Assign { local: #local, value: #value })
         }
         Stmt::Eval(e) => {
-            let e = handle(*e, ir);
+            let e = handle(*e);
             quote!(#ir::Stmt::Eval(#e))
         }
         Stmt::If {
@@ -162,18 +158,18 @@ fn stmt(s: &Stmt, ir: &TokenStream) -> TokenStream {
             accept,
             reject,
         } => {
-            let (cond, accept, reject) = (handle(*cond, ir), block(accept, ir), block(reject, ir));
+            let (cond, accept, reject) = (handle(*cond), handles(accept), handles(reject));
             quote!(#ir::Stmt::If { cond: #cond, accept: #accept, reject: #reject })
         }
         Stmt::Loop { body, continuing } => {
-            let (body, continuing) = (block(body, ir), block(continuing, ir));
+            let (body, continuing) = (handles(body), handles(continuing));
             quote!(#ir::Stmt::Loop { body: #body, continuing: #continuing })
         }
         Stmt::Break => quote!(#ir::Stmt::Break),
         Stmt::Continue => quote!(#ir::Stmt::Continue),
         Stmt::Return(value) => match value {
             Some(e) => {
-                let e = handle(*e, ir);
+                let e = handle(*e);
                 quote!(#ir::Stmt::Return(::core::option::Option::Some(#e)))
             }
             None => quote!(#ir::Stmt::Return(::core::option::Option::None)),
