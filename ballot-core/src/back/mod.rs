@@ -67,6 +67,7 @@ pub mod keywords;
 pub mod namer;
 #[cfg(feature = "macros")]
 pub mod rust;
+pub(crate) mod shading;
 pub mod wgsl;
 
 /// What FindLSB / FindMSB return on emulated targets when no bit below the

@@ -1,26 +1,28 @@
-//! IR → native Rust: the SPMD-on-SIMD body of a kernel.
+//! IR → native Rust: the SPMD-on-SIMD body of a kernel. A printer of the
+//! if-converted form ([`crate::lower::masked`]).
 //!
 //! The generated function is generic over the lane count `__N` (see
 //! [`crate::rt`]). It takes every parameter as a per-lane value
-//! ([`crate::rt::V`]), plus the active mask on entry, and returns the
-//! per-lane result. Divergence is tracked with `u128` lane masks:
+//! ([`crate::rt::V`]), plus the active mask on entry (`__entry`), and
+//! returns the per-lane result. Each flag of the if-converted form is a
+//! `u128` lane mask (`__active`, `__ret`, `__brk<id>`, …).
 //!
-//! - `__active`: the lanes executing the current statement. Each block
-//!   shadows it with its own.
-//! - `__ret`: the lanes that have returned from the kernel.
-//! - `__brk` / `__cont`: the lanes that have left the innermost loop, or
-//!   skipped to the end of its current iteration.
-//!
-//! After a statement that can jump, the block drops the lanes that jumped
-//! from `__active`, and leaves the block (through its label) once none is
-//! left, so the statements after it run only in the lanes still there.
+//! The emulated shaders run every step in every invocation; here a
+//! sequence is a labelled block that is left once no lane is active, and a
+//! branch runs only if some lane takes it, so that an operation never runs
+//! with no active lane (where the simulator would report undefined
+//! behaviour that the kernel cannot reach).
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 
 use crate::error::Op;
 use crate::front::SourceMap;
-use crate::ir::{BinaryOp, Block, Expr, Handle, Kernel, Literal, MaskFn, Stmt, Type, UnaryOp};
+use crate::ir::{BinaryOp, Expr, Handle, Kernel, Literal, MaskFn, Type, UnaryOp};
+use crate::lower::{
+    self,
+    masked::{Cond, Dest, Flag, Masked, Step},
+};
 
 /// Writes the body of a kernel's `__simd` function.
 pub struct Writer<'a> {
@@ -28,19 +30,12 @@ pub struct Writer<'a> {
     spans: &'a SourceMap,
     /// The crate path generated code reaches the runtime through.
     krate: TokenStream,
+    /// The kernel, if-converted.
+    masked: Masked,
     /// Counter for unique block labels.
     labels: usize,
-}
-
-/// Where a statement sits, for the lanes a jump removes.
-#[derive(Clone, Copy)]
-enum Ctx {
-    /// Directly in the kernel, outside any loop.
-    Kernel,
-    /// Inside a loop's body.
-    LoopBody,
-    /// Inside a loop's `continuing` block, where only `return` can jump.
-    Continuing,
+    /// The ids of the loops around the step being written, innermost last.
+    loops: Vec<usize>,
 }
 
 impl<'a> Writer<'a> {
@@ -51,7 +46,9 @@ impl<'a> Writer<'a> {
             kernel,
             spans,
             krate,
+            masked: lower::masked::lower(kernel),
             labels: 0,
+            loops: Vec::new(),
         }
     }
 
@@ -79,7 +76,7 @@ impl<'a> Writer<'a> {
         format_ident!("__l{}", local.index())
     }
 
-    /// The `__simd` function body: locals, then the statements.
+    /// The `__simd` function body: locals, then the if-converted steps.
     pub fn body(&mut self) -> TokenStream {
         let krate = self.krate.clone();
         let params: Vec<_> = self.kernel.params.iter().map(|p| p.local).collect();
@@ -104,166 +101,110 @@ impl<'a> Writer<'a> {
             })
             .collect();
         let ret = self.ret_type();
-        let block = self.block(&self.kernel.body.clone(), Ctx::Kernel);
+        let steps = core::mem::take(&mut self.masked.steps);
+        let body = self.sequence(&steps);
+        self.masked.steps = steps;
         quote! {
             #(#copies)*
             #(#locals)*
             let mut __ret_val: #krate::__rt::V<#ret, __N> = ::core::default::Default::default();
             let mut __ret: u128 = 0;
             let mut __active: u128 = __entry;
-            #block
+            #body
             ::core::result::Result::Ok(__ret_val)
         }
     }
 
-    /// The lanes that have jumped out of the current statement sequence.
-    fn exited(ctx: Ctx) -> TokenStream {
-        match ctx {
-            Ctx::Kernel | Ctx::Continuing => quote!(__ret),
-            Ctx::LoopBody => quote!((__ret | __brk | __cont)),
-        }
-    }
-
-    fn block(&mut self, block: &Block, ctx: Ctx) -> TokenStream {
+    /// A sequence of steps, in a labelled block that [`Step::SkipRest`]
+    /// leaves.
+    fn sequence(&mut self, steps: &[Step]) -> TokenStream {
         self.labels += 1;
         let label = syn::Lifetime::new(&format!("'__b{}", self.labels), Span::call_site());
-        let exited = Self::exited(ctx);
-        let stmts = block.iter().map(|&s| {
-            let code = self.stmt(s, ctx);
-            if self.can_jump(s) {
-                quote! {
-                    #code
-                    __active &= !#exited;
-                    if __active == 0 { break #label; }
-                }
-            } else {
-                code
-            }
-        });
-        let stmts: Vec<_> = stmts.collect();
-        quote!(#label: { #(#stmts)* })
+        let steps: Vec<_> = steps.iter().map(|s| self.step(s, &label)).collect();
+        quote!(#label: { #(#steps)* })
     }
 
-    /// Whether a statement can remove lanes from the enclosing sequence.
-    fn can_jump(&self, stmt: Handle<Stmt>) -> bool {
-        match &self.kernel.stmts[stmt] {
-            Stmt::Break | Stmt::Continue | Stmt::Return(_) => true,
-            Stmt::If { accept, reject, .. } => {
-                accept.iter().chain(reject).any(|&s| self.can_jump(s))
-            }
-            // A loop consumes its own breaks and continues; only returns escape.
-            Stmt::Loop { body, continuing } => {
-                body.iter().chain(continuing).any(|&s| self.returns(s))
-            }
-            Stmt::Assign { .. } | Stmt::Eval(_) => false,
-        }
-    }
-
-    fn returns(&self, stmt: Handle<Stmt>) -> bool {
-        match &self.kernel.stmts[stmt] {
-            Stmt::Return(_) => true,
-            Stmt::If { accept, reject, .. } => {
-                accept.iter().chain(reject).any(|&s| self.returns(s))
-            }
-            Stmt::Loop { body, continuing } => {
-                body.iter().chain(continuing).any(|&s| self.returns(s))
-            }
-            _ => false,
-        }
-    }
-
-    fn stmt(&mut self, stmt: Handle<Stmt>, ctx: Ctx) -> TokenStream {
+    fn step(&mut self, step: &Step, label: &syn::Lifetime) -> TokenStream {
         let krate = self.krate.clone();
-        match self.kernel.stmts[stmt].clone() {
-            Stmt::Assign { local, value } => {
-                let name = self.local(local);
-                let value = self.expr(value);
+        match step {
+            Step::Let(flag, cond) => {
+                let (flag, cond) = (flag_ident(*flag), self.cond(cond));
+                quote!(let #flag: u128 = #cond;)
+            }
+            Step::Var(flag, cond) => {
+                let (flag, cond) = (flag_ident(*flag), self.cond(cond));
+                quote!(let mut #flag: u128 = #cond;)
+            }
+            Step::Set(flag, cond) => {
+                let (flag, cond) = (flag_ident(*flag), self.cond(cond));
+                quote!(#flag = #cond;)
+            }
+            Step::Bind { temp, expr } => {
+                let value = self.node(*expr);
+                let temp = temp.map_or_else(|| quote!(_), |t| temp_ident(t).into_token_stream());
+                quote!(let #temp = #value;)
+            }
+            Step::Store { dest, value } => {
+                let dest = match dest {
+                    Dest::Local(local) => self.local(*local),
+                    Dest::Result => format_ident!("__ret_val"),
+                };
+                let value = self.expr(*value);
                 // The value may read the local, so it is computed first.
                 quote!({
                     let __value = #value;
-                    #krate::__rt::assign(__cx, &mut #name, &__value, __active);
+                    #krate::__rt::assign(__cx, &mut #dest, &__value, __active);
                 })
             }
-            Stmt::Eval(expr) => {
-                let value = self.expr(expr);
+            Step::Eval(value) => {
+                let value = self.expr(*value);
                 quote!(let _ = #value;)
             }
-            Stmt::If {
-                cond,
-                accept,
-                reject,
-            } => self.if_stmt(cond, &accept, &reject, ctx),
-            Stmt::Loop { body, continuing } => self.loop_stmt(&body, &continuing),
-            Stmt::Break => quote!(__brk |= __active; __active = 0;),
-            Stmt::Continue => quote!(__cont |= __active; __active = 0;),
-            Stmt::Return(value) => {
-                let store = value.map(|v| {
-                    let v = self.expr(v);
-                    quote!({
-                        let __value = #v;
-                        #krate::__rt::assign(__cx, &mut __ret_val, &__value, __active);
-                    })
-                });
-                quote!(#store __ret |= __active; __active = 0;)
+            Step::Branch(steps) => {
+                let body = self.sequence(steps);
+                quote!(if __active != 0 { #body })
             }
+            Step::Loop { id, steps } => {
+                let label = loop_label(*id);
+                self.loops.push(*id);
+                let steps: Vec<_> = steps.iter().map(|s| self.step(s, &label)).collect();
+                self.loops.pop();
+                quote!(#label: loop { #(#steps)* })
+            }
+            Step::Exit { iteration, .. } => {
+                let Some(&id) = self.loops.last() else {
+                    return malformed("loop exit outside a loop");
+                };
+                let label = loop_label(id);
+                let name = self.kernel.name.as_str();
+                let step = iteration.then(|| quote!(__cx.step(#name, __active)?;));
+                quote!(if __active == 0 { break #label; } #step)
+            }
+            Step::SkipRest => quote!(if __active == 0 { break #label; }),
         }
     }
 
-    fn if_stmt(
-        &mut self,
-        cond: Handle<Expr>,
-        accept: &Block,
-        reject: &Block,
-        ctx: Ctx,
-    ) -> TokenStream {
+    /// A set of lanes, as a `u128` mask.
+    fn cond(&mut self, cond: &Cond) -> TokenStream {
         let krate = self.krate.clone();
-        let cond = self.expr(cond);
-        let branch = |this: &mut Self, block: &Block, lanes: TokenStream| {
-            if block.is_empty() {
-                return quote!();
+        match cond {
+            Cond::None => quote!(0u128),
+            Cond::Flag(flag) => flag_ident(*flag).into_token_stream(),
+            Cond::Not(flag) => {
+                let flag = flag_ident(*flag);
+                quote!(!#flag)
             }
-            let body = this.block(block, ctx);
-            quote! {
-                let __lanes: u128 = #lanes;
-                if __lanes != 0 {
-                    let mut __active: u128 = __lanes;
-                    #body
-                }
+            Cond::Expr(expr) => {
+                let expr = self.expr(*expr);
+                quote!(#krate::__rt::lanes_where(__cx, &#expr))
             }
-        };
-        let accept = branch(self, accept, quote!(__outer & __taken));
-        let reject = branch(self, reject, quote!(__outer & !__taken));
-        quote! {
-            {
-                let __taken: u128 = #krate::__rt::lanes_where(__cx, &#cond);
-                let __outer: u128 = __active;
-                #accept
-                #reject
+            Cond::And(a, b) => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                quote!((#a & #b))
             }
-        }
-    }
-
-    fn loop_stmt(&mut self, body: &Block, continuing: &Block) -> TokenStream {
-        let name = self.kernel.name.as_str();
-        let body = self.block(body, Ctx::LoopBody);
-        let continuing = self.block(continuing, Ctx::Continuing);
-        quote! {
-            {
-                let __entry_lanes: u128 = __active;
-                let mut __brk: u128 = 0;
-                loop {
-                    let mut __cont: u128 = 0;
-                    let mut __active: u128 = __entry_lanes & !(__brk | __ret);
-                    if __active == 0 { break; }
-                    __cx.step(#name, __active)?;
-                    #body
-                    // Lanes that continued rejoin for the continuing block.
-                    let mut __active: u128 = __entry_lanes & !(__brk | __ret);
-                    if __active == 0 { break; }
-                    #continuing
-                }
-                // Lanes that broke out rejoin after the loop.
-                __active = __entry_lanes & !__ret;
+            Cond::Or(a, b) => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                quote!((#a | #b))
             }
         }
     }
@@ -276,8 +217,16 @@ impl<'a> Writer<'a> {
             .unwrap_or_else(Span::call_site)
     }
 
-    /// An expression of type `V<T>`.
+    /// An expression of type `V<T>`: its temporary where it is bound.
     fn expr(&mut self, expr: Handle<Expr>) -> TokenStream {
+        match self.masked.temp(expr) {
+            Some(temp) => temp_ident(temp).into_token_stream(),
+            None => self.node(expr),
+        }
+    }
+
+    /// `expr` itself, its operands through [`Self::expr`].
+    fn node(&mut self, expr: Handle<Expr>) -> TokenStream {
         let krate = self.krate.clone();
         let rt = quote!(#krate::__rt);
         match self.kernel.exprs[expr].clone() {
@@ -447,6 +396,30 @@ impl<'a> Writer<'a> {
             _ => malformed("ballot operation arity"),
         }
     }
+}
+
+/// The variable holding a flag's lanes.
+fn flag_ident(flag: Flag) -> Ident {
+    match flag {
+        Flag::Active => format_ident!("__active"),
+        Flag::ActiveIn => format_ident!("__entry"),
+        Flag::Ret => format_ident!("__ret"),
+        Flag::Outer(id) => format_ident!("__outer{}", id),
+        Flag::Taken(id) => format_ident!("__taken{}", id),
+        Flag::Entry(id) => format_ident!("__entry{}", id),
+        Flag::Brk(id) => format_ident!("__brk{}", id),
+        Flag::Cont(id) => format_ident!("__cont{}", id),
+    }
+}
+
+/// The variable holding a bound value.
+fn temp_ident(temp: usize) -> Ident {
+    format_ident!("__t{}", temp)
+}
+
+/// The label of the loop with this id.
+fn loop_label(id: usize) -> syn::Lifetime {
+    syn::Lifetime::new(&format!("'__loop{id}"), Span::call_site())
 }
 
 /// Code for IR that breaks an invariant the front end guarantees: a compile

@@ -256,75 +256,72 @@ impl caller {
         let mut __ret: u128 = 0;
         let mut __active: u128 = __entry;
         '__b1: {
+            let __t1 = helpers::lowest_active::__simd(__cx, __active, &__l1)?;
             {
-                let __value = helpers::lowest_active::__simd(__cx, __active, &__l1)?;
+                let __value = __t1;
                 ::ballot::__private::__rt::assign(__cx, &mut __l2, &__value, __active);
             }
             {
                 let __value = __l0;
                 ::ballot::__private::__rt::assign(__cx, &mut __l3, &__value, __active);
             }
-            {
-                let __taken: u128 = ::ballot::__private::__rt::lanes_where(__cx, &__l3);
-                let __outer: u128 = __active;
-                let __lanes: u128 = __outer & __taken;
-                if __lanes != 0 {
-                    let mut __active: u128 = __lanes;
-                    '__b2: {
-                        {
-                            let __value = ::ballot::__private::__rt::inverse_ballot(
-                                __cx,
-                                __active,
-                                &__l1,
-                            )?;
-                            ::ballot::__private::__rt::assign(
-                                __cx,
-                                &mut __l3,
-                                &__value,
-                                __active,
-                            );
-                        }
+            let __outer2: u128 = __active;
+            let __taken2: u128 = ::ballot::__private::__rt::lanes_where(__cx, &__l3);
+            __active = (__outer2 & __taken2);
+            if __active != 0 {
+                '__b2: {
+                    {
+                        let __value = ::ballot::__private::__rt::inverse_ballot(
+                            __cx,
+                            __active,
+                            &__l1,
+                        )?;
+                        ::ballot::__private::__rt::assign(
+                            __cx,
+                            &mut __l3,
+                            &__value,
+                            __active,
+                        );
                     }
                 }
             }
-            {
-                let __taken: u128 = ::ballot::__private::__rt::lanes_where(__cx, &__l3);
-                let __outer: u128 = __active;
-                let __lanes: u128 = __outer & __taken;
-                if __lanes != 0 {
-                    let mut __active: u128 = __lanes;
-                    '__b3: {
-                        {
-                            let __value = __l2;
-                            ::ballot::__private::__rt::assign(
-                                __cx,
-                                &mut __l4,
-                                &__value,
-                                __active,
-                            );
-                        }
-                    }
-                }
-                let __lanes: u128 = __outer & !__taken;
-                if __lanes != 0 {
-                    let mut __active: u128 = __lanes;
-                    '__b4: {
-                        {
-                            let __value = ::ballot::__private::__rt::find_msb(
-                                __cx,
-                                __active,
-                                &::ballot::__private::__rt::ballot(__cx, __active, &__l0),
-                            )?;
-                            ::ballot::__private::__rt::assign(
-                                __cx,
-                                &mut __l4,
-                                &__value,
-                                __active,
-                            );
-                        }
+            __active = __outer2;
+            let __outer3: u128 = __active;
+            let __taken3: u128 = ::ballot::__private::__rt::lanes_where(__cx, &__l3);
+            __active = (__outer3 & __taken3);
+            if __active != 0 {
+                '__b3: {
+                    {
+                        let __value = __l2;
+                        ::ballot::__private::__rt::assign(
+                            __cx,
+                            &mut __l4,
+                            &__value,
+                            __active,
+                        );
                     }
                 }
             }
+            __active = (__outer3 & !__taken3);
+            if __active != 0 {
+                '__b4: {
+                    let __t4 = ::ballot::__private::__rt::ballot(__cx, __active, &__l0);
+                    {
+                        let __value = ::ballot::__private::__rt::find_msb(
+                            __cx,
+                            __active,
+                            &__t4,
+                        )?;
+                        ::ballot::__private::__rt::assign(
+                            __cx,
+                            &mut __l4,
+                            &__value,
+                            __active,
+                        );
+                    }
+                }
+            }
+            __active = __outer3;
             {
                 let __value = __l4;
                 ::ballot::__private::__rt::assign(
@@ -334,9 +331,8 @@ impl caller {
                     __active,
                 );
             }
-            __ret |= __active;
-            __active = 0;
-            __active &= !__ret;
+            __ret = (__ret | __active);
+            __active = 0u128;
             if __active == 0 {
                 break '__b1;
             }

@@ -214,8 +214,9 @@ impl compaction_slot {
         let mut __ret: u128 = 0;
         let mut __active: u128 = __entry;
         '__b1: {
+            let __t1 = ::ballot::__private::__rt::ballot(__cx, __active, &__l0);
             {
-                let __value = ::ballot::__private::__rt::ballot(__cx, __active, &__l0);
+                let __value = __t1;
                 ::ballot::__private::__rt::assign(__cx, &mut __l1, &__value, __active);
             }
             {
@@ -230,9 +231,8 @@ impl compaction_slot {
                     __active,
                 );
             }
-            __ret |= __active;
-            __active = 0;
-            __active &= !__ret;
+            __ret = (__ret | __active);
+            __active = 0u128;
             if __active == 0 {
                 break '__b1;
             }

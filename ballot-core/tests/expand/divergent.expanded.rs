@@ -290,46 +290,43 @@ impl divergent {
                 let __value = __l1;
                 ::ballot::__private::__rt::assign(__cx, &mut __l4, &__value, __active);
             }
-            {
-                let __entry_lanes: u128 = __active;
-                let mut __brk: u128 = 0;
-                loop {
-                    let mut __cont: u128 = 0;
-                    let mut __active: u128 = __entry_lanes & !(__brk | __ret);
-                    if __active == 0 {
-                        break;
-                    }
-                    __cx.step("divergent", __active)?;
+            let __entry1: u128 = __active;
+            let mut __brk1: u128 = 0u128;
+            let mut __cont1: u128 = 0u128;
+            '__loop1: loop {
+                __cont1 = 0u128;
+                __active = ((__entry1 & !__brk1) & !__ret);
+                if __active == 0 {
+                    break '__loop1;
+                }
+                __cx.step("divergent", __active)?;
+                if __active != 0 {
                     '__b2: {
-                        {
-                            let __taken: u128 = ::ballot::__private::__rt::lanes_where(
+                        let __outer2: u128 = __active;
+                        let __taken2: u128 = ::ballot::__private::__rt::lanes_where(
+                            __cx,
+                            &::ballot::__private::__rt::map1(
                                 __cx,
-                                &::ballot::__private::__rt::map1(
+                                &::ballot::__private::__rt::map2(
                                     __cx,
-                                    &::ballot::__private::__rt::map2(
-                                        __cx,
-                                        &__l3,
-                                        &__l4,
-                                        |a, b| a < b,
-                                    ),
-                                    |x| !x,
+                                    &__l3,
+                                    &__l4,
+                                    |a, b| a < b,
                                 ),
-                            );
-                            let __outer: u128 = __active;
-                            let __lanes: u128 = __outer & __taken;
-                            if __lanes != 0 {
-                                let mut __active: u128 = __lanes;
-                                '__b3: {
-                                    __brk |= __active;
-                                    __active = 0;
-                                    __active &= !(__ret | __brk | __cont);
-                                    if __active == 0 {
-                                        break '__b3;
-                                    }
+                                |x| !x,
+                            ),
+                        );
+                        __active = (__outer2 & __taken2);
+                        if __active != 0 {
+                            '__b3: {
+                                __brk1 = (__brk1 | __active);
+                                __active = 0u128;
+                                if __active == 0 {
+                                    break '__b3;
                                 }
                             }
                         }
-                        __active &= !(__ret | __brk | __cont);
+                        __active = (((__outer2 & !__ret) & !__brk1) & !__cont1);
                         if __active == 0 {
                             break '__b2;
                         }
@@ -342,69 +339,60 @@ impl divergent {
                                 __active,
                             );
                         }
-                        {
-                            let __taken: u128 = ::ballot::__private::__rt::lanes_where(
+                        let __outer3: u128 = __active;
+                        let __taken3: u128 = ::ballot::__private::__rt::lanes_where(
+                            __cx,
+                            &::ballot::__private::__rt::map2(
                                 __cx,
-                                &::ballot::__private::__rt::map2(
-                                    __cx,
-                                    &__l5,
-                                    &__l0,
-                                    |a, b| a >= b,
-                                ),
-                            );
-                            let __outer: u128 = __active;
-                            let __lanes: u128 = __outer & __taken;
-                            if __lanes != 0 {
-                                let mut __active: u128 = __lanes;
-                                '__b4: {
-                                    __brk |= __active;
-                                    __active = 0;
-                                    __active &= !(__ret | __brk | __cont);
-                                    if __active == 0 {
-                                        break '__b4;
-                                    }
+                                &__l5,
+                                &__l0,
+                                |a, b| a >= b,
+                            ),
+                        );
+                        __active = (__outer3 & __taken3);
+                        if __active != 0 {
+                            '__b4: {
+                                __brk1 = (__brk1 | __active);
+                                __active = 0u128;
+                                if __active == 0 {
+                                    break '__b4;
                                 }
                             }
                         }
-                        __active &= !(__ret | __brk | __cont);
+                        __active = (((__outer3 & !__ret) & !__brk1) & !__cont1);
                         if __active == 0 {
                             break '__b2;
                         }
-                        {
-                            let __taken: u128 = ::ballot::__private::__rt::lanes_where(
-                                __cx,
-                                &::ballot::__private::__rt::elect(__cx, __active),
-                            );
-                            let __outer: u128 = __active;
-                            let __lanes: u128 = __outer & __taken;
-                            if __lanes != 0 {
-                                let mut __active: u128 = __lanes;
-                                '__b5: {
-                                    __cont |= __active;
-                                    __active = 0;
-                                    __active &= !(__ret | __brk | __cont);
-                                    if __active == 0 {
-                                        break '__b5;
-                                    }
+                        let __t4 = ::ballot::__private::__rt::elect(__cx, __active);
+                        let __outer5: u128 = __active;
+                        let __taken5: u128 = ::ballot::__private::__rt::lanes_where(
+                            __cx,
+                            &__t4,
+                        );
+                        __active = (__outer5 & __taken5);
+                        if __active != 0 {
+                            '__b5: {
+                                __cont1 = (__cont1 | __active);
+                                __active = 0u128;
+                                if __active == 0 {
+                                    break '__b5;
                                 }
                             }
                         }
-                        __active &= !(__ret | __brk | __cont);
+                        __active = (((__outer5 & !__ret) & !__brk1) & !__cont1);
                         if __active == 0 {
                             break '__b2;
                         }
+                        let __t6 = ::ballot::__private::__rt::ballot(
+                            __cx,
+                            __active,
+                            &__cx.splat(true),
+                        );
                         {
                             let __value = ::ballot::__private::__rt::map2(
                                 __cx,
                                 &__l2,
-                                &::ballot::__private::__rt::bit_count(
-                                    __cx,
-                                    &::ballot::__private::__rt::ballot(
-                                        __cx,
-                                        __active,
-                                        &__cx.splat(true),
-                                    ),
-                                ),
+                                &::ballot::__private::__rt::bit_count(__cx, &__t6),
                                 |a, b| ::ballot::__private::__rt::Arith::add(a, b),
                             );
                             ::ballot::__private::__rt::assign(
@@ -415,10 +403,9 @@ impl divergent {
                             );
                         }
                     }
-                    let mut __active: u128 = __entry_lanes & !(__brk | __ret);
-                    if __active == 0 {
-                        break;
-                    }
+                }
+                __active = ((__entry1 & !__brk1) & !__ret);
+                if __active != 0 {
                     '__b6: {
                         {
                             let __value = ::ballot::__private::__rt::map2(
@@ -436,46 +423,43 @@ impl divergent {
                         }
                     }
                 }
-                __active = __entry_lanes & !__ret;
             }
-            {
-                let __taken: u128 = ::ballot::__private::__rt::lanes_where(
+            __active = (__entry1 & !__ret);
+            let __outer7: u128 = __active;
+            let __taken7: u128 = ::ballot::__private::__rt::lanes_where(
+                __cx,
+                &::ballot::__private::__rt::map2(
                     __cx,
-                    &::ballot::__private::__rt::map2(
+                    &__l2,
+                    &__cx.splat(0u32),
+                    |a, b| a == b,
+                ),
+            );
+            __active = (__outer7 & __taken7);
+            if __active != 0 {
+                '__b7: {
+                    let __t8 = ::ballot::__private::__rt::broadcast_first(
                         __cx,
-                        &__l2,
-                        &__cx.splat(0u32),
-                        |a, b| a == b,
-                    ),
-                );
-                let __outer: u128 = __active;
-                let __lanes: u128 = __outer & __taken;
-                if __lanes != 0 {
-                    let mut __active: u128 = __lanes;
-                    '__b7: {
-                        {
-                            let __value = ::ballot::__private::__rt::broadcast_first(
-                                __cx,
-                                __active,
-                                &__l0,
-                            );
-                            ::ballot::__private::__rt::assign(
-                                __cx,
-                                &mut __ret_val,
-                                &__value,
-                                __active,
-                            );
-                        }
-                        __ret |= __active;
-                        __active = 0;
-                        __active &= !__ret;
-                        if __active == 0 {
-                            break '__b7;
-                        }
+                        __active,
+                        &__l0,
+                    );
+                    {
+                        let __value = __t8;
+                        ::ballot::__private::__rt::assign(
+                            __cx,
+                            &mut __ret_val,
+                            &__value,
+                            __active,
+                        );
+                    }
+                    __ret = (__ret | __active);
+                    __active = 0u128;
+                    if __active == 0 {
+                        break '__b7;
                     }
                 }
             }
-            __active &= !__ret;
+            __active = (__outer7 & !__ret);
             if __active == 0 {
                 break '__b1;
             }
@@ -488,9 +472,8 @@ impl divergent {
                     __active,
                 );
             }
-            __ret |= __active;
-            __active = 0;
-            __active &= !__ret;
+            __ret = (__ret | __active);
+            __active = 0u128;
             if __active == 0 {
                 break '__b1;
             }

@@ -78,12 +78,12 @@ uvec4 ballot_ballot(bool act, bool p) {
 uint compaction_slot_masked(bool ballot_active_in, bool keep) {
     bool ballot_active = ballot_active_in;
     bool ballot_ret = false;
-    uint ballot_result = 0u;
-    uint ballot_t1 = ballot_exclusive_bit_count(ballot_ballot(ballot_active, keep));
-    if (ballot_active) { ballot_result = ballot_t1; }
+    uint ballot_ret_val = 0u;
+    uvec4 ballot_t1 = ballot_ballot(ballot_active, keep);
+    if (ballot_active) { ballot_ret_val = ballot_exclusive_bit_count(ballot_t1); }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;
-    return ballot_result;
+    return ballot_ret_val;
 }
 
 uint compaction_slot(bool keep) {

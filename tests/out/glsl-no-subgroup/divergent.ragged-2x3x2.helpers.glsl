@@ -123,70 +123,86 @@ int divergent_masked(bool ballot_active_in, uint n, int limit) {
     int i = 0;
     bool ballot_active = ballot_active_in;
     bool ballot_ret = false;
-    int ballot_result = 0;
+    int ballot_ret_val = 0;
     if (ballot_active) { total = 0; }
     if (ballot_active) { for0 = 0; }
     if (ballot_active) { end1 = limit; }
-    bool ballot_e1 = ballot_active;
+    bool ballot_entry1 = ballot_active;
     bool ballot_brk1 = false;
+    bool ballot_cont1 = false;
     while (true) {
-        bool ballot_cont1 = false;
-        bool ballot_a2 = ((ballot_e1 && !ballot_brk1) && !ballot_ret);
-        if (!ballot_any_active(ballot_a2)) { break; }
-        bool ballot_c3 = (!(for0 < end1));
+        ballot_cont1 = false;
+        ballot_active = ((ballot_entry1 && !ballot_brk1) && !ballot_ret);
+        if (!ballot_any_active(ballot_active)) { break; }
         {
-            bool ballot_a4 = (ballot_a2 && ballot_c3);
-            ballot_brk1 = (ballot_brk1 || ballot_a4);
-            ballot_a4 = false;
+            bool ballot_outer2 = ballot_active;
+            bool ballot_taken2 = (!(for0 < end1));
+            ballot_active = (ballot_outer2 && ballot_taken2);
+            {
+                ballot_brk1 = (ballot_brk1 || ballot_active);
+                ballot_active = false;
+            }
+            ballot_active = (((ballot_outer2 && !ballot_ret) && !ballot_brk1) && !ballot_cont1);
+            if (ballot_active) { i = for0; }
+            bool ballot_outer3 = ballot_active;
+            bool ballot_taken3 = (uint(i) >= n);
+            ballot_active = (ballot_outer3 && ballot_taken3);
+            {
+                ballot_brk1 = (ballot_brk1 || ballot_active);
+                ballot_active = false;
+            }
+            ballot_active = (((ballot_outer3 && !ballot_ret) && !ballot_brk1) && !ballot_cont1);
+            bool ballot_t4 = ballot_elect(ballot_active);
+            bool ballot_outer5 = ballot_active;
+            bool ballot_taken5 = ballot_t4;
+            ballot_active = (ballot_outer5 && ballot_taken5);
+            {
+                ballot_cont1 = (ballot_cont1 || ballot_active);
+                ballot_active = false;
+            }
+            ballot_active = (((ballot_outer5 && !ballot_ret) && !ballot_brk1) && !ballot_cont1);
+            uvec4 ballot_t6 = ballot_ballot(ballot_active, true);
+            if (ballot_active) { total = (total + int(ballot_bit_count(ballot_t6))); }
         }
-        ballot_a2 = (ballot_a2 && !((ballot_ret || ballot_brk1) || ballot_cont1));
-        if (ballot_a2) { i = for0; }
-        bool ballot_c5 = (uint(i) >= n);
+        ballot_active = ((ballot_entry1 && !ballot_brk1) && !ballot_ret);
         {
-            bool ballot_a6 = (ballot_a2 && ballot_c5);
-            ballot_brk1 = (ballot_brk1 || ballot_a6);
-            ballot_a6 = false;
+            if (ballot_active) { for0 = (for0 + 1); }
         }
-        ballot_a2 = (ballot_a2 && !((ballot_ret || ballot_brk1) || ballot_cont1));
-        bool ballot_c7 = ballot_elect(ballot_a2);
-        {
-            bool ballot_a8 = (ballot_a2 && ballot_c7);
-            ballot_cont1 = (ballot_cont1 || ballot_a8);
-            ballot_a8 = false;
-        }
-        ballot_a2 = (ballot_a2 && !((ballot_ret || ballot_brk1) || ballot_cont1));
-        int ballot_t9 = (total + int(ballot_bit_count(ballot_ballot(ballot_a2, true))));
-        if (ballot_a2) { total = ballot_t9; }
-        bool ballot_a10 = ((ballot_e1 && !ballot_brk1) && !ballot_ret);
-        if (ballot_a10) { for0 = (for0 + 1); }
     }
-    bool ballot_e11 = ballot_active;
-    bool ballot_brk11 = false;
+    ballot_active = (ballot_entry1 && !ballot_ret);
+    bool ballot_entry7 = ballot_active;
+    bool ballot_brk7 = false;
+    bool ballot_cont7 = false;
     while (true) {
-        bool ballot_cont11 = false;
-        bool ballot_a12 = ((ballot_e11 && !ballot_brk11) && !ballot_ret);
-        if (!ballot_a12) { break; }
-        bool ballot_c13 = (!(total > 100));
+        ballot_cont7 = false;
+        ballot_active = ((ballot_entry7 && !ballot_brk7) && !ballot_ret);
+        if (!ballot_active) { break; }
         {
-            bool ballot_a14 = (ballot_a12 && ballot_c13);
-            ballot_brk11 = (ballot_brk11 || ballot_a14);
-            ballot_a14 = false;
+            bool ballot_outer8 = ballot_active;
+            bool ballot_taken8 = (!(total > 100));
+            ballot_active = (ballot_outer8 && ballot_taken8);
+            {
+                ballot_brk7 = (ballot_brk7 || ballot_active);
+                ballot_active = false;
+            }
+            ballot_active = (((ballot_outer8 && !ballot_ret) && !ballot_brk7) && !ballot_cont7);
+            if (ballot_active) { total = (total - 7); }
         }
-        ballot_a12 = (ballot_a12 && !((ballot_ret || ballot_brk11) || ballot_cont11));
-        if (ballot_a12) { total = (total - 7); }
     }
-    bool ballot_c15 = (total == 0);
+    ballot_active = (ballot_entry7 && !ballot_ret);
+    bool ballot_outer9 = ballot_active;
+    bool ballot_taken9 = (total == 0);
+    ballot_active = (ballot_outer9 && ballot_taken9);
     {
-        bool ballot_a16 = (ballot_active && ballot_c15);
-        if (ballot_a16) { ballot_result = (-1); }
-        ballot_ret = (ballot_ret || ballot_a16);
-        ballot_a16 = false;
+        if (ballot_active) { ballot_ret_val = (-1); }
+        ballot_ret = (ballot_ret || ballot_active);
+        ballot_active = false;
     }
-    ballot_active = (ballot_active && !ballot_ret);
-    if (ballot_active) { ballot_result = total; }
+    ballot_active = (ballot_outer9 && !ballot_ret);
+    if (ballot_active) { ballot_ret_val = total; }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;
-    return ballot_result;
+    return ballot_ret_val;
 }
 
 int divergent(uint n, int limit) {

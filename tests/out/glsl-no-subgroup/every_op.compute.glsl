@@ -220,33 +220,41 @@ uint every_op_masked(bool ballot_active_in, uvec4 v, uint i, float x) {
     uint first = 0u;
     bool ballot_active = ballot_active_in;
     bool ballot_ret = false;
-    uint ballot_result = 0u;
+    uint ballot_ret_val = 0u;
     if (ballot_active) { acc = (ballot_bit_count(v) + ballot_inclusive_bit_count(v)); }
     if (ballot_active) { acc = (acc + ballot_exclusive_bit_count(v)); }
-    bool ballot_c1 = ballot_bit_extract(v, ballot_rem_u32(i, ballot_subgroup_size));
+    bool ballot_outer1 = ballot_active;
+    bool ballot_taken1 = ballot_bit_extract(v, ballot_rem_u32(i, ballot_subgroup_size));
+    ballot_active = (ballot_outer1 && ballot_taken1);
     {
-        bool ballot_a2 = (ballot_active && ballot_c1);
-        if (ballot_a2) { acc = (acc + 1u); }
+        if (ballot_active) { acc = (acc + 1u); }
     }
-    bool ballot_c3 = ballot_inverse_ballot(ballot_broadcast_first(ballot_active, v));
+    ballot_active = ballot_outer1;
+    uvec4 ballot_t2 = ballot_broadcast_first(ballot_active, v);
+    bool ballot_outer3 = ballot_active;
+    bool ballot_taken3 = ballot_inverse_ballot(ballot_t2);
+    ballot_active = (ballot_outer3 && ballot_taken3);
     {
-        bool ballot_a4 = (ballot_active && ballot_c3);
-        if (ballot_a4) { acc = (acc + 2u); }
+        if (ballot_active) { acc = (acc + 2u); }
     }
+    ballot_active = ballot_outer3;
     if (ballot_active) { masks = ((ballot_eq_mask() | ballot_ge_mask()) | ballot_gt_mask()); }
     if (ballot_active) { more = (ballot_le_mask() ^ ballot_lt_mask()); }
     if (ballot_active) { acc = (acc + ballot_mask_count((masks & more))); }
-    bool ballot_c5 = ballot_elect(ballot_active);
+    bool ballot_t4 = ballot_elect(ballot_active);
+    bool ballot_outer5 = ballot_active;
+    bool ballot_taken5 = ballot_t4;
+    ballot_active = (ballot_outer5 && ballot_taken5);
     {
-        bool ballot_a6 = (ballot_active && ballot_c5);
-        if (ballot_a6) { acc = (acc + 100u); }
+        if (ballot_active) { acc = (acc + 100u); }
     }
-    uint ballot_t7 = ballot_f32_to_u32(uintBitsToFloat(ballot_broadcast(ballot_active, uvec4(floatBitsToUint(x), 0u, 0u, 0u), 0u).x));
-    if (ballot_active) { first = ballot_t7; }
-    if (ballot_active) { ballot_result = (((acc + first) + ballot_find_lsb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))) + ballot_find_msb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))); }
+    ballot_active = ballot_outer5;
+    float ballot_t6 = uintBitsToFloat(ballot_broadcast(ballot_active, uvec4(floatBitsToUint(x), 0u, 0u, 0u), 0u).x);
+    if (ballot_active) { first = ballot_f32_to_u32(ballot_t6); }
+    if (ballot_active) { ballot_ret_val = (((acc + first) + ballot_find_lsb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))) + ballot_find_msb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))); }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;
-    return ballot_result;
+    return ballot_ret_val;
 }
 
 uint every_op(uvec4 v, uint i, float x) {

@@ -78,12 +78,12 @@ uvec4 ballot_ballot(bool act, bool p) {
 uint compaction_slot_masked(bool ballot_active_in, bool keep) {
     bool ballot_active = ballot_active_in;
     bool ballot_ret = false;
-    uint ballot_result = 0u;
-    uint ballot_t1 = ballot_exclusive_bit_count(ballot_ballot(ballot_active, keep));
-    if (ballot_active) { ballot_result = ballot_t1; }
+    uint ballot_ret_val = 0u;
+    uvec4 ballot_t1 = ballot_ballot(ballot_active, keep);
+    if (ballot_active) { ballot_ret_val = ballot_exclusive_bit_count(ballot_t1); }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;
-    return ballot_result;
+    return ballot_ret_val;
 }
 
 uint compaction_slot(bool keep) {
@@ -94,18 +94,20 @@ uint leader_masked(bool ballot_active_in, bool p) {
     uint result = 0u;
     bool ballot_active = ballot_active_in;
     bool ballot_ret = false;
-    uint ballot_result = 0u;
+    uint ballot_ret_val = 0u;
     if (ballot_active) { result = 0u; }
-    bool ballot_c1 = p;
+    bool ballot_outer1 = ballot_active;
+    bool ballot_taken1 = p;
+    ballot_active = (ballot_outer1 && ballot_taken1);
     {
-        bool ballot_a2 = (ballot_active && ballot_c1);
-        uint ballot_t3 = compaction_slot_masked(ballot_a2, p);
-        if (ballot_a2) { result = ballot_t3; }
+        uint ballot_t2 = compaction_slot_masked(ballot_active, p);
+        if (ballot_active) { result = ballot_t2; }
     }
-    if (ballot_active) { ballot_result = result; }
+    ballot_active = ballot_outer1;
+    if (ballot_active) { ballot_ret_val = result; }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;
-    return ballot_result;
+    return ballot_ret_val;
 }
 
 uint leader(bool p) {

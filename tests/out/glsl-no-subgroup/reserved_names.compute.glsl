@@ -77,17 +77,17 @@ uint reserved_names_masked(bool ballot_active_in, uint input_1, bool sample_1) {
     uint a_b = 0u;
     bool ballot_active = ballot_active_in;
     bool ballot_ret = false;
-    uint ballot_result = 0u;
+    uint ballot_ret_val = 0u;
     uvec4 ballot_t1 = ballot_ballot(ballot_active, sample_1);
     if (ballot_active) { active_1 = ballot_t1; }
     if (ballot_active) { shared_1 = ballot_bit_count(active_1); }
     if (ballot_active) { texture_1 = (input_1 + shared_1); }
     if (ballot_active) { v_gl_thing = (texture_1 * 2u); }
     if (ballot_active) { a_b = (v_gl_thing ^ 1u); }
-    if (ballot_active) { ballot_result = a_b; }
+    if (ballot_active) { ballot_ret_val = a_b; }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;
-    return ballot_result;
+    return ballot_ret_val;
 }
 
 uint reserved_names(uint input_1, bool sample_1) {

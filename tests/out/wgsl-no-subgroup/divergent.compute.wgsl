@@ -142,66 +142,71 @@ fn divergent_masked(ballot_active_in: bool, n: u32, limit: i32) -> i32 {
         ballot_cont1 = false;
         ballot_active = ((ballot_entry1 && !ballot_brk1) && !ballot_ret);
         if (!ballot_workgroup_any(ballot_active)) { break; }
-        let ballot_outer2 = ballot_active;
-        let ballot_taken2 = (!(for0 < end1));
-        ballot_active = (ballot_outer2 && ballot_taken2);
         {
-            ballot_brk1 = (ballot_brk1 || ballot_active);
-            ballot_active = false;
+            let ballot_outer2 = ballot_active;
+            let ballot_taken2 = (!(for0 < end1));
+            ballot_active = (ballot_outer2 && ballot_taken2);
+            {
+                ballot_brk1 = (ballot_brk1 || ballot_active);
+                ballot_active = false;
+            }
+            ballot_active = (((ballot_outer2 && !ballot_ret) && !ballot_brk1) && !ballot_cont1);
+            if ballot_active { i = for0; }
+            let ballot_outer3 = ballot_active;
+            let ballot_taken3 = (bitcast<u32>(i) >= n);
+            ballot_active = (ballot_outer3 && ballot_taken3);
+            {
+                ballot_brk1 = (ballot_brk1 || ballot_active);
+                ballot_active = false;
+            }
+            ballot_active = (((ballot_outer3 && !ballot_ret) && !ballot_brk1) && !ballot_cont1);
+            let ballot_t4 = ballot_elect(ballot_active);
+            let ballot_outer5 = ballot_active;
+            let ballot_taken5 = ballot_t4;
+            ballot_active = (ballot_outer5 && ballot_taken5);
+            {
+                ballot_cont1 = (ballot_cont1 || ballot_active);
+                ballot_active = false;
+            }
+            ballot_active = (((ballot_outer5 && !ballot_ret) && !ballot_brk1) && !ballot_cont1);
+            let ballot_t6 = ballot_ballot(ballot_active, true);
+            if ballot_active { total = (total + bitcast<i32>(ballot_bit_count(ballot_t6))); }
         }
-        ballot_active = (ballot_outer2 && !((ballot_ret || ballot_brk1) || ballot_cont1));
-        if ballot_active { i = for0; }
-        let ballot_outer3 = ballot_active;
-        let ballot_taken3 = (bitcast<u32>(i) >= n);
-        ballot_active = (ballot_outer3 && ballot_taken3);
-        {
-            ballot_brk1 = (ballot_brk1 || ballot_active);
-            ballot_active = false;
-        }
-        ballot_active = (ballot_outer3 && !((ballot_ret || ballot_brk1) || ballot_cont1));
-        let ballot_t4 = ballot_elect(ballot_active);
-        let ballot_outer5 = ballot_active;
-        let ballot_taken5 = ballot_t4;
-        ballot_active = (ballot_outer5 && ballot_taken5);
-        {
-            ballot_cont1 = (ballot_cont1 || ballot_active);
-            ballot_active = false;
-        }
-        ballot_active = (ballot_outer5 && !((ballot_ret || ballot_brk1) || ballot_cont1));
-        let ballot_t6 = ballot_ballot(ballot_active, true);
-        let ballot_t7 = ballot_bit_count(ballot_t6);
-        if ballot_active { total = (total + bitcast<i32>(ballot_t7)); }
         ballot_active = ((ballot_entry1 && !ballot_brk1) && !ballot_ret);
-        if ballot_active { for0 = (for0 + 1i); }
+        {
+            if ballot_active { for0 = (for0 + 1i); }
+        }
     }
     ballot_active = (ballot_entry1 && !ballot_ret);
-    let ballot_entry8 = ballot_active;
-    var ballot_brk8 = false;
-    var ballot_cont8 = false;
+    let ballot_entry7 = ballot_active;
+    var ballot_brk7 = false;
+    var ballot_cont7 = false;
     loop {
-        ballot_cont8 = false;
-        ballot_active = ((ballot_entry8 && !ballot_brk8) && !ballot_ret);
+        ballot_cont7 = false;
+        ballot_active = ((ballot_entry7 && !ballot_brk7) && !ballot_ret);
         if (!ballot_active) { break; }
-        let ballot_outer9 = ballot_active;
-        let ballot_taken9 = (!(total > 100i));
-        ballot_active = (ballot_outer9 && ballot_taken9);
         {
-            ballot_brk8 = (ballot_brk8 || ballot_active);
-            ballot_active = false;
+            let ballot_outer8 = ballot_active;
+            let ballot_taken8 = (!(total > 100i));
+            ballot_active = (ballot_outer8 && ballot_taken8);
+            {
+                ballot_brk7 = (ballot_brk7 || ballot_active);
+                ballot_active = false;
+            }
+            ballot_active = (((ballot_outer8 && !ballot_ret) && !ballot_brk7) && !ballot_cont7);
+            if ballot_active { total = (total - 7i); }
         }
-        ballot_active = (ballot_outer9 && !((ballot_ret || ballot_brk8) || ballot_cont8));
-        if ballot_active { total = (total - 7i); }
     }
-    ballot_active = (ballot_entry8 && !ballot_ret);
-    let ballot_outer10 = ballot_active;
-    let ballot_taken10 = (total == 0i);
-    ballot_active = (ballot_outer10 && ballot_taken10);
+    ballot_active = (ballot_entry7 && !ballot_ret);
+    let ballot_outer9 = ballot_active;
+    let ballot_taken9 = (total == 0i);
+    ballot_active = (ballot_outer9 && ballot_taken9);
     {
         if ballot_active { ballot_ret_val = (-1i); }
         ballot_ret = (ballot_ret || ballot_active);
         ballot_active = false;
     }
-    ballot_active = (ballot_outer10 && !ballot_ret);
+    ballot_active = (ballot_outer9 && !ballot_ret);
     if ballot_active { ballot_ret_val = total; }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;

@@ -244,49 +244,37 @@ fn every_op_masked(ballot_active_in: bool, v: vec4<u32>, i: u32, x: f32) -> u32 
     var masks: vec4<u32>;
     var more: vec4<u32>;
     var first: u32;
-    let ballot_t1 = ballot_bit_count(v);
-    let ballot_t2 = ballot_inclusive_bit_count(v);
-    if ballot_active { acc = (ballot_t1 + ballot_t2); }
-    let ballot_t3 = ballot_exclusive_bit_count(v);
-    if ballot_active { acc = (acc + ballot_t3); }
-    let ballot_t4 = ballot_bit_extract(v, (i % ballot_size));
+    if ballot_active { acc = (ballot_bit_count(v) + ballot_inclusive_bit_count(v)); }
+    if ballot_active { acc = (acc + ballot_exclusive_bit_count(v)); }
+    let ballot_outer1 = ballot_active;
+    let ballot_taken1 = ballot_bit_extract(v, (i % ballot_size));
+    ballot_active = (ballot_outer1 && ballot_taken1);
+    {
+        if ballot_active { acc = (acc + 1u); }
+    }
+    ballot_active = ballot_outer1;
+    let ballot_t2 = ballot_broadcast_first(ballot_active, v);
+    let ballot_outer3 = ballot_active;
+    let ballot_taken3 = ballot_inverse_ballot(ballot_t2);
+    ballot_active = (ballot_outer3 && ballot_taken3);
+    {
+        if ballot_active { acc = (acc + 2u); }
+    }
+    ballot_active = ballot_outer3;
+    if ballot_active { masks = ((ballot_eq_mask() | ballot_ge_mask()) | ballot_gt_mask()); }
+    if ballot_active { more = (ballot_le_mask() ^ ballot_lt_mask()); }
+    if ballot_active { acc = (acc + ballot_mask_count((masks & more))); }
+    let ballot_t4 = ballot_elect(ballot_active);
     let ballot_outer5 = ballot_active;
     let ballot_taken5 = ballot_t4;
     ballot_active = (ballot_outer5 && ballot_taken5);
     {
-        if ballot_active { acc = (acc + 1u); }
-    }
-    ballot_active = ballot_outer5;
-    let ballot_t6 = ballot_broadcast_first(ballot_active, v);
-    let ballot_t7 = ballot_inverse_ballot(ballot_t6);
-    let ballot_outer8 = ballot_active;
-    let ballot_taken8 = ballot_t7;
-    ballot_active = (ballot_outer8 && ballot_taken8);
-    {
-        if ballot_active { acc = (acc + 2u); }
-    }
-    ballot_active = ballot_outer8;
-    let ballot_t9 = ballot_eq_mask();
-    let ballot_t10 = ballot_ge_mask();
-    let ballot_t11 = ballot_gt_mask();
-    if ballot_active { masks = ((ballot_t9 | ballot_t10) | ballot_t11); }
-    let ballot_t12 = ballot_le_mask();
-    let ballot_t13 = ballot_lt_mask();
-    if ballot_active { more = (ballot_t12 ^ ballot_t13); }
-    if ballot_active { acc = (acc + ballot_mask_count((masks & more))); }
-    let ballot_t14 = ballot_elect(ballot_active);
-    let ballot_outer15 = ballot_active;
-    let ballot_taken15 = ballot_t14;
-    ballot_active = (ballot_outer15 && ballot_taken15);
-    {
         if ballot_active { acc = (acc + 100u); }
     }
-    ballot_active = ballot_outer15;
-    let ballot_t16 = bitcast<f32>(ballot_broadcast(ballot_active, vec4<u32>(bitcast<u32>(x), 0u, 0u, 0u), 0u).x);
-    if ballot_active { first = ballot_f32_to_u32(ballot_t16); }
-    let ballot_t17 = ballot_find_lsb(vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu));
-    let ballot_t18 = ballot_find_msb(vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu));
-    if ballot_active { ballot_ret_val = (((acc + first) + ballot_t17) + ballot_t18); }
+    ballot_active = ballot_outer5;
+    let ballot_t6 = bitcast<f32>(ballot_broadcast(ballot_active, vec4<u32>(bitcast<u32>(x), 0u, 0u, 0u), 0u).x);
+    if ballot_active { first = ballot_f32_to_u32(ballot_t6); }
+    if ballot_active { ballot_ret_val = (((acc + first) + ballot_find_lsb(vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu))) + ballot_find_msb(vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu))); }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;
     return ballot_ret_val;

@@ -96,8 +96,7 @@ fn compaction_slot_masked(ballot_active_in: bool, keep: bool) -> u32 {
     var ballot_ret = false;
     var ballot_ret_val: u32;
     let ballot_t1 = ballot_ballot(ballot_active, keep);
-    let ballot_t2 = ballot_exclusive_bit_count(ballot_t1);
-    if ballot_active { ballot_ret_val = ballot_t2; }
+    if ballot_active { ballot_ret_val = ballot_exclusive_bit_count(ballot_t1); }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;
     return ballot_ret_val;

@@ -96,8 +96,7 @@ fn reserved_names_masked(ballot_active_in: bool, input: u32, sample: bool) -> u3
     var a_b: u32;
     let ballot_t1 = ballot_ballot(ballot_active, sample);
     if ballot_active { active_1 = ballot_t1; }
-    let ballot_t2 = ballot_bit_count(active_1);
-    if ballot_active { shared_1 = ballot_t2; }
+    if ballot_active { shared_1 = ballot_bit_count(active_1); }
     if ballot_active { texture = (input + shared_1); }
     if ballot_active { v_gl_thing = (texture * 2u); }
     if ballot_active { a_b = (v_gl_thing ^ 1u); }

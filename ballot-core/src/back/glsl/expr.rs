@@ -11,9 +11,17 @@ use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
 use crate::lower;
 
 impl<W: Write> Writer<'_, W> {
-    /// Writes `expr`; on emulated targets, exchanges and calls take the
-    /// activity flag `act`.
-    pub(super) fn write_expr(&mut self, f: Func<'_>, expr: Handle<Expr>, act: &str) -> fmt::Result {
+    /// Writes `expr`, or the temporary it is bound to; on emulated targets,
+    /// exchanges and calls take the activity flag `ballot_active`.
+    pub(super) fn write_expr(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
+        if let Some(temp) = f.masked.and_then(|m| m.temp(expr)) {
+            return self.out.write_str(&crate::back::shading::temp_name(temp));
+        }
+        self.write_node(f, expr)
+    }
+
+    /// Writes `expr` itself, its operands through [`Self::write_expr`].
+    pub(super) fn write_node(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
         match &f.kernel.exprs[expr] {
             Expr::Literal(lit) => self.write_literal(*lit),
             Expr::Load(local) => write!(self.out, "{}", f.function.locals[local.index()]),
@@ -23,27 +31,27 @@ impl<W: Write> Writer<'_, W> {
                     (UnaryOp::Not, Type::Bool) => "!",
                     (UnaryOp::Not, _) => "~",
                 };
-                self.write_wrapped(f, &format!("({symbol}"), *arg, ")", act)
+                self.write_wrapped(f, &format!("({symbol}"), *arg, ")")
             }
-            Expr::Binary { op, left, right } => self.write_binary(f, *op, *left, *right, act),
-            Expr::Cast { arg, to } => self.write_cast(f, *arg, *to, act),
+            Expr::Binary { op, left, right } => self.write_binary(f, *op, *left, *right),
+            Expr::Cast { arg, to } => self.write_cast(f, *arg, *to),
             Expr::Select {
                 cond,
                 accept,
                 reject,
             } => {
-                self.write_wrapped(f, "(", *cond, " ? ", act)?;
-                self.write_wrapped(f, "", *accept, " : ", act)?;
-                self.write_wrapped(f, "", *reject, ")", act)
+                self.write_wrapped(f, "(", *cond, " ? ")?;
+                self.write_wrapped(f, "", *accept, " : ")?;
+                self.write_wrapped(f, "", *reject, ")")
             }
             Expr::LaneId if self.emulated() => write!(self.out, "ballot_lane"),
             Expr::LaneId => write!(self.out, "gl_SubgroupInvocationID"),
             Expr::SubgroupSize if self.emulated() => write!(self.out, "ballot_subgroup_size"),
             Expr::SubgroupSize => write!(self.out, "gl_SubgroupSize"),
-            Expr::Mask { fun, args } => self.write_mask_fn(f, *fun, args, act),
-            Expr::Op { op, args } if self.emulated() => self.write_emulated_op(f, *op, args, act),
-            Expr::Op { op, args } => self.write_native_op(f, *op, args, act),
-            Expr::Call { args, .. } => self.write_kernel_call(f, expr, args, act),
+            Expr::Mask { fun, args } => self.write_mask_fn(f, *fun, args),
+            Expr::Op { op, args } if self.emulated() => self.write_emulated_op(f, *op, args),
+            Expr::Op { op, args } => self.write_native_op(f, *op, args),
+            Expr::Call { args, .. } => self.write_kernel_call(f, expr, args),
         }
     }
 
@@ -54,10 +62,9 @@ impl<W: Write> Writer<'_, W> {
         open: &str,
         expr: Handle<Expr>,
         close: &str,
-        act: &str,
     ) -> fmt::Result {
         write!(self.out, "{open}")?;
-        self.write_expr(f, expr, act)?;
+        self.write_expr(f, expr)?;
         write!(self.out, "{close}")
     }
 
@@ -68,12 +75,11 @@ impl<W: Write> Writer<'_, W> {
         f: Func<'_>,
         call: Handle<Expr>,
         args: &[Handle<Expr>],
-        act: &str,
     ) -> fmt::Result {
         let plan = self.plan;
         let callee = f.function.calls.get(&call).map(|&i| &plan.functions[i]);
         let (name, flag) = match callee {
-            Some(c) if self.emulated() => (c.masked.as_str(), Some(act)),
+            Some(c) if self.emulated() => (c.masked.as_str(), Some("ballot_active")),
             Some(c) => (c.name.as_str(), None),
             // The planner resolves every call; an unresolved one keeps a
             // recognisable name rather than panicking.
@@ -84,31 +90,25 @@ impl<W: Write> Writer<'_, W> {
             let sep = if args.is_empty() { "" } else { ", " };
             write!(self.out, "{flag}{sep}")?;
         }
-        self.write_args(f, args, act)?;
+        self.write_args(f, args)?;
         write!(self.out, ")")
     }
 
     /// Comma-separated expressions.
-    fn write_args(&mut self, f: Func<'_>, args: &[Handle<Expr>], act: &str) -> fmt::Result {
+    fn write_args(&mut self, f: Func<'_>, args: &[Handle<Expr>]) -> fmt::Result {
         for (i, &arg) in args.iter().enumerate() {
             if i > 0 {
                 write!(self.out, ", ")?;
             }
-            self.write_expr(f, arg, act)?;
+            self.write_expr(f, arg)?;
         }
         Ok(())
     }
 
     /// `name(args)`.
-    fn write_call(
-        &mut self,
-        f: Func<'_>,
-        name: &str,
-        args: &[Handle<Expr>],
-        act: &str,
-    ) -> fmt::Result {
+    fn write_call(&mut self, f: Func<'_>, name: &str, args: &[Handle<Expr>]) -> fmt::Result {
         write!(self.out, "{name}(")?;
-        self.write_args(f, args, act)?;
+        self.write_args(f, args)?;
         write!(self.out, ")")
     }
 
@@ -118,18 +118,17 @@ impl<W: Write> Writer<'_, W> {
         op: BinaryOp,
         left: Handle<Expr>,
         right: Handle<Expr>,
-        act: &str,
     ) -> fmt::Result {
         let ty = f.kernel.type_of(left);
         if let Some(helper) = Helper::binary(f.kernel, op, left, right) {
-            return self.write_call(f, helper.function_name(), &[left, right], act);
+            return self.write_call(f, helper.function_name(), &[left, right]);
         }
         // `&&` and `||` skip their right operand, which must still run
         // when it holds a collective; bool `^` is `!=`.
         let eager = lower::expr_exchanges(f.kernel, right);
         let symbol = match (op, ty) {
             (BinaryOp::BitAnd | BinaryOp::BitOr, Type::Bool) if eager => {
-                return self.write_eager_logic(f, op, left, right, act)
+                return self.write_eager_logic(f, op, left, right)
             }
             (BinaryOp::BitAnd, Type::Bool) => "&&",
             (BinaryOp::BitOr, Type::Bool) => "||",
@@ -140,19 +139,19 @@ impl<W: Write> Writer<'_, W> {
             // naga folds float arithmetic of constants and rejects an
             // infinite or NaN result, which Rust allows; a bit cast is
             // never folded, so the operation stays for run time.
-            self.write_wrapped(f, "(uintBitsToFloat(floatBitsToUint(", left, ")) ", act)?;
+            self.write_wrapped(f, "(uintBitsToFloat(floatBitsToUint(", left, ")) ")?;
         } else {
-            self.write_wrapped(f, "(", left, " ", act)?;
+            self.write_wrapped(f, "(", left, " ")?;
         }
         write!(self.out, "{symbol} ")?;
         if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
             // GLSL leaves shifts by 32 or more undefined; Rust's wrapping
             // shifts use the low five bits.
             write!(self.out, "(")?;
-            self.write_expr(f, right, act)?;
+            self.write_expr(f, right)?;
             return write!(self.out, " & 31u))");
         }
-        self.write_expr(f, right, act)?;
+        self.write_expr(f, right)?;
         write!(self.out, ")")
     }
 
@@ -163,22 +162,21 @@ impl<W: Write> Writer<'_, W> {
         op: BinaryOp,
         left: Handle<Expr>,
         right: Handle<Expr>,
-        act: &str,
     ) -> fmt::Result {
         let symbol = if op == BinaryOp::BitAnd { "&" } else { "|" };
         write!(self.out, "((uint(")?;
-        self.write_expr(f, left, act)?;
+        self.write_expr(f, left)?;
         write!(self.out, ") {symbol} uint(")?;
-        self.write_expr(f, right, act)?;
+        self.write_expr(f, right)?;
         write!(self.out, ")) != 0u)")
     }
 
     /// Rust's `as`: bit reinterpretation between integers, saturation from
     /// floats, 0 or 1 from `bool`.
-    fn write_cast(&mut self, f: Func<'_>, arg: Handle<Expr>, to: Type, act: &str) -> fmt::Result {
+    fn write_cast(&mut self, f: Func<'_>, arg: Handle<Expr>, to: Type) -> fmt::Result {
         let from = f.kernel.type_of(arg);
         if from == to {
-            return self.write_expr(f, arg, act);
+            return self.write_expr(f, arg);
         }
         let function = match (from, to) {
             (Type::F32, Type::U32) => "ballot_f32_to_u32",
@@ -187,7 +185,7 @@ impl<W: Write> Writer<'_, W> {
             // is written as a constructor, which GLSL checks.
             _ => type_name(to),
         };
-        self.write_call(f, function, &[arg], act)
+        self.write_call(f, function, &[arg])
     }
 
     pub(super) fn write_literal(&mut self, lit: Literal) -> fmt::Result {
@@ -236,13 +234,7 @@ impl<W: Write> Writer<'_, W> {
         }
     }
 
-    fn write_mask_fn(
-        &mut self,
-        f: Func<'_>,
-        fun: MaskFn,
-        args: &[Handle<Expr>],
-        act: &str,
-    ) -> fmt::Result {
+    fn write_mask_fn(&mut self, f: Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result {
         let name = match fun {
             MaskFn::Lane => "ballot_mask_lane",
             MaskFn::First => "ballot_mask_first",
@@ -250,68 +242,50 @@ impl<W: Write> Writer<'_, W> {
             MaskFn::Count => "ballot_mask_count",
             MaskFn::IsEmpty => {
                 write!(self.out, "(")?;
-                self.write_args(f, args, act)?;
+                self.write_args(f, args)?;
                 return write!(self.out, " == uvec4(0u))");
             }
         };
-        self.write_call(f, name, args, act)
+        self.write_call(f, name, args)
     }
 
     /// The extension's function or built-in, called directly.
-    fn write_native_op(
-        &mut self,
-        f: Func<'_>,
-        op: Op,
-        args: &[Handle<Expr>],
-        act: &str,
-    ) -> fmt::Result {
+    fn write_native_op(&mut self, f: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
         let name = op.glsl_name();
         if name.starts_with("gl_") {
             return write!(self.out, "{name}");
         }
-        self.write_call(f, name, args, act)
+        self.write_call(f, name, args)
     }
 
     /// The emulating helper. Exchanges take the activity flag, and move
     /// values as `uvec4` bits.
-    fn write_emulated_op(
-        &mut self,
-        f: Func<'_>,
-        op: Op,
-        args: &[Handle<Expr>],
-        act: &str,
-    ) -> fmt::Result {
+    fn write_emulated_op(&mut self, f: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
         let name = Helper::function(op);
         match (op, args) {
-            (Op::Elect, _) => write!(self.out, "{name}({act})"),
+            (Op::Elect, _) => write!(self.out, "{name}(ballot_active)"),
             (Op::Ballot, _) => {
-                write!(self.out, "{name}({act}, ")?;
-                self.write_args(f, args, act)?;
+                write!(self.out, "{name}(ballot_active, ")?;
+                self.write_args(f, args)?;
                 write!(self.out, ")")
             }
             (Op::Broadcast | Op::BroadcastFirst, [value, id @ ..]) => {
                 let ty = f.kernel.type_of(*value);
                 let (open, close) = decode(ty);
-                write!(self.out, "{open}{name}({act}, ")?;
-                self.write_encoded(f, *value, ty, act)?;
+                write!(self.out, "{open}{name}(ballot_active, ")?;
+                self.write_encoded(f, *value, ty)?;
                 for &id in id {
                     write!(self.out, ", ")?;
-                    self.write_expr(f, id, act)?;
+                    self.write_expr(f, id)?;
                 }
                 write!(self.out, "){close}")
             }
-            _ => self.write_call(f, name, args, act),
+            _ => self.write_call(f, name, args),
         }
     }
 
     /// A value as the `uvec4` bits that exchanges move.
-    fn write_encoded(
-        &mut self,
-        f: Func<'_>,
-        value: Handle<Expr>,
-        ty: Type,
-        act: &str,
-    ) -> fmt::Result {
+    fn write_encoded(&mut self, f: Func<'_>, value: Handle<Expr>, ty: Type) -> fmt::Result {
         let (open, close) = match ty {
             Type::Bool => ("uvec4(uint(", "), 0u, 0u, 0u)"),
             Type::U32 => ("uvec4(", ", 0u, 0u, 0u)"),
@@ -320,7 +294,7 @@ impl<W: Write> Writer<'_, W> {
             Type::Mask => ("", ""),
         };
         write!(self.out, "{open}")?;
-        self.write_expr(f, value, act)?;
+        self.write_expr(f, value)?;
         write!(self.out, "{close}")
     }
 }

@@ -18,20 +18,10 @@
 //! through `shared` arrays between two `barrier()`s; every other operation is
 //! a lane-local function of the lane id and size. Since every invocation of
 //! the workgroup must reach every barrier, each kernel is *if-converted*
-//! into `R <name>_masked(bool ballot_active_in, params…)`:
-//! - every statement runs in every invocation; a `bool` activity flag
-//!   stands for the GPU's active mask, and stores happen only where it is
-//!   set. Values are computed first, unconditionally, so that collectives in
-//!   them run in every invocation, taking the flag;
-//! - `if` narrows the flag into one flag per branch;
-//! - `break`, `continue` and `return` set per-invocation flags that clear
-//!   the activity for the rest of the loop body or kernel, as the native
-//!   simulator's lane masks do;
-//! - a loop whose body reaches a barrier (an exchange or a kernel call) runs
-//!   until no invocation of the workgroup is still in it, which a vote
-//!   through `shared` memory decides at the top of each iteration; other
-//!   loops stay per-invocation;
-//! - a kernel call passes the caller's flag: `callee_masked(active, args…)`.
+//! ([`crate::lower::masked`]) into `R <name>_masked(bool ballot_active_in,
+//! params…)`, whose steps every invocation runs, with `bool` flags standing
+//! for the GPU's active mask; a kernel call passes the caller's flag:
+//! `callee_masked(ballot_active, args…)`.
 //!
 //! The public `R <name>(params…)` calls it with every invocation active and
 //! must be called by every invocation, in uniform control flow, after
@@ -62,6 +52,7 @@ use core::fmt::{self, Write};
 
 use crate::back::{Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target};
 use crate::ir::{Expr, Handle, Kernel, Type};
+use crate::lower::{self, masked::Masked};
 use features::Features;
 use plan::{Function, Plan, Source};
 
@@ -115,7 +106,7 @@ struct Writer<'a, W> {
     options: &'a ShaderOptions,
     plan: &'a Plan<'a>,
     features: Features,
-    /// Numbers the generated locals of the function being written.
+    /// Numbers the generated locals of the native function being written.
     temps: usize,
 }
 
@@ -124,6 +115,8 @@ struct Writer<'a, W> {
 struct Func<'a> {
     kernel: &'a Kernel,
     function: &'a Function<'a>,
+    /// The kernel, if-converted (emulated targets only).
+    masked: Option<&'a Masked>,
 }
 
 impl<W: Write> Writer<'_, W> {
@@ -205,11 +198,21 @@ impl<W: Write> Writer<'_, W> {
             Source::Stub { params, ret, .. } => return self.write_stub(function, params, *ret),
             Source::Kernel(kernel) => *kernel,
         };
-        let f = Func { kernel, function };
         if self.emulated() {
+            let masked = lower::masked::lower(kernel);
+            let f = Func {
+                kernel,
+                function,
+                masked: Some(&masked),
+            };
             self.write_masked_function(f)?;
             self.write_wrapper(f)
         } else {
+            let f = Func {
+                kernel,
+                function,
+                masked: None,
+            };
             self.write_native_function(f)
         }
     }

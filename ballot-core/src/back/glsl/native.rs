@@ -41,7 +41,7 @@ impl<W: Write> Writer<'_, W> {
         match &f.kernel.stmts[stmt] {
             Stmt::Assign { local, value } => {
                 write!(self.out, "{level}{} = ", f.function.locals[local.index()])?;
-                self.write_expr(f, *value, "")?;
+                self.write_expr(f, *value)?;
                 writeln!(self.out, ";")
             }
             Stmt::Eval(value) => self.write_native_eval(f, *value, level),
@@ -51,7 +51,7 @@ impl<W: Write> Writer<'_, W> {
                 reject,
             } => {
                 write!(self.out, "{level}if (")?;
-                self.write_expr(f, *cond, "")?;
+                self.write_expr(f, *cond)?;
                 writeln!(self.out, ") {{")?;
                 self.write_native_block(f, accept, level.next())?;
                 if !reject.is_empty() {
@@ -66,7 +66,7 @@ impl<W: Write> Writer<'_, W> {
             Stmt::Return(None) => writeln!(self.out, "{level}return;"),
             Stmt::Return(Some(value)) => {
                 write!(self.out, "{level}return ")?;
-                self.write_expr(f, *value, "")?;
+                self.write_expr(f, *value)?;
                 writeln!(self.out, ";")
             }
         }
@@ -81,7 +81,7 @@ impl<W: Write> Writer<'_, W> {
         let temp = self.temp("t");
         let ty = type_name(f.kernel.type_of(value));
         write!(self.out, "{level}{ty} {temp} = ")?;
-        self.write_expr(f, value, "")?;
+        self.write_expr(f, value)?;
         writeln!(self.out, ";")
     }
 

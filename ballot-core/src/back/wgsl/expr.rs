@@ -17,8 +17,8 @@ impl<W: fmt::Write> Writer<'_, W> {
         if let Some(value) = cx.function.folded.value(expr) {
             return self.write_literal(value);
         }
-        if let Some(temp) = cx.temps.get(&expr) {
-            return self.out.write_str(temp);
+        if let Some(temp) = cx.masked.temp(expr) {
+            return self.out.write_str(&crate::back::shading::temp_name(temp));
         }
         if expr.index() >= cx.kernel.exprs.len() {
             return self.out.write_str("ballot_malformed");

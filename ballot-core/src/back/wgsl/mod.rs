@@ -46,7 +46,8 @@ mod tests;
 use core::fmt;
 
 use crate::back::{Form, Level, Missing, ShaderError, ShaderOptions, Target};
-use crate::ir::{Expr, Handle, Kernel, Type};
+use crate::ir::{Handle, Kernel, Type};
+use crate::lower::{self, masked::Masked};
 use plan::{Function, Plan, Source};
 
 /// Writes `kernels[0]` (the entry) and the kernels it calls, found among
@@ -119,31 +120,22 @@ pub(crate) struct Writer<'p, W> {
 struct Func<'p> {
     function: &'p Function<'p>,
     kernel: &'p Kernel,
-    /// The `let` holding each hoisted collective's value (if-converted
-    /// functions only).
-    temps: std::collections::BTreeMap<Handle<Expr>, String>,
-    /// Counter for the function's generated names.
-    next: usize,
-    /// The ids of the enclosing loops, innermost last (if-converted
-    /// functions only).
-    loops: Vec<usize>,
+    /// The kernel, if-converted (emulated targets only; empty otherwise).
+    masked: Masked,
 }
 
 impl<'p> Func<'p> {
-    fn new(function: &'p Function<'p>, kernel: &'p Kernel) -> Self {
+    fn new(function: &'p Function<'p>, kernel: &'p Kernel, emulated: bool) -> Self {
+        let masked = if emulated {
+            lower::masked::lower(kernel)
+        } else {
+            Masked::default()
+        };
         Func {
             function,
             kernel,
-            temps: Default::default(),
-            next: 0,
-            loops: Vec::new(),
+            masked,
         }
-    }
-
-    /// A number no other generated name of the function has.
-    fn fresh(&mut self) -> usize {
-        self.next += 1;
-        self.next
     }
 
     /// The WGSL name of a local.
@@ -240,7 +232,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         writeln!(self.out)?;
         match &function.source {
             Source::Kernel(kernel) => {
-                let mut cx = Func::new(function, kernel);
+                let mut cx = Func::new(function, kernel, self.plan.emulated());
                 if self.plan.emulated() {
                     self.write_masked_function(&mut cx)?;
                     self.write_wrapper(&cx)
