@@ -305,6 +305,19 @@ fn native_and_interpreter_agree() {
 
 const GENERATED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/random/kernels.rs");
 
+/// The if-converted form that the native code and both emulated targets
+/// print keeps its invariants on every generated kernel.
+#[test]
+fn every_kernel_if_converts_within_the_invariants() {
+    for entry in ENTRIES {
+        let kernel = (entry.ir)();
+        let masked = ballot_core::lower::masked::lower(kernel);
+        if let Err(broken) = masked.verify(kernel) {
+            panic!("`{}`: {broken}", entry.name);
+        }
+    }
+}
+
 #[test]
 fn committed_kernels_are_what_the_generator_writes() {
     let committed = std::fs::read_to_string(GENERATED).expect("read tests/random/kernels.rs");

@@ -39,9 +39,9 @@
 //!    read, in a scope that encloses every read; only `Var`s, `Active` and
 //!    `Ret` are [`Step::Set`]. `Active`, `Ret` and the kernel's result are
 //!    declared by the printer, at the top of the function.
-//! 2. A [`Step::Bind`] precedes, in the same sequence, the step that reads
-//!    its temporary; [`Masked::temp`] names it. Bound expressions are
-//!    exactly the exchanges and calls ([`super::is_exchange`]) of the
+//! 2. A [`Step::Bind`] precedes, in the same sequence or one around it,
+//!    every step that reads its temporary; [`Masked::temp`] names it.
+//!    Bound expressions are exactly the exchanges and calls ([`super::is_exchange`]) of the
 //!    statement's values, and none of their operands is an exchange that
 //!    is not bound before them.
 //! 3. [`Step::Exit`] and [`Step::SkipRest`] are never inside a
@@ -51,6 +51,8 @@
 //! 4. Skipping is an optimisation only: a printer that runs every step
 //!    (the emulated targets must, to reach their barriers) computes the
 //!    same values, since every store and jump is guarded by `Active`.
+//!
+//! [`Masked::verify`] checks invariants 1 to 3.
 //!
 //! The pass accepts malformed IR without panicking: statements and
 //! expressions it cannot reach are left out.
@@ -184,6 +186,142 @@ impl Masked {
     /// The temporary that holds `expr`'s value, if it is bound to one.
     pub fn temp(&self, expr: Handle<Expr>) -> Option<usize> {
         self.temps.get(&expr).copied()
+    }
+}
+
+impl Masked {
+    /// Checks invariants 1 to 3 of the [module](self) on `self`, the form
+    /// of `kernel`: the first violation, in words, if any. The printers
+    /// rely on them; the tests check every lowered kernel with this.
+    pub fn verify(&self, kernel: &Kernel) -> Result<(), String> {
+        let mut verifier = Verifier {
+            kernel,
+            masked: self,
+            scopes: vec![Scope {
+                flags: vec![
+                    (Flag::Active, true),
+                    (Flag::ActiveIn, false),
+                    (Flag::Ret, true),
+                ],
+                temps: Vec::new(),
+            }],
+        };
+        verifier.sequence(&self.steps, Place::Sequence)
+    }
+}
+
+/// What directly holds the steps being verified.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// A sequence: the function's, or a branch's.
+    Sequence,
+    /// A loop.
+    Loop,
+}
+
+/// The flags (and whether each may be set) and temporaries declared in one
+/// block.
+struct Scope {
+    flags: Vec<(Flag, bool)>,
+    temps: Vec<Handle<Expr>>,
+}
+
+struct Verifier<'a> {
+    kernel: &'a Kernel,
+    masked: &'a Masked,
+    scopes: Vec<Scope>,
+}
+
+impl Verifier<'_> {
+    fn flag(&self, flag: Flag) -> Option<bool> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.flags.iter().rev())
+            .find(|(f, _)| *f == flag)
+            .map(|&(_, settable)| settable)
+    }
+
+    fn sequence(&mut self, steps: &[Step], place: Place) -> Result<(), String> {
+        self.scopes.push(Scope {
+            flags: Vec::new(),
+            temps: Vec::new(),
+        });
+        let verified = steps.iter().try_for_each(|step| self.step(step, place));
+        self.scopes.pop();
+        verified
+    }
+
+    fn step(&mut self, step: &Step, place: Place) -> Result<(), String> {
+        match step {
+            Step::Let(flag, cond) | Step::Var(flag, cond) => {
+                self.cond(cond)?;
+                let scope = self.scopes.last_mut().expect("a scope per sequence");
+                scope.flags.push((*flag, matches!(step, Step::Var(..))));
+            }
+            Step::Set(flag, cond) => {
+                self.cond(cond)?;
+                match self.flag(*flag) {
+                    Some(true) => {}
+                    Some(false) => return Err(format!("{flag:?} is set but was declared by Let")),
+                    None => return Err(format!("{flag:?} is set before it is declared")),
+                }
+            }
+            Step::Bind { temp, expr } => {
+                self.value(*expr, true)?;
+                if temp.is_some() != self.masked.temp(*expr).is_some() {
+                    return Err(format!("the temporary of {expr:?} is not the one recorded"));
+                }
+                let scope = self.scopes.last_mut().expect("a scope per sequence");
+                scope.temps.push(*expr);
+            }
+            Step::Store { value, .. } | Step::Eval(value) => self.value(*value, false)?,
+            Step::Branch(steps) => self.sequence(steps, Place::Sequence)?,
+            Step::Loop { steps, .. } => self.sequence(steps, Place::Loop)?,
+            Step::Exit { .. } if place != Place::Loop => {
+                return Err("a loop exit outside its loop's own steps".to_string())
+            }
+            Step::SkipRest if place != Place::Sequence => {
+                return Err("a skip in a loop's own steps".to_string())
+            }
+            Step::Exit { .. } | Step::SkipRest => {}
+        }
+        Ok(())
+    }
+
+    fn cond(&self, cond: &Cond) -> Result<(), String> {
+        match cond {
+            Cond::None => Ok(()),
+            Cond::Flag(flag) | Cond::Not(flag) => match self.flag(*flag) {
+                Some(_) => Ok(()),
+                None => Err(format!("{flag:?} is read before it is declared")),
+            },
+            Cond::Expr(expr) => self.value(*expr, false),
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                self.cond(a)?;
+                self.cond(b)
+            }
+        }
+    }
+
+    /// Checks that every exchange in `expr`'s tree is bound in scope;
+    /// `root` is the exchange a [`Step::Bind`] computes itself.
+    fn value(&self, expr: Handle<Expr>, root: bool) -> Result<(), String> {
+        let Some(e) = self.kernel.exprs.get(expr) else {
+            return Err(format!("{expr:?} is not in the kernel"));
+        };
+        if !root && is_exchange(e) {
+            let bound = self.scopes.iter().any(|s| s.temps.contains(&expr));
+            return match (bound, self.masked.temp(expr)) {
+                (true, Some(_)) => Ok(()),
+                _ => Err(format!(
+                    "the exchange {expr:?} is read but not bound in scope"
+                )),
+            };
+        }
+        e.operands()
+            .into_iter()
+            .try_for_each(|operand| self.value(operand, false))
     }
 }
 
@@ -414,5 +552,80 @@ impl Lowering<'_> {
                 self.bind(operand, out);
             }
         }
+    }
+}
+
+#[cfg(all(test, feature = "macros"))]
+mod tests {
+    use super::*;
+
+    fn lowered(source: &str) -> (Kernel, Masked) {
+        let kernel = crate::front::lower_source(source)
+            .expect("the kernel lowers")
+            .kernel;
+        let masked = lower(&kernel);
+        (kernel, masked)
+    }
+
+    /// Every kind of statement, nested: the form keeps its invariants.
+    #[test]
+    fn nested_control_flow_keeps_the_invariants() {
+        let (kernel, masked) = lowered(
+            "fn k(n: u32, p: bool) -> u32 {
+                let mut total = 0u32;
+                let mut i = 0u32;
+                loop {
+                    if i >= n { break; }
+                    i += 1;
+                    if subgroup_elect() { continue; }
+                    if p { return subgroup_ballot_bit_count(subgroup_ballot(true)); }
+                    total += subgroup_broadcast_first(i);
+                }
+                while total > 3 { total -= 1; }
+                total
+            }",
+        );
+        assert_eq!(masked.verify(&kernel), Ok(()));
+        let steps = format!("{:?}", masked.steps);
+        // One vote for the loop holding exchanges, none for the other.
+        assert_eq!(steps.matches("vote: true").count(), 1, "{steps}");
+        assert_eq!(steps.matches("vote: false").count(), 1, "{steps}");
+    }
+
+    /// The verifier rejects what the printers could not print.
+    #[test]
+    fn the_verifier_finds_broken_forms() {
+        let (kernel, masked) = lowered(
+            "fn k(p: bool) -> u32 {
+                if p { return 1u32; }
+                subgroup_ballot_bit_count(subgroup_ballot(p))
+            }",
+        );
+        assert_eq!(masked.verify(&kernel), Ok(()));
+        // A flag read before its declaration.
+        let mut broken = masked.clone();
+        broken
+            .steps
+            .insert(0, Step::Set(Flag::Active, Cond::Flag(Flag::Outer(99))));
+        assert!(broken.verify(&kernel).unwrap_err().contains("Outer(99)"));
+        // A `Let` flag set later.
+        let mut broken = masked.clone();
+        broken.steps.push(Step::Let(Flag::Taken(98), Cond::None));
+        broken.steps.push(Step::Set(Flag::Taken(98), Cond::None));
+        assert!(broken
+            .verify(&kernel)
+            .unwrap_err()
+            .contains("declared by Let"));
+        // An exchange read without its binding.
+        let mut broken = masked.clone();
+        broken.steps.retain(|s| !matches!(s, Step::Bind { .. }));
+        assert!(broken.verify(&kernel).unwrap_err().contains("not bound"));
+        // A loop exit outside a loop.
+        let mut broken = masked;
+        broken.steps.push(Step::Exit {
+            vote: false,
+            iteration: true,
+        });
+        assert!(broken.verify(&kernel).unwrap_err().contains("loop exit"));
     }
 }
