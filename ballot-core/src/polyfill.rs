@@ -83,8 +83,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::back::{glsl, wgsl, Form, OptionError, ShaderOptions, Target};
+use crate::back::{glsl, wgsl, Form, Language, OptionError, ShaderOptions, Target};
 use crate::error::Op;
+use crate::lower::helpers::{Helper, Needs};
 use crate::valid::{self, ValidationError};
 
 /// Options of a polyfill library. Both matter only to the emulated targets
@@ -231,23 +232,25 @@ fn write_library(target: Target, options: &ShaderOptions) -> String {
     out
 }
 
-fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
-    use glsl::helpers::Helper;
-    out.push('\n');
-    out.push_str(&glsl::emulated_constants(options));
-    let mut helpers = BTreeSet::new();
-    let mut todo: Vec<Helper> = std::iter::once(Helper::Init)
-        .chain(Op::ALL.into_iter().map(Helper::emulating))
-        .collect();
-    while let Some(helper) = todo.pop() {
-        if helpers.insert(helper) {
-            todo.extend_from_slice(helper.deps());
+/// The helpers behind every operation, in `language`, with what they need.
+fn every_op(language: Language, emulated: bool) -> BTreeSet<Helper> {
+    let mut needs = Needs::new(language, emulated);
+    for op in Op::ALL {
+        if let Some(helper) = Helper::of_op(op, language, emulated) {
+            needs.add(helper);
         }
     }
+    needs.into_set()
+}
+
+fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
+    out.push('\n');
+    out.push_str(&glsl::emulated_constants(options));
+    let helpers = every_op(Language::Glsl, true);
     // The variants' order puts every helper after those it calls, as GLSL
     // requires.
     for helper in helpers {
-        out.push_str(helper.text());
+        out.push_str(glsl::helpers::text(helper).unwrap_or_default());
         out.push('\n');
     }
     out.push_str("// The public functions.\n");
@@ -256,7 +259,7 @@ fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
     let mut functions = Vec::new();
     for op in Op::ALL {
         let name = function_name(Target::GlslNoSubgroup, op);
-        let helper = Helper::function(op);
+        let helper = Helper::call_name(Helper::of_op(op, Language::Glsl, true));
         let (ret, params, args) = match op {
             Op::Ballot => ("uvec4", "bool on, bool predicate", "on, predicate"),
             Op::InverseBallot => ("bool", "uvec4 value", "value"),
@@ -290,7 +293,6 @@ fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
 }
 
 fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
-    use wgsl::helpers::{close, Helper};
     let emulated = !target.has_subgroups();
     if target == Target::WgslWeb {
         // Directives must open the module. The library's functions are meant
@@ -298,17 +300,11 @@ fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
         // analysis would reject in subgroupElect's broadcast.
         out.push_str("\nenable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
     }
-    let helpers = close(
-        Op::ALL
-            .into_iter()
-            .filter_map(|op| Helper::of_op(op, emulated))
-            .collect(),
-        emulated,
-    );
+    let helpers = every_op(Language::Wgsl, emulated);
     out.push_str(&wgsl::lane_state(emulated, options, &helpers));
     for helper in helpers {
         out.push('\n');
-        out.push_str(helper.text(emulated));
+        out.push_str(wgsl::helpers::text(helper, emulated).unwrap_or_default());
     }
     out.push_str("\n// The public functions, under the GLSL names of what they replace.\n");
     for op in Op::ALL {

@@ -356,8 +356,14 @@ impl fmt::Display for Level {
     }
 }
 
-/// Emits `kernels[0]` and the kernels it calls (found among `kernels[1..]`)
-/// for `target` in `form`: the one entry point to both shader writers.
+/// Emits `kernels[0]` and the kernels it calls (found among `kernels[1..]`
+/// by the last `::` segment of the call path) for `target` in `form`: the
+/// one entry point to both shader writers.
+///
+/// A callee missing from `kernels` is [`ShaderError::MissingCallee`] with
+/// [`Missing::Error`]; with [`Missing::Stub`] it becomes a function of the
+/// call's signature that returns zero, so that one kernel can be checked
+/// alone. Invalid `options` are an [`OptionError`] that names the option.
 pub fn emit(
     target: Target,
     form: Form,
@@ -365,9 +371,30 @@ pub fn emit(
     options: &ShaderOptions,
     missing: Missing,
 ) -> Result<String, ShaderError> {
+    options.validate()?;
     // The writers recurse along the kernel's nesting.
-    crate::stack::deep(|| match target.language() {
-        Language::Glsl => glsl::write(target, form, kernels, options, missing),
-        Language::Wgsl => wgsl::write(target, form, kernels, options, missing),
+    crate::stack::deep(|| {
+        let request = Request {
+            target,
+            form,
+            options,
+            module: crate::lower::calls::resolve(kernels, missing)?,
+        };
+        Ok(match target.language() {
+            Language::Glsl => glsl::write(request),
+            Language::Wgsl => wgsl::write(request),
+        })
     })
+}
+
+/// What [`emit`] asks a printer to write.
+pub(crate) struct Request<'a> {
+    /// The target, of the printer's language.
+    pub target: Target,
+    /// The form.
+    pub form: Form,
+    /// The options, validated.
+    pub options: &'a ShaderOptions,
+    /// The entry kernel and its callees, resolved.
+    pub module: crate::lower::calls::Module<'a>,
 }

@@ -1,15 +1,18 @@
 //! Turns Rust identifiers into names that are valid, and distinct, in a
-//! shading language.
+//! shading language, and names a module's functions and locals
+//! ([`name_module`]) the same way for every printer.
 //!
 //! A Rust kernel may call a local `input`, `sample`, `shared`, `texture` or
 //! `active`, or `gl_thing`, or `a__b`; each is reserved in GLSL or WGSL. The
 //! namer keeps the Rust name where it can, so emitted code stays readable,
 //! and otherwise appends `_N` with the smallest `N` that makes it unique.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::OnceLock;
 
 use super::{keywords, Language};
+use crate::ir::{Expr, Handle, Kernel, Local, Stmt};
+use crate::lower::calls::{Module, Source};
 
 /// The prefix of every name the writers generate themselves: user names
 /// never take it, so generated helpers never collide with them.
@@ -95,6 +98,109 @@ impl Namer {
         }
         out
     }
+}
+
+/// One function of a module, with its names in one language.
+#[derive(Clone, Debug)]
+pub struct Function<'a> {
+    /// What it computes.
+    pub source: Source<'a>,
+    /// The public function: the kernel itself on native targets, the
+    /// wrapper that starts with every invocation active on emulated ones.
+    pub name: String,
+    /// The if-converted function that calls go through (emulated targets;
+    /// the public name otherwise).
+    pub masked: String,
+    /// The names of the kernel's locals, indexed like `Kernel::locals`.
+    pub locals: Vec<String>,
+    /// The name of each parameter: the local's own, unless the language's
+    /// parameters are immutable and the kernel assigns to it, in which case
+    /// the local is a variable copied from a parameter of another name.
+    pub params: Vec<String>,
+    /// The function (an index into the module's functions) each call
+    /// expression calls.
+    pub calls: BTreeMap<Handle<Expr>, usize>,
+}
+
+impl Function<'_> {
+    /// The kernel, unless the function is a stub.
+    pub fn kernel(&self) -> Option<&Kernel> {
+        self.source.kernel()
+    }
+}
+
+/// Names the functions of `module` with `namer` (which holds the
+/// language's reservations): every function, then, on emulated targets
+/// (`masked`), every if-converted function, then each function's locals
+/// with a clone of the module's namer, since locals of different functions
+/// cannot collide.
+pub fn name_module<'a>(
+    module: Module<'a>,
+    mut namer: Namer,
+    masked: bool,
+    immutable_params: bool,
+) -> Vec<Function<'a>> {
+    let mut functions: Vec<Function<'a>> = module
+        .functions
+        .into_iter()
+        .zip(module.calls)
+        .map(|(source, calls)| {
+            let name = namer.call(source.rust_name());
+            Function {
+                source,
+                masked: name.clone(),
+                name,
+                locals: Vec::new(),
+                params: Vec::new(),
+                calls,
+            }
+        })
+        .collect();
+    if masked {
+        for f in &mut functions {
+            let base = f.name.clone();
+            f.masked = namer.call(&format!("{base}_masked"));
+        }
+    }
+    for function in &mut functions {
+        if let Source::Kernel(kernel) = function.source {
+            name_locals(function, kernel, namer.clone(), immutable_params);
+        }
+    }
+    functions
+}
+
+/// Names the locals of `kernel`, and its parameters.
+fn name_locals(function: &mut Function<'_>, kernel: &Kernel, mut namer: Namer, immutable: bool) {
+    function.locals = kernel
+        .locals
+        .iter()
+        .map(|(_, local)| namer.call(&local.name))
+        .collect();
+    let assigned: BTreeSet<Handle<Local>> = kernel
+        .stmts
+        .iter()
+        .filter_map(|(_, stmt)| match stmt {
+            Stmt::Assign { local, .. } if immutable => Some(*local),
+            _ => None,
+        })
+        .collect();
+    function.params = kernel
+        .params
+        .iter()
+        .map(|p| {
+            let name = function
+                .locals
+                .get(p.local.index())
+                .cloned()
+                .unwrap_or_default();
+            if assigned.contains(&p.local) {
+                namer.call(&format!("{name}_in"))
+            } else {
+                name
+            }
+        })
+        .collect();
 }
 
 /// [`keywords::GLSL`] as a set: the namer looks up every name it hands

@@ -7,6 +7,7 @@ use core::fmt;
 
 use super::Level;
 use crate::ir::{Expr, Handle, Local, Type};
+use crate::lower::helpers::Helper;
 use crate::lower::masked::{Cond, Dest, Flag, Step};
 
 /// How one shading language spells the parts of an if-converted function
@@ -16,9 +17,6 @@ pub(crate) trait MaskedText {
     const IF_ACTIVE: &'static str;
     /// The head of an endless loop.
     const LOOP: &'static str;
-    /// The function that decides, for the whole workgroup, whether any
-    /// invocation is still active (on loops that hold an exchange).
-    const WORKGROUP_ANY: &'static str;
 
     /// Writes text.
     fn text(&mut self, text: &str) -> fmt::Result;
@@ -110,7 +108,8 @@ fn write_step<T: MaskedText>(w: &mut T, step: &Step, level: Level) -> fmt::Resul
         }
         Step::Exit { vote, .. } => {
             let test = if *vote {
-                format!("{}({})", T::WORKGROUP_ANY, flag_name(Flag::Active))
+                let any = Helper::call_name(Some(Helper::WorkgroupAny));
+                format!("{any}({})", flag_name(Flag::Active))
             } else {
                 flag_name(Flag::Active)
             };

@@ -24,6 +24,7 @@
 //! for the parts it cannot reach.
 
 pub mod calls;
+pub mod helpers;
 pub mod masked;
 
 use crate::error::Op;

@@ -29,6 +29,17 @@ shared bool ballot_flags[ballot_workgroup_size];
 shared bool ballot_votes[ballot_workgroup_size];
 shared bool ballot_vote;
 
+// The lowest lane of this virtual subgroup whose flag is set, or
+// ballot_count when none is; read between the barriers of an exchange.
+uint ballot_lowest_flag() {
+    for (uint i = 0u; i < ballot_count; i = i + 1u) {
+        if (ballot_flags[ballot_base + i]) {
+            return i;
+        }
+    }
+    return ballot_count;
+}
+
 // Bits lo..lo + 32 of SubgroupMask::first(n).
 uint ballot_first_word(uint n, uint lo) {
     if (n <= lo) {
@@ -51,23 +62,20 @@ uint ballot_mask_count(uvec4 m) {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
-uvec4 ballot_below_size(uvec4 v) {
+uvec4 ballot_below(uvec4 v) {
     return v & ballot_mask_first(ballot_subgroup_size);
 }
 
 uint ballot_bit_count(uvec4 v) {
-    return ballot_mask_count(ballot_below_size(v));
+    return ballot_mask_count(ballot_below(v));
 }
 
-// The lowest lane of this virtual subgroup whose flag is set, or
-// ballot_count when none is; read between the barriers of an exchange.
-uint ballot_first_active() {
-    for (uint i = 0u; i < ballot_count; i = i + 1u) {
-        if (ballot_flags[ballot_base + i]) {
-            return i;
-        }
-    }
-    return ballot_count;
+bool ballot_elect(bool act) {
+    ballot_flags[ballot_index] = act;
+    barrier();
+    uint first = ballot_lowest_flag();
+    barrier();
+    return act && (first == ballot_lane);
 }
 
 uvec4 ballot_ballot(bool act, bool p) {
@@ -83,19 +91,11 @@ uvec4 ballot_ballot(bool act, bool p) {
     return m;
 }
 
-bool ballot_elect(bool act) {
-    ballot_flags[ballot_index] = act;
-    barrier();
-    uint first = ballot_first_active();
-    barrier();
-    return act && (first == ballot_lane);
-}
-
 // Whether any invocation of the workgroup passes true: loops that reach
 // barriers run until none is active, so that all leave them together.
 // Invocation 0 writes the result between the two barriers; every invocation
 // reads it before it can reach the first barrier of the next vote.
-bool ballot_any_active(bool act) {
+bool ballot_workgroup_any(bool act) {
     ballot_votes[ballot_index] = act;
     barrier();
     if (ballot_index == 0u) {
@@ -126,7 +126,7 @@ int divergent_masked(bool ballot_active_in, uint n, int limit) {
     while (true) {
         ballot_cont1 = false;
         ballot_active = ((ballot_entry1 && !ballot_brk1) && !ballot_ret);
-        if (!ballot_any_active(ballot_active)) { break; }
+        if (!ballot_workgroup_any(ballot_active)) { break; }
         {
             bool ballot_outer2 = ballot_active;
             bool ballot_taken2 = (!(for0 < end1));

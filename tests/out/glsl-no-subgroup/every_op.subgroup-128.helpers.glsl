@@ -35,6 +35,17 @@ shared bool ballot_flags[ballot_workgroup_size];
 
 shared uvec4 ballot_slots[ballot_workgroup_size];
 
+// The lowest lane of this virtual subgroup whose flag is set, or
+// ballot_count when none is; read between the barriers of an exchange.
+uint ballot_lowest_flag() {
+    for (uint i = 0u; i < ballot_count; i = i + 1u) {
+        if (ballot_flags[ballot_base + i]) {
+            return i;
+        }
+    }
+    return ballot_count;
+}
+
 // On the bits, which fast-math compilers cannot fold away as they may isnan().
 bool ballot_is_nan(float x) {
     return (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u;
@@ -59,15 +70,6 @@ uint ballot_f32_to_u32(float x) {
     return uint(x);
 }
 
-// SubgroupMask::lane: only bit i; empty when i >= 128.
-uvec4 ballot_mask_lane(uint i) {
-    uvec4 m = uvec4(0u);
-    if (i < 128u) {
-        m[i >> 5u] = 1u << (i & 31u);
-    }
-    return m;
-}
-
 // Bits lo..lo + 32 of SubgroupMask::first(n).
 uint ballot_first_word(uint n, uint lo) {
     if (n <= lo) {
@@ -84,6 +86,15 @@ uvec4 ballot_mask_first(uint n) {
     return uvec4(ballot_first_word(n, 0u), ballot_first_word(n, 32u), ballot_first_word(n, 64u), ballot_first_word(n, 96u));
 }
 
+// SubgroupMask::lane: only bit i; empty when i >= 128.
+uvec4 ballot_mask_lane(uint i) {
+    uvec4 m = uvec4(0u);
+    if (i < 128u) {
+        m[i >> 5u] = 1u << (i & 31u);
+    }
+    return m;
+}
+
 // SubgroupMask::contains: bit i; false when i >= 128.
 bool ballot_mask_contains(uvec4 m, uint i) {
     if (i >= 128u) {
@@ -98,7 +109,7 @@ uint ballot_mask_count(uvec4 m) {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
-uvec4 ballot_below_size(uvec4 v) {
+uvec4 ballot_below(uvec4 v) {
     return v & ballot_mask_first(ballot_subgroup_size);
 }
 
@@ -107,11 +118,11 @@ uvec4 ballot_eq_mask() {
 }
 
 uvec4 ballot_ge_mask() {
-    return ballot_below_size(~ballot_mask_first(ballot_lane));
+    return ballot_below(~ballot_mask_first(ballot_lane));
 }
 
 uvec4 ballot_gt_mask() {
-    return ballot_below_size(~ballot_mask_first(ballot_lane + 1u));
+    return ballot_below(~ballot_mask_first(ballot_lane + 1u));
 }
 
 uvec4 ballot_le_mask() {
@@ -122,12 +133,6 @@ uvec4 ballot_lt_mask() {
     return ballot_mask_first(ballot_lane);
 }
 
-// The lane's own bit: each lane reads its own argument, so a value that
-// differs across lanes (undefined) gives each lane its own bit.
-bool ballot_inverse_ballot(uvec4 v) {
-    return ballot_mask_contains(v, ballot_lane);
-}
-
 // Bit i; false when i is at or above the size (undefined).
 bool ballot_bit_extract(uvec4 v, uint i) {
     if (i >= ballot_subgroup_size) {
@@ -136,8 +141,14 @@ bool ballot_bit_extract(uvec4 v, uint i) {
     return ballot_mask_contains(v, i);
 }
 
+// The lane's own bit: each lane reads its own argument, so a value that
+// differs across lanes (undefined) gives each lane its own bit.
+bool ballot_inverse_ballot(uvec4 v) {
+    return ballot_mask_contains(v, ballot_lane);
+}
+
 uint ballot_bit_count(uvec4 v) {
-    return ballot_mask_count(ballot_below_size(v));
+    return ballot_mask_count(ballot_below(v));
 }
 
 uint ballot_inclusive_bit_count(uvec4 v) {
@@ -150,7 +161,7 @@ uint ballot_exclusive_bit_count(uvec4 v) {
 
 // The lowest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
 uint ballot_find_lsb(uvec4 v) {
-    uvec4 m = ballot_below_size(v);
+    uvec4 m = ballot_below(v);
     for (uint k = 0u; k < 4u; k = k + 1u) {
         if (m[k] != 0u) {
             return (32u * k) + uint(findLSB(m[k]));
@@ -161,7 +172,7 @@ uint ballot_find_lsb(uvec4 v) {
 
 // The highest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
 uint ballot_find_msb(uvec4 v) {
-    uvec4 m = ballot_below_size(v);
+    uvec4 m = ballot_below(v);
     for (uint k = 4u; k > 0u; k = k - 1u) {
         if (m[k - 1u] != 0u) {
             return (32u * (k - 1u)) + uint(findMSB(m[k - 1u]));
@@ -170,21 +181,10 @@ uint ballot_find_msb(uvec4 v) {
     return 0xFFFFFFFFu;
 }
 
-// The lowest lane of this virtual subgroup whose flag is set, or
-// ballot_count when none is; read between the barriers of an exchange.
-uint ballot_first_active() {
-    for (uint i = 0u; i < ballot_count; i = i + 1u) {
-        if (ballot_flags[ballot_base + i]) {
-            return i;
-        }
-    }
-    return ballot_count;
-}
-
 bool ballot_elect(bool act) {
     ballot_flags[ballot_index] = act;
     barrier();
-    uint first = ballot_first_active();
+    uint first = ballot_lowest_flag();
     barrier();
     return act && (first == ballot_lane);
 }
@@ -194,7 +194,7 @@ uvec4 ballot_broadcast_first(bool act, uvec4 v) {
     ballot_flags[ballot_index] = act;
     ballot_slots[ballot_index] = v;
     barrier();
-    uint first = ballot_first_active();
+    uint first = ballot_lowest_flag();
     uvec4 r = v;
     if (first < ballot_count) {
         r = ballot_slots[ballot_base + first];

@@ -55,12 +55,12 @@ uint ballot_mask_count(uvec4 m) {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
-uvec4 ballot_below_size(uvec4 v) {
+uvec4 ballot_below(uvec4 v) {
     return v & ballot_mask_first(ballot_subgroup_size);
 }
 
 uint ballot_bit_count(uvec4 v) {
-    return ballot_mask_count(ballot_below_size(v));
+    return ballot_mask_count(ballot_below(v));
 }
 
 uvec4 ballot_ballot(bool act, bool p) {

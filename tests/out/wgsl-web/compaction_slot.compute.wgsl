@@ -43,15 +43,15 @@ fn ballot_below() -> vec4<u32> {
     return ballot_below_bits;
 }
 
-// subgroupBallotExclusiveBitCount(v): the set bits below this lane.
-fn ballot_exclusive_bit_count(v: vec4<u32>) -> u32 {
-    return ballot_mask_count((v & ballot_lt_mask()));
-}
-
 // gl_SubgroupLtMask: the bits below this lane.
 var<private> ballot_lt_bits: vec4<u32>;
 fn ballot_lt_mask() -> vec4<u32> {
     return ballot_lt_bits;
+}
+
+// subgroupBallotExclusiveBitCount(v): the set bits below this lane.
+fn ballot_exclusive_bit_count(v: vec4<u32>) -> u32 {
+    return ballot_mask_count((v & ballot_lt_mask()));
 }
 
 @group(0) @binding(0) var<storage, read> ballot_in0: array<u32>;

@@ -69,6 +69,36 @@ fn ballot_below() -> vec4<u32> {
     return ballot_below_bits;
 }
 
+// gl_SubgroupEqMask: only this lane's bit.
+var<private> ballot_eq_bits: vec4<u32>;
+fn ballot_eq_mask() -> vec4<u32> {
+    return ballot_eq_bits;
+}
+
+// gl_SubgroupGeMask: the bits of this lane and above, below the size.
+var<private> ballot_ge_bits: vec4<u32>;
+fn ballot_ge_mask() -> vec4<u32> {
+    return ballot_ge_bits;
+}
+
+// gl_SubgroupGtMask: the bits above this lane, below the size.
+var<private> ballot_gt_bits: vec4<u32>;
+fn ballot_gt_mask() -> vec4<u32> {
+    return ballot_gt_bits;
+}
+
+// gl_SubgroupLeMask: the bits of this lane and below.
+var<private> ballot_le_bits: vec4<u32>;
+fn ballot_le_mask() -> vec4<u32> {
+    return ballot_le_bits;
+}
+
+// gl_SubgroupLtMask: the bits below this lane.
+var<private> ballot_lt_bits: vec4<u32>;
+fn ballot_lt_mask() -> vec4<u32> {
+    return ballot_lt_bits;
+}
+
 // subgroupBallotBitExtract(v, i): false when i is at or above the subgroup
 // size, where the spec leaves it undefined.
 fn ballot_bit_extract(v: vec4<u32>, i: u32) -> bool {
@@ -132,36 +162,6 @@ fn ballot_find_msb(v: vec4<u32>) -> u32 {
     msb = select(msb, (64u + t.z), (m.z != 0u));
     msb = select(msb, (96u + t.w), (m.w != 0u));
     return msb;
-}
-
-// gl_SubgroupEqMask: only this lane's bit.
-var<private> ballot_eq_bits: vec4<u32>;
-fn ballot_eq_mask() -> vec4<u32> {
-    return ballot_eq_bits;
-}
-
-// gl_SubgroupGeMask: the bits of this lane and above, below the size.
-var<private> ballot_ge_bits: vec4<u32>;
-fn ballot_ge_mask() -> vec4<u32> {
-    return ballot_ge_bits;
-}
-
-// gl_SubgroupGtMask: the bits above this lane, below the size.
-var<private> ballot_gt_bits: vec4<u32>;
-fn ballot_gt_mask() -> vec4<u32> {
-    return ballot_gt_bits;
-}
-
-// gl_SubgroupLeMask: the bits of this lane and below.
-var<private> ballot_le_bits: vec4<u32>;
-fn ballot_le_mask() -> vec4<u32> {
-    return ballot_le_bits;
-}
-
-// gl_SubgroupLtMask: the bits below this lane.
-var<private> ballot_lt_bits: vec4<u32>;
-fn ballot_lt_mask() -> vec4<u32> {
-    return ballot_lt_bits;
 }
 
 // subgroupElect, which naga lacks: whether this is the lowest active lane,

@@ -31,12 +31,12 @@ impl<W: Write> Writer<'_, W> {
             self.out,
             "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;\n"
         )?;
-        let (params, ret) = match self.plan.entry().map(|f| &f.source) {
+        let (params, ret) = match self.entry().map(|f| &f.source) {
             Some(Source::Kernel(kernel)) => (kernel.params.as_slice(), kernel.ret),
             _ => (&[][..], None),
         };
         for (i, param) in params.iter().enumerate() {
-            let Some(Source::Kernel(kernel)) = self.plan.entry().map(|f| &f.source) else {
+            let Some(Source::Kernel(kernel)) = self.entry().map(|f| &f.source) else {
                 break;
             };
             let ty = stored(kernel.locals[param.local].ty);
@@ -92,8 +92,7 @@ impl<W: Write> Writer<'_, W> {
         if self.options.record_lanes {
             self.write_record(level)?;
         }
-        let plan = self.plan;
-        if let Some((function, Source::Kernel(kernel))) = plan.entry().map(|f| (f, &f.source)) {
+        if let Some((function, Source::Kernel(kernel))) = self.entry().map(|f| (f, &f.source)) {
             let mut args = Vec::new();
             for (i, param) in kernel.params.iter().enumerate() {
                 let ty = kernel.locals[param.local].ty;

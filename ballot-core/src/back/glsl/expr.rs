@@ -4,11 +4,13 @@
 
 use core::fmt::{self, Write};
 
-use super::helpers::Helper;
-use super::{is_constant, type_name, Func, Writer};
+use super::{type_name, Func, Writer};
+use crate::back::Language;
 use crate::error::Op;
 use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
 use crate::lower;
+use crate::lower::helpers::glsl_folds;
+use crate::lower::helpers::Helper;
 
 impl<W: Write> Writer<'_, W> {
     /// Writes `expr`, or the temporary it is bound to; on emulated targets,
@@ -76,8 +78,8 @@ impl<W: Write> Writer<'_, W> {
         call: Handle<Expr>,
         args: &[Handle<Expr>],
     ) -> fmt::Result {
-        let plan = self.plan;
-        let callee = f.function.calls.get(&call).map(|&i| &plan.functions[i]);
+        let functions = self.functions;
+        let callee = f.function.calls.get(&call).map(|&i| &functions[i]);
         let (name, flag) = match callee {
             Some(c) if self.emulated() => (c.masked.as_str(), Some("ballot_active")),
             Some(c) => (c.name.as_str(), None),
@@ -120,8 +122,8 @@ impl<W: Write> Writer<'_, W> {
         right: Handle<Expr>,
     ) -> fmt::Result {
         let ty = f.kernel.type_of(left);
-        if let Some(helper) = Helper::binary(f.kernel, op, left, right) {
-            return self.write_call(f, helper.function_name(), &[left, right]);
+        if let Some(helper) = Helper::of_binary(Language::Glsl, f.kernel, op, left, right) {
+            return self.write_call(f, Helper::call_name(Some(helper)), &[left, right]);
         }
         // `&&` and `||` skip their right operand, which must still run
         // when it holds a collective; bool `^` is `!=`.
@@ -178,12 +180,11 @@ impl<W: Write> Writer<'_, W> {
         if from == to {
             return self.write_expr(f, arg);
         }
-        let function = match (from, to) {
-            (Type::F32, Type::U32) => "ballot_f32_to_u32",
-            (Type::F32, Type::I32) => "ballot_f32_to_i32",
+        let function = match Helper::of_cast(from, to) {
+            Some(helper) => Helper::call_name(Some(helper)),
             // The IR casts only to scalars other than bool; anything else
             // is written as a constructor, which GLSL checks.
-            _ => type_name(to),
+            None => type_name(to),
         };
         self.write_call(f, function, &[arg])
     }
@@ -235,18 +236,12 @@ impl<W: Write> Writer<'_, W> {
     }
 
     fn write_mask_fn(&mut self, f: Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result {
-        let name = match fun {
-            MaskFn::Lane => "ballot_mask_lane",
-            MaskFn::First => "ballot_mask_first",
-            MaskFn::Contains => "ballot_mask_contains",
-            MaskFn::Count => "ballot_mask_count",
-            MaskFn::IsEmpty => {
-                write!(self.out, "(")?;
-                self.write_args(f, args)?;
-                return write!(self.out, " == uvec4(0u))");
-            }
-        };
-        self.write_call(f, name, args)
+        if fun == MaskFn::IsEmpty {
+            write!(self.out, "(")?;
+            self.write_args(f, args)?;
+            return write!(self.out, " == uvec4(0u))");
+        }
+        self.write_call(f, Helper::call_name(Helper::of_mask_fn(fun)), args)
     }
 
     /// The extension's function or built-in, called directly.
@@ -261,7 +256,7 @@ impl<W: Write> Writer<'_, W> {
     /// The emulating helper. Exchanges take the activity flag, and move
     /// values as `uvec4` bits.
     fn write_emulated_op(&mut self, f: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
-        let name = Helper::function(op);
+        let name = Helper::call_name(Helper::of_op(op, Language::Glsl, true));
         match (op, args) {
             (Op::Elect, _) => write!(self.out, "{name}(ballot_active)"),
             (Op::Ballot, _) => {
@@ -307,8 +302,8 @@ fn folds_to_float(f: Func<'_>, op: BinaryOp, left: Handle<Expr>, right: Handle<E
             op,
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
         )
-        && is_constant(f.kernel, left)
-        && is_constant(f.kernel, right)
+        && glsl_folds(f.kernel, left)
+        && glsl_folds(f.kernel, right)
 }
 
 /// What surrounds an exchange's `uvec4` result to give a value of `ty`.

@@ -1,15 +1,14 @@
-//! The feature collector: which `#extension` lines, helper functions and
-//! `shared` arrays a module needs. Everything is kept in ordered sets, so
+//! The feature collector: which `#extension` lines a module needs, and
+//! which helpers ([`crate::lower::helpers::Needs`]). Everything is kept in ordered sets, so
 //! the text is the same on every run, and only what is used is written.
 
 use std::collections::BTreeSet;
 
-use super::helpers::Helper;
-use super::plan::{Plan, Source};
-use crate::back::Target;
+use super::names::{Function, Source};
+use crate::back::{Language, Target};
 use crate::error::Op;
-use crate::ir::{Block, Expr, Kernel, MaskFn, Stmt, Type};
-use crate::lower;
+use crate::ir::Expr;
+use crate::lower::helpers::{Helper, Needs};
 
 /// A GLSL extension the `glsl` target enables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -43,87 +42,36 @@ impl Extension {
 pub(super) struct Features {
     /// `#extension` lines (`glsl` only).
     pub extensions: BTreeSet<Extension>,
-    /// Helper functions, with everything they call.
+    /// Helper functions, with everything they call, from the registry.
     pub helpers: BTreeSet<Helper>,
 }
 
 impl Features {
-    /// Collects the needs of every function of `plan`; `record_lanes` adds
+    /// Collects the needs of every function of the module; `record_lanes` adds
     /// what the compute shader reads to record each invocation's lane.
-    pub fn collect(target: Target, plan: &Plan<'_>, record_lanes: bool) -> Self {
-        let mut features = Features::default();
+    pub fn collect(target: Target, functions: &[Function<'_>], record_lanes: bool) -> Self {
         let native = target.has_subgroups();
+        let mut extensions = BTreeSet::new();
         if native && record_lanes {
-            features.extensions.insert(Extension::Basic);
-            features.extensions.insert(Extension::Ballot);
+            extensions.insert(Extension::Basic);
+            extensions.insert(Extension::Ballot);
         }
-        if !native {
-            features.add(Helper::Init);
-        }
-        for function in &plan.functions {
+        let mut needs = Needs::new(Language::Glsl, !native);
+        for function in functions {
             if let Source::Kernel(kernel) = function.source {
-                features.kernel(kernel, native);
+                needs.all_of(kernel);
+                if native {
+                    extensions.extend(kernel.exprs.iter().filter_map(|(_, e)| match e {
+                        Expr::Op { op, .. } => Some(Extension::of(*op)),
+                        Expr::LaneId | Expr::SubgroupSize => Some(Extension::Basic),
+                        _ => None,
+                    }));
+                }
             }
         }
-        features
-    }
-
-    /// Adds `helper` and, first, what it calls.
-    pub fn add(&mut self, helper: Helper) {
-        for &dep in helper.deps() {
-            self.add(dep);
-        }
-        self.helpers.insert(helper);
-    }
-
-    fn kernel(&mut self, kernel: &Kernel, native: bool) {
-        for (_, expr) in kernel.exprs.iter() {
-            match expr {
-                Expr::Op { op, .. } if native => {
-                    self.extensions.insert(Extension::of(*op));
-                }
-                Expr::Op { op, .. } => self.add(Helper::emulating(*op)),
-                Expr::LaneId | Expr::SubgroupSize if native => {
-                    self.extensions.insert(Extension::Basic);
-                }
-                Expr::Mask { fun, .. } => self.mask_fn(*fun),
-                Expr::Binary { op, left, right } => {
-                    if let Some(helper) = Helper::binary(kernel, *op, *left, *right) {
-                        self.add(helper);
-                    }
-                }
-                Expr::Cast { arg, to } => match (kernel.type_of(*arg), to) {
-                    (Type::F32, Type::U32) => self.add(Helper::F32ToU32),
-                    (Type::F32, Type::I32) => self.add(Helper::F32ToI32),
-                    _ => {}
-                },
-                _ => {}
-            }
-        }
-        if !native && needs_vote(kernel, &kernel.body) {
-            self.add(Helper::AnyActive);
+        Features {
+            extensions,
+            helpers: needs.into_set(),
         }
     }
-
-    fn mask_fn(&mut self, fun: MaskFn) {
-        match fun {
-            MaskFn::Lane => self.add(Helper::MaskLane),
-            MaskFn::First => self.add(Helper::MaskFirst),
-            MaskFn::Contains => self.add(Helper::MaskContains),
-            MaskFn::Count => self.add(Helper::MaskCount),
-            MaskFn::IsEmpty => {}
-        }
-    }
-}
-
-/// Whether a block holds a loop that must vote on emulated targets: one
-/// whose body reaches a barrier.
-fn needs_vote(kernel: &Kernel, block: &Block) -> bool {
-    block.iter().any(|&s| match &kernel.stmts[s] {
-        Stmt::Loop { body, continuing } => {
-            lower::block_exchanges(kernel, body) || lower::block_exchanges(kernel, continuing)
-        }
-        Stmt::If { accept, reject, .. } => needs_vote(kernel, accept) || needs_vote(kernel, reject),
-        _ => false,
-    })
 }

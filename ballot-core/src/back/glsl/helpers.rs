@@ -1,6 +1,7 @@
-//! The GLSL helper library: fixed functions that emitted code calls, each
-//! written only when used (see [`super::features`]), in the order of
-//! [`Helper`]'s variants, which puts every function after those it calls.
+//! The GLSL texts of the helper registry ([`crate::lower::helpers`]):
+//! fixed functions that emitted code calls, each written only when used,
+//! in the order of [`Helper`]'s variants, which puts every function after
+//! those it calls.
 //!
 //! The emulated targets' helpers read the constants `ballot_subgroup_size`
 //! and `ballot_workgroup_size`, which the writer declares first, and the lane
@@ -10,213 +11,53 @@
 //! `memoryBarrierShared`, and `uint(bitCount(x))`, since naga types
 //! `bitCount` as `uint` and GLSL as `int`.
 
-use super::is_constant;
-use crate::error::Op;
-use crate::ir::{BinaryOp, Expr, Handle, Kernel, Type};
+use crate::lower::helpers::Helper;
 
-/// One helper function or declaration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Helper {
-    /// Emulated targets: the lane state and `ballot_init`.
-    Init,
-    /// Emulated targets: one active / predicate flag per invocation.
-    Flags,
-    /// Emulated targets: one exchanged value per invocation.
-    Slots,
-    /// Emulated targets: one loop vote per invocation, and the result.
-    Votes,
-    IsNan,
-    DivU32,
-    RemU32,
-    Magnitude,
-    DivI32,
-    RemI32,
-    RemF32,
-    ShlU32,
-    ShlI32,
-    F32ToU32,
-    F32ToI32,
-    MaskLane,
-    FirstWord,
-    MaskFirst,
-    MaskContains,
-    MaskCount,
-    BelowSize,
-    EqMask,
-    GeMask,
-    GtMask,
-    LeMask,
-    LtMask,
-    InverseBallot,
-    BitExtract,
-    BitCount,
-    InclusiveBitCount,
-    ExclusiveBitCount,
-    FindLsb,
-    FindMsb,
-    FirstActive,
-    Ballot,
-    Elect,
-    BroadcastFirst,
-    Broadcast,
-    AnyActive,
-}
-
-impl Helper {
-    /// The helper that emulates `op` on targets without subgroups.
-    pub const fn emulating(op: Op) -> Helper {
-        match op {
-            Op::Ballot => Helper::Ballot,
-            Op::InverseBallot => Helper::InverseBallot,
-            Op::BitExtract => Helper::BitExtract,
-            Op::BitCount => Helper::BitCount,
-            Op::InclusiveBitCount => Helper::InclusiveBitCount,
-            Op::ExclusiveBitCount => Helper::ExclusiveBitCount,
-            Op::FindLsb => Helper::FindLsb,
-            Op::FindMsb => Helper::FindMsb,
-            Op::EqMask => Helper::EqMask,
-            Op::GeMask => Helper::GeMask,
-            Op::GtMask => Helper::GtMask,
-            Op::LeMask => Helper::LeMask,
-            Op::LtMask => Helper::LtMask,
-            Op::Elect => Helper::Elect,
-            Op::Broadcast => Helper::Broadcast,
-            Op::BroadcastFirst => Helper::BroadcastFirst,
-        }
-    }
-
-    /// The function name emulated code calls for `op`.
-    pub const fn function(op: Op) -> &'static str {
-        match op {
-            Op::Ballot => "ballot_ballot",
-            Op::InverseBallot => "ballot_inverse_ballot",
-            Op::BitExtract => "ballot_bit_extract",
-            Op::BitCount => "ballot_bit_count",
-            Op::InclusiveBitCount => "ballot_inclusive_bit_count",
-            Op::ExclusiveBitCount => "ballot_exclusive_bit_count",
-            Op::FindLsb => "ballot_find_lsb",
-            Op::FindMsb => "ballot_find_msb",
-            Op::EqMask => "ballot_eq_mask",
-            Op::GeMask => "ballot_ge_mask",
-            Op::GtMask => "ballot_gt_mask",
-            Op::LeMask => "ballot_le_mask",
-            Op::LtMask => "ballot_lt_mask",
-            Op::Elect => "ballot_elect",
-            Op::Broadcast => "ballot_broadcast",
-            Op::BroadcastFirst => "ballot_broadcast_first",
-        }
-    }
-
-    /// The helper a binary operation goes through, if any: integer
-    /// division and remainder (IR invariant 5's answers for zero), float
-    /// remainder (truncated), and `<<` of constants (see
-    /// [`super::is_constant`]).
-    pub fn binary(
-        kernel: &Kernel,
-        op: BinaryOp,
-        left: Handle<Expr>,
-        right: Handle<Expr>,
-    ) -> Option<Helper> {
-        let constant = || is_constant(kernel, left) && is_constant(kernel, right);
-        Some(match (op, kernel.type_of(left)) {
-            (BinaryOp::Div, Type::U32) => Helper::DivU32,
-            (BinaryOp::Div, Type::I32) => Helper::DivI32,
-            (BinaryOp::Rem, Type::U32) => Helper::RemU32,
-            (BinaryOp::Rem, Type::I32) => Helper::RemI32,
-            (BinaryOp::Rem, Type::F32) => Helper::RemF32,
-            (BinaryOp::Shl, Type::U32) if constant() => Helper::ShlU32,
-            (BinaryOp::Shl, Type::I32) if constant() => Helper::ShlI32,
-            _ => return None,
-        })
-    }
-
-    /// The function a [`Helper::binary`] helper defines.
-    pub const fn function_name(self) -> &'static str {
-        match self {
-            Helper::DivU32 => "ballot_div_u32",
-            Helper::DivI32 => "ballot_div_i32",
-            Helper::RemU32 => "ballot_rem_u32",
-            Helper::RemI32 => "ballot_rem_i32",
-            Helper::RemF32 => "ballot_rem_f32",
-            Helper::ShlU32 => "ballot_shl_u32",
-            Helper::ShlI32 => "ballot_shl_i32",
-            _ => "ballot_not_a_binary_helper",
-        }
-    }
-
-    /// The helpers this one calls or reads.
-    pub const fn deps(self) -> &'static [Helper] {
-        use Helper::*;
-        match self {
-            DivI32 | RemI32 => &[Magnitude],
-            RemF32 | F32ToU32 | F32ToI32 => &[IsNan],
-            MaskFirst => &[FirstWord],
-            BelowSize | LeMask | LtMask => &[MaskFirst],
-            EqMask => &[MaskLane],
-            GeMask | GtMask => &[MaskFirst, BelowSize],
-            InverseBallot => &[MaskContains],
-            BitExtract => &[MaskContains],
-            BitCount => &[MaskCount, BelowSize],
-            InclusiveBitCount => &[MaskCount, LeMask],
-            ExclusiveBitCount => &[MaskCount, LtMask],
-            FindLsb | FindMsb => &[BelowSize],
-            FirstActive => &[Flags],
-            Ballot => &[Flags],
-            Elect => &[FirstActive],
-            BroadcastFirst => &[Slots, FirstActive],
-            Broadcast => &[Flags, Slots],
-            AnyActive => &[Votes],
-            _ => &[],
-        }
-    }
-
-    /// The helper's GLSL text.
-    pub const fn text(self) -> &'static str {
-        use Helper::*;
-        match self {
-            Init => INIT,
-            Flags => "shared bool ballot_flags[ballot_workgroup_size];\n",
-            Slots => "shared uvec4 ballot_slots[ballot_workgroup_size];\n",
-            Votes => "shared bool ballot_votes[ballot_workgroup_size];\nshared bool ballot_vote;\n",
-            IsNan => IS_NAN,
-            DivU32 => DIV_U32,
-            RemU32 => REM_U32,
-            Magnitude => MAGNITUDE,
-            DivI32 => DIV_I32,
-            RemI32 => REM_I32,
-            RemF32 => REM_F32,
-            ShlU32 => SHL_U32,
-            ShlI32 => SHL_I32,
-            F32ToU32 => F32_TO_U32,
-            F32ToI32 => F32_TO_I32,
-            MaskLane => MASK_LANE,
-            FirstWord => FIRST_WORD,
-            MaskFirst => MASK_FIRST,
-            MaskContains => MASK_CONTAINS,
-            MaskCount => MASK_COUNT,
-            BelowSize => BELOW_SIZE,
-            EqMask => "uvec4 ballot_eq_mask() {\n    return ballot_mask_lane(ballot_lane);\n}\n",
-            GeMask => GE_MASK,
-            GtMask => GT_MASK,
-            LeMask => {
-                "uvec4 ballot_le_mask() {\n    return ballot_mask_first(ballot_lane + 1u);\n}\n"
-            }
-            LtMask => "uvec4 ballot_lt_mask() {\n    return ballot_mask_first(ballot_lane);\n}\n",
-            InverseBallot => INVERSE_BALLOT,
-            BitExtract => BIT_EXTRACT,
-            BitCount => BIT_COUNT,
-            InclusiveBitCount => INCLUSIVE_BIT_COUNT,
-            ExclusiveBitCount => EXCLUSIVE_BIT_COUNT,
-            FindLsb => FIND_LSB,
-            FindMsb => FIND_MSB,
-            FirstActive => FIRST_ACTIVE,
-            Ballot => BALLOT,
-            Elect => ELECT,
-            BroadcastFirst => BROADCAST_FIRST,
-            Broadcast => BROADCAST,
-            AnyActive => ANY_ACTIVE,
-        }
-    }
+/// The helper's GLSL text, or `None` for one GLSL never writes.
+pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
+    use Helper::*;
+    Some(match helper {
+        LaneState => INIT,
+        Share => "shared bool ballot_flags[ballot_workgroup_size];\n",
+        Values => "shared uvec4 ballot_slots[ballot_workgroup_size];\n",
+        Votes => "shared bool ballot_votes[ballot_workgroup_size];\nshared bool ballot_vote;\n",
+        IsNan => IS_NAN,
+        DivU32 => DIV_U32,
+        RemU32 => REM_U32,
+        Magnitude => MAGNITUDE,
+        DivI32 => DIV_I32,
+        RemI32 => REM_I32,
+        RemF32 => REM_F32,
+        ShlU32 => SHL_U32,
+        ShlI32 => SHL_I32,
+        F32ToU32 => F32_TO_U32,
+        F32ToI32 => F32_TO_I32,
+        MaskLane => MASK_LANE,
+        FirstWord => FIRST_WORD,
+        MaskFirst => MASK_FIRST,
+        MaskContains => MASK_CONTAINS,
+        MaskCount => MASK_COUNT,
+        Below => BELOW_SIZE,
+        EqMask => "uvec4 ballot_eq_mask() {\n    return ballot_mask_lane(ballot_lane);\n}\n",
+        GeMask => GE_MASK,
+        GtMask => GT_MASK,
+        LeMask => "uvec4 ballot_le_mask() {\n    return ballot_mask_first(ballot_lane + 1u);\n}\n",
+        LtMask => "uvec4 ballot_lt_mask() {\n    return ballot_mask_first(ballot_lane);\n}\n",
+        InverseBallot => INVERSE_BALLOT,
+        BitExtract => BIT_EXTRACT,
+        BitCount => BIT_COUNT,
+        InclusiveBitCount => INCLUSIVE_BIT_COUNT,
+        ExclusiveBitCount => EXCLUSIVE_BIT_COUNT,
+        FindLsb => FIND_LSB,
+        FindMsb => FIND_MSB,
+        LowestFlag => FIRST_ACTIVE,
+        Ballot => BALLOT,
+        Elect => ELECT,
+        BroadcastFirst => BROADCAST_FIRST,
+        Broadcast => BROADCAST,
+        WorkgroupAny => ANY_ACTIVE,
+        F32Bits => return None,
+    })
 }
 
 const INIT: &str = "\
@@ -421,20 +262,20 @@ uint ballot_mask_count(uvec4 m) {
 
 const BELOW_SIZE: &str = "\
 // The bits below the subgroup size: the only ones ballot operations read.
-uvec4 ballot_below_size(uvec4 v) {
+uvec4 ballot_below(uvec4 v) {
     return v & ballot_mask_first(ballot_subgroup_size);
 }
 ";
 
 const GE_MASK: &str = "\
 uvec4 ballot_ge_mask() {
-    return ballot_below_size(~ballot_mask_first(ballot_lane));
+    return ballot_below(~ballot_mask_first(ballot_lane));
 }
 ";
 
 const GT_MASK: &str = "\
 uvec4 ballot_gt_mask() {
-    return ballot_below_size(~ballot_mask_first(ballot_lane + 1u));
+    return ballot_below(~ballot_mask_first(ballot_lane + 1u));
 }
 ";
 
@@ -458,7 +299,7 @@ bool ballot_bit_extract(uvec4 v, uint i) {
 
 const BIT_COUNT: &str = "\
 uint ballot_bit_count(uvec4 v) {
-    return ballot_mask_count(ballot_below_size(v));
+    return ballot_mask_count(ballot_below(v));
 }
 ";
 
@@ -477,7 +318,7 @@ uint ballot_exclusive_bit_count(uvec4 v) {
 const FIND_LSB: &str = "\
 // The lowest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
 uint ballot_find_lsb(uvec4 v) {
-    uvec4 m = ballot_below_size(v);
+    uvec4 m = ballot_below(v);
     for (uint k = 0u; k < 4u; k = k + 1u) {
         if (m[k] != 0u) {
             return (32u * k) + uint(findLSB(m[k]));
@@ -490,7 +331,7 @@ uint ballot_find_lsb(uvec4 v) {
 const FIND_MSB: &str = "\
 // The highest set bit below the size; 0xFFFFFFFFu when there is none (undefined).
 uint ballot_find_msb(uvec4 v) {
-    uvec4 m = ballot_below_size(v);
+    uvec4 m = ballot_below(v);
     for (uint k = 4u; k > 0u; k = k - 1u) {
         if (m[k - 1u] != 0u) {
             return (32u * (k - 1u)) + uint(findMSB(m[k - 1u]));
@@ -503,7 +344,7 @@ uint ballot_find_msb(uvec4 v) {
 const FIRST_ACTIVE: &str = "\
 // The lowest lane of this virtual subgroup whose flag is set, or
 // ballot_count when none is; read between the barriers of an exchange.
-uint ballot_first_active() {
+uint ballot_lowest_flag() {
     for (uint i = 0u; i < ballot_count; i = i + 1u) {
         if (ballot_flags[ballot_base + i]) {
             return i;
@@ -537,7 +378,7 @@ const ELECT: &str = "\
 bool ballot_elect(bool act) {
     ballot_flags[ballot_index] = act;
     barrier();
-    uint first = ballot_first_active();
+    uint first = ballot_lowest_flag();
     barrier();
     return act && (first == ballot_lane);
 }
@@ -549,7 +390,7 @@ uvec4 ballot_broadcast_first(bool act, uvec4 v) {
     ballot_flags[ballot_index] = act;
     ballot_slots[ballot_index] = v;
     barrier();
-    uint first = ballot_first_active();
+    uint first = ballot_lowest_flag();
     uvec4 r = v;
     if (first < ballot_count) {
         r = ballot_slots[ballot_base + first];
@@ -582,7 +423,7 @@ const ANY_ACTIVE: &str = "\
 // barriers run until none is active, so that all leave them together.
 // Invocation 0 writes the result between the two barriers; every invocation
 // reads it before it can reach the first barrier of the next vote.
-bool ballot_any_active(bool act) {
+bool ballot_workgroup_any(bool act) {
     ballot_votes[ballot_index] = act;
     barrier();
     if (ballot_index == 0u) {

@@ -2,7 +2,7 @@
 //! ([`crate::lower::masked`]). Every invocation runs every step, so that
 //! all reach every `barrier()`, and each flag is a `bool` per invocation
 //! (`ballot_active`, `ballot_ret`, `ballot_brk<id>`, …). A loop that holds
-//! an exchange leaves once `ballot_any_active`, a vote through `shared`
+//! an exchange leaves once `ballot_workgroup_any`, a vote through `shared`
 //! memory, finds no invocation of the workgroup active.
 
 use core::fmt::{self, Write};
@@ -64,7 +64,6 @@ struct Steps<'w, 'a, 'f, W> {
 impl<W: Write> MaskedText for Steps<'_, '_, '_, W> {
     const IF_ACTIVE: &'static str = "if (ballot_active) {";
     const LOOP: &'static str = "while (true) {";
-    const WORKGROUP_ANY: &'static str = "ballot_any_active";
 
     fn text(&mut self, text: &str) -> fmt::Result {
         self.writer.out.write_str(text)

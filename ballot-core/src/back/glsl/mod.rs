@@ -43,59 +43,44 @@ mod expr;
 mod features;
 pub(crate) mod helpers;
 mod masked;
+mod names;
 mod native;
-mod plan;
 #[cfg(test)]
 mod tests;
 
 use core::fmt::{self, Write};
 
-use crate::back::{Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target};
-use crate::ir::{Expr, Handle, Kernel, Type};
+use crate::back::{Form, Request, ShaderOptions, Target};
+use crate::ir::{Kernel, Type};
 use crate::lower::{self, masked::Masked};
 use features::Features;
-use plan::{Function, Plan, Source};
+use names::{Function, Source};
 
-/// Writes `kernels[0]` (the entry) and the kernels it calls, found among
-/// `kernels[1..]` by the last `::` segment of the call path.
-///
-/// `target` must be [`Target::Glsl`] or [`Target::GlslNoSubgroup`]. A
-/// callee missing from `kernels` is an error with [`Missing::Error`]; with
-/// [`Missing::Stub`] it becomes a function of the call's signature that
-/// returns zero, so that one kernel can be checked alone.
-pub fn write(
-    target: Target,
-    form: Form,
-    kernels: &[&Kernel],
-    options: &ShaderOptions,
-    missing: Missing,
-) -> Result<String, ShaderError> {
-    options.validate()?;
-    if target.language() != Language::Glsl {
-        return Err(OptionError::Invalid {
-            option: "target",
-            value: target.name().to_string(),
-            reason: "the GLSL writer emits `glsl` and `glsl-no-subgroup`".to_string(),
-        }
-        .into());
-    }
-    let plan = plan::plan(kernels, missing, !target.has_subgroups())?;
+/// Prints `glsl` and `glsl-no-subgroup` for [`crate::back::emit`].
+pub(crate) fn write(request: Request<'_>) -> String {
+    let Request {
+        target,
+        form,
+        options,
+        module,
+    } = request;
+    let functions = names::name(module, !target.has_subgroups());
     let record = options.record_lanes && form == Form::ComputeShader;
-    let features = Features::collect(target, &plan, record);
+    let features = Features::collect(target, &functions, record);
     let mut text = String::new();
     let mut writer = Writer {
         out: &mut text,
         target,
         form,
         options,
-        plan: &plan,
+        functions: &functions,
         features,
         temps: 0,
     };
     writer
         .write_module()
         .expect("writing to a String cannot fail");
-    Ok(text)
+    text
 }
 
 /// Writes one GLSL module.
@@ -104,10 +89,18 @@ struct Writer<'a, W> {
     target: Target,
     form: Form,
     options: &'a ShaderOptions,
-    plan: &'a Plan<'a>,
+    /// The module's functions, callees first, the entry last.
+    functions: &'a [Function<'a>],
     features: Features,
     /// Numbers the generated locals of the native function being written.
     temps: usize,
+}
+
+impl<'a, W> Writer<'a, W> {
+    /// The entry kernel's function: the last one.
+    fn entry(&self) -> Option<&'a Function<'a>> {
+        self.functions.last()
+    }
 }
 
 /// The kernel being written, with its names.
@@ -140,10 +133,10 @@ impl<W: Write> Writer<'_, W> {
             self.write_interface()?;
         }
         for helper in self.features.helpers.clone() {
-            writeln!(self.out, "{}", helper.text())?;
+            writeln!(self.out, "{}", helpers::text(helper).unwrap_or_default())?;
         }
-        let plan = self.plan;
-        for function in &plan.functions {
+        let functions = self.functions;
+        for function in functions {
             self.write_function(function)?;
         }
         if self.form == Form::ComputeShader {
@@ -154,7 +147,7 @@ impl<W: Write> Writer<'_, W> {
 
     /// The helper form's opening comment: how to include and call it.
     fn write_usage(&mut self) -> fmt::Result {
-        let name = self.plan.entry().map_or("", |f| f.name.as_str());
+        let name = self.entry().map_or("", |f| f.name.as_str());
         let target = self.target;
         writeln!(
             self.out,
@@ -307,21 +300,5 @@ const fn zero(ty: Type) -> &'static str {
         Type::I32 => "0",
         Type::F32 => "0.0",
         Type::Mask => "uvec4(0u)",
-    }
-}
-
-/// Whether naga's glsl-in would fold an expression as a constant: literals,
-/// the emulated subgroup size (a `const`), and operators on them. naga's
-/// folding rejects a `<<` that shifts set bits out, which Rust allows, so
-/// such shifts go through a helper function instead, which naga does not
-/// fold.
-fn is_constant(kernel: &Kernel, expr: Handle<Expr>) -> bool {
-    match &kernel.exprs[expr] {
-        Expr::Literal(_) | Expr::SubgroupSize => true,
-        e
-        @ (Expr::Unary { .. } | Expr::Binary { .. } | Expr::Cast { .. } | Expr::Select { .. }) => {
-            e.operands().iter().all(|&c| is_constant(kernel, c))
-        }
-        _ => false,
     }
 }

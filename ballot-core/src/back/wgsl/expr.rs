@@ -7,14 +7,16 @@
 use core::fmt::{self, Write as _};
 
 use super::{type_name, Func, Writer};
+use crate::back::Language;
 use crate::error::Op;
 use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
+use crate::lower::helpers::Helper;
 
 impl<W: fmt::Write> Writer<'_, W> {
     /// Writes `expr`: its folded value, the `let` of a hoisted collective,
     /// or the expression itself.
     pub(super) fn write_expr(&mut self, cx: &Func<'_>, expr: Handle<Expr>) -> fmt::Result {
-        if let Some(value) = cx.function.folded.value(expr) {
+        if let Some(value) = cx.folded.value(expr) {
             return self.write_literal(value);
         }
         if let Some(temp) = cx.masked.temp(expr) {
@@ -75,7 +77,7 @@ impl<W: fmt::Write> Writer<'_, W> {
         right: Handle<Expr>,
     ) -> fmt::Result {
         let ty = cx.kernel.type_of(left);
-        let divisor = cx.function.folded.value(right);
+        let divisor = cx.folded.value(right);
         match op {
             // A constant zero divisor is a shader-creation error in WGSL;
             // the IR defines `x / 0 == x` and `x % 0 == 0`.
@@ -119,7 +121,7 @@ impl<W: fmt::Write> Writer<'_, W> {
     /// The low five bits of a shift amount (IR invariant 5); a constant
     /// amount is masked here, since WGSL rejects a constant one above 31.
     fn write_shift_amount(&mut self, cx: &Func<'_>, amount: Handle<Expr>) -> fmt::Result {
-        if let Some(Literal::U32(by)) = cx.function.folded.value(amount) {
+        if let Some(Literal::U32(by)) = cx.folded.value(amount) {
             return write!(self.out, "{}u", by & 31);
         }
         self.out.write_str("(")?;
@@ -134,29 +136,24 @@ impl<W: fmt::Write> Writer<'_, W> {
             _ if from == to => return self.write_expr(cx, arg),
             (Type::U32, Type::I32) => "bitcast<i32>",
             (Type::I32, Type::U32) => "bitcast<u32>",
-            (Type::F32, Type::U32) => "ballot_f32_to_u32",
-            (Type::F32, Type::I32) => "ballot_f32_to_i32",
-            // bool to a number gives 0 or 1; integers to f32 round.
-            _ => type_name(to),
+            _ => match Helper::of_cast(from, to) {
+                Some(helper) => Helper::call_name(Some(helper)),
+                // bool to a number gives 0 or 1; integers to f32 round.
+                None => type_name(to),
+            },
         };
         self.write_call_with(cx, function, &[arg])
     }
 
     fn write_mask_fn(&mut self, cx: &Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result {
-        let name = match fun {
-            MaskFn::Lane => "ballot_mask_lane",
-            MaskFn::First => "ballot_mask_first",
-            MaskFn::Contains => "ballot_mask_contains",
-            MaskFn::Count => "ballot_mask_count",
-            MaskFn::IsEmpty => {
-                self.out.write_str("all((")?;
-                if let Some(&mask) = args.first() {
-                    self.write_expr(cx, mask)?;
-                }
-                return self.out.write_str(" == vec4<u32>(0u)))");
+        if fun == MaskFn::IsEmpty {
+            self.out.write_str("all((")?;
+            if let Some(&mask) = args.first() {
+                self.write_expr(cx, mask)?;
             }
-        };
-        self.write_call_with(cx, name, args)
+            return self.out.write_str(" == vec4<u32>(0u)))");
+        }
+        self.write_call_with(cx, Helper::call_name(Helper::of_mask_fn(fun)), args)
     }
 
     /// A ballot operation or a kernel call, as it is computed (rather than
@@ -214,10 +211,8 @@ impl<W: fmt::Write> Writer<'_, W> {
             (Op::Broadcast, [value, id]) => self.write_native_broadcast(cx, *value, Some(*id)),
             (Op::BroadcastFirst, [value]) => self.write_native_broadcast(cx, *value, None),
             _ => {
-                let name = match super::helpers::Helper::of_op(op, emulated) {
-                    Some(helper) => helper_name(helper),
-                    None => "ballot_malformed",
-                };
+                let helper = Helper::of_op(op, Language::Wgsl, emulated);
+                let name = Helper::call_name(helper);
                 self.write_call_with(cx, name, args)
             }
         }
@@ -246,7 +241,7 @@ impl<W: fmt::Write> Writer<'_, W> {
         value: Handle<Expr>,
         id: Option<Handle<Expr>>,
     ) -> fmt::Result {
-        let id = id.map(|id| cx.function.folded.value(id));
+        let id = id.map(|id| cx.folded.value(id));
         // naga and Tint take only a constant id below 128; for a larger one
         // (undefined in the spec) the lane keeps its own value.
         if let Some(Some(Literal::U32(lane))) = id {
@@ -342,27 +337,6 @@ impl<W: fmt::Write> Writer<'_, W> {
 
 fn is_zero(value: Option<Literal>) -> bool {
     matches!(value, Some(Literal::U32(0) | Literal::I32(0)))
-}
-
-/// The name of a lane-local helper function.
-fn helper_name(helper: super::helpers::Helper) -> &'static str {
-    use super::helpers::Helper::*;
-    match helper {
-        InverseBallot => "ballot_inverse_ballot",
-        BitExtract => "ballot_bit_extract",
-        BitCount => "ballot_bit_count",
-        InclusiveBitCount => "ballot_inclusive_bit_count",
-        ExclusiveBitCount => "ballot_exclusive_bit_count",
-        FindLsb => "ballot_find_lsb",
-        FindMsb => "ballot_find_msb",
-        EqMask => "ballot_eq_mask",
-        GeMask => "ballot_ge_mask",
-        GtMask => "ballot_gt_mask",
-        LeMask => "ballot_le_mask",
-        LtMask => "ballot_lt_mask",
-        Elect => "ballot_elect",
-        _ => "ballot_malformed",
-    }
 }
 
 /// A finite, non-negative `f32` as a WGSL literal that denotes exactly it.

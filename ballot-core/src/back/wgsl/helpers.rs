@@ -1,247 +1,97 @@
-//! The generated WGSL functions behind the ballot operations WGSL lacks,
-//! and the exchange through workgroup memory of the emulated target.
+//! The WGSL texts of the helper registry ([`crate::lower::helpers`]): the
+//! functions behind the ballot operations WGSL lacks, and the exchange
+//! through workgroup memory of the emulated target.
 //!
 //! Only the helpers a module uses are written, with their dependencies, in
-//! the order of [`Helper`]'s declaration. Every helper ignores mask bits at
-//! or above the subgroup size, and returns a documented value where the
-//! spec leaves the result undefined.
+//! the order of [`Helper`]'s declaration.
 
 use std::collections::BTreeSet;
 
 use super::plan::Plan;
-use crate::error::Op;
-use crate::ir::{Expr, Kernel, Literal, MaskFn, Type};
+use crate::back::Language;
+use crate::ir::Literal;
+pub(crate) use crate::lower::helpers::Helper;
+use crate::lower::helpers::Needs;
 
-/// A generated function (or the workgroup memory it needs), named
-/// `ballot_…`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum Helper {
-    /// Emulated: the per-invocation flags and `ballot_share`.
-    Share,
-    /// Emulated: the per-invocation values exchanged by broadcasts.
-    Values,
-    /// Emulated: `ballot_lowest_flag`, the lowest flagged lane.
-    LowestFlag,
-    /// An `f32` from its bits, for NaN and the infinities.
-    F32Bits,
-    /// Rust's saturating `f32 as u32`.
-    F32ToU32,
-    /// Rust's saturating `f32 as i32`.
-    F32ToI32,
-    /// `SubgroupMask::first`.
-    MaskFirst,
-    /// `SubgroupMask::lane`.
-    MaskLane,
-    /// `SubgroupMask::contains`.
-    MaskContains,
-    /// `SubgroupMask::count`.
-    MaskCount,
-    /// The bits below the subgroup size.
-    Below,
-    /// `subgroupBallotBitExtract`.
-    BitExtract,
-    /// `subgroupInverseBallot`.
-    InverseBallot,
-    /// `subgroupBallotBitCount`.
-    BitCount,
-    /// `subgroupBallotInclusiveBitCount`.
-    InclusiveBitCount,
-    /// `subgroupBallotExclusiveBitCount`.
-    ExclusiveBitCount,
-    /// `subgroupBallotFindLSB`.
-    FindLsb,
-    /// `subgroupBallotFindMSB`.
-    FindMsb,
-    /// `gl_SubgroupEqMask`.
-    EqMask,
-    /// `gl_SubgroupGeMask`.
-    GeMask,
-    /// `gl_SubgroupGtMask`.
-    GtMask,
-    /// `gl_SubgroupLeMask`.
-    LeMask,
-    /// `gl_SubgroupLtMask`.
-    LtMask,
-    /// `subgroupElect`, which naga lacks.
-    Elect,
-    /// Emulated `subgroupBallot`.
-    Ballot,
-    /// Emulated `subgroupBroadcastFirst`.
-    BroadcastFirst,
-    /// Emulated `subgroupBroadcast`.
-    Broadcast,
-    /// Emulated: the workgroup-wide exit vote of loops holding collectives.
-    WorkgroupAny,
+/// What `ballot_init` sets for this helper, after the lane state: the
+/// masks that depend only on the lane and the subgroup size, computed
+/// once per invocation rather than in every operation. In [`Helper`]'s
+/// order, the bits below the size come before the masks that use them.
+pub(crate) fn init(helper: Helper) -> Option<&'static str> {
+    use Helper::*;
+    Some(match helper {
+        Below => "ballot_below_bits = ballot_mask_first(ballot_size);",
+        EqMask => "ballot_eq_bits = (ballot_mask_lane(ballot_lane) & ballot_below_bits);",
+        GeMask => "ballot_ge_bits = ((~ballot_mask_first(ballot_lane)) & ballot_below_bits);",
+        GtMask => {
+            "ballot_gt_bits = ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below_bits);"
+        }
+        LeMask => "ballot_le_bits = (ballot_mask_first((ballot_lane + 1u)) & ballot_below_bits);",
+        LtMask => "ballot_lt_bits = (ballot_mask_first(ballot_lane) & ballot_below_bits);",
+        _ => return None,
+    })
 }
 
-impl Helper {
-    /// The helper of a ballot operation, if the target needs one.
-    pub fn of_op(op: Op, emulated: bool) -> Option<Helper> {
-        Some(match op {
-            Op::Ballot if emulated => Helper::Ballot,
-            Op::Broadcast if emulated => Helper::Broadcast,
-            Op::BroadcastFirst if emulated => Helper::BroadcastFirst,
-            Op::Ballot | Op::Broadcast | Op::BroadcastFirst => return None,
-            Op::InverseBallot => Helper::InverseBallot,
-            Op::BitExtract => Helper::BitExtract,
-            Op::BitCount => Helper::BitCount,
-            Op::InclusiveBitCount => Helper::InclusiveBitCount,
-            Op::ExclusiveBitCount => Helper::ExclusiveBitCount,
-            Op::FindLsb => Helper::FindLsb,
-            Op::FindMsb => Helper::FindMsb,
-            Op::EqMask => Helper::EqMask,
-            Op::GeMask => Helper::GeMask,
-            Op::GtMask => Helper::GtMask,
-            Op::LeMask => Helper::LeMask,
-            Op::LtMask => Helper::LtMask,
-            Op::Elect => Helper::Elect,
-        })
-    }
-
-    /// The helpers this one calls.
-    pub(crate) fn deps(self, emulated: bool) -> &'static [Helper] {
-        use Helper::*;
-        match self {
-            Below | GeMask | GtMask | LeMask | LtMask => &[MaskFirst, Below],
-            BitExtract => &[MaskContains],
-            InverseBallot => &[BitExtract],
-            BitCount => &[MaskCount, Below],
-            InclusiveBitCount => &[MaskCount, LeMask],
-            ExclusiveBitCount => &[MaskCount, LtMask],
-            FindLsb | FindMsb => &[Below],
-            EqMask => &[MaskLane, Below],
-            Elect if emulated => &[Share, LowestFlag],
-            Elect => &[],
-            Ballot | WorkgroupAny => &[Share],
-            BroadcastFirst => &[Share, Values, LowestFlag],
-            Broadcast => &[Share, Values],
-            LowestFlag => &[Share],
-            Share | Values | F32Bits | F32ToU32 | F32ToI32 | MaskFirst | MaskLane
-            | MaskContains | MaskCount => &[],
-        }
-    }
-
-    /// What `ballot_init` sets for this helper, after the lane state: the
-    /// masks that depend only on the lane and the subgroup size, computed
-    /// once per invocation rather than in every operation. In [`Helper`]'s
-    /// order, the bits below the size come before the masks that use them.
-    pub(crate) fn init(self) -> Option<&'static str> {
-        use Helper::*;
-        Some(match self {
-            Below => "ballot_below_bits = ballot_mask_first(ballot_size);",
-            EqMask => "ballot_eq_bits = (ballot_mask_lane(ballot_lane) & ballot_below_bits);",
-            GeMask => "ballot_ge_bits = ((~ballot_mask_first(ballot_lane)) & ballot_below_bits);",
-            GtMask => {
-                "ballot_gt_bits = ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below_bits);"
-            }
-            LeMask => {
-                "ballot_le_bits = (ballot_mask_first((ballot_lane + 1u)) & ballot_below_bits);"
-            }
-            LtMask => "ballot_lt_bits = (ballot_mask_first(ballot_lane) & ballot_below_bits);",
-            _ => return None,
-        })
-    }
-
-    /// The helper's WGSL text, ending with a newline.
-    pub fn text(self, emulated: bool) -> &'static str {
-        use Helper::*;
-        match self {
-            Share => SHARE,
-            Values => VALUES,
-            LowestFlag => LOWEST_FLAG,
-            F32Bits => F32_BITS,
-            F32ToU32 => F32_TO_U32,
-            F32ToI32 => F32_TO_I32,
-            MaskFirst => MASK_FIRST,
-            MaskLane => MASK_LANE,
-            MaskContains => MASK_CONTAINS,
-            MaskCount => MASK_COUNT,
-            Below => BELOW,
-            BitExtract => BIT_EXTRACT,
-            InverseBallot => INVERSE_BALLOT,
-            BitCount => BIT_COUNT,
-            InclusiveBitCount => INCLUSIVE_BIT_COUNT,
-            ExclusiveBitCount => EXCLUSIVE_BIT_COUNT,
-            FindLsb => FIND_LSB,
-            FindMsb => FIND_MSB,
-            EqMask => EQ_MASK,
-            GeMask => GE_MASK,
-            GtMask => GT_MASK,
-            LeMask => LE_MASK,
-            LtMask => LT_MASK,
-            Elect if emulated => ELECT_EMULATED,
-            Elect => ELECT_NATIVE,
-            Ballot => BALLOT,
-            BroadcastFirst => BROADCAST_FIRST,
-            Broadcast => BROADCAST,
-            WorkgroupAny => WORKGROUP_ANY,
-        }
-    }
+/// The helper's WGSL text, ending with a newline.
+pub(crate) fn text(helper: Helper, emulated: bool) -> Option<&'static str> {
+    use Helper::*;
+    Some(match helper {
+        Share => SHARE,
+        Values => VALUES,
+        LowestFlag => LOWEST_FLAG,
+        F32Bits => F32_BITS,
+        F32ToU32 => F32_TO_U32,
+        F32ToI32 => F32_TO_I32,
+        MaskFirst => MASK_FIRST,
+        MaskLane => MASK_LANE,
+        MaskContains => MASK_CONTAINS,
+        MaskCount => MASK_COUNT,
+        Below => BELOW,
+        BitExtract => BIT_EXTRACT,
+        InverseBallot => INVERSE_BALLOT,
+        BitCount => BIT_COUNT,
+        InclusiveBitCount => INCLUSIVE_BIT_COUNT,
+        ExclusiveBitCount => EXCLUSIVE_BIT_COUNT,
+        FindLsb => FIND_LSB,
+        FindMsb => FIND_MSB,
+        EqMask => EQ_MASK,
+        GeMask => GE_MASK,
+        GtMask => GT_MASK,
+        LeMask => LE_MASK,
+        LtMask => LT_MASK,
+        Elect if emulated => ELECT_EMULATED,
+        Elect => ELECT_NATIVE,
+        Ballot => BALLOT,
+        BroadcastFirst => BROADCAST_FIRST,
+        Broadcast => BROADCAST,
+        WorkgroupAny => WORKGROUP_ANY,
+        LaneState | Votes | IsNan | DivU32 | RemU32 | Magnitude | DivI32 | RemI32 | RemF32
+        | ShlU32 | ShlI32 | FirstWord => return None,
+    })
 }
 
-/// Every helper the module's functions use, with their dependencies.
+/// Every helper the module's functions use, with their dependencies: the
+/// registry's rules on the expressions the folder leaves, and the bits of
+/// the non-finite floats it folds.
 pub(super) fn collect(plan: &Plan<'_>) -> BTreeSet<Helper> {
-    let emulated = plan.emulated();
-    let mut set = BTreeSet::new();
-    for function in &plan.functions {
+    let mut needs = Needs::new(Language::Wgsl, plan.emulated());
+    for (function, folded) in plan.functions.iter().zip(&plan.folded) {
         let Some(kernel) = function.kernel() else {
             continue;
         };
-        for (handle, expr) in kernel.exprs.iter() {
-            if function.folded.covered(handle) {
+        for (handle, _) in kernel.exprs.iter() {
+            if folded.covered(handle) {
                 continue;
             }
-            match function.folded.value(handle) {
-                Some(Literal::F32(x)) if !x.is_finite() => {
-                    set.insert(Helper::F32Bits);
-                }
+            match folded.value(handle) {
+                Some(Literal::F32(x)) if !x.is_finite() => needs.add(Helper::F32Bits),
                 Some(_) => {}
-                None => set.extend(of_expr(kernel, expr, emulated)),
+                None => needs.expr(kernel, handle),
             }
         }
-        if emulated && crate::lower::has_exchanging_loop(kernel) {
-            set.insert(Helper::WorkgroupAny);
-        }
+        needs.kernel(kernel);
     }
-    close(set, emulated)
-}
-
-/// The helper an expression (not folded) is written with.
-fn of_expr(kernel: &Kernel, expr: &Expr, emulated: bool) -> Option<Helper> {
-    match expr {
-        Expr::Cast { arg, to } => {
-            let from = super::plan::type_of(kernel, *arg);
-            match (from, to) {
-                (Type::F32, Type::U32) => Some(Helper::F32ToU32),
-                (Type::F32, Type::I32) => Some(Helper::F32ToI32),
-                _ => None,
-            }
-        }
-        Expr::Mask { fun, .. } => match fun {
-            MaskFn::Lane => Some(Helper::MaskLane),
-            MaskFn::First => Some(Helper::MaskFirst),
-            MaskFn::Contains => Some(Helper::MaskContains),
-            MaskFn::Count => Some(Helper::MaskCount),
-            MaskFn::IsEmpty => None,
-        },
-        Expr::Op { op, .. } => Helper::of_op(*op, emulated),
-        _ => None,
-    }
-}
-
-/// Adds the dependencies of every helper in `set`, transitively.
-pub(crate) fn close(mut set: BTreeSet<Helper>, emulated: bool) -> BTreeSet<Helper> {
-    loop {
-        let deps: BTreeSet<Helper> = set
-            .iter()
-            .flat_map(|h| h.deps(emulated).iter().copied())
-            .filter(|d| !set.contains(d))
-            .collect();
-        if deps.is_empty() {
-            return set;
-        }
-        set.extend(deps);
-    }
+    needs.into_set()
 }
 
 const SHARE: &str = "\

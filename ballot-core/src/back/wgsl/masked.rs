@@ -77,7 +77,6 @@ struct Steps<'w, 'p, W> {
 impl<W: fmt::Write> MaskedText for Steps<'_, '_, W> {
     const IF_ACTIVE: &'static str = "if ballot_active {";
     const LOOP: &'static str = "loop {";
-    const WORKGROUP_ANY: &'static str = "ballot_workgroup_any";
 
     fn text(&mut self, text: &str) -> fmt::Result {
         self.writer.out.write_str(text)

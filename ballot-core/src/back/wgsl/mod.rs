@@ -45,26 +45,21 @@ mod tests;
 
 use core::fmt;
 
-use crate::back::{Form, Level, Missing, ShaderError, ShaderOptions, Target};
+use crate::back::{Form, Level, Request, ShaderOptions, Target};
 use crate::ir::{Handle, Kernel, Type};
 use crate::lower::{self, masked::Masked};
+use fold::Folded;
 use plan::{Function, Plan, Source};
 
-/// Writes `kernels[0]` (the entry) and the kernels it calls, found among
-/// `kernels[1..]` by the last `::` segment of the call path.
-///
-/// `target` is one of the WGSL targets; a GLSL target is written as the
-/// WGSL target with the same subgroup support. A callee not among
-/// `kernels` fails with [`ShaderError::MissingCallee`], or becomes a stub
-/// returning the zero value, as `missing` says.
-pub fn write(
-    target: Target,
-    form: Form,
-    kernels: &[&Kernel],
-    options: &ShaderOptions,
-    missing: Missing,
-) -> Result<String, ShaderError> {
-    options.validate()?;
+/// Prints the WGSL targets for [`crate::back::emit`] (a GLSL target as the
+/// WGSL one with the same subgroup support).
+pub(crate) fn write(request: Request<'_>) -> String {
+    let Request {
+        target,
+        form,
+        options,
+        module,
+    } = request;
     let (target, web) = match target {
         Target::Wgsl | Target::WgslNoSubgroup => (target, false),
         // The `wgsl` module, after the directives Tint needs.
@@ -72,14 +67,14 @@ pub fn write(
         Target::Glsl => (Target::Wgsl, false),
         Target::GlslNoSubgroup => (Target::WgslNoSubgroup, false),
     };
-    let plan = Plan::new(target, form, kernels, options, missing)?;
+    let plan = Plan::new(target, form, module, options);
     let mut text = String::new();
     if web {
         // Writing into a `String` cannot fail.
         let _ = write_web_directives(&mut text, uniformity::needs_diagnostic(&plan));
     }
     let _ = Writer::new(&mut text, &plan).write_module();
-    Ok(text)
+    text
 }
 
 /// What makes the `wgsl` module the `wgsl-web` one: `enable subgroups;`
@@ -119,13 +114,20 @@ pub(crate) struct Writer<'p, W> {
 /// The state of writing one kernel's function.
 struct Func<'p> {
     function: &'p Function<'p>,
+    /// The function's constant sub-expressions, folded.
+    folded: &'p Folded,
     kernel: &'p Kernel,
     /// The kernel, if-converted (emulated targets only; empty otherwise).
     masked: Masked,
 }
 
 impl<'p> Func<'p> {
-    fn new(function: &'p Function<'p>, kernel: &'p Kernel, emulated: bool) -> Self {
+    fn new(
+        function: &'p Function<'p>,
+        folded: &'p Folded,
+        kernel: &'p Kernel,
+        emulated: bool,
+    ) -> Self {
         let masked = if emulated {
             lower::masked::lower(kernel)
         } else {
@@ -133,6 +135,7 @@ impl<'p> Func<'p> {
         };
         Func {
             function,
+            folded,
             kernel,
             masked,
         }
@@ -161,13 +164,14 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         let plan = self.plan;
         for helper in &plan.helpers {
             writeln!(self.out)?;
-            self.out.write_str(helper.text(plan.emulated()))?;
+            self.out
+                .write_str(helpers::text(*helper, plan.emulated()).unwrap_or_default())?;
         }
         if plan.form == Form::ComputeShader {
             self.write_bindings()?;
         }
-        for function in &plan.functions {
-            self.write_function(function)?;
+        for (function, folded) in plan.functions.iter().zip(&plan.folded) {
+            self.write_function(function, folded)?;
         }
         if plan.form == Form::ComputeShader {
             self.write_main()?;
@@ -228,11 +232,11 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
     }
 
     /// A kernel's function(s), or a stub's.
-    fn write_function(&mut self, function: &'p Function<'p>) -> fmt::Result {
+    fn write_function(&mut self, function: &'p Function<'p>, folded: &'p Folded) -> fmt::Result {
         writeln!(self.out)?;
         match &function.source {
             Source::Kernel(kernel) => {
-                let mut cx = Func::new(function, kernel, self.plan.emulated());
+                let mut cx = Func::new(function, folded, kernel, self.plan.emulated());
                 if self.plan.emulated() {
                     self.write_masked_function(&mut cx)?;
                     self.write_wrapper(&cx)
@@ -320,7 +324,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
 
 /// The lane state and `ballot_init`, which sets it, for a module holding
 /// `helpers`: `ballot_init` also computes, once, the masks of those helpers
-/// that depend only on the lane and the subgroup size ([`Helper::init`]).
+/// that depend only on the lane and the subgroup size ([`helpers::init`]).
 /// The emulated targets' constants come first.
 pub(crate) fn lane_state(
     emulated: bool,
@@ -337,7 +341,7 @@ pub(crate) fn lane_state(
         .strip_suffix("}\n")
         .expect("the lane state ends with ballot_init's closing brace");
     out.push_str(body);
-    for init in helpers.iter().filter_map(|h| h.init()) {
+    for init in helpers.iter().filter_map(|&h| helpers::init(h)) {
         out.push_str("    ");
         out.push_str(init);
         out.push('\n');

@@ -8,45 +8,17 @@
 //! user identifier collides with another, with a WGSL reserved word or
 //! built-in, or with a generated `ballot_` name.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::fold::{self, Folded};
 use super::helpers::{self, Helper};
-use crate::back::namer::Namer;
-use crate::back::{Form, Language, Missing, ShaderError, ShaderOptions, Target};
-use crate::ir::{Expr, Handle, Kernel, Stmt};
-use crate::lower::calls::{self, Module};
+pub(super) use crate::back::namer::Function;
+use crate::back::namer::{name_module, Namer};
+use crate::back::{Form, Language, ShaderOptions, Target};
+use crate::ir::{Handle, Kernel, Stmt};
+use crate::lower::calls::Module;
 
 pub(super) use crate::lower::calls::Source;
-
-/// One function of the module, with its WGSL names.
-#[derive(Clone, Debug)]
-pub(super) struct Function<'a> {
-    /// What it computes.
-    pub source: Source<'a>,
-    /// The public function: the kernel itself on native targets, the
-    /// wrapper that starts with every invocation active on the emulated one.
-    pub name: String,
-    /// The if-converted function that calls go through (emulated target).
-    pub masked: String,
-    /// The names of the kernel's locals, indexed like `Kernel::locals`.
-    pub locals: Vec<String>,
-    /// The WGSL name of each parameter: the local's own name, unless the
-    /// kernel assigns to it (WGSL parameters are immutable), in which case
-    /// the local is a `var` copied from a parameter of another name.
-    pub params: Vec<String>,
-    /// The function (an index into [`Plan::functions`]) each call calls.
-    pub calls: BTreeMap<Handle<Expr>, usize>,
-    /// Constant sub-expressions, folded.
-    pub folded: Folded,
-}
-
-impl Function<'_> {
-    /// The kernel, unless the function is a stub.
-    pub fn kernel(&self) -> Option<&Kernel> {
-        self.source.kernel()
-    }
-}
 
 /// A planned module.
 #[derive(Clone, Debug)]
@@ -60,6 +32,9 @@ pub(super) struct Plan<'a> {
     /// The functions in writing order ([`crate::lower::calls`]): callees
     /// before their callers, the entry last.
     pub functions: Vec<Function<'a>>,
+    /// Each function's constant sub-expressions, folded; indexed like
+    /// `functions`.
+    pub folded: Vec<Folded>,
     /// The helpers to write, dependencies included.
     pub helpers: BTreeSet<Helper>,
 }
@@ -67,23 +42,30 @@ pub(super) struct Plan<'a> {
 impl<'a> Plan<'a> {
     /// Resolves the calls of `kernels[0]`, transitively, names everything
     /// and collects features.
-    pub fn new(
-        target: Target,
-        form: Form,
-        kernels: &[&'a Kernel],
-        options: &'a ShaderOptions,
-        missing: Missing,
-    ) -> Result<Self, ShaderError> {
-        let functions = name(calls::resolve(kernels, missing)?, !target.has_subgroups());
+    pub fn new(target: Target, form: Form, module: Module<'a>, options: &'a ShaderOptions) -> Self {
+        let mut namer = Namer::new(Language::Wgsl);
+        // The compute shader's entry point, whatever the form, so that a
+        // kernel's name does not depend on the form.
+        namer.reserve("main");
+        // The namer knows WGSL's reserved words; a local named like a
+        // built-in function or type (`select`, `u32`) would shadow it too.
+        namer.reserve_wgsl_builtins();
+        // WGSL parameters are immutable.
+        let functions = name_module(module, namer, !target.has_subgroups(), true);
+        let folded = functions
+            .iter()
+            .map(|f| f.kernel().map(fold::fold).unwrap_or_default())
+            .collect();
         let mut plan = Plan {
             target,
             form,
             options,
             functions,
+            folded,
             helpers: BTreeSet::new(),
         };
         plan.helpers = helpers::collect(&plan);
-        Ok(plan)
+        plan
     }
 
     /// Whether the target emulates subgroups (and so if-converts kernels).
@@ -97,73 +79,6 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// Names every function, then every function's locals.
-fn name(module: Module<'_>, masked: bool) -> Vec<Function<'_>> {
-    let mut namer = Namer::new(Language::Wgsl);
-    // The compute shader's entry point, whatever the form, so that a
-    // kernel's name does not depend on the form.
-    namer.reserve("main");
-    // The namer knows WGSL's reserved words; a local named like a
-    // built-in function or type (`select`, `u32`) would shadow it too.
-    namer.reserve_wgsl_builtins();
-    let mut functions: Vec<Function<'_>> = module
-        .functions
-        .into_iter()
-        .zip(module.calls)
-        .map(|(source, calls)| {
-            let name = namer.call(source.rust_name());
-            let folded = source.kernel().map(fold::fold).unwrap_or_default();
-            Function {
-                source,
-                masked: name.clone(),
-                name,
-                locals: Vec::new(),
-                params: Vec::new(),
-                calls,
-                folded,
-            }
-        })
-        .collect();
-    if masked {
-        for f in &mut functions {
-            let base = f.name.clone();
-            f.masked = namer.call(&format!("{base}_masked"));
-        }
-    }
-    for function in &mut functions {
-        if let Some(kernel) = function.source.kernel() {
-            name_locals(function, kernel, namer.clone());
-        }
-    }
-    functions
-}
-
-/// Names the locals of `kernel`, and its parameters.
-fn name_locals(function: &mut Function<'_>, kernel: &Kernel, mut namer: Namer) {
-    function.locals = kernel
-        .locals
-        .iter()
-        .map(|(_, local)| namer.call(&local.name))
-        .collect();
-    let assigned = assigned_locals(kernel);
-    function.params = kernel
-        .params
-        .iter()
-        .map(|p| {
-            let name = function
-                .locals
-                .get(p.local.index())
-                .cloned()
-                .unwrap_or_default();
-            if assigned.contains(&p.local) {
-                namer.call(&format!("{name}_in"))
-            } else {
-                name
-            }
-        })
-        .collect();
-}
-
 /// The locals some statement of `kernel` assigns to.
 pub(super) fn assigned_locals(kernel: &Kernel) -> BTreeSet<Handle<crate::ir::Local>> {
     kernel
@@ -175,5 +90,3 @@ pub(super) fn assigned_locals(kernel: &Kernel) -> BTreeSet<Handle<crate::ir::Loc
         })
         .collect()
 }
-
-pub(super) use crate::lower::calls::type_of;

@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 
 use syn::parse_quote;
 
-use super::write;
+// The printers are reached through `emit`, which validates the options.
+use crate::back::emit as write;
 use crate::back::{Form, Missing, ShaderError, ShaderOptions, Target};
 use crate::ir::Kernel;
 use crate::valid;

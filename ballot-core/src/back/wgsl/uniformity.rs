@@ -20,6 +20,7 @@
 //!   non-uniform control flow, or a call passes a non-uniform value to a
 //!   callee's `#[uniform]` parameter.
 
+use super::fold::Folded;
 use super::plan::{Function, Plan};
 use crate::error::Op;
 use crate::ir::{Block, Expr, Handle, Kernel, Local, Stmt};
@@ -27,16 +28,20 @@ use crate::ir::{Block, Expr, Handle, Kernel, Local, Stmt};
 /// Whether any kernel of the module may use a subgroup built-in in
 /// control flow that Tint cannot prove uniform.
 pub(super) fn needs_diagnostic(plan: &Plan<'_>) -> bool {
-    plan.functions.iter().any(|function| {
-        function
-            .kernel()
-            .is_some_and(|kernel| Analysis::new(plan, function, kernel).run())
-    })
+    plan.functions
+        .iter()
+        .zip(&plan.folded)
+        .any(|(function, folded)| {
+            function
+                .kernel()
+                .is_some_and(|kernel| Analysis::new(plan, function, folded, kernel).run())
+        })
 }
 
 struct Analysis<'p> {
     plan: &'p Plan<'p>,
     function: &'p Function<'p>,
+    folded: &'p Folded,
     kernel: &'p Kernel,
     /// Whether each local holds a uniform value.
     uniform: Vec<bool>,
@@ -50,7 +55,12 @@ struct Analysis<'p> {
 }
 
 impl<'p> Analysis<'p> {
-    fn new(plan: &'p Plan<'p>, function: &'p Function<'p>, kernel: &'p Kernel) -> Self {
+    fn new(
+        plan: &'p Plan<'p>,
+        function: &'p Function<'p>,
+        folded: &'p Folded,
+        kernel: &'p Kernel,
+    ) -> Self {
         let assigned = super::plan::assigned_locals(kernel);
         let mut uniform = vec![false; kernel.locals.len()];
         for param in &kernel.params {
@@ -63,6 +73,7 @@ impl<'p> Analysis<'p> {
         Analysis {
             plan,
             function,
+            folded,
             kernel,
             uniform,
             diverged: false,
@@ -138,7 +149,7 @@ impl<'p> Analysis<'p> {
     /// flow, or a non-uniform argument for a `#[uniform]` parameter.
     fn check(&mut self, expr: Handle<Expr>, cf: bool) {
         let kernel = self.kernel;
-        if self.function.folded.value(expr).is_some() || expr.index() >= kernel.exprs.len() {
+        if self.folded.value(expr).is_some() || expr.index() >= kernel.exprs.len() {
             return;
         }
         let e = &kernel.exprs[expr];
@@ -180,7 +191,7 @@ impl<'p> Analysis<'p> {
 
     fn is_uniform(&self, expr: Handle<Expr>) -> bool {
         let kernel = self.kernel;
-        if self.function.folded.value(expr).is_some() {
+        if self.folded.value(expr).is_some() {
             return true;
         }
         if expr.index() >= kernel.exprs.len() {

@@ -1,0 +1,369 @@
+//! The helper registry: every generated function or declaration that
+//! emitted shaders call, what each needs, and which ones a module needs.
+//!
+//! One [`Helper`] names the same thing in GLSL and in WGSL; each printer
+//! holds only the texts (`back::glsl::helpers`, `back::wgsl::helpers`),
+//! and the polyfill libraries write the same texts. What a helper calls
+//! can differ between the languages' texts, so [`Helper::deps`] takes the
+//! language; the variants' order puts every helper after everything it
+//! needs in both, since GLSL wants a function declared before its use.
+//!
+//! Every helper ignores mask bits at or above the subgroup size, and
+//! returns a documented value where the spec leaves the result undefined.
+
+use std::collections::BTreeSet;
+
+use crate::back::Language;
+use crate::error::Op;
+use crate::ir::{BinaryOp, Expr, Handle, Kernel, MaskFn, Type};
+
+/// A generated function, or the memory or state that functions share, named
+/// `ballot_…` in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Helper {
+    /// GLSL, emulated: the invocation's place in its virtual subgroup and
+    /// `ballot_init` (WGSL's printer writes its own lane state).
+    LaneState,
+    /// Emulated: one flag per invocation in workgroup memory.
+    Share,
+    /// Emulated: one exchanged value per invocation in workgroup memory.
+    Values,
+    /// GLSL, emulated: the loop votes in workgroup memory.
+    Votes,
+    /// Emulated: the lowest flagged lane of the virtual subgroup.
+    LowestFlag,
+    /// GLSL: NaN on the bits, which fast-math compilers keep.
+    IsNan,
+    /// WGSL: an `f32` from its bits, for NaN and the infinities.
+    F32Bits,
+    /// GLSL: `u32` division with `x / 0 == x`.
+    DivU32,
+    /// GLSL: `u32` remainder with `x % 0 == 0`.
+    RemU32,
+    /// GLSL: the magnitude of an `i32` as a `u32`.
+    Magnitude,
+    /// GLSL: truncating `i32` division, defined for every operand.
+    DivI32,
+    /// GLSL: `i32` remainder with the dividend's sign.
+    RemI32,
+    /// GLSL: Rust's truncated `f32` remainder.
+    RemF32,
+    /// GLSL: `<<` of `u32` constants, out of naga's folding.
+    ShlU32,
+    /// GLSL: `<<` of `i32` constants, out of naga's folding.
+    ShlI32,
+    /// Rust's saturating `f32 as u32`.
+    F32ToU32,
+    /// Rust's saturating `f32 as i32`.
+    F32ToI32,
+    /// GLSL: one word of `SubgroupMask::first`.
+    FirstWord,
+    /// `SubgroupMask::first`.
+    MaskFirst,
+    /// `SubgroupMask::lane`.
+    MaskLane,
+    /// `SubgroupMask::contains`.
+    MaskContains,
+    /// `SubgroupMask::count`.
+    MaskCount,
+    /// The bits below the subgroup size.
+    Below,
+    /// `gl_SubgroupEqMask`.
+    EqMask,
+    /// `gl_SubgroupGeMask`.
+    GeMask,
+    /// `gl_SubgroupGtMask`.
+    GtMask,
+    /// `gl_SubgroupLeMask`.
+    LeMask,
+    /// `gl_SubgroupLtMask`.
+    LtMask,
+    /// `subgroupBallotBitExtract`.
+    BitExtract,
+    /// `subgroupInverseBallot`.
+    InverseBallot,
+    /// `subgroupBallotBitCount`.
+    BitCount,
+    /// `subgroupBallotInclusiveBitCount`.
+    InclusiveBitCount,
+    /// `subgroupBallotExclusiveBitCount`.
+    ExclusiveBitCount,
+    /// `subgroupBallotFindLSB`.
+    FindLsb,
+    /// `subgroupBallotFindMSB`.
+    FindMsb,
+    /// `subgroupElect` (emulated; in WGSL also native, which naga lacks).
+    Elect,
+    /// Emulated `subgroupBallot`.
+    Ballot,
+    /// Emulated `subgroupBroadcastFirst`.
+    BroadcastFirst,
+    /// Emulated `subgroupBroadcast`.
+    Broadcast,
+    /// Emulated: the workgroup-wide exit vote of loops holding exchanges.
+    WorkgroupAny,
+}
+
+impl Helper {
+    /// The helper behind `op` on a target of `language`, if it needs one:
+    /// every operation on emulated targets; on native ones none in GLSL
+    /// (the extension has them all), and in WGSL those it lacks.
+    pub const fn of_op(op: Op, language: Language, emulated: bool) -> Option<Helper> {
+        if !emulated {
+            match (language, op) {
+                (Language::Glsl, _) => return None,
+                (Language::Wgsl, Op::Ballot | Op::Broadcast | Op::BroadcastFirst) => return None,
+                (Language::Wgsl, _) => {}
+            }
+        }
+        Some(match op {
+            Op::Ballot => Helper::Ballot,
+            Op::InverseBallot => Helper::InverseBallot,
+            Op::BitExtract => Helper::BitExtract,
+            Op::BitCount => Helper::BitCount,
+            Op::InclusiveBitCount => Helper::InclusiveBitCount,
+            Op::ExclusiveBitCount => Helper::ExclusiveBitCount,
+            Op::FindLsb => Helper::FindLsb,
+            Op::FindMsb => Helper::FindMsb,
+            Op::EqMask => Helper::EqMask,
+            Op::GeMask => Helper::GeMask,
+            Op::GtMask => Helper::GtMask,
+            Op::LeMask => Helper::LeMask,
+            Op::LtMask => Helper::LtMask,
+            Op::Elect => Helper::Elect,
+            Op::Broadcast => Helper::Broadcast,
+            Op::BroadcastFirst => Helper::BroadcastFirst,
+        })
+    }
+
+    /// The helper of a `SubgroupMask` method, in both languages.
+    pub const fn of_mask_fn(fun: MaskFn) -> Option<Helper> {
+        match fun {
+            MaskFn::Lane => Some(Helper::MaskLane),
+            MaskFn::First => Some(Helper::MaskFirst),
+            MaskFn::Contains => Some(Helper::MaskContains),
+            MaskFn::Count => Some(Helper::MaskCount),
+            MaskFn::IsEmpty => None,
+        }
+    }
+
+    /// The helper of a cast: Rust's saturating float-to-integer casts.
+    pub const fn of_cast(from: Type, to: Type) -> Option<Helper> {
+        match (from, to) {
+            (Type::F32, Type::U32) => Some(Helper::F32ToU32),
+            (Type::F32, Type::I32) => Some(Helper::F32ToI32),
+            _ => None,
+        }
+    }
+
+    /// The helper a binary operation of `kernel` goes through in GLSL, if
+    /// any: integer division and remainder (IR invariant 5's answers for
+    /// zero), float remainder (truncated), and `<<` of constants that
+    /// naga's glsl-in would fold ([`glsl_folds`]). WGSL writes them all
+    /// inline.
+    pub fn of_binary(
+        language: Language,
+        kernel: &Kernel,
+        op: BinaryOp,
+        left: Handle<Expr>,
+        right: Handle<Expr>,
+    ) -> Option<Helper> {
+        if language != Language::Glsl {
+            return None;
+        }
+        let constant = || glsl_folds(kernel, left) && glsl_folds(kernel, right);
+        Some(match (op, kernel.type_of(left)) {
+            (BinaryOp::Div, Type::U32) => Helper::DivU32,
+            (BinaryOp::Div, Type::I32) => Helper::DivI32,
+            (BinaryOp::Rem, Type::U32) => Helper::RemU32,
+            (BinaryOp::Rem, Type::I32) => Helper::RemI32,
+            (BinaryOp::Rem, Type::F32) => Helper::RemF32,
+            (BinaryOp::Shl, Type::U32) if constant() => Helper::ShlU32,
+            (BinaryOp::Shl, Type::I32) if constant() => Helper::ShlI32,
+            _ => return None,
+        })
+    }
+
+    /// The function the helper defines (the same in both languages), or
+    /// `None` for the memory and state helpers, which define variables.
+    pub const fn name(self) -> Option<&'static str> {
+        use Helper::*;
+        Some(match self {
+            LaneState | Share | Values | Votes => return None,
+            LowestFlag => "ballot_lowest_flag",
+            IsNan => "ballot_is_nan",
+            F32Bits => "ballot_f32_bits",
+            DivU32 => "ballot_div_u32",
+            RemU32 => "ballot_rem_u32",
+            Magnitude => "ballot_magnitude",
+            DivI32 => "ballot_div_i32",
+            RemI32 => "ballot_rem_i32",
+            RemF32 => "ballot_rem_f32",
+            ShlU32 => "ballot_shl_u32",
+            ShlI32 => "ballot_shl_i32",
+            F32ToU32 => "ballot_f32_to_u32",
+            F32ToI32 => "ballot_f32_to_i32",
+            FirstWord => "ballot_first_word",
+            MaskFirst => "ballot_mask_first",
+            MaskLane => "ballot_mask_lane",
+            MaskContains => "ballot_mask_contains",
+            MaskCount => "ballot_mask_count",
+            Below => "ballot_below",
+            EqMask => "ballot_eq_mask",
+            GeMask => "ballot_ge_mask",
+            GtMask => "ballot_gt_mask",
+            LeMask => "ballot_le_mask",
+            LtMask => "ballot_lt_mask",
+            BitExtract => "ballot_bit_extract",
+            InverseBallot => "ballot_inverse_ballot",
+            BitCount => "ballot_bit_count",
+            InclusiveBitCount => "ballot_inclusive_bit_count",
+            ExclusiveBitCount => "ballot_exclusive_bit_count",
+            FindLsb => "ballot_find_lsb",
+            FindMsb => "ballot_find_msb",
+            Elect => "ballot_elect",
+            Ballot => "ballot_ballot",
+            BroadcastFirst => "ballot_broadcast_first",
+            Broadcast => "ballot_broadcast",
+            WorkgroupAny => "ballot_workgroup_any",
+        })
+    }
+
+    /// The function emitted code calls for `helper`, or a name that fails
+    /// validation loudly where it is not one.
+    pub fn call_name(helper: Option<Helper>) -> &'static str {
+        helper
+            .and_then(Helper::name)
+            .unwrap_or("ballot_not_a_function")
+    }
+
+    /// The helpers this one's text in `language` calls or reads.
+    pub const fn deps(self, language: Language, emulated: bool) -> &'static [Helper] {
+        use Helper::*;
+        match language {
+            Language::Glsl => match self {
+                DivI32 | RemI32 => &[Magnitude],
+                RemF32 | F32ToU32 | F32ToI32 => &[IsNan],
+                MaskFirst => &[FirstWord],
+                Below | LeMask | LtMask => &[MaskFirst],
+                EqMask => &[MaskLane],
+                GeMask | GtMask => &[MaskFirst, Below],
+                InverseBallot | BitExtract => &[MaskContains],
+                BitCount => &[MaskCount, Below],
+                InclusiveBitCount => &[MaskCount, LeMask],
+                ExclusiveBitCount => &[MaskCount, LtMask],
+                FindLsb | FindMsb => &[Below],
+                LowestFlag | Ballot => &[Share],
+                Elect => &[LowestFlag],
+                BroadcastFirst => &[Values, LowestFlag],
+                Broadcast => &[Share, Values],
+                WorkgroupAny => &[Votes],
+                _ => &[],
+            },
+            Language::Wgsl => match self {
+                Below => &[MaskFirst],
+                GeMask | GtMask | LeMask | LtMask => &[MaskFirst, Below],
+                EqMask => &[MaskLane, Below],
+                BitExtract => &[MaskContains],
+                InverseBallot => &[BitExtract],
+                BitCount => &[MaskCount, Below],
+                InclusiveBitCount => &[MaskCount, LeMask],
+                ExclusiveBitCount => &[MaskCount, LtMask],
+                FindLsb | FindMsb => &[Below],
+                Elect if emulated => &[Share, LowestFlag],
+                LowestFlag | Ballot | WorkgroupAny => &[Share],
+                BroadcastFirst => &[Share, Values, LowestFlag],
+                Broadcast => &[Share, Values],
+                _ => &[],
+            },
+        }
+    }
+}
+
+/// Whether naga's glsl-in folds an expression as a constant: literals, the
+/// emulated subgroup size (a `const`), and operators on them. Its folding
+/// rejects a `<<` that shifts set bits out, which Rust allows, and a float
+/// operation whose result is not finite; GLSL writes both around it.
+pub fn glsl_folds(kernel: &Kernel, expr: Handle<Expr>) -> bool {
+    match kernel.exprs.get(expr) {
+        Some(Expr::Literal(_) | Expr::SubgroupSize) => true,
+        Some(
+            e
+            @ (Expr::Unary { .. } | Expr::Binary { .. } | Expr::Cast { .. } | Expr::Select { .. }),
+        ) => e.operands().iter().all(|&c| glsl_folds(kernel, c)),
+        _ => false,
+    }
+}
+
+/// The helpers a module of one language needs, with everything they need.
+#[derive(Clone, Debug)]
+pub struct Needs {
+    language: Language,
+    emulated: bool,
+    set: BTreeSet<Helper>,
+}
+
+impl Needs {
+    /// Nothing yet but what every module of the target needs.
+    pub fn new(language: Language, emulated: bool) -> Self {
+        let mut needs = Needs {
+            language,
+            emulated,
+            set: BTreeSet::new(),
+        };
+        if emulated && language == Language::Glsl {
+            needs.add(Helper::LaneState);
+        }
+        needs
+    }
+
+    /// Adds `helper` and what it needs.
+    pub fn add(&mut self, helper: Helper) {
+        if self.set.insert(helper) {
+            for &dep in helper.deps(self.language, self.emulated) {
+                self.add(dep);
+            }
+        }
+    }
+
+    /// Adds what `kernel`'s expression `expr` is written with. A printer
+    /// that folds constants passes only the expressions it writes.
+    pub fn expr(&mut self, kernel: &Kernel, expr: Handle<Expr>) {
+        let Some(e) = kernel.exprs.get(expr) else {
+            return;
+        };
+        let helper = match e {
+            Expr::Op { op, .. } => Helper::of_op(*op, self.language, self.emulated),
+            Expr::Mask { fun, .. } => Helper::of_mask_fn(*fun),
+            Expr::Cast { arg, to } => Helper::of_cast(kernel.type_of(*arg), *to),
+            Expr::Binary { op, left, right } => {
+                Helper::of_binary(self.language, kernel, *op, *left, *right)
+            }
+            _ => None,
+        };
+        if let Some(helper) = helper {
+            self.add(helper);
+        }
+    }
+
+    /// Adds what `kernel` needs beyond its expressions: the exit vote of
+    /// its loops that hold exchanges, on emulated targets.
+    pub fn kernel(&mut self, kernel: &Kernel) {
+        if self.emulated && super::has_exchanging_loop(kernel) {
+            self.add(Helper::WorkgroupAny);
+        }
+    }
+
+    /// Adds what every expression of `kernel`, and the kernel itself, need.
+    pub fn all_of(&mut self, kernel: &Kernel) {
+        for (handle, _) in kernel.exprs.iter() {
+            self.expr(kernel, handle);
+        }
+        self.kernel(kernel);
+    }
+
+    /// The helpers, in writing order.
+    pub fn into_set(self) -> BTreeSet<Helper> {
+        self.set
+    }
+}
