@@ -62,9 +62,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::{Op, SimError};
+use crate::error::SimError;
 use crate::ir::{self, BinaryOp, Expr, Handle, Kernel, Literal, MaskFn, Stmt, Type, UnaryOp};
 use crate::mask::SubgroupMask;
+use crate::op::Op;
 use crate::ops;
 use crate::scalar;
 use crate::sim::{Dispatch, PerLane, Subgroup, SubgroupSize};

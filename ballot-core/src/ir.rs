@@ -41,8 +41,8 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use crate::error::Op;
 use crate::mask::SubgroupMask;
+use crate::op::Op;
 
 /// An index into an [`Arena`].
 pub struct Handle<T> {

@@ -4,6 +4,7 @@
 //! - [`sim`]: subgroup sizes, active lanes, per-lane values and dispatches.
 //! - [`ops`]: every ballot operation as a collective over a simulated
 //!   subgroup, with spirv-std's names, reporting undefined behaviour.
+//! - [`op`]: [`Op`], every ballot operation and its names.
 //! - [`error`]: the typed errors and undefined-behaviour reports.
 //! - [`ir`]: the typed kernel IR every backend reads.
 //! - [`scalar`]: the IR's scalar rules, the one definition that the
@@ -41,6 +42,7 @@ pub mod ir;
 pub mod limits;
 pub mod lower;
 pub mod mask;
+pub mod op;
 pub mod ops;
 pub mod polyfill;
 #[doc(hidden)]
@@ -50,6 +52,7 @@ pub mod sim;
 pub mod stack;
 pub mod valid;
 
-pub use error::{ConfigError, Op, SimError, UbKind, UndefinedBehavior};
+pub use error::{ConfigError, SimError, UbKind, UndefinedBehavior};
 pub use mask::SubgroupMask;
+pub use op::Op;
 pub use sim::{Dispatch, DispatchedSubgroup, PerLane, Subgroup, SubgroupSize};

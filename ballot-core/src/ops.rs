@@ -20,8 +20,9 @@
 //! assert_eq!(ballot.get(0), None); // inactive
 //! ```
 
-use crate::error::{Op, SimError, UbKind, UndefinedBehavior};
+use crate::error::{SimError, UbKind, UndefinedBehavior};
 use crate::mask::SubgroupMask;
+use crate::op::Op;
 use crate::sim::{PerLane, Subgroup};
 
 /// Builds the report for `op` in `lane`.

@@ -84,8 +84,8 @@
 use std::collections::BTreeSet;
 
 use crate::back::{glsl, wgsl, Form, Language, OptionError, ShaderOptions, Target};
-use crate::error::Op;
 use crate::lower::helpers::{Helper, Needs};
+use crate::op::Op;
 use crate::valid::{self, ValidationError};
 
 /// Options of a polyfill library. Both matter only to the emulated targets

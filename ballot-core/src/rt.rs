@@ -20,8 +20,9 @@
 
 use core::cell::Cell;
 
-use crate::error::{Op, SimError, UbKind, UndefinedBehavior};
+use crate::error::{SimError, UbKind, UndefinedBehavior};
 use crate::mask::SubgroupMask;
+use crate::op::Op;
 use crate::sim::{PerLane, Subgroup, SubgroupSize};
 
 /// The lane counts kernels are compiled for, narrowest first. Subgroups of

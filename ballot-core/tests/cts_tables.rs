@@ -3,8 +3,9 @@
 //! docs/design.md's semantics (a high mask `i..128` holds `size - i` bits below
 //! the size, and so on), never the crate's own helpers.
 
-use ballot_core::error::{Op, SimError, UbKind, UndefinedBehavior};
+use ballot_core::error::{SimError, UbKind, UndefinedBehavior};
 use ballot_core::mask::SubgroupMask;
+use ballot_core::op::Op;
 use ballot_core::ops::*;
 use ballot_core::sim::{PerLane, Subgroup};
 

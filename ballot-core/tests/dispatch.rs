@@ -4,8 +4,9 @@
 //! invocation ids (x fastest) one by one, so it shares no arithmetic with
 //! the simulator's closed forms.
 
-use ballot_core::error::{Op, SimError, UbKind, UndefinedBehavior};
+use ballot_core::error::{SimError, UbKind, UndefinedBehavior};
 use ballot_core::mask::SubgroupMask;
+use ballot_core::op::Op;
 use ballot_core::ops::*;
 use ballot_core::sim::{Dispatch, PerLane, Subgroup};
 use proptest::prelude::*;

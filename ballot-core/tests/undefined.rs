@@ -3,8 +3,9 @@
 //! Inputs that only look suspicious (a bad value in an inactive lane) must
 //! not be reported. Wrong input lengths are a separate, typed error.
 
-use ballot_core::error::{Op, SimError, UbKind, UndefinedBehavior};
+use ballot_core::error::{SimError, UbKind, UndefinedBehavior};
 use ballot_core::mask::SubgroupMask;
+use ballot_core::op::Op;
 use ballot_core::ops::*;
 use ballot_core::sim::Subgroup;
 use proptest::collection::vec;

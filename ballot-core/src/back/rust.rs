@@ -16,13 +16,13 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 
-use crate::error::Op;
 use crate::front::SourceMap;
 use crate::ir::{BinaryOp, Expr, Handle, Kernel, Literal, MaskFn, Type, UnaryOp};
 use crate::lower::{
     self,
     masked::{Cond, Dest, Flag, Masked, Step},
 };
+use crate::op::Op;
 
 /// Writes the body of a kernel's `__simd` function.
 pub struct Writer<'a> {

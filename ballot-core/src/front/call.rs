@@ -9,8 +9,8 @@ use super::expr::{strip_parens, Pending};
 use super::scope::name_of;
 use super::ty::{Operand, Value};
 use super::Lowerer;
-use crate::error::Op;
 use crate::ir::{op_signature, Block, Expr, MaskFn, Type};
+use crate::op::Op;
 
 const METHODS: &str =
     "method calls are not supported in a kernel, except `contains`, `count` and `is_empty` on a `SubgroupMask`";

@@ -11,8 +11,8 @@ use super::expr::{binary_op, constant};
 use super::scope::name_of;
 use super::ty::parse_type;
 use super::Lowerer;
-use crate::error::Op;
 use crate::ir::{op_signature, BinaryOp, Type};
+use crate::op::Op;
 
 impl Lowerer {
     /// The type `e` will have, where its syntax and the names in scope tell.

@@ -13,8 +13,8 @@ use super::expr::{binary_op, strip_parens};
 use super::stmt::split_tail;
 use super::ty::{parse_type, Ret};
 use super::Lowerer;
-use crate::error::Op;
 use crate::ir::{op_signature, BinaryOp, Type};
+use crate::op::Op;
 
 /// The code after a binding, where its uses are.
 #[derive(Clone, Copy)]

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::error::Op;
 use crate::ir::{
     op_signature, BinaryOp, Block, Expr, Handle, Kernel, Literal, Local, Stmt, Type, UnaryOp,
 };
+use crate::op::Op;
 
 use super::Lowered;
 

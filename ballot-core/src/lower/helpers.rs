@@ -14,8 +14,8 @@
 use std::collections::BTreeSet;
 
 use crate::back::Language;
-use crate::error::Op;
 use crate::ir::{BinaryOp, Expr, Handle, Kernel, MaskFn, Type};
+use crate::op::Op;
 
 /// A generated function, or the memory or state that functions share, named
 /// `ballot_…` in the text.

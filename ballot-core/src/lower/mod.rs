@@ -27,8 +27,8 @@ pub mod calls;
 pub mod helpers;
 pub mod masked;
 
-use crate::error::Op;
 use crate::ir::{Block, Expr, Handle, Kernel, Stmt};
+use crate::op::Op;
 
 /// Whether an operation exchanges values between lanes: on emulated
 /// targets it goes through workgroup memory between barriers, and on

@@ -6,11 +6,11 @@ use core::fmt::{self, Write};
 
 use super::{type_name, Func, Writer};
 use crate::back::Language;
-use crate::error::Op;
 use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
 use crate::lower;
 use crate::lower::helpers::glsl_folds;
 use crate::lower::helpers::Helper;
+use crate::op::Op;
 
 impl<W: Write> Writer<'_, W> {
     /// Writes `expr`, or the temporary it is bound to; on emulated targets,

@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 
 use super::names::{Function, Source};
 use crate::back::{Language, Target};
-use crate::error::Op;
 use crate::ir::Expr;
 use crate::lower::helpers::{Helper, Needs};
+use crate::op::Op;
 
 /// A GLSL extension the `glsl` target enables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -1,6 +1,6 @@
 //! IR → GLSL for the `glsl` and `glsl-no-subgroup` targets, in both forms.
 //!
-//! [`write()`] is the entry point. The text follows the contract of the
+//! [`crate::back::emit`] is the entry point. The text follows the contract of the
 //! [parent module](crate::back) ("The shader interface" and "Semantics
 //! every target keeps"); the emitted text of both targets is accepted by
 //! glslang for Vulkan 1.1, and that of `glsl-no-subgroup` also by naga's

@@ -9,9 +9,9 @@
 pub(super) use crate::back::namer::Function;
 use crate::back::namer::{name_module, Namer};
 use crate::back::Language;
-use crate::error::Op;
 use crate::lower::calls::Module;
 pub(super) use crate::lower::calls::Source;
+use crate::op::Op;
 
 /// Names every function of `module` and its locals, callees first: the
 /// order they are written in.

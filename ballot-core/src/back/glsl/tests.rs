@@ -7,8 +7,8 @@ use syn::parse_quote;
 // The printers are reached through `emit`, which validates the options.
 use crate::back::emit as write;
 use crate::back::{Form, Missing, ShaderError, ShaderOptions, Target};
-use crate::error::Op;
 use crate::ir::{Expr, Kernel, Literal};
+use crate::op::Op;
 
 const TARGETS: [Target; 2] = [Target::Glsl, Target::GlslNoSubgroup];
 

@@ -8,9 +8,9 @@ use core::fmt::{self, Write as _};
 
 use super::{type_name, Func, Writer};
 use crate::back::Language;
-use crate::error::Op;
 use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
 use crate::lower::helpers::Helper;
+use crate::op::Op;
 
 impl<W: fmt::Write> Writer<'_, W> {
     /// Writes `expr`: its folded value, the `let` of a hoisted collective,

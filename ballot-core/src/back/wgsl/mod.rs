@@ -1,9 +1,9 @@
 //! IR → WGSL, for the targets `wgsl`, `wgsl-web` and `wgsl-no-subgroup`,
 //! in both [`Form`]s.
 //!
-//! [`write()`] plans the module first (`plan`: which kernels, under which
-//! names, with which helpers and directives), then writes it through a
-//! `Writer`:
+//! [`crate::back::emit`] reaches it with a resolved module; it plans the
+//! module first (`plan`: names, folded constants, helpers, directives),
+//! then writes it through a `Writer`:
 //! - On the native targets (`wgsl`, `wgsl-web`) a kernel keeps its
 //!   structured control flow (`native`): the GPU provides the divergence,
 //!   and the ballot operations WGSL lacks are generated helpers.

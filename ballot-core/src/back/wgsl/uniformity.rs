@@ -22,8 +22,8 @@
 
 use super::fold::Folded;
 use super::plan::{Function, Plan};
-use crate::error::Op;
 use crate::ir::{Block, Expr, Handle, Kernel, Local, Stmt};
+use crate::op::Op;
 
 /// Whether any kernel of the module may use a subgroup built-in in
 /// control flow that Tint cannot prove uniform.
