@@ -247,12 +247,7 @@ fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
     out.push('\n');
     out.push_str(&glsl::emulated_constants(options));
     let helpers = every_op(Language::Glsl, true);
-    // The variants' order puts every helper after those it calls, as GLSL
-    // requires.
-    for helper in helpers {
-        out.push_str(glsl::helpers::text(helper).unwrap_or_default());
-        out.push('\n');
-    }
+    glsl::helpers::write_all(out, &helpers);
     out.push_str("// The public functions.\n");
     // A blank line between functions, none after the last: the library
     // ends where its last function does, as the other targets' do.

@@ -11,17 +11,11 @@ layout(std430, set = 0, binding = 1) buffer ballot_out_block { uint ballot_out[]
 // The invocation's place in its virtual subgroup: lane `index % size` of
 // the subgroup that starts at `index - lane` and holds `count` invocations
 // (fewer than the size only in the last one of a ragged workgroup).
+// ballot_init sets it, with the masks of the helpers below.
 uint ballot_index;
 uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
-
-void ballot_init(uint local_invocation_index) {
-    ballot_index = local_invocation_index;
-    ballot_lane = local_invocation_index % ballot_subgroup_size;
-    ballot_base = local_invocation_index - ballot_lane;
-    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
-}
 
 shared bool ballot_flags[ballot_workgroup_size];
 
@@ -46,8 +40,9 @@ uint ballot_mask_count(uvec4 m) {
     return ((uint(bitCount(m.x)) + uint(bitCount(m.y))) + uint(bitCount(m.z))) + uint(bitCount(m.w));
 }
 
+uvec4 ballot_lt_bits;
 uvec4 ballot_lt_mask() {
-    return ballot_mask_first(ballot_lane);
+    return ballot_lt_bits;
 }
 
 uint ballot_exclusive_bit_count(uvec4 v) {
@@ -65,6 +60,14 @@ uvec4 ballot_ballot(bool act, bool p) {
     }
     barrier();
     return m;
+}
+
+void ballot_init(uint local_invocation_index) {
+    ballot_index = local_invocation_index;
+    ballot_lane = local_invocation_index % ballot_subgroup_size;
+    ballot_base = local_invocation_index - ballot_lane;
+    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
+    ballot_lt_bits = ballot_mask_first(ballot_lane);
 }
 
 uint compaction_slot_masked(bool ballot_active_in, bool keep) {

@@ -19,17 +19,11 @@ const uint ballot_workgroup_size = 128u;
 // The invocation's place in its virtual subgroup: lane `index % size` of
 // the subgroup that starts at `index - lane` and holds `count` invocations
 // (fewer than the size only in the last one of a ragged workgroup).
+// ballot_init sets it, with the masks of the helpers below.
 uint ballot_index;
 uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
-
-void ballot_init(uint local_invocation_index) {
-    ballot_index = local_invocation_index;
-    ballot_lane = local_invocation_index % ballot_subgroup_size;
-    ballot_base = local_invocation_index - ballot_lane;
-    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
-}
 
 shared bool ballot_flags[ballot_workgroup_size];
 
@@ -55,8 +49,9 @@ uint ballot_mask_count(uvec4 m) {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
+uvec4 ballot_below_bits;
 uvec4 ballot_below(uvec4 v) {
-    return v & ballot_mask_first(ballot_subgroup_size);
+    return v & ballot_below_bits;
 }
 
 uint ballot_bit_count(uvec4 v) {
@@ -74,6 +69,14 @@ uvec4 ballot_ballot(bool act, bool p) {
     }
     barrier();
     return m;
+}
+
+void ballot_init(uint local_invocation_index) {
+    ballot_index = local_invocation_index;
+    ballot_lane = local_invocation_index % ballot_subgroup_size;
+    ballot_base = local_invocation_index - ballot_lane;
+    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
+    ballot_below_bits = ballot_mask_first(ballot_subgroup_size);
 }
 
 uint reserved_names_masked(bool ballot_active_in, uint input_1, bool sample_1) {

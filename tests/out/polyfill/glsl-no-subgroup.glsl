@@ -36,17 +36,11 @@ const uint ballot_workgroup_size = 64u;
 // The invocation's place in its virtual subgroup: lane `index % size` of
 // the subgroup that starts at `index - lane` and holds `count` invocations
 // (fewer than the size only in the last one of a ragged workgroup).
+// ballot_init sets it, with the masks of the helpers below.
 uint ballot_index;
 uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
-
-void ballot_init(uint local_invocation_index) {
-    ballot_index = local_invocation_index;
-    ballot_lane = local_invocation_index % ballot_subgroup_size;
-    ballot_base = local_invocation_index - ballot_lane;
-    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
-}
 
 shared bool ballot_flags[ballot_workgroup_size];
 
@@ -102,28 +96,34 @@ uint ballot_mask_count(uvec4 m) {
 }
 
 // The bits below the subgroup size: the only ones ballot operations read.
+uvec4 ballot_below_bits;
 uvec4 ballot_below(uvec4 v) {
-    return v & ballot_mask_first(ballot_subgroup_size);
+    return v & ballot_below_bits;
 }
 
+uvec4 ballot_eq_bits;
 uvec4 ballot_eq_mask() {
-    return ballot_mask_lane(ballot_lane);
+    return ballot_eq_bits;
 }
 
+uvec4 ballot_ge_bits;
 uvec4 ballot_ge_mask() {
-    return ballot_below(~ballot_mask_first(ballot_lane));
+    return ballot_ge_bits;
 }
 
+uvec4 ballot_gt_bits;
 uvec4 ballot_gt_mask() {
-    return ballot_below(~ballot_mask_first(ballot_lane + 1u));
+    return ballot_gt_bits;
 }
 
+uvec4 ballot_le_bits;
 uvec4 ballot_le_mask() {
-    return ballot_mask_first(ballot_lane + 1u);
+    return ballot_le_bits;
 }
 
+uvec4 ballot_lt_bits;
 uvec4 ballot_lt_mask() {
-    return ballot_mask_first(ballot_lane);
+    return ballot_lt_bits;
 }
 
 // Bit i; false when i is at or above the size (undefined).
@@ -223,6 +223,19 @@ uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
     }
     barrier();
     return r;
+}
+
+void ballot_init(uint local_invocation_index) {
+    ballot_index = local_invocation_index;
+    ballot_lane = local_invocation_index % ballot_subgroup_size;
+    ballot_base = local_invocation_index - ballot_lane;
+    ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
+    ballot_below_bits = ballot_mask_first(ballot_subgroup_size);
+    ballot_eq_bits = ballot_mask_lane(ballot_lane);
+    ballot_ge_bits = ballot_below(~ballot_mask_first(ballot_lane));
+    ballot_gt_bits = ballot_below(~ballot_mask_first(ballot_lane + 1u));
+    ballot_le_bits = ballot_mask_first(ballot_lane + 1u);
+    ballot_lt_bits = ballot_mask_first(ballot_lane);
 }
 
 // The public functions.

@@ -11,13 +11,15 @@
 //! `memoryBarrierShared`, and `uint(bitCount(x))`, since naga types
 //! `bitCount` as `uint` and GLSL as `int`.
 
+use std::collections::BTreeSet;
+
 use crate::lower::helpers::Helper;
 
 /// The helper's GLSL text, or `None` for one GLSL never writes.
 pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
     use Helper::*;
     Some(match helper {
-        LaneState => INIT,
+        LaneState => LANE_STATE,
         Share => "shared bool ballot_flags[ballot_workgroup_size];\n",
         Values => "shared uvec4 ballot_slots[ballot_workgroup_size];\n",
         Votes => "shared bool ballot_votes[ballot_workgroup_size];\nshared bool ballot_vote;\n",
@@ -38,11 +40,17 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
         MaskContains => MASK_CONTAINS,
         MaskCount => MASK_COUNT,
         Below => BELOW_SIZE,
-        EqMask => "uvec4 ballot_eq_mask() {\n    return ballot_mask_lane(ballot_lane);\n}\n",
+        EqMask => {
+            "uvec4 ballot_eq_bits;\nuvec4 ballot_eq_mask() {\n    return ballot_eq_bits;\n}\n"
+        }
         GeMask => GE_MASK,
         GtMask => GT_MASK,
-        LeMask => "uvec4 ballot_le_mask() {\n    return ballot_mask_first(ballot_lane + 1u);\n}\n",
-        LtMask => "uvec4 ballot_lt_mask() {\n    return ballot_mask_first(ballot_lane);\n}\n",
+        LeMask => {
+            "uvec4 ballot_le_bits;\nuvec4 ballot_le_mask() {\n    return ballot_le_bits;\n}\n"
+        }
+        LtMask => {
+            "uvec4 ballot_lt_bits;\nuvec4 ballot_lt_mask() {\n    return ballot_lt_bits;\n}\n"
+        }
         InverseBallot => INVERSE_BALLOT,
         BitExtract => BIT_EXTRACT,
         BitCount => BIT_COUNT,
@@ -60,21 +68,61 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
     })
 }
 
-const INIT: &str = "\
+/// What `ballot_init` sets for `helper`, after the lane state: the masks
+/// that depend only on the lane and the subgroup size, computed once per
+/// invocation rather than in every operation. In [`Helper`]'s order, the
+/// bits below the size come before the masks that use them.
+pub(crate) const fn init(helper: Helper) -> Option<&'static str> {
+    use Helper::*;
+    Some(match helper {
+        Below => "ballot_below_bits = ballot_mask_first(ballot_subgroup_size);",
+        EqMask => "ballot_eq_bits = ballot_mask_lane(ballot_lane);",
+        GeMask => "ballot_ge_bits = ballot_below(~ballot_mask_first(ballot_lane));",
+        GtMask => "ballot_gt_bits = ballot_below(~ballot_mask_first(ballot_lane + 1u));",
+        LeMask => "ballot_le_bits = ballot_mask_first(ballot_lane + 1u);",
+        LtMask => "ballot_lt_bits = ballot_mask_first(ballot_lane);",
+        _ => return None,
+    })
+}
+
+/// Writes the texts of `helpers`, in order, each followed by a blank line,
+/// and then, on emulated targets (the lane state among them), the
+/// `ballot_init` that sets the lane state and the helpers' masks: after
+/// the functions it calls, as GLSL wants.
+pub(crate) fn write_all(out: &mut String, helpers: &BTreeSet<Helper>) {
+    for &helper in helpers {
+        out.push_str(text(helper).unwrap_or_default());
+        out.push('\n');
+    }
+    if helpers.contains(&Helper::LaneState) {
+        out.push_str(INIT_HEAD);
+        for line in helpers.iter().filter_map(|&h| init(h)) {
+            out.push_str("    ");
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str("}\n\n");
+    }
+}
+
+const LANE_STATE: &str = "\
 // The invocation's place in its virtual subgroup: lane `index % size` of
 // the subgroup that starts at `index - lane` and holds `count` invocations
 // (fewer than the size only in the last one of a ragged workgroup).
+// ballot_init sets it, with the masks of the helpers below.
 uint ballot_index;
 uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
+";
 
+/// `ballot_init`, without its closing brace (see [`write_all`]).
+const INIT_HEAD: &str = "\
 void ballot_init(uint local_invocation_index) {
     ballot_index = local_invocation_index;
     ballot_lane = local_invocation_index % ballot_subgroup_size;
     ballot_base = local_invocation_index - ballot_lane;
     ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
-}
 ";
 
 const IS_NAN: &str = "\
@@ -262,20 +310,23 @@ uint ballot_mask_count(uvec4 m) {
 
 const BELOW_SIZE: &str = "\
 // The bits below the subgroup size: the only ones ballot operations read.
+uvec4 ballot_below_bits;
 uvec4 ballot_below(uvec4 v) {
-    return v & ballot_mask_first(ballot_subgroup_size);
+    return v & ballot_below_bits;
 }
 ";
 
 const GE_MASK: &str = "\
+uvec4 ballot_ge_bits;
 uvec4 ballot_ge_mask() {
-    return ballot_below(~ballot_mask_first(ballot_lane));
+    return ballot_ge_bits;
 }
 ";
 
 const GT_MASK: &str = "\
+uvec4 ballot_gt_bits;
 uvec4 ballot_gt_mask() {
-    return ballot_below(~ballot_mask_first(ballot_lane + 1u));
+    return ballot_gt_bits;
 }
 ";
 

@@ -132,9 +132,9 @@ impl<W: Write> Writer<'_, W> {
         if self.form == Form::ComputeShader {
             self.write_interface()?;
         }
-        for helper in self.features.helpers.clone() {
-            writeln!(self.out, "{}", helpers::text(helper).unwrap_or_default())?;
-        }
+        let mut text = String::new();
+        helpers::write_all(&mut text, &self.features.helpers);
+        self.out.write_str(&text)?;
         let functions = self.functions;
         for function in functions {
             self.write_function(function)?;
