@@ -29,6 +29,6 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use ballot_core::back::{emit, Form, Missing, ShaderError, ShaderOptions, Target};
-    pub use ballot_core::rt as __rt;
+    pub use ballot_core::spmd as __spmd;
     pub use ballot_core::{ir, Dispatch, Op, PerLane, SimError, Subgroup, SubgroupMask};
 }

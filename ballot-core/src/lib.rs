@@ -45,10 +45,10 @@ pub mod mask;
 pub mod op;
 pub mod ops;
 pub mod polyfill;
-#[doc(hidden)]
-pub mod rt;
 pub mod scalar;
 pub mod sim;
+#[doc(hidden)]
+pub mod spmd;
 pub mod stack;
 pub mod valid;
 

@@ -64,9 +64,9 @@ fn expanding_twice_gives_identical_text() {
 fn expansions_use_absolute_paths_only() {
     for input in inputs() {
         let expanded = expand_file(&input);
-        for line in expanded.lines().filter(|l| l.contains("__rt::")) {
+        for line in expanded.lines().filter(|l| l.contains("__spmd::")) {
             assert!(
-                line.contains("::ballot::__private::__rt::"),
+                line.contains("::ballot::__private::__spmd::"),
                 "relative runtime path in {line}"
             );
         }

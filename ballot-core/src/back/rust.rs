@@ -2,8 +2,8 @@
 //! if-converted form ([`crate::lower::masked`]).
 //!
 //! The generated function is generic over the lane count `__N` (see
-//! [`crate::rt`]). It takes every parameter as a per-lane value
-//! ([`crate::rt::V`]), plus the active mask on entry (`__entry`), and
+//! [`crate::spmd`]). It takes every parameter as a per-lane value
+//! ([`crate::spmd::V`]), plus the active mask on entry (`__entry`), and
 //! returns the per-lane result. Each flag of the if-converted form is a
 //! `u128` lane mask (`__active`, `__ret`, `__brk<id>`, …).
 //!
@@ -88,7 +88,7 @@ impl<'a> Writer<'a> {
             .map(|(h, local)| {
                 let name = self.local(h);
                 let ty = self.lane_type(local.ty);
-                quote!(let mut #name: #krate::__rt::V<#ty, __N> = ::core::default::Default::default();)
+                quote!(let mut #name: #krate::__spmd::V<#ty, __N> = ::core::default::Default::default();)
             })
             .collect();
         let copies: Vec<_> = params
@@ -107,7 +107,7 @@ impl<'a> Writer<'a> {
         quote! {
             #(#copies)*
             #(#locals)*
-            let mut __ret_val: #krate::__rt::V<#ret, __N> = ::core::default::Default::default();
+            let mut __ret_val: #krate::__spmd::V<#ret, __N> = ::core::default::Default::default();
             let mut __ret: u128 = 0;
             let mut __active: u128 = __entry;
             #body
@@ -153,7 +153,7 @@ impl<'a> Writer<'a> {
                 // The value may read the local, so it is computed first.
                 quote!({
                     let __value = #value;
-                    #krate::__rt::assign(__cx, &mut #dest, &__value, __active);
+                    #krate::__spmd::assign(__cx, &mut #dest, &__value, __active);
                 })
             }
             Step::Eval(value) => {
@@ -196,7 +196,7 @@ impl<'a> Writer<'a> {
             }
             Cond::Expr(expr) => {
                 let expr = self.expr(*expr);
-                quote!(#krate::__rt::lanes_where(__cx, &#expr))
+                quote!(#krate::__spmd::lanes_where(__cx, &#expr))
             }
             Cond::And(a, b) => {
                 let (a, b) = (self.cond(a), self.cond(b));
@@ -228,7 +228,7 @@ impl<'a> Writer<'a> {
     /// `expr` itself, its operands through [`Self::expr`].
     fn node(&mut self, expr: Handle<Expr>) -> TokenStream {
         let krate = self.krate.clone();
-        let rt = quote!(#krate::__rt);
+        let rt = quote!(#krate::__spmd);
         match self.kernel.exprs[expr].clone() {
             Expr::Literal(lit) => {
                 let lit = self.literal(lit);
@@ -307,7 +307,7 @@ impl<'a> Writer<'a> {
         let (l, r) = (self.expr(left), self.expr(right));
         let arith = |method: &str| {
             let method = format_ident!("{}", method);
-            quote!(|a, b| #krate::__rt::Arith::#method(a, b))
+            quote!(|a, b| #krate::__spmd::Arith::#method(a, b))
         };
         let f = match op {
             BinaryOp::Add => arith("add"),
@@ -335,7 +335,7 @@ impl<'a> Writer<'a> {
             BinaryOp::LogicalAnd => quote!(|a: bool, b: bool| a && b),
             BinaryOp::LogicalOr => quote!(|a: bool, b: bool| a || b),
         };
-        quote!(#krate::__rt::map2(__cx, &#l, &#r, #f))
+        quote!(#krate::__spmd::map2(__cx, &#l, &#r, #f))
     }
 
     fn mask_fn(&mut self, fun: MaskFn, args: &[Handle<Expr>]) -> TokenStream {
@@ -343,18 +343,20 @@ impl<'a> Writer<'a> {
         let args: Vec<_> = args.iter().map(|&a| self.expr(a)).collect();
         let m = quote!(#krate::SubgroupMask);
         match (fun, args.as_slice()) {
-            (MaskFn::Lane, [i]) => quote!(#krate::__rt::map1(__cx, &#i, #m::lane)),
-            (MaskFn::First, [n]) => quote!(#krate::__rt::map1(__cx, &#n, #m::first)),
-            (MaskFn::Contains, [v, i]) => quote!(#krate::__rt::map2(__cx, &#v, &#i, #m::contains)),
-            (MaskFn::Count, [v]) => quote!(#krate::__rt::map1(__cx, &#v, #m::count)),
-            (MaskFn::IsEmpty, [v]) => quote!(#krate::__rt::map1(__cx, &#v, #m::is_empty)),
+            (MaskFn::Lane, [i]) => quote!(#krate::__spmd::map1(__cx, &#i, #m::lane)),
+            (MaskFn::First, [n]) => quote!(#krate::__spmd::map1(__cx, &#n, #m::first)),
+            (MaskFn::Contains, [v, i]) => {
+                quote!(#krate::__spmd::map2(__cx, &#v, &#i, #m::contains))
+            }
+            (MaskFn::Count, [v]) => quote!(#krate::__spmd::map1(__cx, &#v, #m::count)),
+            (MaskFn::IsEmpty, [v]) => quote!(#krate::__spmd::map1(__cx, &#v, #m::is_empty)),
             _ => malformed("mask function arity"),
         }
     }
 
     fn op(&mut self, op: Op, args: &[Handle<Expr>]) -> TokenStream {
         let krate = self.krate.clone();
-        let rt = quote!(#krate::__rt);
+        let rt = quote!(#krate::__spmd);
         let m = quote!(#krate::SubgroupMask);
         // The id of a broadcast stays a plain constant (IR invariant 8).
         let broadcast_id = match (op, args) {

@@ -186,7 +186,7 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
     let source = source_text(item);
     let simd_params = sig.types.iter().enumerate().map(|(i, ty)| {
         let p = format_ident!("__p{}", i);
-        quote!(#p: &#krate::__rt::V<#ty, __N>)
+        quote!(#p: &#krate::__spmd::V<#ty, __N>)
     });
     let run = run_fn(&sig, krate, &ret);
     let run_dispatch = run_dispatch_fn(&sig, krate, &ret);
@@ -267,10 +267,10 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
             #[allow(unused_mut, unused_variables, unused_assignments, unused_labels, unreachable_code, clippy::all)]
             #[inline]
             pub fn __simd<const __N: usize>(
-                __cx: &#krate::__rt::Cx<__N>,
+                __cx: &#krate::__spmd::Cx<__N>,
                 __entry: u128,
                 #(#simd_params),*
-            ) -> ::core::result::Result<#krate::__rt::V<#ret, __N>, #krate::SimError> {
+            ) -> ::core::result::Result<#krate::__spmd::V<#ret, __N>, #krate::SimError> {
                 #body
             }
         }
@@ -303,20 +303,22 @@ fn type_name(ty: Type) -> &'static str {
 }
 
 /// A `match` on the subgroup size that calls `Self::#inner::<N>(#args)` with
-/// the lane count [`crate::rt::width`] picks: one arm per width of
-/// [`crate::rt::WIDTHS`].
+/// the lane count [`crate::spmd::width`] picks: one arm per width of
+/// [`crate::spmd::WIDTHS`].
 fn by_width(
     size: TokenStream,
     inner: &Ident,
     args: &[TokenStream],
     krate: &TokenStream,
 ) -> TokenStream {
-    let (last, rest) = crate::rt::WIDTHS.split_last().expect("at least one width");
+    let (last, rest) = crate::spmd::WIDTHS
+        .split_last()
+        .expect("at least one width");
     let arms = rest
         .iter()
         .map(|&n| quote!(#n => Self::#inner::<#n>(#(#args),*),));
     quote! {
-        match #krate::__rt::width(#size) {
+        match #krate::__spmd::width(#size) {
             #(#arms)*
             _ => Self::#inner::<#last>(#(#args),*),
         }
@@ -334,7 +336,7 @@ fn run_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> TokenStrea
         if uniform {
             quote!(let #name = #cx.splat(#name);)
         } else {
-            quote!(let #name = #krate::__rt::load(&#cx, #name_str, #name)?;)
+            quote!(let #name = #krate::__spmd::load(&#cx, #name_str, #name)?;)
         }
     });
     let names = &sig.names;
@@ -362,10 +364,10 @@ fn run_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> TokenStrea
             #subgroup: &#krate::Subgroup,
             #(#inputs),*
         ) -> ::core::result::Result<#krate::PerLane<#ret>, #krate::SimError> {
-            let #cx = #krate::__rt::Cx::<__N>::new(#subgroup);
+            let #cx = #krate::__spmd::Cx::<__N>::new(#subgroup);
             #(#loads)*
             let #out = Self::__simd(&#cx, #subgroup.active().bits(), #(&#names),*)?;
-            ::core::result::Result::Ok(#krate::__rt::store(#subgroup, &#out))
+            ::core::result::Result::Ok(#krate::__spmd::store(#subgroup, &#out))
         }
     }
 }
@@ -387,7 +389,7 @@ fn run_dispatch_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> T
         .filter(|(_, &u)| !u)
         .map(|(name, _)| {
             let name_str = name.to_string();
-            quote!(#krate::__rt::check_len(#name_str, #name, #dispatch.invocation_count())?;)
+            quote!(#krate::__spmd::check_len(#name_str, #name, #dispatch.invocation_count())?;)
         });
     let lanes: Vec<_> = sig
         .names
@@ -403,7 +405,7 @@ fn run_dispatch_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> T
             if uniform {
                 quote!(let #lane = #cx.splat(#name);)
             } else {
-                quote!(let #lane = #krate::__rt::V::from_slice(&#name[#range.clone()]);)
+                quote!(let #lane = #krate::__spmd::V::from_slice(&#name[#range.clone()]);)
             }
         });
     let args: Vec<_> = [quote!(#dispatch), quote!(#out)]
@@ -460,7 +462,7 @@ fn run_dispatch_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> T
             #(#inputs),*
         ) -> ::core::result::Result<(), #krate::SimError> {
             for #sg in #dispatch.subgroups() {
-                let #cx = #krate::__rt::Cx::<__N>::new(&#sg.subgroup);
+                let #cx = #krate::__spmd::Cx::<__N>::new(&#sg.subgroup);
                 let #count = #sg.subgroup.active().count() as usize;
                 let #range = #sg.first_invocation..#sg.first_invocation + #count;
                 #(#loads)*
@@ -499,7 +501,7 @@ fn stub(item: &ItemFn, krate: &TokenStream) -> TokenStream {
             }
         };
         let lane = format_ident!("__p{}", i);
-        lanes.push(quote!(#lane: &#krate::__rt::V<#ty, __N>));
+        lanes.push(quote!(#lane: &#krate::__spmd::V<#ty, __N>));
     }
     let ret = match &item.sig.output {
         syn::ReturnType::Default => quote!(()),
@@ -544,10 +546,10 @@ fn stub(item: &ItemFn, krate: &TokenStream) -> TokenStream {
             }
             #[doc(hidden)]
             pub fn __simd<const __N: usize>(
-                __cx: &#krate::__rt::Cx<__N>,
+                __cx: &#krate::__spmd::Cx<__N>,
                 __entry: u128,
                 #(#lanes),*
-            ) -> ::core::result::Result<#krate::__rt::V<#ret, __N>, #krate::SimError> {
+            ) -> ::core::result::Result<#krate::__spmd::V<#ret, __N>, #krate::SimError> {
                 ::core::unreachable!("the kernel failed to compile")
             }
         }

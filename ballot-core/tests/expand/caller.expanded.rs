@@ -26,7 +26,7 @@ impl caller {
         ::ballot::__private::PerLane<u32>,
         ::ballot::__private::SimError,
     > {
-        match ::ballot::__private::__rt::width(subgroup.size()) {
+        match ::ballot::__private::__spmd::width(subgroup.size()) {
             8usize => Self::__run::<8usize>(subgroup, p, m),
             16usize => Self::__run::<16usize>(subgroup, p, m),
             32usize => Self::__run::<32usize>(subgroup, p, m),
@@ -43,11 +43,11 @@ impl caller {
         ::ballot::__private::PerLane<u32>,
         ::ballot::__private::SimError,
     > {
-        let cx = ::ballot::__private::__rt::Cx::<__N>::new(subgroup);
-        let p = ::ballot::__private::__rt::load(&cx, "p", p)?;
-        let m = ::ballot::__private::__rt::load(&cx, "m", m)?;
+        let cx = ::ballot::__private::__spmd::Cx::<__N>::new(subgroup);
+        let p = ::ballot::__private::__spmd::load(&cx, "p", p)?;
+        let m = ::ballot::__private::__spmd::load(&cx, "m", m)?;
         let out = Self::__simd(&cx, subgroup.active().bits(), &p, &m)?;
-        ::core::result::Result::Ok(::ballot::__private::__rt::store(subgroup, &out))
+        ::core::result::Result::Ok(::ballot::__private::__spmd::store(subgroup, &out))
     }
     /// Runs the kernel over every subgroup of a dispatch. Per-lane
     /// inputs hold one entry per invocation, workgroup by workgroup and
@@ -82,15 +82,15 @@ impl caller {
         p: &[bool],
         m: &[::ballot::__private::SubgroupMask],
     ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
-        ::ballot::__private::__rt::check_len("p", p, dispatch.invocation_count())?;
-        ::ballot::__private::__rt::check_len("m", m, dispatch.invocation_count())?;
+        ::ballot::__private::__spmd::check_len("p", p, dispatch.invocation_count())?;
+        ::ballot::__private::__spmd::check_len("m", m, dispatch.invocation_count())?;
         if out.len() != dispatch.invocation_count() {
             return ::core::result::Result::Err(::ballot::__private::SimError::OutputLength {
                 expected: dispatch.invocation_count(),
                 got: out.len(),
             });
         }
-        match ::ballot::__private::__rt::width(dispatch.subgroup_size()) {
+        match ::ballot::__private::__spmd::width(dispatch.subgroup_size()) {
             8usize => Self::__run_dispatch::<8usize>(dispatch, out, p, m),
             16usize => Self::__run_dispatch::<16usize>(dispatch, out, p, m),
             32usize => Self::__run_dispatch::<32usize>(dispatch, out, p, m),
@@ -106,11 +106,11 @@ impl caller {
         m: &[::ballot::__private::SubgroupMask],
     ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
         for sg in dispatch.subgroups() {
-            let cx = ::ballot::__private::__rt::Cx::<__N>::new(&sg.subgroup);
+            let cx = ::ballot::__private::__spmd::Cx::<__N>::new(&sg.subgroup);
             let count = sg.subgroup.active().count() as usize;
             let range = sg.first_invocation..sg.first_invocation + count;
-            let p = ::ballot::__private::__rt::V::from_slice(&p[range.clone()]);
-            let m = ::ballot::__private::__rt::V::from_slice(&m[range.clone()]);
+            let p = ::ballot::__private::__spmd::V::from_slice(&p[range.clone()]);
+            let m = ::ballot::__private::__spmd::V::from_slice(&m[range.clone()]);
             let result = Self::__simd(&cx, sg.subgroup.active().bits(), &p, &m)?;
             out[range].copy_from_slice(&result.0[..count]);
         }
@@ -239,44 +239,44 @@ impl caller {
     )]
     #[inline]
     pub fn __simd<const __N: usize>(
-        __cx: &::ballot::__private::__rt::Cx<__N>,
+        __cx: &::ballot::__private::__spmd::Cx<__N>,
         __entry: u128,
-        __p0: &::ballot::__private::__rt::V<bool, __N>,
-        __p1: &::ballot::__private::__rt::V<::ballot::__private::SubgroupMask, __N>,
+        __p0: &::ballot::__private::__spmd::V<bool, __N>,
+        __p1: &::ballot::__private::__spmd::V<::ballot::__private::SubgroupMask, __N>,
     ) -> ::core::result::Result<
-        ::ballot::__private::__rt::V<u32, __N>,
+        ::ballot::__private::__spmd::V<u32, __N>,
         ::ballot::__private::SimError,
     > {
         let mut __l0 = *__p0;
         let mut __l1 = *__p1;
-        let mut __l2: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
-        let mut __l3: ::ballot::__private::__rt::V<bool, __N> = ::core::default::Default::default();
-        let mut __l4: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
-        let mut __ret_val: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
+        let mut __l2: ::ballot::__private::__spmd::V<u32, __N> = ::core::default::Default::default();
+        let mut __l3: ::ballot::__private::__spmd::V<bool, __N> = ::core::default::Default::default();
+        let mut __l4: ::ballot::__private::__spmd::V<u32, __N> = ::core::default::Default::default();
+        let mut __ret_val: ::ballot::__private::__spmd::V<u32, __N> = ::core::default::Default::default();
         let mut __ret: u128 = 0;
         let mut __active: u128 = __entry;
         '__b1: {
             let __t1 = helpers::lowest_active::__simd(__cx, __active, &__l1)?;
             {
                 let __value = __t1;
-                ::ballot::__private::__rt::assign(__cx, &mut __l2, &__value, __active);
+                ::ballot::__private::__spmd::assign(__cx, &mut __l2, &__value, __active);
             }
             {
                 let __value = __l0;
-                ::ballot::__private::__rt::assign(__cx, &mut __l3, &__value, __active);
+                ::ballot::__private::__spmd::assign(__cx, &mut __l3, &__value, __active);
             }
             let __outer2: u128 = __active;
-            let __taken2: u128 = ::ballot::__private::__rt::lanes_where(__cx, &__l3);
+            let __taken2: u128 = ::ballot::__private::__spmd::lanes_where(__cx, &__l3);
             __active = (__outer2 & __taken2);
             if __active != 0 {
                 '__b2: {
                     {
-                        let __value = ::ballot::__private::__rt::inverse_ballot(
+                        let __value = ::ballot::__private::__spmd::inverse_ballot(
                             __cx,
                             __active,
                             &__l1,
                         )?;
-                        ::ballot::__private::__rt::assign(
+                        ::ballot::__private::__spmd::assign(
                             __cx,
                             &mut __l3,
                             &__value,
@@ -287,13 +287,13 @@ impl caller {
             }
             __active = __outer2;
             let __outer3: u128 = __active;
-            let __taken3: u128 = ::ballot::__private::__rt::lanes_where(__cx, &__l3);
+            let __taken3: u128 = ::ballot::__private::__spmd::lanes_where(__cx, &__l3);
             __active = (__outer3 & __taken3);
             if __active != 0 {
                 '__b3: {
                     {
                         let __value = __l2;
-                        ::ballot::__private::__rt::assign(
+                        ::ballot::__private::__spmd::assign(
                             __cx,
                             &mut __l4,
                             &__value,
@@ -305,14 +305,18 @@ impl caller {
             __active = (__outer3 & !__taken3);
             if __active != 0 {
                 '__b4: {
-                    let __t4 = ::ballot::__private::__rt::ballot(__cx, __active, &__l0);
+                    let __t4 = ::ballot::__private::__spmd::ballot(
+                        __cx,
+                        __active,
+                        &__l0,
+                    );
                     {
-                        let __value = ::ballot::__private::__rt::find_msb(
+                        let __value = ::ballot::__private::__spmd::find_msb(
                             __cx,
                             __active,
                             &__t4,
                         )?;
-                        ::ballot::__private::__rt::assign(
+                        ::ballot::__private::__spmd::assign(
                             __cx,
                             &mut __l4,
                             &__value,
@@ -324,7 +328,7 @@ impl caller {
             __active = __outer3;
             {
                 let __value = __l4;
-                ::ballot::__private::__rt::assign(
+                ::ballot::__private::__spmd::assign(
                     __cx,
                     &mut __ret_val,
                     &__value,

@@ -26,7 +26,7 @@ impl compaction_slot {
         ::ballot::__private::PerLane<u32>,
         ::ballot::__private::SimError,
     > {
-        match ::ballot::__private::__rt::width(subgroup.size()) {
+        match ::ballot::__private::__spmd::width(subgroup.size()) {
             8usize => Self::__run::<8usize>(subgroup, keep),
             16usize => Self::__run::<16usize>(subgroup, keep),
             32usize => Self::__run::<32usize>(subgroup, keep),
@@ -42,10 +42,10 @@ impl compaction_slot {
         ::ballot::__private::PerLane<u32>,
         ::ballot::__private::SimError,
     > {
-        let cx = ::ballot::__private::__rt::Cx::<__N>::new(subgroup);
-        let keep = ::ballot::__private::__rt::load(&cx, "keep", keep)?;
+        let cx = ::ballot::__private::__spmd::Cx::<__N>::new(subgroup);
+        let keep = ::ballot::__private::__spmd::load(&cx, "keep", keep)?;
         let out = Self::__simd(&cx, subgroup.active().bits(), &keep)?;
-        ::core::result::Result::Ok(::ballot::__private::__rt::store(subgroup, &out))
+        ::core::result::Result::Ok(::ballot::__private::__spmd::store(subgroup, &out))
     }
     /// Runs the kernel over every subgroup of a dispatch. Per-lane
     /// inputs hold one entry per invocation, workgroup by workgroup and
@@ -78,14 +78,18 @@ impl compaction_slot {
         out: &mut [u32],
         keep: &[bool],
     ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
-        ::ballot::__private::__rt::check_len("keep", keep, dispatch.invocation_count())?;
+        ::ballot::__private::__spmd::check_len(
+            "keep",
+            keep,
+            dispatch.invocation_count(),
+        )?;
         if out.len() != dispatch.invocation_count() {
             return ::core::result::Result::Err(::ballot::__private::SimError::OutputLength {
                 expected: dispatch.invocation_count(),
                 got: out.len(),
             });
         }
-        match ::ballot::__private::__rt::width(dispatch.subgroup_size()) {
+        match ::ballot::__private::__spmd::width(dispatch.subgroup_size()) {
             8usize => Self::__run_dispatch::<8usize>(dispatch, out, keep),
             16usize => Self::__run_dispatch::<16usize>(dispatch, out, keep),
             32usize => Self::__run_dispatch::<32usize>(dispatch, out, keep),
@@ -100,10 +104,10 @@ impl compaction_slot {
         keep: &[bool],
     ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
         for sg in dispatch.subgroups() {
-            let cx = ::ballot::__private::__rt::Cx::<__N>::new(&sg.subgroup);
+            let cx = ::ballot::__private::__spmd::Cx::<__N>::new(&sg.subgroup);
             let count = sg.subgroup.active().count() as usize;
             let range = sg.first_invocation..sg.first_invocation + count;
-            let keep = ::ballot::__private::__rt::V::from_slice(&keep[range.clone()]);
+            let keep = ::ballot::__private::__spmd::V::from_slice(&keep[range.clone()]);
             let result = Self::__simd(&cx, sg.subgroup.active().bits(), &keep)?;
             out[range].copy_from_slice(&result.0[..count]);
         }
@@ -198,33 +202,33 @@ impl compaction_slot {
     )]
     #[inline]
     pub fn __simd<const __N: usize>(
-        __cx: &::ballot::__private::__rt::Cx<__N>,
+        __cx: &::ballot::__private::__spmd::Cx<__N>,
         __entry: u128,
-        __p0: &::ballot::__private::__rt::V<bool, __N>,
+        __p0: &::ballot::__private::__spmd::V<bool, __N>,
     ) -> ::core::result::Result<
-        ::ballot::__private::__rt::V<u32, __N>,
+        ::ballot::__private::__spmd::V<u32, __N>,
         ::ballot::__private::SimError,
     > {
         let mut __l0 = *__p0;
-        let mut __l1: ::ballot::__private::__rt::V<
+        let mut __l1: ::ballot::__private::__spmd::V<
             ::ballot::__private::SubgroupMask,
             __N,
         > = ::core::default::Default::default();
-        let mut __ret_val: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
+        let mut __ret_val: ::ballot::__private::__spmd::V<u32, __N> = ::core::default::Default::default();
         let mut __ret: u128 = 0;
         let mut __active: u128 = __entry;
         '__b1: {
-            let __t1 = ::ballot::__private::__rt::ballot(__cx, __active, &__l0);
+            let __t1 = ::ballot::__private::__spmd::ballot(__cx, __active, &__l0);
             {
                 let __value = __t1;
-                ::ballot::__private::__rt::assign(__cx, &mut __l1, &__value, __active);
+                ::ballot::__private::__spmd::assign(__cx, &mut __l1, &__value, __active);
             }
             {
-                let __value = ::ballot::__private::__rt::exclusive_bit_count(
+                let __value = ::ballot::__private::__spmd::exclusive_bit_count(
                     __cx,
                     &__l1,
                 );
-                ::ballot::__private::__rt::assign(
+                ::ballot::__private::__spmd::assign(
                     __cx,
                     &mut __ret_val,
                     &__value,

@@ -26,7 +26,7 @@ impl divergent {
         ::ballot::__private::PerLane<u32>,
         ::ballot::__private::SimError,
     > {
-        match ::ballot::__private::__rt::width(subgroup.size()) {
+        match ::ballot::__private::__spmd::width(subgroup.size()) {
             8usize => Self::__run::<8usize>(subgroup, n, limit),
             16usize => Self::__run::<16usize>(subgroup, n, limit),
             32usize => Self::__run::<32usize>(subgroup, n, limit),
@@ -43,11 +43,11 @@ impl divergent {
         ::ballot::__private::PerLane<u32>,
         ::ballot::__private::SimError,
     > {
-        let cx = ::ballot::__private::__rt::Cx::<__N>::new(subgroup);
-        let n = ::ballot::__private::__rt::load(&cx, "n", n)?;
+        let cx = ::ballot::__private::__spmd::Cx::<__N>::new(subgroup);
+        let n = ::ballot::__private::__spmd::load(&cx, "n", n)?;
         let limit = cx.splat(limit);
         let out = Self::__simd(&cx, subgroup.active().bits(), &n, &limit)?;
-        ::core::result::Result::Ok(::ballot::__private::__rt::store(subgroup, &out))
+        ::core::result::Result::Ok(::ballot::__private::__spmd::store(subgroup, &out))
     }
     /// Runs the kernel over every subgroup of a dispatch. Per-lane
     /// inputs hold one entry per invocation, workgroup by workgroup and
@@ -82,14 +82,14 @@ impl divergent {
         n: &[u32],
         limit: u32,
     ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
-        ::ballot::__private::__rt::check_len("n", n, dispatch.invocation_count())?;
+        ::ballot::__private::__spmd::check_len("n", n, dispatch.invocation_count())?;
         if out.len() != dispatch.invocation_count() {
             return ::core::result::Result::Err(::ballot::__private::SimError::OutputLength {
                 expected: dispatch.invocation_count(),
                 got: out.len(),
             });
         }
-        match ::ballot::__private::__rt::width(dispatch.subgroup_size()) {
+        match ::ballot::__private::__spmd::width(dispatch.subgroup_size()) {
             8usize => Self::__run_dispatch::<8usize>(dispatch, out, n, limit),
             16usize => Self::__run_dispatch::<16usize>(dispatch, out, n, limit),
             32usize => Self::__run_dispatch::<32usize>(dispatch, out, n, limit),
@@ -105,10 +105,10 @@ impl divergent {
         limit: u32,
     ) -> ::core::result::Result<(), ::ballot::__private::SimError> {
         for sg in dispatch.subgroups() {
-            let cx = ::ballot::__private::__rt::Cx::<__N>::new(&sg.subgroup);
+            let cx = ::ballot::__private::__spmd::Cx::<__N>::new(&sg.subgroup);
             let count = sg.subgroup.active().count() as usize;
             let range = sg.first_invocation..sg.first_invocation + count;
-            let n = ::ballot::__private::__rt::V::from_slice(&n[range.clone()]);
+            let n = ::ballot::__private::__spmd::V::from_slice(&n[range.clone()]);
             let limit = cx.splat(limit);
             let result = Self::__simd(&cx, sg.subgroup.active().bits(), &n, &limit)?;
             out[range].copy_from_slice(&result.0[..count]);
@@ -260,35 +260,35 @@ impl divergent {
     )]
     #[inline]
     pub fn __simd<const __N: usize>(
-        __cx: &::ballot::__private::__rt::Cx<__N>,
+        __cx: &::ballot::__private::__spmd::Cx<__N>,
         __entry: u128,
-        __p0: &::ballot::__private::__rt::V<u32, __N>,
-        __p1: &::ballot::__private::__rt::V<u32, __N>,
+        __p0: &::ballot::__private::__spmd::V<u32, __N>,
+        __p1: &::ballot::__private::__spmd::V<u32, __N>,
     ) -> ::core::result::Result<
-        ::ballot::__private::__rt::V<u32, __N>,
+        ::ballot::__private::__spmd::V<u32, __N>,
         ::ballot::__private::SimError,
     > {
         let mut __l0 = *__p0;
         let mut __l1 = *__p1;
-        let mut __l2: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
-        let mut __l3: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
-        let mut __l4: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
-        let mut __l5: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
-        let mut __ret_val: ::ballot::__private::__rt::V<u32, __N> = ::core::default::Default::default();
+        let mut __l2: ::ballot::__private::__spmd::V<u32, __N> = ::core::default::Default::default();
+        let mut __l3: ::ballot::__private::__spmd::V<u32, __N> = ::core::default::Default::default();
+        let mut __l4: ::ballot::__private::__spmd::V<u32, __N> = ::core::default::Default::default();
+        let mut __l5: ::ballot::__private::__spmd::V<u32, __N> = ::core::default::Default::default();
+        let mut __ret_val: ::ballot::__private::__spmd::V<u32, __N> = ::core::default::Default::default();
         let mut __ret: u128 = 0;
         let mut __active: u128 = __entry;
         '__b1: {
             {
                 let __value = __cx.splat(0u32);
-                ::ballot::__private::__rt::assign(__cx, &mut __l2, &__value, __active);
+                ::ballot::__private::__spmd::assign(__cx, &mut __l2, &__value, __active);
             }
             {
                 let __value = __cx.splat(0u32);
-                ::ballot::__private::__rt::assign(__cx, &mut __l3, &__value, __active);
+                ::ballot::__private::__spmd::assign(__cx, &mut __l3, &__value, __active);
             }
             {
                 let __value = __l1;
-                ::ballot::__private::__rt::assign(__cx, &mut __l4, &__value, __active);
+                ::ballot::__private::__spmd::assign(__cx, &mut __l4, &__value, __active);
             }
             let __entry1: u128 = __active;
             let mut __brk1: u128 = 0u128;
@@ -303,11 +303,11 @@ impl divergent {
                 if __active != 0 {
                     '__b2: {
                         let __outer2: u128 = __active;
-                        let __taken2: u128 = ::ballot::__private::__rt::lanes_where(
+                        let __taken2: u128 = ::ballot::__private::__spmd::lanes_where(
                             __cx,
-                            &::ballot::__private::__rt::map1(
+                            &::ballot::__private::__spmd::map1(
                                 __cx,
-                                &::ballot::__private::__rt::map2(
+                                &::ballot::__private::__spmd::map2(
                                     __cx,
                                     &__l3,
                                     &__l4,
@@ -332,7 +332,7 @@ impl divergent {
                         }
                         {
                             let __value = __l3;
-                            ::ballot::__private::__rt::assign(
+                            ::ballot::__private::__spmd::assign(
                                 __cx,
                                 &mut __l5,
                                 &__value,
@@ -340,9 +340,9 @@ impl divergent {
                             );
                         }
                         let __outer3: u128 = __active;
-                        let __taken3: u128 = ::ballot::__private::__rt::lanes_where(
+                        let __taken3: u128 = ::ballot::__private::__spmd::lanes_where(
                             __cx,
-                            &::ballot::__private::__rt::map2(
+                            &::ballot::__private::__spmd::map2(
                                 __cx,
                                 &__l5,
                                 &__l0,
@@ -363,9 +363,9 @@ impl divergent {
                         if __active == 0 {
                             break '__b2;
                         }
-                        let __t4 = ::ballot::__private::__rt::elect(__cx, __active);
+                        let __t4 = ::ballot::__private::__spmd::elect(__cx, __active);
                         let __outer5: u128 = __active;
-                        let __taken5: u128 = ::ballot::__private::__rt::lanes_where(
+                        let __taken5: u128 = ::ballot::__private::__spmd::lanes_where(
                             __cx,
                             &__t4,
                         );
@@ -383,19 +383,19 @@ impl divergent {
                         if __active == 0 {
                             break '__b2;
                         }
-                        let __t6 = ::ballot::__private::__rt::ballot(
+                        let __t6 = ::ballot::__private::__spmd::ballot(
                             __cx,
                             __active,
                             &__cx.splat(true),
                         );
                         {
-                            let __value = ::ballot::__private::__rt::map2(
+                            let __value = ::ballot::__private::__spmd::map2(
                                 __cx,
                                 &__l2,
-                                &::ballot::__private::__rt::bit_count(__cx, &__t6),
-                                |a, b| ::ballot::__private::__rt::Arith::add(a, b),
+                                &::ballot::__private::__spmd::bit_count(__cx, &__t6),
+                                |a, b| ::ballot::__private::__spmd::Arith::add(a, b),
                             );
-                            ::ballot::__private::__rt::assign(
+                            ::ballot::__private::__spmd::assign(
                                 __cx,
                                 &mut __l2,
                                 &__value,
@@ -408,13 +408,13 @@ impl divergent {
                 if __active != 0 {
                     '__b6: {
                         {
-                            let __value = ::ballot::__private::__rt::map2(
+                            let __value = ::ballot::__private::__spmd::map2(
                                 __cx,
                                 &__l3,
                                 &__cx.splat(1u32),
-                                |a, b| ::ballot::__private::__rt::Arith::add(a, b),
+                                |a, b| ::ballot::__private::__spmd::Arith::add(a, b),
                             );
-                            ::ballot::__private::__rt::assign(
+                            ::ballot::__private::__spmd::assign(
                                 __cx,
                                 &mut __l3,
                                 &__value,
@@ -426,9 +426,9 @@ impl divergent {
             }
             __active = (__entry1 & !__ret);
             let __outer7: u128 = __active;
-            let __taken7: u128 = ::ballot::__private::__rt::lanes_where(
+            let __taken7: u128 = ::ballot::__private::__spmd::lanes_where(
                 __cx,
-                &::ballot::__private::__rt::map2(
+                &::ballot::__private::__spmd::map2(
                     __cx,
                     &__l2,
                     &__cx.splat(0u32),
@@ -438,14 +438,14 @@ impl divergent {
             __active = (__outer7 & __taken7);
             if __active != 0 {
                 '__b7: {
-                    let __t8 = ::ballot::__private::__rt::broadcast_first(
+                    let __t8 = ::ballot::__private::__spmd::broadcast_first(
                         __cx,
                         __active,
                         &__l0,
                     );
                     {
                         let __value = __t8;
-                        ::ballot::__private::__rt::assign(
+                        ::ballot::__private::__spmd::assign(
                             __cx,
                             &mut __ret_val,
                             &__value,
@@ -465,7 +465,7 @@ impl divergent {
             }
             {
                 let __value = __l2;
-                ::ballot::__private::__rt::assign(
+                ::ballot::__private::__spmd::assign(
                     __cx,
                     &mut __ret_val,
                     &__value,
