@@ -1,9 +1,16 @@
-//! The shared lowering: what every printer needs to know about a kernel
-//! beyond its IR, computed by one definition.
+//! The shared lowering: everything the printers need beyond the IR,
+//! computed once, by one definition, for every backend.
 //!
-//! It sits between the IR and the printers (`back::glsl`, `back::wgsl`,
-//! `back::rust`). Today it holds the control-flow facts the if-conversion
-//! of the emulated targets and the native code both rest on:
+//! It sits between the IR and the printers (`back::rust`, `back::glsl`,
+//! `back::wgsl`), which only print what it decides:
+//! - [`calls`]: which functions a module holds, in which order, and what
+//!   each call calls;
+//! - [`masked`]: the if-conversion, the one form that the native code and
+//!   both emulated targets print;
+//! - [`helpers`]: the helper registry: which generated functions a module
+//!   needs, with what each of them needs, in writing order.
+//!
+//! Here too, the control-flow facts those passes rest on:
 //! - which operations exchange values between lanes ([`exchanges`]), and so
 //!   meet the workgroup at a barrier on the emulated targets;
 //! - which expressions, statements and blocks hold such an exchange or a
@@ -13,11 +20,8 @@
 //! - which statements can take lanes out of the sequence they are in
 //!   ([`can_jump`], [`returns`]).
 //!
-//! - [`calls`]: which functions a module holds, in which order, and what
-//!   each call calls.
-//!
 //! The scalar rules live in [`crate::scalar`], the operand order in
-//! [`crate::ir::Expr::operands`].
+//! [`crate::ir::Expr::operands`], the names in [`crate::back::namer`].
 //!
 //! Every function here accepts malformed IR (handles out of range,
 //! operands after their users) without panicking: it then answers `false`
