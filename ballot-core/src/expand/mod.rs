@@ -8,7 +8,6 @@ use quote::{format_ident, quote, ToTokens};
 use syn::{Ident, ItemFn};
 
 mod check;
-mod cover;
 mod ir_tokens;
 mod options;
 mod timing;

@@ -38,6 +38,12 @@ impl Extension {
     }
 }
 
+/// The built-in variable the `glsl` target reads a lane's id from.
+pub(super) const LANE_ID: &str = "gl_SubgroupInvocationID";
+
+/// The built-in variable the `glsl` target reads the subgroup size from.
+pub(super) const SUBGROUP_SIZE: &str = "gl_SubgroupSize";
+
 /// What a module needs besides its kernels.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Features {
@@ -45,6 +51,10 @@ pub(super) struct Features {
     pub extensions: BTreeSet<Extension>,
     /// Helper functions, with everything they call.
     pub helpers: BTreeSet<Helper>,
+    /// The extensions' functions and built-in variables the text names
+    /// (`glsl` only): what the validation mode declares stand-ins for
+    /// ([`super::standins`]).
+    pub names: BTreeSet<&'static str>,
 }
 
 impl Features {
@@ -56,6 +66,10 @@ impl Features {
         if native && record_lanes {
             features.extensions.insert(Extension::Basic);
             features.extensions.insert(Extension::Ballot);
+            // What `entry::write_record` reads.
+            features
+                .names
+                .extend([Op::BroadcastFirst.glsl_name(), LANE_ID, SUBGROUP_SIZE]);
         }
         if !native {
             features.add(Helper::Init);
@@ -81,10 +95,16 @@ impl Features {
             match expr {
                 Expr::Op { op, .. } if native => {
                     self.extensions.insert(Extension::of(*op));
+                    self.names.insert(op.glsl_name());
                 }
                 Expr::Op { op, .. } => self.add(Helper::emulating(*op)),
-                Expr::LaneId | Expr::SubgroupSize if native => {
+                Expr::LaneId if native => {
                     self.extensions.insert(Extension::Basic);
+                    self.names.insert(LANE_ID);
+                }
+                Expr::SubgroupSize if native => {
+                    self.extensions.insert(Extension::Basic);
+                    self.names.insert(SUBGROUP_SIZE);
                 }
                 Expr::Mask { fun, .. } => self.mask_fn(*fun),
                 Expr::Binary { op, left, right } => {

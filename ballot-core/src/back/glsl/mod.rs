@@ -55,14 +55,18 @@ pub(crate) mod helpers;
 mod masked;
 mod native;
 mod plan;
+pub(crate) mod standins;
 #[cfg(test)]
 mod tests;
 
 use core::fmt::{self, Write};
 
-use crate::back::{Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target};
+use std::collections::BTreeSet;
+
+use crate::back::forms::Forms;
+use crate::back::{Form, Language, Missing, Mode, OptionError, ShaderError, ShaderOptions, Target};
 use crate::ir::{Expr, Handle, Kernel, Type};
-use features::Features;
+use features::{Extension, Features};
 use plan::{Function, Plan, Source};
 
 /// Writes `kernels[0]` (the entry) and the kernels it calls, found among
@@ -79,6 +83,19 @@ pub fn write(
     options: &ShaderOptions,
     missing: Missing,
 ) -> Result<String, ShaderError> {
+    let forms = write_forms(target, &[form], kernels, options, missing, Mode::Output)?;
+    Ok(forms.into_text(form).unwrap_or_default())
+}
+
+/// [`write`], in each form of `wanted` at once ([`Forms`]), for `mode`.
+pub(crate) fn write_forms(
+    target: Target,
+    wanted: &[Form],
+    kernels: &[&Kernel],
+    options: &ShaderOptions,
+    missing: Missing,
+    mode: Mode,
+) -> Result<Forms, ShaderError> {
     options.validate()?;
     if target.language() != Language::Glsl {
         return Err(OptionError::Invalid {
@@ -89,13 +106,19 @@ pub fn write(
         .into());
     }
     let plan = plan::plan(kernels, missing, !target.has_subgroups())?;
-    let record = options.record_lanes && form == Form::ComputeShader;
-    let features = Features::collect(target, &plan, record);
-    let mut text = String::new();
+    // The compute shader's needs: the library's, and what the lane record
+    // reads.
+    let features = Features::collect(target, &plan, options.record_lanes);
+    let library_extensions = match options.record_lanes {
+        true => Features::collect(target, &plan, false).extensions,
+        false => features.extensions.clone(),
+    };
+    let mut forms = Forms::new(wanted);
     let mut writer = Writer {
-        out: &mut text,
+        out: &mut forms,
         target,
-        form,
+        mode,
+        library_extensions,
         options,
         plan: &plan,
         features,
@@ -104,14 +127,17 @@ pub fn write(
     writer
         .write_module()
         .expect("writing to a String cannot fail");
-    Ok(text)
+    Ok(forms)
 }
 
 /// Writes one GLSL module.
 struct Writer<'a, W> {
     out: W,
     target: Target,
-    form: Form,
+    mode: Mode,
+    /// The `#extension` lines of the helper form: the compute shader's
+    /// (`features`) but those only its lane record needs.
+    library_extensions: BTreeSet<Extension>,
     options: &'a ShaderOptions,
     plan: &'a Plan<'a>,
     features: Features,
@@ -126,26 +152,36 @@ struct Func<'a> {
     function: &'a Function<'a>,
 }
 
-impl<W: Write> Writer<'_, W> {
-    fn emulated(&self) -> bool {
-        !self.target.has_subgroups()
-    }
-
+impl Writer<'_, &mut Forms> {
+    /// The module in both forms at once: the compute shader's `#version`
+    /// line, the `#extension` lines only its lane record needs, its
+    /// interface and `main` are its own, the library's usage comment is
+    /// the library's, everything else is both's.
     fn write_module(&mut self) -> fmt::Result {
-        match self.form {
-            Form::ComputeShader => writeln!(self.out, "#version 450")?,
-            Form::Helpers => self.write_usage()?,
-        }
+        self.out.only(Some(Form::ComputeShader));
+        writeln!(self.out, "#version 450")?;
+        self.out.only(Some(Form::Helpers));
+        self.write_usage()?;
         for ext in &self.features.extensions {
+            let library = self.library_extensions.contains(ext);
+            self.out.only((!library).then_some(Form::ComputeShader));
             writeln!(self.out, "#extension {} : require", ext.name())?;
+        }
+        self.out.only(None);
+        if self.mode == Mode::Validation {
+            // On the line that is blank in the output, so that every
+            // other line keeps its number.
+            let names = &self.features.names;
+            let declarations = standins::declarations(|name| names.contains(name));
+            self.out.write_str(&declarations)?;
         }
         writeln!(self.out)?;
         if self.emulated() {
             self.out.write_str(&emulated_constants(self.options))?;
         }
-        if self.form == Form::ComputeShader {
-            self.write_interface()?;
-        }
+        self.out.only(Some(Form::ComputeShader));
+        self.write_interface()?;
+        self.out.only(None);
         for helper in self.features.helpers.clone() {
             writeln!(self.out, "{}", helper.text())?;
         }
@@ -153,10 +189,16 @@ impl<W: Write> Writer<'_, W> {
         for function in &plan.functions {
             self.write_function(function)?;
         }
-        if self.form == Form::ComputeShader {
-            self.write_main()?;
-        }
+        self.out.only(Some(Form::ComputeShader));
+        self.write_main()?;
+        self.out.only(None);
         Ok(())
+    }
+}
+
+impl<W: Write> Writer<'_, W> {
+    fn emulated(&self) -> bool {
+        !self.target.has_subgroups()
     }
 
     /// The helper form's opening comment: how to include and call it.

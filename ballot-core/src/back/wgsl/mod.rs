@@ -43,8 +43,9 @@ mod uniformity;
 #[cfg(test)]
 mod tests;
 
-use core::fmt;
+use core::fmt::{self, Write as _};
 
+use crate::back::forms::Forms;
 use crate::back::{Form, Level, Missing, ShaderError, ShaderOptions, Target};
 use crate::ir::{Expr, Handle, Kernel, Type};
 use plan::{Function, Plan, Source};
@@ -63,6 +64,18 @@ pub fn write(
     options: &ShaderOptions,
     missing: Missing,
 ) -> Result<String, ShaderError> {
+    let forms = write_forms(target, &[form], kernels, options, missing)?;
+    Ok(forms.into_text(form).unwrap_or_default())
+}
+
+/// [`write`], in each form of `wanted` at once ([`Forms`]).
+pub(crate) fn write_forms(
+    target: Target,
+    wanted: &[Form],
+    kernels: &[&Kernel],
+    options: &ShaderOptions,
+    missing: Missing,
+) -> Result<Forms, ShaderError> {
     options.validate()?;
     let (target, web) = match target {
         Target::Wgsl | Target::WgslNoSubgroup => (target, false),
@@ -71,14 +84,14 @@ pub fn write(
         Target::Glsl => (Target::Wgsl, false),
         Target::GlslNoSubgroup => (Target::WgslNoSubgroup, false),
     };
-    let plan = Plan::new(target, form, kernels, options, missing)?;
-    let mut text = String::new();
+    let plan = Plan::new(target, kernels, options, missing)?;
+    let mut forms = Forms::new(wanted);
+    // Writing into `Forms` cannot fail.
     if web {
-        // Writing into a `String` cannot fail.
-        let _ = write_web_directives(&mut text, uniformity::needs_diagnostic(&plan));
+        let _ = write_web_directives(&mut forms, uniformity::needs_diagnostic(&plan));
     }
-    let _ = Writer::new(&mut text, &plan).write_module();
-    Ok(text)
+    let _ = Writer::new(&mut forms, &plan).write_module();
+    Ok(forms)
 }
 
 /// What makes the `wgsl` module the `wgsl-web` one: `enable subgroups;`
@@ -155,14 +168,12 @@ impl<'p> Func<'p> {
     }
 }
 
-impl<'p, W: fmt::Write> Writer<'p, W> {
-    /// A writer of `plan` into `out`.
-    fn new(out: W, plan: &'p Plan<'p>) -> Self {
-        Writer { out, plan }
-    }
-
-    /// The whole module: header, directives, lane state, helpers, the
-    /// kernels' functions and, for a compute shader, bindings and `main`.
+impl Writer<'_, &mut Forms> {
+    /// The whole module in both forms at once: header, lane state,
+    /// helpers, the kernels' functions, and the compute shader's bindings
+    /// and `main`. The first header line names the form; the library's
+    /// usage comment, and the compute shader's bindings and `main`, are
+    /// their form's alone.
     fn write_module(&mut self) -> fmt::Result {
         self.write_header()?;
         self.write_lane_state()?;
@@ -171,38 +182,47 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
             writeln!(self.out)?;
             self.out.write_str(helper.text(plan.emulated()))?;
         }
-        if plan.form == Form::ComputeShader {
-            self.write_bindings()?;
-        }
+        self.out.only(Some(Form::ComputeShader));
+        self.write_bindings()?;
+        self.out.only(None);
         for function in &plan.functions {
             self.write_function(function)?;
         }
-        if plan.form == Form::ComputeShader {
-            self.write_main()?;
-        }
+        self.out.only(Some(Form::ComputeShader));
+        self.write_main()?;
+        self.out.only(None);
         Ok(())
     }
 
     fn write_header(&mut self) -> fmt::Result {
         let plan = self.plan;
         let entry = plan.entry().map_or("", |f| f.name.as_str());
-        let form = match plan.form {
-            Form::Helpers => "Helper functions",
-            Form::ComputeShader => "A compute shader",
-        };
-        writeln!(
-            self.out,
-            "// {form} for kernel `{entry}`, target `{}`, written by ballot.",
-            plan.target
-        )?;
-        if plan.form == Form::Helpers {
-            self.write_usage()?;
+        for (form, what) in [
+            (Form::Helpers, "Helper functions"),
+            (Form::ComputeShader, "A compute shader"),
+        ] {
+            self.out.only(Some(form));
+            writeln!(
+                self.out,
+                "// {what} for kernel `{entry}`, target `{}`, written by ballot.",
+                plan.target
+            )?;
         }
+        self.out.only(Some(Form::Helpers));
+        self.write_usage()?;
+        self.out.only(None);
         self.out.write_str(
             "// Where the spec leaves a result undefined, these functions return a\n\
              // documented value: FindLSB / FindMSB with no bit below the subgroup size\n\
              // give 0xffffffffu, and BitExtract at or above the size gives false.\n",
         )
+    }
+}
+
+impl<'p, W: fmt::Write> Writer<'p, W> {
+    /// A writer of `plan` into `out`.
+    fn new(out: W, plan: &'p Plan<'p>) -> Self {
+        Writer { out, plan }
     }
 
     /// How to call the helper form.

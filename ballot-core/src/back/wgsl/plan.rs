@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::fold::{self, Folded};
 use super::helpers::{self, Helper};
 use crate::back::namer::Namer;
-use crate::back::{Form, Language, Missing, ShaderError, ShaderOptions, Target};
+use crate::back::{Language, Missing, ShaderError, ShaderOptions, Target};
 use crate::ir::{Expr, Handle, Kernel, Stmt};
 use crate::lower::calls::{self, Module};
 
@@ -53,8 +53,6 @@ impl Function<'_> {
 pub(super) struct Plan<'a> {
     /// The target (one of the three WGSL ones).
     pub target: Target,
-    /// The form.
-    pub form: Form,
     /// The options, already validated.
     pub options: &'a ShaderOptions,
     /// The functions in writing order ([`crate::lower::calls`]): callees
@@ -69,7 +67,6 @@ impl<'a> Plan<'a> {
     /// and collects features.
     pub fn new(
         target: Target,
-        form: Form,
         kernels: &[&'a Kernel],
         options: &'a ShaderOptions,
         missing: Missing,
@@ -77,7 +74,6 @@ impl<'a> Plan<'a> {
         let functions = name(calls::resolve(kernels, missing)?, !target.has_subgroups());
         let mut plan = Plan {
             target,
-            form,
             options,
             functions,
             helpers: BTreeSet::new(),
