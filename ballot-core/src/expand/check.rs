@@ -14,7 +14,9 @@
 //!   construction (`back::wgsl::write`), and is validated with the same
 //!   capabilities: the `wgsl` verdicts are its own.
 //!
-//! A text that fails has a report of its own, at its own lines: those of the validation mode's text are the output's, and a
+//! A verdict naga reached before, on the same text, comes from the cache
+//! ([`super::cache`]). A text that fails has a report of its own, at its
+//! own lines: those of the validation mode's text are the output's, and a
 //! `wgsl-web` text's are the `wgsl` text's after its directives.
 //!
 //! Emission and validation run on up to [`THREADS_VAR`] threads, in four
@@ -27,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use syn::ItemFn;
 
+use super::cache::{Cache, Key};
 use super::timing::Phases;
 use super::Options;
 use crate::back::forms::Forms;
@@ -70,6 +73,8 @@ struct Checked {
     validate: Duration,
     /// Texts naga read.
     parsed: usize,
+    /// Verdicts that came from the cache.
+    cached: usize,
 }
 
 const HELPERS: usize = 0;
@@ -103,7 +108,7 @@ pub fn shaders<R>(
         back::write_forms(target, &Form::ALL, &[kernel], shader, Missing::Stub, mode)
             .map_err(|e| e.to_string())
     };
-    let (messages, value) = check_all(threads, &write, alongside, phases);
+    let (messages, value) = check_all(threads, &write, Cache::get(), alongside, phases);
     phases.wall = start.elapsed();
     let errors = messages
         .into_iter()
@@ -133,10 +138,11 @@ fn threads() -> usize {
 fn check_all<R>(
     threads: usize,
     write: &Write<'_>,
+    cache: Option<&Cache>,
     alongside: impl FnOnce() -> R,
     phases: &mut Phases,
 ) -> (Vec<String>, R) {
-    let jobs = JOBS.map(|target| move || check(target, write));
+    let jobs = JOBS.map(|target| move || check(target, write, cache));
     let (checked, value) = run_all(threads, jobs, alongside);
     let mut messages = Vec::new();
     for target in Target::ALL {
@@ -153,6 +159,7 @@ fn check_all<R>(
             phases.emit[t] = done.emit;
             phases.validate[t] = done.validate;
             phases.parsed += done.parsed;
+            phases.cached += done.cached;
         }
         for (f, form) in Form::ALL.into_iter().enumerate() {
             let message = match (&done.written, &done.verdicts[f]) {
@@ -171,7 +178,7 @@ fn check_all<R>(
 
 /// Writes `target`'s texts in the validation mode and finds both forms'
 /// verdicts (see the module docs).
-fn check(target: Target, write: &Write<'_>) -> Checked {
+fn check(target: Target, write: &Write<'_>, cache: Option<&Cache>) -> Checked {
     let start = Instant::now();
     let written = write(target, Mode::Validation);
     let emit = start.elapsed();
@@ -182,9 +189,10 @@ fn check(target: Target, write: &Write<'_>) -> Checked {
         emit,
         validate: Duration::ZERO,
         parsed: 0,
+        cached: 0,
     };
     if let Ok(forms) = &written {
-        verdicts(target, forms, &mut checked);
+        verdicts(target, forms, cache, &mut checked);
     }
     checked.validate = start.elapsed();
     checked.written = written;
@@ -192,18 +200,37 @@ fn check(target: Target, write: &Write<'_>) -> Checked {
 }
 
 /// Both forms' verdicts on `forms` into `checked`: the compute shader's,
-/// which stands for the library's where it can, else the library's own.
-fn verdicts(target: Target, forms: &Forms, checked: &mut Checked) {
+/// which stands for the library's where it can, else the library's own;
+/// each from the cache where it has it.
+fn verdicts(target: Target, forms: &Forms, cache: Option<&Cache>, checked: &mut Checked) {
     let compute = forms.text(Form::ComputeShader).unwrap_or_default();
+    let both = Key::WithLibrary(target, compute, forms.compute_only());
+    if cache.is_some_and(|c| c.has(&both)) {
+        checked.cached += 2;
+        return;
+    }
     let (verdict, library) = valid::validate_with_library(target, compute, forms.compute_only());
     checked.parsed += 1;
     let stands = verdict.is_ok() && library;
     checked.verdicts[COMPUTE] = verdict;
-    if !stands {
-        let helpers = forms.text(Form::Helpers).unwrap_or_default();
-        checked.verdicts[HELPERS] = valid::validate_printed(target, Form::Helpers, helpers);
-        checked.parsed += 1;
+    if stands {
+        if let Some(cache) = cache {
+            cache.keep(&both);
+        }
+        return;
     }
+    let helpers = forms.text(Form::Helpers).unwrap_or_default();
+    let own = Key::Text(target, Form::Helpers, helpers);
+    if cache.is_some_and(|c| c.has(&own)) {
+        checked.cached += 1;
+        return;
+    }
+    let verdict = valid::validate_printed(target, Form::Helpers, helpers);
+    checked.parsed += 1;
+    if let (Ok(()), Some(cache)) = (&verdict, cache) {
+        cache.keep(&own);
+    }
+    checked.verdicts[HELPERS] = verdict;
 }
 
 fn index(target: Target) -> usize {

@@ -21,6 +21,8 @@ pub struct Phases {
     pub validate: [Duration; Target::ALL.len()],
     /// The texts naga read.
     pub parsed: usize,
+    /// The verdicts that came from the cache.
+    pub cached: usize,
     /// Emission, validation and the native Rust, wall-clock: they overlap
     /// on [`Phases::threads`] threads.
     pub wall: Duration,
@@ -43,7 +45,8 @@ impl Phases {
     /// One line: every phase in ms (emit and validate summed over the
     /// threads, per target in brackets), the wall-clock time of emission,
     /// validation and the native Rust together, what the total spent
-    /// elsewhere, the threads used and the texts naga read.
+    /// elsewhere, the threads used, the texts naga read and the verdicts
+    /// the cache gave.
     pub fn report(&self, name: &str, total: Duration) -> String {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let emit: Duration = self.emit.iter().sum();
@@ -60,7 +63,7 @@ impl Phases {
         format!(
             "ballot: phases of kernel `{name}` in ms: parse {:.3}, lower {:.3}, \
              emit {:.3} [{}], validate {:.3} [{}], rust {:.3}, wall {:.3}, other {:.3}, \
-             threads {}, parsed {}",
+             threads {}, parsed {}, cached {}",
             ms(self.parse),
             ms(self.lower),
             ms(emit),
@@ -72,6 +75,7 @@ impl Phases {
             ms(other),
             self.threads,
             self.parsed,
+            self.cached,
         )
     }
 }

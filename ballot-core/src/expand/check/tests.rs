@@ -105,9 +105,9 @@ fn writer<'a>(
     }
 }
 
-fn run(write: &Write<'_>, threads: usize) -> (Vec<String>, Phases) {
+fn run(write: &Write<'_>, cache: Option<&Cache>, threads: usize) -> (Vec<String>, Phases) {
     let mut phases = Phases::default();
-    let (messages, ()) = check_all(threads, write, || (), &mut phases);
+    let (messages, ()) = check_all(threads, write, cache, || (), &mut phases);
     (messages, phases)
 }
 
@@ -128,7 +128,7 @@ fn every_shape_is_proven_valid_from_four_texts_under_every_option() {
     ];
     for kernel in &kernels() {
         for options in &options {
-            let (messages, phases) = run(&writer(kernel, options), 2);
+            let (messages, phases) = run(&writer(kernel, options), None, 2);
             assert_eq!(messages, Vec::<String>::new(), "`{}`", kernel.name);
             // Each compute shader stood for its library.
             assert_eq!(phases.parsed, JOBS.len(), "`{}` {options:?}", kernel.name);
@@ -180,7 +180,7 @@ fn fake(
 fn a_broken_library_is_reported_in_every_form_at_each_texts_own_line() {
     let write = fake("return x * true;", "ballot_out[i] = twice(i);");
     for threads in [1, 2, 5] {
-        let (messages, phases) = run(&write, threads);
+        let (messages, phases) = run(&write, None, threads);
         // wgsl and wgsl-web, both forms.
         let wgsl: Vec<&String> = messages
             .iter()
@@ -220,7 +220,7 @@ fn a_broken_library_is_reported_in_every_form_at_each_texts_own_line() {
 #[test]
 fn a_broken_entry_point_fails_the_compute_shader_alone() {
     let write = fake("return x * 2u;", "ballot_out[i] = twice(true);");
-    let (messages, _) = run(&write, 2);
+    let (messages, _) = run(&write, None, 2);
     let wgsl: Vec<&String> = messages
         .iter()
         .filter(|m| m.contains("target `wgsl`") || m.contains("target `wgsl-web`"))
@@ -239,7 +239,7 @@ fn a_broken_entry_point_fails_the_compute_shader_alone() {
 #[test]
 fn a_library_that_reads_a_binding_is_validated_itself() {
     let write = fake("return x * ballot_out[0];", "ballot_out[i] = twice(i);");
-    let (messages, phases) = run(&write, 2);
+    let (messages, phases) = run(&write, None, 2);
     let wgsl: Vec<&String> = messages
         .iter()
         .filter(|m| m.contains("target `wgsl"))
@@ -251,6 +251,37 @@ fn a_library_that_reads_a_binding_is_validated_itself() {
         "{wgsl:#?}"
     );
     assert!(phases.parsed >= 2);
+}
+
+#[test]
+fn verdicts_kept_in_the_cache_are_not_read_again_and_failures_never_kept() {
+    let dir = std::env::temp_dir().join(format!("ballot-check-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = Cache::at(dir.clone());
+    let kernel = &kernels()[0];
+    let options = ShaderOptions::default();
+    let write = writer(kernel, &options);
+    let (messages, first) = run(&write, Some(&cache), 2);
+    assert!(messages.is_empty(), "{messages:#?}");
+    assert_eq!((first.parsed, first.cached), (4, 0));
+    let (messages, again) = run(&write, Some(&cache), 2);
+    assert!(messages.is_empty(), "{messages:#?}");
+    assert_eq!((again.parsed, again.cached), (0, 8));
+    // A failure is validated, and reported, every time.
+    let broken = fake("return x * true;", "ballot_out[i] = twice(i);");
+    for _ in 0..2 {
+        let (messages, phases) = run(&broken, Some(&cache), 2);
+        assert_eq!(
+            messages
+                .iter()
+                .filter(|m| m.contains("target `wgsl"))
+                .count(),
+            4
+        );
+        assert!(phases.parsed >= 2);
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
