@@ -12,17 +12,17 @@
 //! | `wgsl-web` | the text after its leading directives (naga rejects `enable subgroups;`), where the directives read as blank space, with `wgsl`'s capabilities |
 //! | `wgsl-no-subgroup` | the text, with `Capabilities::empty()` |
 //! | `glsl-no-subgroup` | the text; `barrier()` needs `SUBGROUP \| SUBGROUP_BARRIER` |
-//! | `glsl` | the text with stand-ins for the extensions' names ([`crate::back::glsl::standins`]): on a line of its own after the `#version` line |
+//! | `glsl` | the text with stand-ins for the extensions' names (`back::glsl::standins`): on a line of its own after the `#version` line |
 //!
 //! A GLSL helper library also gets an empty entry point after it, and a
 //! `#version 450` line before it where it has none.
 //!
 //! What ballot writes itself needs none of that: the writers' validation
-//! mode ([`crate::back::Mode`]) declares the stand-ins on a line of the
+//! mode (`back::Mode::Validation`) declares the stand-ins on a line of the
 //! text, and a kernel's `wgsl-web` text is its `wgsl` text after the
 //! directives, whose verdict it takes. The expansion validates that text
-//! ([`validate_printed`]), and a compute shader together with its library
-//! ([`validate_with_library`]).
+//! (`validate_printed`), and a compute shader together with its library
+//! (`validate_with_library`).
 
 use std::io::Write as _;
 use std::ops::Range;

@@ -4,7 +4,7 @@
 //! - [`glsl`] and [`wgsl`]: shader text for the five [`Target`]s, in two
 //!   [`Form`]s each.
 //! - [`namer`], [`Level`]: what both shader writers share; `forms`: both
-//!   forms of a module in one pass, and [`Mode`]: the text for naga.
+//!   forms of a module in one pass, and `Mode`: the text for naga.
 //!
 //! # The shader interface
 //!

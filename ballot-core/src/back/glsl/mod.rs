@@ -87,7 +87,7 @@ pub fn write(
     Ok(forms.into_text(form).unwrap_or_default())
 }
 
-/// [`write`], in each form of `wanted` at once ([`Forms`]), for `mode`.
+/// [`write()`], in each form of `wanted` at once ([`Forms`]), for `mode`.
 pub(crate) fn write_forms(
     target: Target,
     wanted: &[Form],
@@ -126,7 +126,7 @@ pub(crate) fn write_forms(
     };
     writer
         .write_module()
-        .expect("writing to a String cannot fail");
+        .expect("writing into `Forms` cannot fail");
     Ok(forms)
 }
 

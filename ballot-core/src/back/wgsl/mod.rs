@@ -68,7 +68,7 @@ pub fn write(
     Ok(forms.into_text(form).unwrap_or_default())
 }
 
-/// [`write`], in each form of `wanted` at once ([`Forms`]).
+/// [`write()`], in each form of `wanted` at once ([`Forms`]).
 pub(crate) fn write_forms(
     target: Target,
     wanted: &[Form],
