@@ -13,8 +13,9 @@
 #   BENCH_JOBS    cargo -j (default: cargo's, the number of CPUs)
 #   BENCH_VARIANTS  the variants to build, in order, separated by spaces
 #                 (default "default skip-valid build-opt", and "compare"
-#                 after "default" when BENCH_COMPARE is set; "one-thread" only
-#                 when named); ratios are printed for the pairs that were built
+#                 after "default" when BENCH_COMPARE is set; "one-thread" and
+#                 "no-cache" only when named); ratios are printed for the
+#                 pairs that were built
 #   BENCH_COMPARE another checkout of ballot (an older commit, say): adds the
 #                 variant "compare", the default one built against it, so
 #                 that both are measured in one run on the same machine
@@ -30,6 +31,9 @@
 #   compare      as default, with ballot from BENCH_COMPARE
 #   one-thread   as default, with BALLOT_EXPANSION_THREADS=1: each expansion
 #                emits and validates on the macro's thread alone
+#   no-cache     as default, with BALLOT_VALIDATION_CACHE=off: naga reads
+#                every text again in each build, even those it found valid
+#                in the build before
 # For each variant, the baseline crate (no kernels) is built first: its time
 # is what the dependencies add to a cold build (only the units it does not
 # share with the variants before it; the first one builds everything). The
@@ -240,7 +244,7 @@ if [[ -n $compare ]]; then
     all_variants=(default compare skip-valid build-opt)
 fi
 read -r -a variants <<<"${BENCH_VARIANTS:-${all_variants[*]}}"
-all_variants+=(one-thread)
+all_variants+=(one-thread no-cache)
 for v in "${variants[@]}"; do
     case " ${all_variants[*]} " in
     *" $v "*) ;;
@@ -248,11 +252,11 @@ for v in "${variants[@]}"; do
     esac
 done
 if ((${#variants[@]} == 0)); then echo "BENCH_VARIANTS names no variant" >&2; exit 2; fi
-declare -A features=([default]='' [compare]='' [one-thread]='' [skip-valid]='"skip-validation"' [build-opt]='')
-declare -A extra=([default]='' [compare]='' [one-thread]='' [skip-valid]='' [build-opt]="$opt_profile")
-declare -A source=([default]=$repo [compare]=$compare [one-thread]=$repo [skip-valid]=$repo [build-opt]=$repo)
+declare -A features=([default]='' [compare]='' [one-thread]='' [no-cache]='' [skip-valid]='"skip-validation"' [build-opt]='')
+declare -A extra=([default]='' [compare]='' [one-thread]='' [no-cache]='' [skip-valid]='' [build-opt]="$opt_profile")
+declare -A source=([default]=$repo [compare]=$compare [one-thread]=$repo [no-cache]=$repo [skip-valid]=$repo [build-opt]=$repo)
 # The variables of each variant's builds (besides those of every build).
-declare -A variables=([one-thread]=BALLOT_EXPANSION_THREADS=1)
+declare -A variables=([one-thread]=BALLOT_EXPANSION_THREADS=1 [no-cache]=BALLOT_VALIDATION_CACHE=off)
 for v in "${variants[@]}"; do
     make_crate "$base/crates/base-$v" "base_${v//-/_}" "${features[$v]}" "${extra[$v]}" empty "${source[$v]}"
     make_crate "$base/crates/kernels-$v" "kernels_${v//-/_}" "${features[$v]}" "${extra[$v]}" kernels "${source[$v]}"
@@ -408,7 +412,7 @@ declare -A phase_rows
 for v in "${variants[@]}"; do phase_rows[$v]=$(phases "$base/logs/$v-cold.log"); done
 for key in parse lower emit emit:glsl emit:glsl-no-subgroup emit:wgsl emit:wgsl-web \
     emit:wgsl-no-subgroup validate validate:glsl validate:glsl-no-subgroup validate:wgsl \
-    validate:wgsl-web validate:wgsl-no-subgroup rust wall other threads; do
+    validate:wgsl-web validate:wgsl-no-subgroup rust wall other threads parsed cached; do
     printf '%-28s' "${key/:/ }"
     for v in "${variants[@]}"; do
         row=$(awk -v k="$key" '$1 == k { print $2, $3 }' <<<"${phase_rows[$v]}")
@@ -436,6 +440,9 @@ if built default && built compare; then
     echo "  compare/default, median expansion (incr):   $(ratio "$(field "${exp_incr[compare]}" 2)" "$(field "${exp_incr[default]}" 2)")"
     echo "  compare/default, kernel crate cold:         $(ratio "${cold[compare]}" "${cold[default]}")"
     echo "  compare/default, incremental:               $(ratio "${incr[compare]}" "${incr[default]}")"
+fi
+if built default && built no-cache; then
+    echo "  no-cache/default, median expansion (incr):  $(ratio "$(field "${exp_incr[no-cache]}" 2)" "$(field "${exp_incr[default]}" 2)")"
 fi
 if built default && built one-thread; then
     echo "  one-thread/default, median expansion (cold): $(ratio "$(field "${exp_cold[one-thread]}" 2)" "$(field "${exp_cold[default]}" 2)")"

@@ -479,9 +479,10 @@ fn check_reports_naga_errors_with_exit_code_1() {
     assert!(text(&missing.stderr).contains("cannot read"));
 }
 
-/// naga checks `glsl` text on a shim (`ballot::valid::glsl_shim`), but the
-/// report is about the user's file: the extension's names as written, and
-/// the caret under the offending text of the original line.
+/// naga checks `glsl` text with stand-ins for the extension's names on a
+/// line of their own, but the report is about the user's file: its line
+/// numbers, the extension's names as written, and the caret under the
+/// offending text of the original line.
 #[test]
 fn glsl_check_reports_quote_the_users_names() {
     let line = "    bool n = subgroupBallotBitCount(subgroupBallot(gl_SubgroupInvocationID < 3u)) + gl_SubgroupSize;";

@@ -5,9 +5,9 @@
 //! target (a kernel's compute shader or helpers, or the `wgsl`
 //! [polyfill](crate::polyfill) library), parses and validates it with naga
 //! (`Capabilities::SUBGROUP`), and writes it for one [`CrossTarget`].
-//! `wgsl-no-subgroup` text translates too; `wgsl-web` text must first lose
-//! its directives ([`crate::valid::strip_web_directives`]), since naga
-//! rejects `enable subgroups;`.
+//! `wgsl-no-subgroup` text translates too. A `wgsl-web` text is the `wgsl`
+//! text after its directives, which naga rejects (`enable subgroups;`):
+//! translate the `wgsl` text.
 //!
 //! | target | naga writer | subgroup operations become |
 //! |---|---|---|

@@ -1,25 +1,38 @@
-//! Validation of emitted shader text with naga, per target, following
-//! docs/design.md's table; and, for tests and runners, glslang and spirv-val.
+//! Validation of shader text with naga, per target, following
+//! docs/design.md's table; and, for tests and runners, glslang and
+//! spirv-val.
 //!
-//! | target | how naga sees it |
+//! naga parses every text as it is written: lines may be added where naga
+//! needs them, but no character of the text is changed, and reports point
+//! at the text's own lines and columns.
+//!
+//! | target | what naga parses |
 //! |---|---|
-//! | `wgsl` | wgsl-in, `Capabilities::SUBGROUP` |
-//! | `wgsl-web` | the same, with its `enable` / `diagnostic` directives blanked |
-//! | `wgsl-no-subgroup` | wgsl-in, `Capabilities::empty()` |
-//! | `glsl-no-subgroup` | glsl-in; `barrier()` needs `SUBGROUP \| SUBGROUP_BARRIER` |
-//! | `glsl` | glsl-in on a shim: the extension's functions declared, its built-ins renamed to declared stand-ins |
+//! | `wgsl` | the text, with `Capabilities::SUBGROUP` |
+//! | `wgsl-web` | the text after its leading directives (naga rejects `enable subgroups;`), where the directives read as blank space, with `wgsl`'s capabilities |
+//! | `wgsl-no-subgroup` | the text, with `Capabilities::empty()` |
+//! | `glsl-no-subgroup` | the text; `barrier()` needs `SUBGROUP \| SUBGROUP_BARRIER` |
+//! | `glsl` | the text with stand-ins for the extensions' names (`back::glsl::standins`): on a line of its own after the `#version` line |
 //!
-//! GLSL helper libraries have no `#version` line or entry point, so they are
-//! wrapped in both before parsing. Line numbers in reports refer to the
-//! emitted text, not to the wrapper or the shim.
+//! A GLSL helper library also gets an empty entry point after it, and a
+//! `#version 450` line before it where it has none.
+//!
+//! What ballot writes itself needs none of that: the writers' validation
+//! mode (`back::Mode::Validation`) declares the stand-ins on a line of the
+//! text, and a kernel's `wgsl-web` text is its `wgsl` text after the
+//! directives, whose verdict it takes. The expansion validates that text
+//! (`validate_printed`), and a compute shader together with its library
+//! (`validate_with_library`).
 
 use std::io::Write as _;
+use std::ops::Range;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use naga::valid::{Capabilities, ValidationFlags, Validator};
+use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 
-use crate::back::{Form, Target};
+use crate::back::glsl::standins;
+use crate::back::{Form, Language, Target};
 
 /// naga rejected an emitted shader.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -41,59 +54,63 @@ fn location(line: Option<u32>) -> String {
     line.map_or_else(String::new, |l| format!(" at line {l}"))
 }
 
-/// Validates `text`, emitted for `target` in `form`, with naga.
+/// Validates `text`, emitted for `target` in `form`, with naga (see the
+/// table above).
 pub fn validate(target: Target, form: Form, text: &str) -> Result<(), ValidationError> {
-    validate_source(target, form, text, &naga_source(target, form, text))
+    let library = form == Form::Helpers;
+    let source = Source::new(target, text, library, Written::Elsewhere);
+    source
+        .check(target.language().extension())
+        .map(drop)
+        .map_err(|failure| failure.error(target, form, text))
 }
 
-/// The text that naga parses when [`validate`] checks `text`, emitted for
-/// `target` in `form`: the text itself, or (per the table above) the
-/// `wgsl-web` text with its directives blanked, the `glsl` shim, a GLSL
-/// helper library wrapped in a version line and an entry point.
-pub fn naga_source(target: Target, form: Form, text: &str) -> String {
-    match target {
-        Target::Wgsl | Target::WgslNoSubgroup => text.to_string(),
-        Target::WgslWeb => strip_web_directives(text),
-        Target::GlslNoSubgroup => glsl_wrap(text, form),
-        Target::Glsl => glsl_wrap(&glsl_shim(text), form),
-    }
-}
-
-/// [`validate`], given `source`, which must be [`naga_source`] of the
-/// other three: for callers that have it already.
-pub fn validate_source(
+/// [`validate`] for a text written in the validation mode
+/// ([`crate::back::Mode::Validation`]) for `target` (not `wgsl-web`, whose
+/// text is its `wgsl` one): naga parses it as it is (a GLSL library with
+/// its `#version` line and entry point).
+pub(crate) fn validate_printed(
     target: Target,
     form: Form,
     text: &str,
-    source: &str,
 ) -> Result<(), ValidationError> {
-    let fail = |(message, line): (String, Option<u32>)| {
-        // Wrappers add lines before the emitted text; report its own lines.
-        let offset = if wrapped(target, form) { 1 } else { 0 };
-        let line = line.and_then(|l| l.checked_sub(offset)).filter(|&l| l > 0);
-        ValidationError {
-            target,
-            form,
-            message,
-            line,
-            line_text: line
-                .and_then(|l| text.lines().nth(l as usize - 1))
-                .map(str::to_string),
-        }
-    };
-    match target {
-        Target::Wgsl | Target::WgslWeb | Target::WgslNoSubgroup => {
-            wgsl(source, "wgsl", capabilities(target))
-        }
-        Target::GlslNoSubgroup => glsl(source, "glsl"),
-        Target::Glsl => glsl(source, "glsl").map_err(|(m, l)| (unshim_report(&m), l)),
+    let library = form == Form::Helpers;
+    let source = Source::new(target, text, library, Written::Printed);
+    source
+        .check(target.language().extension())
+        .map(drop)
+        .map_err(|failure| failure.error(target, form, text))
+}
+
+/// The verdicts on the validation-mode text of a compute shader and on its
+/// library, from one validation: `compute` is naga's verdict on the text,
+/// and `library`, whether the library is valid because the compute shader
+/// is. `compute_only` are the parts of `text` that its library lacks
+/// ([`crate::back::forms::Forms::compute_only`]); the rest, written by the
+/// same writer in the same pass, is the library's text but for its own
+/// comments. So the library's module is the compute shader's without what
+/// those parts declare (bindings, the entry point), and a valid module
+/// stays valid when items nothing else refers to are taken away: each
+/// function, global and type is validated on its own and against what it
+/// refers to, and an entry point only adds checks of its own. Whether
+/// anything else refers to them is read off naga's module, not the text
+/// ([`library_stands`]); where something does, or the compute shader
+/// fails, `library` is false, and the library must be validated itself.
+pub(crate) fn validate_with_library(
+    target: Target,
+    text: &str,
+    compute_only: &[Range<usize>],
+) -> (Result<(), ValidationError>, bool) {
+    let source = Source::new(target, text, false, Written::Printed);
+    match source.check(target.language().extension()) {
+        Ok((module, info)) => (Ok(()), library_stands(&module, &info, compute_only)),
+        Err(failure) => (Err(failure.error(target, Form::ComputeShader, text)), false),
     }
-    .map_err(fail)
 }
 
 /// The capabilities naga validates `target`'s text with (see the table
-/// above): two targets whose [`naga_source`] texts hold the same tokens
-/// and that have the same capabilities get the same verdict.
+/// above). `wgsl-web` has `wgsl`'s: a kernel's `wgsl-web` text takes the
+/// verdict of its `wgsl` text.
 pub fn capabilities(target: Target) -> Capabilities {
     match target {
         Target::Wgsl | Target::WgslWeb => Capabilities::SUBGROUP,
@@ -106,14 +123,6 @@ pub fn capabilities(target: Target) -> Capabilities {
 /// subgroup, which needs these capabilities to validate.
 const GLSL_CAPABILITIES: Capabilities =
     Capabilities::SUBGROUP.union(Capabilities::SUBGROUP_BARRIER);
-
-fn wrapped(target: Target, form: Form) -> bool {
-    target.language() == crate::back::Language::Glsl && form == Form::Helpers
-}
-
-fn validator(caps: Capabilities) -> Validator {
-    Validator::new(ValidationFlags::all(), caps)
-}
 
 /// naga rejected a user's shader module (see [`check_source`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -134,39 +143,23 @@ pub struct SourceError {
 /// `wgsl` and `wgsl-web`, none for `wgsl-no-subgroup` (GLSL always gets
 /// the subgroup barrier that naga's `barrier()` needs). GLSL is parsed as a
 /// compute shader; one without `main` is taken as a library (an empty
-/// entry point is appended). naga's report names `path`.
-///
-/// For `glsl` naga checks the shim ([`glsl_shim`]), but the report names
-/// and points at the file's own text: its lines, columns and names.
+/// entry point is appended). naga's report names `path`, and points at the
+/// file's own lines and columns.
 ///
 /// This runs naga directly: on untrusted input use
 /// [`crate::check::check_bytes`], which bounds the input first and catches
 /// naga's panics.
 pub fn check_source(target: Target, path: &str, text: &str) -> Result<(), SourceError> {
-    let fail = |(report, line): (String, Option<u32>)| SourceError {
-        target,
-        report,
-        line,
-    };
-    match target {
-        Target::Wgsl => wgsl(text, path, Capabilities::SUBGROUP),
-        Target::WgslWeb => wgsl(&strip_web_directives(text), path, Capabilities::SUBGROUP),
-        Target::WgslNoSubgroup => wgsl(text, path, Capabilities::empty()),
-        Target::Glsl => glsl(&glsl_library(glsl_shim(text)), path)
-            .map_err(|(report, line)| (unshim_report(&report), line)),
-        Target::GlslNoSubgroup => glsl(&glsl_library(text.to_string()), path),
+    let library = target.language() == Language::Glsl && !defines_main(text);
+    let source = Source::new(target, text, library, Written::Elsewhere);
+    match source.check(path) {
+        Ok(_) => Ok(()),
+        Err(Failure { report, line }) => Err(SourceError {
+            target,
+            report,
+            line,
+        }),
     }
-    .map_err(fail)
-}
-
-/// A GLSL module without `main` is a library: naga's glsl-in needs an
-/// entry point, so one is appended (after the text, keeping its line
-/// numbers).
-fn glsl_library(mut text: String) -> String {
-    if !defines_main(&text) {
-        text.push_str("\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
-    }
-    text
 }
 
 /// Whether `void main(` appears (spaces aside): a comment saying "call
@@ -182,260 +175,350 @@ fn defines_main(text: &str) -> bool {
     })
 }
 
-/// naga's report of a validation error, and the line of its innermost span
-/// (the expression rather than the enclosing function).
-fn validation_report(
-    e: &naga::WithSpan<naga::valid::ValidationError>,
-    source: &str,
-    path: &str,
-) -> (String, Option<u32>) {
-    let line = e
-        .spans()
-        .last()
-        .map(|(span, _)| span.location(source).line_number);
-    (e.emit_to_string_with_path(source, path), line)
+/// Who wrote a text: what naga needs added to it differs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// A shader writer, in its validation mode: stand-ins included.
+    Printed,
+    /// Anyone: ballot's output, a user's file.
+    Elsewhere,
 }
 
-/// Parses and validates WGSL; on failure, naga's report (naming `path`)
-/// and its line.
-fn wgsl(source: &str, path: &str, caps: Capabilities) -> Result<(), (String, Option<u32>)> {
-    let module = naga::front::wgsl::parse_str(source).map_err(|e| {
-        let line = e.location(source).map(|l| l.line_number);
-        (e.emit_to_string_with_path(source, path), line)
-    })?;
-    validator(caps)
-        .validate(&module)
-        .map_err(|e| validation_report(&e, source, path))?;
-    Ok(())
+/// The line put before a GLSL helper library: naga and glslang need a
+/// version.
+const GLSL_LIBRARY_VERSION: &str = "#version 450\n";
+
+/// The lines put after a GLSL helper library: an empty entry point, which
+/// naga's glsl-in needs.
+const GLSL_LIBRARY_ENTRY: &str = "\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+
+/// A text as naga parses it: in `source`, the text with lines added.
+struct Source<'a> {
+    target: Target,
+    /// The text, as reports quote it.
+    text: &'a str,
+    /// What naga parses.
+    source: String,
+    /// The lines added to the text (GLSL only): where each goes in the
+    /// text, and its length, in order.
+    added: Vec<(usize, usize)>,
 }
 
-/// Parses GLSL as a compute shader and validates it; on failure, naga's
-/// report (naming `path`) and its line.
-fn glsl(source: &str, path: &str) -> Result<(), (String, Option<u32>)> {
-    let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
-    let module = naga::front::glsl::Frontend::default()
-        .parse(&options, source)
-        .map_err(|e| {
-            let line = e
-                .errors
-                .first()
-                .and_then(|err| err.location(source))
-                .map(|l| l.line_number);
-            (e.emit_to_string_with_path(source, path), line)
-        })?;
-    validator(GLSL_CAPABILITIES)
-        .validate(&module)
-        .map_err(|e| validation_report(&e, source, path))?;
-    Ok(())
+/// naga's report on a text, and the line of the text it points at.
+struct Failure {
+    report: String,
+    line: Option<u32>,
 }
 
-/// Blanks `enable` and `diagnostic` directives (keeping line numbers):
-/// naga's wgsl-in rejects `enable subgroups;`.
-pub fn strip_web_directives(text: &str) -> String {
-    text.lines()
-        .map(|line| {
-            let t = line.trim_start();
-            if t.starts_with("enable ") || t.starts_with("diagnostic") {
-                ""
-            } else {
-                line
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// A GLSL helper library needs a version and an entry point to parse; a
-/// compute shader is taken as it is.
-fn glsl_wrap(text: &str, form: Form) -> String {
-    match form {
-        Form::ComputeShader => text.to_string(),
-        Form::Helpers => {
-            let [layout, main] = GLSL_LIBRARY_ENTRY;
-            format!("{GLSL_LIBRARY_VERSION}\n{text}\n{layout}\n{main}\n")
+impl Failure {
+    fn error(self, target: Target, form: Form, text: &str) -> ValidationError {
+        let line_text = self
+            .line
+            .and_then(|l| text.lines().nth(l as usize - 1))
+            .map(str::to_string);
+        ValidationError {
+            target,
+            form,
+            message: self.report,
+            line: self.line,
+            line_text,
         }
     }
 }
 
-/// The line that [`naga_source`] puts before a GLSL helper library.
-pub const GLSL_LIBRARY_VERSION: &str = "#version 450";
+impl<'a> Source<'a> {
+    /// What naga parses for `text`, written for `target` (see the table
+    /// above); `library`: a GLSL text without an entry point.
+    fn new(target: Target, text: &'a str, library: bool, written: Written) -> Self {
+        let mut additions: Vec<(usize, String)> = Vec::new();
+        let mut source = None;
+        match target {
+            Target::Wgsl | Target::WgslNoSubgroup => {}
+            Target::WgslWeb => source = Some(after_directives(text)),
+            Target::Glsl | Target::GlslNoSubgroup => {
+                let stand_ins = (target == Target::Glsl && written == Written::Elsewhere)
+                    .then(|| standins::declarations(|name| text.contains(name)))
+                    .filter(|line| !line.is_empty());
+                let version = version_line_end(text);
+                let mut top = String::new();
+                if library && version.is_none() {
+                    top.push_str(GLSL_LIBRARY_VERSION);
+                }
+                match (stand_ins, version) {
+                    (Some(line), Some(end)) => additions.push((end, format!("{line}\n"))),
+                    (Some(line), None) => top.push_str(&format!("{line}\n")),
+                    (None, _) => {}
+                }
+                if !top.is_empty() {
+                    additions.insert(0, (0, top));
+                }
+                if library {
+                    additions.push((text.len(), GLSL_LIBRARY_ENTRY.to_string()));
+                }
+            }
+        }
+        let mut added = Vec::new();
+        if !additions.is_empty() {
+            let mut with = String::with_capacity(text.len() + 1024);
+            let mut from = 0;
+            for (at, lines) in &additions {
+                with.push_str(&text[from..*at]);
+                with.push_str(lines);
+                added.push((*at, lines.len()));
+                from = *at;
+            }
+            with.push_str(&text[from..]);
+            source = Some(with);
+        }
+        Source {
+            target,
+            text,
+            source: source.unwrap_or_else(|| text.to_string()),
+            added,
+        }
+    }
 
-/// The lines that [`naga_source`] puts after a GLSL helper library: an
-/// empty entry point, which naga's glsl-in needs.
-pub const GLSL_LIBRARY_ENTRY: [&str; 2] = ["layout(local_size_x = 1) in;", "void main() {}"];
+    /// naga's module and its analysis, or naga's report, rendered on the
+    /// text (naming `path`), and its line.
+    fn check(&self, path: &str) -> Result<(naga::Module, ModuleInfo), Failure> {
+        let module = match self.target.language() {
+            Language::Wgsl => naga::front::wgsl::parse_str(&self.source).map_err(|e| {
+                // The source has the text's offsets: it is rendered on the
+                // text itself.
+                let line = e.location(self.text).map(|l| l.line_number);
+                Failure {
+                    report: e.emit_to_string_with_path(self.text, path),
+                    line,
+                }
+            })?,
+            Language::Glsl => {
+                let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
+                naga::front::glsl::Frontend::default()
+                    .parse(&options, &self.source)
+                    .map_err(|mut e| {
+                        for error in &mut e.errors {
+                            error.meta = self.to_text(error.meta);
+                        }
+                        let line = e.errors.first().map(|error| self.line(error.meta));
+                        Failure {
+                            report: e.emit_to_string_with_path(self.text, path),
+                            line: line.flatten(),
+                        }
+                    })?
+            }
+        };
+        let info = Validator::new(ValidationFlags::all(), capabilities(self.target))
+            .validate(&module)
+            .map_err(|e| {
+                let spans: Vec<(naga::Span, String)> = e.spans().cloned().collect();
+                let mut mapped = naga::WithSpan::new(e.into_inner());
+                for (span, label) in spans {
+                    mapped = mapped.with_span(self.to_text(span), label);
+                }
+                // The innermost span: the expression rather than the
+                // enclosing function.
+                let line = mapped.spans().last().and_then(|(s, _)| self.line(*s));
+                Failure {
+                    report: mapped.emit_to_string_with_path(self.text, path),
+                    line,
+                }
+            })?;
+        Ok((module, info))
+    }
 
-/// The names `GL_KHR_shader_subgroup_ballot` (and `_basic`) add, with the
-/// stand-in declarations that make them known to naga, which knows none.
-///
-/// Functions keep their names: naga's glsl-in has no built-in of that
-/// name, so a declared function of the same signature stands in. A
-/// built-in variable cannot be declared under a `gl_` name (the prefix is
-/// reserved), so it becomes a constant under [`SHIM_PREFIX`] instead of
-/// `gl_`, which is just as long: every column of the file stays where it
-/// was, and naga's report, with the prefix mapped back
-/// ([`unshim_report`]), quotes and points at the user's own text.
-const SHIM: &[(&str, &str)] = &[
-    (
-        "subgroupBallot",
-        "uvec4 subgroupBallot(bool p) { return uvec4(0u); }",
-    ),
-    (
-        "subgroupInverseBallot",
-        "bool subgroupInverseBallot(uvec4 v) { return false; }",
-    ),
-    (
-        "subgroupBallotBitExtract",
-        "bool subgroupBallotBitExtract(uvec4 v, uint i) { return false; }",
-    ),
-    (
-        "subgroupBallotBitCount",
-        "uint subgroupBallotBitCount(uvec4 v) { return 0u; }",
-    ),
-    (
-        "subgroupBallotInclusiveBitCount",
-        "uint subgroupBallotInclusiveBitCount(uvec4 v) { return 0u; }",
-    ),
-    (
-        "subgroupBallotExclusiveBitCount",
-        "uint subgroupBallotExclusiveBitCount(uvec4 v) { return 0u; }",
-    ),
-    (
-        "subgroupBallotFindLSB",
-        "uint subgroupBallotFindLSB(uvec4 v) { return 0u; }",
-    ),
-    (
-        "subgroupBallotFindMSB",
-        "uint subgroupBallotFindMSB(uvec4 v) { return 0u; }",
-    ),
-    ("subgroupElect", "bool subgroupElect() { return false; }"),
-    (
-        "subgroupBroadcastFirst",
-        "bool subgroupBroadcastFirst(bool x) { return x; }\n\
-         uint subgroupBroadcastFirst(uint x) { return x; }\n\
-         int subgroupBroadcastFirst(int x) { return x; }\n\
-         float subgroupBroadcastFirst(float x) { return x; }\n\
-         uvec4 subgroupBroadcastFirst(uvec4 x) { return x; }",
-    ),
-    (
-        "subgroupBroadcast",
-        "bool subgroupBroadcast(bool x, uint id) { return x; }\n\
-         uint subgroupBroadcast(uint x, uint id) { return x; }\n\
-         int subgroupBroadcast(int x, uint id) { return x; }\n\
-         float subgroupBroadcast(float x, uint id) { return x; }\n\
-         uvec4 subgroupBroadcast(uvec4 x, uint id) { return x; }",
-    ),
-    (
-        "gl_SubgroupInvocationID",
-        "const uint GL_SubgroupInvocationID = 0u;",
-    ),
-    ("gl_SubgroupSize", "const uint GL_SubgroupSize = 32u;"),
-    (
-        "gl_SubgroupEqMask",
-        "const uvec4 GL_SubgroupEqMask = uvec4(0u);",
-    ),
-    (
-        "gl_SubgroupGeMask",
-        "const uvec4 GL_SubgroupGeMask = uvec4(0u);",
-    ),
-    (
-        "gl_SubgroupGtMask",
-        "const uvec4 GL_SubgroupGtMask = uvec4(0u);",
-    ),
-    (
-        "gl_SubgroupLeMask",
-        "const uvec4 GL_SubgroupLeMask = uvec4(0u);",
-    ),
-    (
-        "gl_SubgroupLtMask",
-        "const uvec4 GL_SubgroupLtMask = uvec4(0u);",
-    ),
-];
+    /// `span` of the source as a span of the text: undefined where it
+    /// starts in an added line, cut short where it runs into one.
+    fn to_text(&self, span: naga::Span) -> naga::Span {
+        let Some(range) = span.to_range() else {
+            return span;
+        };
+        let start = self.offset(range.start);
+        let end = self.offset(range.end.saturating_sub(1)).map(|e| e + 1);
+        match (start, end) {
+            (Some(start), Some(end)) if end > start => naga::Span::new(start as u32, end as u32),
+            (Some(start), _) => {
+                let end = (start + 1).min(self.text.len()).max(start);
+                naga::Span::new(start as u32, end as u32)
+            }
+            (None, _) => naga::Span::UNDEFINED,
+        }
+    }
 
-/// What the shim writes in place of a built-in variable's `gl_`.
-pub const SHIM_PREFIX: &str = "GL_";
+    /// The offset in the text of `offset` in the source, or `None` in an
+    /// added line.
+    fn offset(&self, offset: usize) -> Option<usize> {
+        let mut shift = 0;
+        for &(at, len) in &self.added {
+            let start = at + shift;
+            if offset < start {
+                break;
+            }
+            if offset < start + len {
+                return None;
+            }
+            shift += len;
+        }
+        Some(offset - shift)
+    }
 
-/// The `glsl` target's text as naga can check it: each built-in variable
-/// renamed to its stand-in, the stand-ins declared in place of the first
-/// `#extension` line, the other `#extension` lines blanked. Every line
-/// keeps its number and every other character its column.
-pub fn glsl_shim(text: &str) -> String {
-    let mut used = Vec::new();
-    let mut lines: Vec<String> = text
-        .lines()
-        .map(|line| {
-            if line.trim_start().starts_with("#extension") {
-                String::new()
+    /// The 1-based line of the text where a span of the text starts.
+    fn line(&self, span: naga::Span) -> Option<u32> {
+        span.to_range()
+            .filter(|r| r.start <= self.text.len())
+            .map(|_| span.location(self.text).line_number)
+    }
+}
+
+/// Where the `#version` line of a GLSL text ends (after its line break),
+/// if it has one: stand-ins go after it, as nothing may precede it.
+fn version_line_end(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with("#version") {
+            return Some(at + line.len());
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// A `wgsl-web` text as naga parses it: its leading directives (`enable`,
+/// `requires`, `diagnostic`: WGSL has them before any declaration) as
+/// blank space, so that naga reads the rest, the `wgsl` text, at its own
+/// offsets, lines and columns. Only whole lines that hold a directive and
+/// nothing that could reach past the line (a block comment) are taken.
+fn after_directives(text: &str) -> String {
+    let mut end = 0;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let code = line.trim();
+        let directive = ["enable ", "requires ", "diagnostic"]
+            .iter()
+            .any(|d| code.starts_with(d))
+            && code.ends_with(';')
+            && !code.contains("/*")
+            && !code.contains("//");
+        let blank = code.is_empty() || (code.starts_with("//") && !code.contains("/*"));
+        if directive {
+            end = at + line.len();
+        } else if !blank {
+            break;
+        }
+        at += line.len();
+    }
+    let blanked: String = text[..end]
+        .chars()
+        .map(|c| {
+            if c == '\n' {
+                "\n".to_string()
             } else {
-                rename_identifiers(line, &mut used)
+                " ".repeat(c.len_utf8())
             }
         })
         .collect();
-    let decls: Vec<&str> = SHIM
+    blanked + &text[end..]
+}
+
+/// Whether the library of a compute shader is valid because the compute
+/// shader is (see [`validate_with_library`]): nothing in `module` outside
+/// the byte ranges `own`, the compute shader's own parts, refers to what
+/// those parts declare. They may declare globals (the bindings, and the
+/// built-ins naga's glsl-in makes globals of where `main` reads them),
+/// types and functions (glsl-in's `main`, which its entry point calls); a
+/// constant or override there is taken for one the library could need.
+/// Entry points are the compute shader's own.
+fn library_stands(module: &naga::Module, info: &ModuleInfo, own: &[Range<usize>]) -> bool {
+    let inside = |span: naga::Span| {
+        span.to_range()
+            .is_some_and(|r| own.iter().any(|o| o.contains(&r.start)))
+    };
+    let declares = module
+        .constants
         .iter()
-        .filter(|(name, _)| used.contains(name))
-        .map(|(_, decl)| *decl)
+        .any(|(h, _)| inside(module.constants.get_span(h)))
+        || module
+            .overrides
+            .iter()
+            .any(|(h, _)| inside(module.overrides.get_span(h)));
+    if declares {
+        return false;
+    }
+    let globals: Vec<naga::Handle<naga::GlobalVariable>> = module
+        .global_variables
+        .iter()
+        .filter(|&(h, _)| inside(module.global_variables.get_span(h)))
+        .map(|(h, _)| h)
         .collect();
-    let decls = decls.join(" ").replace('\n', " ");
-    // Text that uses the extension must enable it, so the line exists.
-    match text
-        .lines()
-        .position(|l| l.trim_start().starts_with("#extension"))
-    {
-        Some(first) => lines[first] = decls,
-        None if !decls.is_empty() => lines.insert(0, decls),
-        None => {}
+    let functions: Vec<naga::Handle<naga::Function>> = module
+        .functions
+        .iter()
+        .filter(|&(h, _)| inside(module.functions.get_span(h)))
+        .map(|(h, _)| h)
+        .collect();
+    // The named types declared there, and every type made of one.
+    let mut theirs = vec![false; module.types.len()];
+    for (h, ty) in module.types.iter() {
+        use naga::TypeInner as T;
+        let made_of = match &ty.inner {
+            T::Array { base, .. } | T::BindingArray { base, .. } | T::Pointer { base, .. } => {
+                theirs[base.index()]
+            }
+            T::Struct { members, .. } => members.iter().any(|m| theirs[m.ty.index()]),
+            _ => false,
+        };
+        theirs[h.index()] = made_of || (ty.name.is_some() && inside(module.types.get_span(h)));
     }
-    lines.join("\n")
+    let theirs = |ty: naga::Handle<naga::Type>| theirs[ty.index()];
+    let mut library = module
+        .functions
+        .iter()
+        .filter(|(h, _)| !functions.contains(h));
+    let functions_stand = library.all(|(h, function)| {
+        let uses = &info[h];
+        let mut called = Vec::new();
+        calls(&function.body, &mut called);
+        globals.iter().all(|&g| uses[g].is_empty())
+            && called.iter().all(|f| !functions.contains(f))
+            && function.arguments.iter().all(|a| !theirs(a.ty))
+            && function.result.as_ref().is_none_or(|r| !theirs(r.ty))
+            && function.local_variables.iter().all(|(_, l)| !theirs(l.ty))
+            && function.expressions.iter().all(|(e, _)| match uses[e].ty {
+                naga::proc::TypeResolution::Handle(ty) => !theirs(ty),
+                naga::proc::TypeResolution::Value(naga::TypeInner::Pointer { base, .. }) => {
+                    !theirs(base)
+                }
+                naga::proc::TypeResolution::Value(_) => true,
+            })
+    });
+    functions_stand
+        && module
+            .global_variables
+            .iter()
+            .all(|(h, g)| globals.contains(&h) || !theirs(g.ty))
+        && module.constants.iter().all(|(_, c)| !theirs(c.ty))
 }
 
-/// Notes each whole identifier that is an extension name, and renames the
-/// built-in variables to their stand-ins.
-fn rename_identifiers(line: &str, used: &mut Vec<&'static str>) -> String {
-    map_identifiers(line, |ident| {
-        // Every extension name has one of these prefixes: most identifiers
-        // are ruled out without a look at the list.
-        if !(ident.starts_with("subgroup") || ident.starts_with("gl_")) {
-            return None;
+/// Every function `block` calls, nested blocks included.
+fn calls(block: &naga::Block, out: &mut Vec<naga::Handle<naga::Function>>) {
+    use naga::Statement as S;
+    for statement in block.iter() {
+        match statement {
+            S::Call { function, .. } => out.push(*function),
+            S::Block(block) => calls(block, out),
+            S::If { accept, reject, .. } => {
+                calls(accept, out);
+                calls(reject, out);
+            }
+            S::Switch { cases, .. } => cases.iter().for_each(|case| calls(&case.body, out)),
+            S::Loop {
+                body, continuing, ..
+            } => {
+                calls(body, out);
+                calls(continuing, out);
+            }
+            _ => {}
         }
-        let (name, _) = SHIM.iter().find(|(name, _)| *name == ident)?;
-        if !used.contains(name) {
-            used.push(name);
-        }
-        name.strip_prefix("gl_")
-            .map(|rest| format!("{SHIM_PREFIX}{rest}"))
-    })
-}
-
-/// naga's report on [`glsl_shim`]'s text, in the user's names: each
-/// built-in variable's stand-in becomes the `gl_` name again. Columns
-/// match, as the two names are equally long.
-pub fn unshim_report(report: &str) -> String {
-    map_identifiers(report, |ident| {
-        let rest = ident.strip_prefix(SHIM_PREFIX)?;
-        let name = format!("gl_{rest}");
-        SHIM.iter().any(|(n, _)| *n == name).then_some(name)
-    })
-}
-
-/// `text` with each whole identifier that `rename` maps replaced.
-fn map_identifiers(text: &str, mut rename: impl FnMut(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
-        out.push_str(&rest[..start]);
-        rest = &rest[start..];
-        let end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        let ident = &rest[..end];
-        match rename(ident) {
-            Some(name) => out.push_str(&name),
-            None => out.push_str(ident),
-        }
-        rest = &rest[end..];
     }
-    out.push_str(rest);
-    out
 }
 
 /// An external tool (glslang, spirv-val) failed or could not run.
@@ -510,9 +593,16 @@ pub fn glslang_spirv(text: &str) -> Result<Vec<u8>, ToolError> {
 }
 
 /// Validates GLSL in `form` with glslang and spirv-val: a compute shader as
-/// it is, a helper library wrapped like [`validate`] wraps it.
+/// it is, a helper library with the `#version` line and entry point that
+/// [`validate`] adds.
 pub fn glslang(text: &str, form: Form) -> Result<(), ToolError> {
-    glslang_spirv(&glsl_wrap(text, form)).map(drop)
+    match form {
+        Form::ComputeShader => glslang_spirv(text),
+        Form::Helpers => {
+            glslang_spirv(&format!("{GLSL_LIBRARY_VERSION}{text}{GLSL_LIBRARY_ENTRY}"))
+        }
+    }
+    .map(drop)
 }
 
 /// A small stable hash for temporary file names.
@@ -523,109 +613,4 @@ fn fnv1a(text: &str) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const BALLOT_WGSL: &str = "\
-@compute @workgroup_size(32)
-fn main(@builtin(local_invocation_index) i: u32) {
-    let m = subgroupBallot((i % 2u) == 0u);
-}
-";
-
-    #[test]
-    fn subgroup_wgsl_needs_the_subgroup_capability() {
-        assert_eq!(
-            validate(Target::Wgsl, Form::ComputeShader, BALLOT_WGSL),
-            Ok(())
-        );
-        let err = validate(Target::WgslNoSubgroup, Form::ComputeShader, BALLOT_WGSL).unwrap_err();
-        assert_eq!(err.line, Some(3));
-        assert_eq!(
-            err.line_text.as_deref(),
-            Some("    let m = subgroupBallot((i % 2u) == 0u);")
-        );
-    }
-
-    #[test]
-    fn web_directives_are_blanked_for_naga() {
-        let web =
-            format!("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n{BALLOT_WGSL}");
-        assert!(
-            naga::front::wgsl::parse_str(&web).is_err(),
-            "naga rejects `enable subgroups;`"
-        );
-        assert_eq!(validate(Target::WgslWeb, Form::ComputeShader, &web), Ok(()));
-        let broken = web.replace("2u) == 0u", "2u) == 0i");
-        assert_eq!(
-            validate(Target::WgslWeb, Form::ComputeShader, &broken)
-                .unwrap_err()
-                .line,
-            Some(5)
-        );
-    }
-
-    #[test]
-    fn the_glsl_shim_declares_stand_ins_and_keeps_line_numbers() {
-        let text = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
-                    layout(local_size_x = 32) in;\n\
-                    void main() {\n\
-                    uvec4 m = subgroupBallot(gl_SubgroupInvocationID < 3u);\n\
-                    uint n = subgroupBallotBitCount(m) + gl_SubgroupSize;\n\
-                    }\n";
-        let shim = glsl_shim(text);
-        assert!(shim.contains("m = subgroupBallot(GL_SubgroupInvocationID < 3u);"));
-        // Every line the same length: columns are kept.
-        for (a, b) in text.lines().zip(shim.lines()).skip(2) {
-            assert_eq!(a.len(), b.len(), "{b}");
-        }
-        assert!(!shim.contains("#extension"));
-        assert_eq!(shim.lines().count(), text.lines().count(), "{shim}");
-        assert_eq!(validate(Target::Glsl, Form::ComputeShader, text), Ok(()));
-        let broken = text.replace("uint n", "bool n");
-        let err = validate(Target::Glsl, Form::ComputeShader, &broken).unwrap_err();
-        assert_eq!(err.line, Some(6), "{err}");
-    }
-
-    #[test]
-    fn every_shim_name_has_a_prefix_that_rename_identifiers_looks_for() {
-        for (name, _) in SHIM {
-            assert!(
-                name.starts_with("subgroup") || name.starts_with("gl_"),
-                "{name}"
-            );
-        }
-    }
-
-    #[test]
-    fn glsl_helper_libraries_are_wrapped_and_lines_refer_to_the_library() {
-        let helpers = "uint twice(uint x) {\n    return x * 2u;\n}\n";
-        assert_eq!(
-            validate(Target::GlslNoSubgroup, Form::Helpers, helpers),
-            Ok(())
-        );
-        let err = validate(
-            Target::GlslNoSubgroup,
-            Form::Helpers,
-            &helpers.replace("2u", "true"),
-        )
-        .unwrap_err();
-        assert_eq!(err.line, Some(2), "{err}");
-    }
-
-    #[test]
-    fn glslang_compiles_and_spirv_val_accepts_a_ballot_shader() {
-        if !ballot_testkit::have_tools("glslang and spirv-val", &ballot_testkit::GLSL_TOOLS) {
-            return;
-        }
-        let text = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
-                    layout(local_size_x = 32) in;\n\
-                    layout(std430, set = 0, binding = 0) buffer Out { uvec4 data[]; } out_;\n\
-                    void main() { out_.data[gl_LocalInvocationIndex] = subgroupBallot(true); }\n";
-        let spirv = glslang_spirv(text).expect("glslang-tools and spirv-tools are installed");
-        assert_eq!(&spirv[..4], &0x0723_0203u32.to_le_bytes());
-        let err = glslang_spirv(&text.replace("subgroupBallot(true)", "subgroupBallot(1.0)"))
-            .unwrap_err();
-        assert_eq!(err.tool, "glslangValidator");
-    }
-}
+mod tests;

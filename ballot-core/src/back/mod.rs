@@ -3,7 +3,8 @@
 //! - [`rust`]: the native SPMD-on-SIMD Rust behind `run` and `run_dispatch`.
 //! - [`glsl`] and [`wgsl`]: shader text for the five [`Target`]s, in two
 //!   [`Form`]s each.
-//! - [`namer`], [`Level`]: what both shader writers share.
+//! - [`namer`], [`Level`]: what both shader writers share; `forms`: both
+//!   forms of a module in one pass, and `Mode`: the text for naga.
 //!
 //! # The shader interface
 //!
@@ -62,6 +63,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+pub(crate) mod forms;
 pub mod glsl;
 pub mod keywords;
 pub mod namer;
@@ -371,14 +373,45 @@ pub fn emit(
     options: &ShaderOptions,
     missing: Missing,
 ) -> Result<String, ShaderError> {
+    let forms = write_forms(target, &[form], kernels, options, missing, Mode::Output)?;
+    Ok(forms.into_text(form).unwrap_or_default())
+}
+
+/// What a shader writer writes: the text users get, or the text naga
+/// validates, which is the same text but where naga lacks what a target's
+/// compiler has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum Mode {
+    /// The emitted text.
+    #[default]
+    Output,
+    /// For naga: on `glsl`, the line after the `#extension` lines, blank
+    /// in the output, declares stand-ins for the extensions' names
+    /// ([`glsl::standins`]). Every other line is the output's. WGSL text
+    /// needs nothing: naga knows every name the writers use, and a
+    /// `wgsl-web` text is validated as the `wgsl` text it ends with.
+    Validation,
+}
+
+/// [`emit`], in each form of `wanted` at once, for `mode`: the texts, and
+/// which parts of the compute shader's the library lacks.
+pub(crate) fn write_forms(
+    target: Target,
+    wanted: &[Form],
+    kernels: &[&crate::ir::Kernel],
+    options: &ShaderOptions,
+    missing: Missing,
+    mode: Mode,
+) -> Result<forms::Forms, ShaderError> {
     options.validate()?;
     // The writers recurse along the kernel's nesting.
     crate::stack::deep(|| {
         let request = Request {
             target,
-            form,
+            wanted,
             options,
             module: crate::lower::calls::resolve(kernels, missing)?,
+            mode,
         };
         Ok(match target.language() {
             Language::Glsl => glsl::write(request),
@@ -387,14 +420,16 @@ pub fn emit(
     })
 }
 
-/// What [`emit`] asks a printer to write.
+/// What [`write_forms`] asks a printer to write.
 pub(crate) struct Request<'a> {
     /// The target, of the printer's language.
     pub target: Target,
-    /// The form.
-    pub form: Form,
+    /// The forms to write.
+    pub wanted: &'a [Form],
     /// The options, validated.
     pub options: &'a ShaderOptions,
     /// The entry kernel and its callees, resolved.
     pub module: crate::lower::calls::Module<'a>,
+    /// For the user or for naga.
+    pub mode: Mode,
 }

@@ -1,16 +1,27 @@
-//! Compile-time validation of every shader a kernel yields.
+//! Compile-time validation of every shader a kernel yields: the pass of
+//! the expansion after lowering, beside the native Rust.
 //!
-//! Every target's text in every form is proven valid by naga, with the
-//! capabilities of docs/design.md's table, but not always by a validation of
-//! its own: a `wgsl-web` text is the `wgsl` text after directives naga
-//! rejects (`back::wgsl::write`), and takes its verdict; where
-//! [`super::cover`] shows that a compute shader's verdict holds for its
-//! helper library, that verdict is used. A text is validated itself only
-//! when the verdict it would take is a failure, so that its error report
-//! is its own. Emission and validation
-//! run on up to [`THREADS_VAR`] threads, in four jobs (one per target, the
-//! two native WGSL targets together), while the macro's own thread
-//! generates the native Rust: the jobs touch no `proc_macro` type.
+//! Every target's text in both forms is proven valid by naga, with the
+//! capabilities of docs/design.md's table, from one text per target that
+//! naga must read:
+//! - `glsl`, `glsl-no-subgroup`, `wgsl` and `wgsl-no-subgroup` are each
+//!   written once, in both forms at once and in the validation mode
+//!   ([`back::write_forms`]). naga validates the compute shader, and its
+//!   verdict is the library's where [`valid::validate_with_library`] finds
+//!   that nothing outside the compute shader's own parts refers to them;
+//!   the library is validated itself otherwise.
+//! - A `wgsl-web` text is the `wgsl` text after its directives, by
+//!   construction (`back::wgsl::write`), and is validated with the same
+//!   capabilities: the `wgsl` verdicts are its own.
+//!
+//! A verdict naga reached before, on the same text, comes from the cache
+//! ([`super::cache`]). A text that fails has a report of its own, at its
+//! own lines: those of the validation mode's text are the output's, and a
+//! `wgsl-web` text's are the `wgsl` text's after its directives.
+//!
+//! Emission and validation run on up to [`THREADS_VAR`] threads, in four
+//! jobs (one per text naga reads), while the macro's own thread generates
+//! the native Rust: the jobs touch no `proc_macro` type.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -18,10 +29,11 @@ use std::time::{Duration, Instant};
 
 use syn::ItemFn;
 
-use super::cover;
+use super::cache::{Cache, Key};
 use super::timing::Phases;
 use super::Options;
-use crate::back::{self, Form, Missing, Target};
+use crate::back::forms::Forms;
+use crate::back::{self, Form, Missing, Mode, Target};
 use crate::ir::Kernel;
 use crate::valid::{self, ValidationError};
 
@@ -38,47 +50,31 @@ pub const THREADS_VAR: &str = "BALLOT_EXPANSION_THREADS";
 /// native Rust first, and one per job.
 pub const MAX_THREADS: usize = JOBS.len() + 1;
 
-/// The jobs, longest first (docs/performance.md, "Compile time"), so that
-/// the threads finish together. `wgsl-web` goes with `wgsl`, whose texts it
-/// is compared with.
-const JOBS: [&[Target]; 4] = [
-    &[Target::WgslNoSubgroup],
-    &[Target::GlslNoSubgroup],
-    &[Target::Wgsl, Target::WgslWeb],
-    &[Target::Glsl],
+/// The targets whose texts naga reads, one job each, longest first
+/// (docs/performance.md, "Compile time"), so that the threads finish
+/// together. `wgsl-web` takes the verdicts of `wgsl`.
+const JOBS: [Target; 4] = [
+    Target::WgslNoSubgroup,
+    Target::GlslNoSubgroup,
+    Target::Wgsl,
+    Target::Glsl,
 ];
 
-/// One emitted text and the text naga parses for it.
-struct Text {
-    text: String,
-    source: String,
-}
+/// Writes a target's texts in both forms, in a mode; the expansion's is
+/// [`back::write_forms`] of the kernel, with stubs for its callees.
+type Write<'a> = dyn Fn(Target, Mode) -> Result<Forms, String> + Sync + 'a;
 
-/// Both forms of one target, in [`Form::ALL`]'s order, and the time spent.
-struct Emitted {
-    forms: [Result<Text, String>; 2],
-    time: Duration,
-}
-
-/// How one text gets its verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Plan {
-    /// Validated itself.
-    Own,
-    /// Valid if the text at (target, form index) is; validated itself
-    /// otherwise.
-    CoveredBy(usize, usize),
-}
-
-type Verdict = Option<Result<(), ValidationError>>;
-
-/// One target's texts, how each gets its verdict, the verdicts so far
-/// (`None`: not emitted, or waiting on its cover), and the time spent.
-struct Done {
-    emitted: Emitted,
-    plans: [Plan; 2],
-    verdicts: [Verdict; 2],
+/// One job's result: the texts (or why they could not be written), each
+/// form's verdict in [`Form::ALL`]'s order, and what it took.
+struct Checked {
+    written: Result<Forms, String>,
+    verdicts: [Result<(), ValidationError>; 2],
+    emit: Duration,
     validate: Duration,
+    /// Texts naga read.
+    parsed: usize,
+    /// Verdicts that came from the cache.
+    cached: usize,
 }
 
 const HELPERS: usize = 0;
@@ -108,30 +104,22 @@ pub fn shaders<R>(
     // The shader options only: `Options` holds tokens, which stay on this
     // thread.
     let shader = &options.shader;
-    let (done, value) = check_all(
-        threads,
-        |target| emit(target, kernel, shader),
-        alongside,
-        phases,
-    );
+    let write = |target: Target, mode: Mode| {
+        back::write_forms(target, &Form::ALL, &[kernel], shader, Missing::Stub, mode)
+            .map_err(|e| e.to_string())
+    };
+    let (messages, value) = check_all(threads, &write, Cache::get(), alongside, phases);
     phases.wall = start.elapsed();
-
-    let mut errors = Vec::new();
-    for (t, target) in Target::ALL.into_iter().enumerate() {
-        for (f, form) in Form::ALL.into_iter().enumerate() {
-            let message = match (&done[t].emitted.forms[f], &done[t].verdicts[f]) {
-                (Err(message), _) => message.clone(),
-                (Ok(_), Some(Err(e))) => report(e),
-                (Ok(_), _) => continue,
-            };
+    let errors = messages
+        .into_iter()
+        .map(|message| {
             let message = format!(
-                "the {form} form of target `{target}` is invalid: {message}\n\
-                 (turn this check off with `#[ballot::kernel(validate = false)]` \
+                "{message}\n(turn this check off with `#[ballot::kernel(validate = false)]` \
                  or the `skip-validation` feature)"
             );
-            errors.push(syn::Error::new(item.sig.ident.span(), message));
-        }
-    }
+            syn::Error::new(item.sig.ident.span(), message)
+        })
+        .collect();
     (errors, value)
 }
 
@@ -144,157 +132,105 @@ fn threads() -> usize {
     n.min(MAX_THREADS)
 }
 
-fn emit(target: Target, kernel: &Kernel, options: &back::ShaderOptions) -> Emitted {
-    let start = Instant::now();
-    let forms = Form::ALL.map(|form| {
-        back::emit(target, form, &[kernel], options, Missing::Stub)
-            .map(|text| Text {
-                source: valid::naga_source(target, form, &text),
-                text,
-            })
-            .map_err(|e| e.to_string())
-    });
-    Emitted {
-        forms,
-        time: start.elapsed(),
-    }
-}
-
-/// Every target's texts (from `emit`) with their verdicts, indexed like
-/// [`Target::ALL`], and `alongside`'s result: the jobs on up to `threads`
-/// threads, then, for each text whose cover failed, its own validation.
+/// Runs the jobs on up to `threads` threads, with `alongside` on this one,
+/// and returns one message per invalid text, in [`Target::ALL`]'s order,
+/// then [`Form::ALL`]'s, and `alongside`'s result.
 fn check_all<R>(
     threads: usize,
-    emit: impl Fn(Target) -> Emitted + Sync,
+    write: &Write<'_>,
+    cache: Option<&Cache>,
     alongside: impl FnOnce() -> R,
     phases: &mut Phases,
-) -> (Vec<Done>, R) {
-    let emit = &emit;
-    let (jobs, value) = run_all(
-        threads,
-        JOBS.map(|targets| move || job(targets, emit)),
-        alongside,
-    );
-    let mut done: Vec<Option<Done>> = Target::ALL.map(|_| None).into_iter().collect();
-    for (targets, results) in JOBS.iter().zip(jobs) {
-        for (&target, result) in targets.iter().zip(results) {
-            done[index(target)] = Some(result);
-        }
-    }
-    let mut done: Vec<Done> = done
-        .into_iter()
-        .map(|d| d.expect("every target is in one job"))
-        .collect();
-    settle(threads, &mut done);
-    for (t, d) in done.iter().enumerate() {
-        phases.emit[t] = d.emitted.time;
-        phases.validate[t] = d.validate;
-    }
-    (done, value)
-}
-
-/// Emits `targets`, in order, plans each text's verdict, and validates the
-/// texts planned [`Plan::Own`].
-fn job(targets: &[Target], emit: &(impl Fn(Target) -> Emitted + Sync)) -> Vec<Done> {
-    let mut done: Vec<Done> = Vec::new();
-    for &target in targets {
-        let emitted = emit(target);
-        let start = Instant::now();
+) -> (Vec<String>, R) {
+    let jobs = JOBS.map(|target| move || check(target, write, cache));
+    let (checked, value) = run_all(threads, jobs, alongside);
+    let mut messages = Vec::new();
+    for target in Target::ALL {
+        let (source, web) = match target {
+            Target::WgslWeb => (Target::Wgsl, true),
+            _ => (target, false),
+        };
+        let Some(at) = JOBS.iter().position(|&t| t == source) else {
+            continue;
+        };
+        let done = &checked[at];
         let t = index(target);
-        let mut plans = [Plan::Own; 2];
-        // A `wgsl-web` text is the `wgsl` one after the directives naga
-        // rejects (`back::wgsl::write`): the `wgsl` text's verdict is its
-        // own, with the same capabilities.
-        if target == Target::WgslWeb
-            && valid::capabilities(target) == valid::capabilities(Target::Wgsl)
-        {
-            plans = [
-                Plan::CoveredBy(index(Target::Wgsl), HELPERS),
-                Plan::CoveredBy(index(Target::Wgsl), COMPUTE),
-            ];
+        if !web {
+            phases.emit[t] = done.emit;
+            phases.validate[t] = done.validate;
+            phases.parsed += done.parsed;
+            phases.cached += done.cached;
         }
-        // The compute shader's verdict for its library.
-        if let (Plan::Own, Some(helpers), Some(compute)) = (
-            plans[HELPERS],
-            text(&emitted, HELPERS),
-            text(&emitted, COMPUTE),
-        ) {
-            if cover::covers(target.language(), &compute.source, &helpers.source) {
-                plans[HELPERS] = Plan::CoveredBy(t, COMPUTE);
-            }
-        }
-        let verdicts = [HELPERS, COMPUTE].map(|f| match (plans[f], text(&emitted, f)) {
-            (Plan::Own, Some(text)) => Some(validate(target, f, text)),
-            _ => None,
-        });
-        done.push(Done {
-            emitted,
-            plans,
-            verdicts,
-            validate: start.elapsed(),
-        });
-    }
-    done
-}
-
-fn text(emitted: &Emitted, f: usize) -> Option<&Text> {
-    emitted.forms[f].as_ref().ok()
-}
-
-fn validate(target: Target, f: usize, text: &Text) -> Result<(), ValidationError> {
-    valid::validate_source(target, Form::ALL[f], &text.text, &text.source)
-}
-
-/// Gives every emitted text still without a verdict the one of its cover,
-/// where that is a success, and validates it itself otherwise, in rounds
-/// (a chain of covers can take one more); each round settles at least the
-/// texts whose cover is settled.
-fn settle(threads: usize, done: &mut [Done]) {
-    loop {
-        let mut jobs = Vec::new();
-        let mut waiting = 0;
-        for t in 0..done.len() {
-            for f in [HELPERS, COMPUTE] {
-                if done[t].verdicts[f].is_some() || done[t].emitted.forms[f].is_err() {
-                    continue;
-                }
-                let Plan::CoveredBy(ct, cf) = done[t].plans[f] else {
-                    jobs.push((t, f)); // planned its own, yet none: validate
-                    continue;
-                };
-                match &done[ct].verdicts[cf] {
-                    Some(Ok(())) => done[t].verdicts[f] = Some(Ok(())),
-                    Some(Err(_)) => jobs.push((t, f)),
-                    None => waiting += 1,
-                }
-            }
-        }
-        if jobs.is_empty() && waiting == 0 {
-            return;
-        }
-        if jobs.is_empty() {
-            // Covers that wait on each other (none are planned): validate.
-            for (t, d) in done.iter().enumerate() {
-                for f in [HELPERS, COMPUTE] {
-                    if d.verdicts[f].is_none() && d.emitted.forms[f].is_ok() {
-                        jobs.push((t, f));
-                    }
-                }
-            }
-        }
-        let work = jobs.iter().map(|&(t, f)| {
-            let text = done[t].emitted.forms[f].as_ref().expect("emitted");
-            move || {
-                let start = Instant::now();
-                (validate(Target::ALL[t], f, text), start.elapsed())
-            }
-        });
-        let (verdicts, ()) = run_all(threads, work, || ());
-        for (&(t, f), (verdict, time)) in jobs.iter().zip(verdicts) {
-            done[t].validate += time;
-            done[t].verdicts[f] = Some(verdict);
+        for (f, form) in Form::ALL.into_iter().enumerate() {
+            let message = match (&done.written, &done.verdicts[f]) {
+                (Err(message), _) => message.clone(),
+                (Ok(_), Ok(())) => continue,
+                (Ok(forms), Err(e)) if web => web_report(e, form, forms, write),
+                (Ok(_), Err(e)) => report(e),
+            };
+            messages.push(format!(
+                "the {form} form of target `{target}` is invalid: {message}"
+            ));
         }
     }
+    (messages, value)
+}
+
+/// Writes `target`'s texts in the validation mode and finds both forms'
+/// verdicts (see the module docs).
+fn check(target: Target, write: &Write<'_>, cache: Option<&Cache>) -> Checked {
+    let start = Instant::now();
+    let written = write(target, Mode::Validation);
+    let emit = start.elapsed();
+    let start = Instant::now();
+    let mut checked = Checked {
+        written: Err(String::new()),
+        verdicts: [Ok(()), Ok(())],
+        emit,
+        validate: Duration::ZERO,
+        parsed: 0,
+        cached: 0,
+    };
+    if let Ok(forms) = &written {
+        verdicts(target, forms, cache, &mut checked);
+    }
+    checked.validate = start.elapsed();
+    checked.written = written;
+    checked
+}
+
+/// Both forms' verdicts on `forms` into `checked`: the compute shader's,
+/// which stands for the library's where it can, else the library's own;
+/// each from the cache where it has it.
+fn verdicts(target: Target, forms: &Forms, cache: Option<&Cache>, checked: &mut Checked) {
+    let compute = forms.text(Form::ComputeShader).unwrap_or_default();
+    let both = Key::WithLibrary(target, compute, forms.compute_only());
+    if cache.is_some_and(|c| c.has(&both)) {
+        checked.cached += 2;
+        return;
+    }
+    let (verdict, library) = valid::validate_with_library(target, compute, forms.compute_only());
+    checked.parsed += 1;
+    let stands = verdict.is_ok() && library;
+    checked.verdicts[COMPUTE] = verdict;
+    if stands {
+        if let Some(cache) = cache {
+            cache.keep(&both);
+        }
+        return;
+    }
+    let helpers = forms.text(Form::Helpers).unwrap_or_default();
+    let own = Key::Text(target, Form::Helpers, helpers);
+    if cache.is_some_and(|c| c.has(&own)) {
+        checked.cached += 1;
+        return;
+    }
+    let verdict = valid::validate_printed(target, Form::Helpers, helpers);
+    checked.parsed += 1;
+    if let (Ok(()), Some(cache)) = (&verdict, cache) {
+        cache.keep(&own);
+    }
+    checked.verdicts[HELPERS] = verdict;
 }
 
 fn index(target: Target) -> usize {
@@ -349,7 +285,7 @@ fn run_all<T: Send, F: FnOnce() -> T + Send, R>(
     (results, value)
 }
 
-fn report(e: &valid::ValidationError) -> String {
+fn report(e: &ValidationError) -> String {
     match (e.line, &e.line_text) {
         (Some(line), Some(text)) => {
             format!(
@@ -362,116 +298,28 @@ fn report(e: &valid::ValidationError) -> String {
     }
 }
 
+/// The report of `e`, naga's on the `wgsl` text of `form`, for the
+/// `wgsl-web` text that ends with it: at the `wgsl-web` text's line.
+fn web_report(e: &ValidationError, form: Form, wgsl: &Forms, write: &Write<'_>) -> String {
+    let web = write(Target::WgslWeb, Mode::Output);
+    let (Ok(web), Some(wgsl)) = (web, wgsl.text(form)) else {
+        return report(e);
+    };
+    let web = web.text(form).unwrap_or_default();
+    let Some(directives) = web.strip_suffix(wgsl) else {
+        return report(e);
+    };
+    let shift = directives.matches('\n').count() as u32;
+    match (e.line, &e.line_text) {
+        (Some(line), Some(text)) => format!(
+            "naga says, at line {} `{}` (line {line} of the `wgsl` text after the directives):\n{}",
+            line + shift,
+            text.trim(),
+            e.message
+        ),
+        _ => report(e),
+    }
+}
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const LIBRARY: &str = "\
-// A library.
-fn twice(x: u32) -> u32 {
-    return x * 2u;
-}
-";
-
-    /// `LIBRARY` with an entry point, as a compute shader has it.
-    fn shader(library: &str, main: &str) -> String {
-        format!(
-            "{library}\n@group(0) @binding(0) var<storage, read_write> ballot_out: array<u32>;\n\n\
-             @compute @workgroup_size(64, 1, 1)\nfn main(@builtin(local_invocation_index) i: u32) {{\n\
-             {main}\n}}\n"
-        )
-    }
-
-    /// An emitter of `helpers` and `compute` for `wgsl` and `wgsl-web`
-    /// (the same texts), of nothing for the other targets.
-    fn fake(helpers: &str, compute: &str) -> impl Fn(Target) -> Emitted + Sync {
-        let texts = [helpers.to_string(), compute.to_string()];
-        move |target| {
-            let forms = [HELPERS, COMPUTE].map(|f| match target {
-                Target::Wgsl | Target::WgslWeb => Ok(Text {
-                    text: texts[f].clone(),
-                    source: valid::naga_source(target, Form::ALL[f], &texts[f]),
-                }),
-                _ => Err("not emitted".to_string()),
-            });
-            Emitted {
-                forms,
-                time: Duration::ZERO,
-            }
-        }
-    }
-
-    fn check(threads: usize, helpers: &str, compute: &str) -> Vec<Done> {
-        let (done, ()) = check_all(
-            threads,
-            fake(helpers, compute),
-            || (),
-            &mut Phases::default(),
-        );
-        done
-    }
-
-    /// Each verdict as `Ok` or the line naga points at, for `wgsl` and
-    /// `wgsl-web`, helpers then compute, on `threads` threads.
-    fn lines(threads: usize, helpers: &str, compute: &str) -> Vec<Result<(), Option<u32>>> {
-        let done = check(threads, helpers, compute);
-        [Target::Wgsl, Target::WgslWeb]
-            .into_iter()
-            .flat_map(|t| done[index(t)].verdicts.clone())
-            .map(|r| r.expect("a verdict").map_err(|e| e.line))
-            .collect()
-    }
-
-    #[test]
-    fn a_valid_compute_shader_stands_for_its_library_and_web_for_wgsl() {
-        let compute = shader(LIBRARY, "ballot_out[i] = twice(i);");
-        let (wgsl, web) = (index(Target::Wgsl), index(Target::WgslWeb));
-        for threads in [1, 2, 5] {
-            let done = check(threads, LIBRARY, &compute);
-            assert_eq!(
-                done[wgsl].plans,
-                [Plan::CoveredBy(wgsl, COMPUTE), Plan::Own]
-            );
-            assert_eq!(
-                done[web].plans,
-                [
-                    Plan::CoveredBy(wgsl, HELPERS),
-                    Plan::CoveredBy(wgsl, COMPUTE)
-                ]
-            );
-            assert_eq!(lines(threads, LIBRARY, &compute), vec![Ok(()); 4]);
-        }
-    }
-
-    #[test]
-    fn a_failed_cover_validates_the_covered_text_itself() {
-        // Only the entry point is wrong: the library is still valid.
-        let compute = shader(LIBRARY, "ballot_out[i] = twice(true);");
-        for threads in [1, 2] {
-            let got = lines(threads, LIBRARY, &compute);
-            assert_eq!(got, [Ok(()), Err(Some(10)), Ok(()), Err(Some(10))]);
-        }
-        // The library is wrong: each text fails, and each report points
-        // at its own line of the library function.
-        let library = LIBRARY.replace("x * 2u", "x * 2i");
-        let library = format!("// One more line.\n{library}");
-        let compute = shader(&library, "ballot_out[i] = twice(i);");
-        for threads in [1, 2] {
-            let got = lines(threads, &library, &compute);
-            assert_eq!(
-                got,
-                [Err(Some(4)), Err(Some(4)), Err(Some(4)), Err(Some(4))]
-            );
-        }
-    }
-
-    #[test]
-    fn run_all_returns_results_in_job_order() {
-        for threads in [1, 2, 3, 8] {
-            let jobs = (0..7).map(|i| move || i * 10);
-            let (results, first) = run_all(threads, jobs, || "first");
-            assert_eq!(results, [0, 10, 20, 30, 40, 50, 60]);
-            assert_eq!(first, "first");
-        }
-    }
-}
+mod tests;

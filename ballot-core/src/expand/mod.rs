@@ -7,12 +7,13 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use syn::{Ident, ItemFn};
 
+mod cache;
 mod check;
-mod cover;
 mod ir_tokens;
 mod options;
 mod timing;
 
+pub use cache::CACHE_VAR;
 pub use check::{MAX_THREADS, THREADS_VAR};
 pub use options::Options;
 

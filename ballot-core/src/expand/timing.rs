@@ -15,9 +15,14 @@ pub struct Phases {
     pub lower: Duration,
     /// Shader text of each target (index in [`Target::ALL`]), both forms.
     pub emit: [Duration; Target::ALL.len()],
-    /// naga's parse and validation of that target's texts, and the checks
-    /// of which verdict stands for which.
+    /// naga's parse and validation of that target's texts, and the check
+    /// that the compute shader's verdict stands for its library; zero for
+    /// `wgsl-web`, which takes `wgsl`'s verdicts.
     pub validate: [Duration; Target::ALL.len()],
+    /// The texts naga read.
+    pub parsed: usize,
+    /// The verdicts that came from the cache.
+    pub cached: usize,
     /// Emission, validation and the native Rust, wall-clock: they overlap
     /// on [`Phases::threads`] threads.
     pub wall: Duration,
@@ -40,7 +45,8 @@ impl Phases {
     /// One line: every phase in ms (emit and validate summed over the
     /// threads, per target in brackets), the wall-clock time of emission,
     /// validation and the native Rust together, what the total spent
-    /// elsewhere, and the threads used.
+    /// elsewhere, the threads used, the texts naga read and the verdicts
+    /// the cache gave.
     pub fn report(&self, name: &str, total: Duration) -> String {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let emit: Duration = self.emit.iter().sum();
@@ -57,7 +63,7 @@ impl Phases {
         format!(
             "ballot: phases of kernel `{name}` in ms: parse {:.3}, lower {:.3}, \
              emit {:.3} [{}], validate {:.3} [{}], rust {:.3}, wall {:.3}, other {:.3}, \
-             threads {}",
+             threads {}, parsed {}, cached {}",
             ms(self.parse),
             ms(self.lower),
             ms(emit),
@@ -68,6 +74,8 @@ impl Phases {
             ms(self.wall),
             ms(other),
             self.threads,
+            self.parsed,
+            self.cached,
         )
     }
 }

@@ -1,6 +1,7 @@
-//! The feature collector: which `#extension` lines a module needs, and
-//! which helpers ([`crate::lower::helpers::Needs`]). Everything is kept in ordered sets, so
-//! the text is the same on every run, and only what is used is written.
+//! The feature collector: which `#extension` lines and extension names a
+//! module needs, and which helpers ([`crate::lower::helpers::Needs`]).
+//! Everything is kept in ordered sets, so the text is the same on every
+//! run, and only what is used is written.
 
 use std::collections::BTreeSet;
 
@@ -37,6 +38,12 @@ impl Extension {
     }
 }
 
+/// The built-in variable the `glsl` target reads a lane's id from.
+pub(super) const LANE_ID: &str = "gl_SubgroupInvocationID";
+
+/// The built-in variable the `glsl` target reads the subgroup size from.
+pub(super) const SUBGROUP_SIZE: &str = "gl_SubgroupSize";
+
 /// What a module needs besides its kernels.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Features {
@@ -44,34 +51,49 @@ pub(super) struct Features {
     pub extensions: BTreeSet<Extension>,
     /// Helper functions, with everything they call, from the registry.
     pub helpers: BTreeSet<Helper>,
+    /// The extensions' functions and built-in variables the text names
+    /// (`glsl` only): what the validation mode declares stand-ins for
+    /// ([`super::standins`]).
+    pub names: BTreeSet<&'static str>,
 }
 
 impl Features {
-    /// Collects the needs of every function of the module; `record_lanes` adds
-    /// what the compute shader reads to record each invocation's lane.
+    /// Collects the needs of every function of the module; `record_lanes`
+    /// adds what the compute shader reads to record each invocation's lane.
     pub fn collect(target: Target, functions: &[Function<'_>], record_lanes: bool) -> Self {
         let native = target.has_subgroups();
         let mut extensions = BTreeSet::new();
+        let mut names = BTreeSet::new();
         if native && record_lanes {
             extensions.insert(Extension::Basic);
             extensions.insert(Extension::Ballot);
+            // What `entry::write_record` reads.
+            names.extend([Op::BroadcastFirst.glsl_name(), LANE_ID, SUBGROUP_SIZE]);
         }
         let mut needs = Needs::new(Language::Glsl, !native);
         for function in functions {
-            if let Source::Kernel(kernel) = function.source {
-                needs.all_of(kernel);
-                if native {
-                    extensions.extend(kernel.exprs.iter().filter_map(|(_, e)| match e {
-                        Expr::Op { op, .. } => Some(Extension::of(*op)),
-                        Expr::LaneId | Expr::SubgroupSize => Some(Extension::Basic),
-                        _ => None,
-                    }));
-                }
+            let Source::Kernel(kernel) = function.source else {
+                continue;
+            };
+            needs.all_of(kernel);
+            if !native {
+                continue;
+            }
+            for (_, expr) in kernel.exprs.iter() {
+                let (extension, name) = match expr {
+                    Expr::Op { op, .. } => (Extension::of(*op), op.glsl_name()),
+                    Expr::LaneId => (Extension::Basic, LANE_ID),
+                    Expr::SubgroupSize => (Extension::Basic, SUBGROUP_SIZE),
+                    _ => continue,
+                };
+                extensions.insert(extension);
+                names.insert(name);
             }
         }
         Features {
             extensions,
             helpers: needs.into_set(),
+            names,
         }
     }
 }

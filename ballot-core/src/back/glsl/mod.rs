@@ -45,33 +45,45 @@ pub(crate) mod helpers;
 mod masked;
 mod names;
 mod native;
+pub(crate) mod standins;
 #[cfg(test)]
 mod tests;
 
 use core::fmt::{self, Write};
 
-use crate::back::{Form, Request, ShaderOptions, Target};
+use std::collections::BTreeSet;
+
+use crate::back::forms::Forms;
+use crate::back::{Form, Mode, Request, ShaderOptions, Target};
 use crate::ir::{Kernel, Type};
 use crate::lower::{self, masked::Masked};
-use features::Features;
+use features::{Extension, Features};
 use names::{Function, Source};
 
-/// Prints `glsl` and `glsl-no-subgroup` for [`crate::back::emit`].
-pub(crate) fn write(request: Request<'_>) -> String {
+/// Prints `glsl` and `glsl-no-subgroup` for [`crate::back::write_forms`],
+/// in each form of the request at once ([`Forms`]).
+pub(crate) fn write(request: Request<'_>) -> Forms {
     let Request {
         target,
-        form,
+        wanted,
         options,
         module,
+        mode,
     } = request;
     let functions = names::name(module, !target.has_subgroups());
-    let record = options.record_lanes && form == Form::ComputeShader;
-    let features = Features::collect(target, &functions, record);
-    let mut text = String::new();
+    // The compute shader's needs: the library's, and what the lane record
+    // reads.
+    let features = Features::collect(target, &functions, options.record_lanes);
+    let library_extensions = match options.record_lanes {
+        true => Features::collect(target, &functions, false).extensions,
+        false => features.extensions.clone(),
+    };
+    let mut forms = Forms::new(wanted);
     let mut writer = Writer {
-        out: &mut text,
+        out: &mut forms,
         target,
-        form,
+        mode,
+        library_extensions,
         options,
         functions: &functions,
         features,
@@ -79,15 +91,18 @@ pub(crate) fn write(request: Request<'_>) -> String {
     };
     writer
         .write_module()
-        .expect("writing to a String cannot fail");
-    text
+        .expect("writing into `Forms` cannot fail");
+    forms
 }
 
 /// Writes one GLSL module.
 struct Writer<'a, W> {
     out: W,
     target: Target,
-    form: Form,
+    mode: Mode,
+    /// The `#extension` lines of the helper form: the compute shader's
+    /// (`features`) but those only its lane record needs.
+    library_extensions: BTreeSet<Extension>,
     options: &'a ShaderOptions,
     /// The module's functions, callees first, the entry last.
     functions: &'a [Function<'a>],
@@ -112,26 +127,36 @@ struct Func<'a> {
     masked: Option<&'a Masked>,
 }
 
-impl<W: Write> Writer<'_, W> {
-    fn emulated(&self) -> bool {
-        !self.target.has_subgroups()
-    }
-
+impl Writer<'_, &mut Forms> {
+    /// The module in both forms at once: the compute shader's `#version`
+    /// line, the `#extension` lines only its lane record needs, its
+    /// interface and `main` are its own, the library's usage comment is
+    /// the library's, everything else is both's.
     fn write_module(&mut self) -> fmt::Result {
-        match self.form {
-            Form::ComputeShader => writeln!(self.out, "#version 450")?,
-            Form::Helpers => self.write_usage()?,
-        }
+        self.out.only(Some(Form::ComputeShader));
+        writeln!(self.out, "#version 450")?;
+        self.out.only(Some(Form::Helpers));
+        self.write_usage()?;
         for ext in &self.features.extensions {
+            let library = self.library_extensions.contains(ext);
+            self.out.only((!library).then_some(Form::ComputeShader));
             writeln!(self.out, "#extension {} : require", ext.name())?;
+        }
+        self.out.only(None);
+        if self.mode == Mode::Validation {
+            // On the line that is blank in the output, so that every
+            // other line keeps its number.
+            let names = &self.features.names;
+            let declarations = standins::declarations(|name| names.contains(name));
+            self.out.write_str(&declarations)?;
         }
         writeln!(self.out)?;
         if self.emulated() {
             self.out.write_str(&emulated_constants(self.options))?;
         }
-        if self.form == Form::ComputeShader {
-            self.write_interface()?;
-        }
+        self.out.only(Some(Form::ComputeShader));
+        self.write_interface()?;
+        self.out.only(None);
         let mut text = String::new();
         helpers::write_all(&mut text, &self.features.helpers);
         self.out.write_str(&text)?;
@@ -139,10 +164,16 @@ impl<W: Write> Writer<'_, W> {
         for function in functions {
             self.write_function(function)?;
         }
-        if self.form == Form::ComputeShader {
-            self.write_main()?;
-        }
+        self.out.only(Some(Form::ComputeShader));
+        self.write_main()?;
+        self.out.only(None);
         Ok(())
+    }
+}
+
+impl<W: Write> Writer<'_, W> {
+    fn emulated(&self) -> bool {
+        !self.target.has_subgroups()
     }
 
     /// The helper form's opening comment: how to include and call it.

@@ -43,22 +43,25 @@ mod uniformity;
 #[cfg(test)]
 mod tests;
 
-use core::fmt;
+use core::fmt::{self, Write as _};
 
+use crate::back::forms::Forms;
 use crate::back::{Form, Level, Request, ShaderOptions, Target};
 use crate::ir::{Handle, Kernel, Type};
 use crate::lower::{self, masked::Masked};
 use fold::Folded;
 use plan::{Function, Plan, Source};
 
-/// Prints the WGSL targets for [`crate::back::emit`] (a GLSL target as the
-/// WGSL one with the same subgroup support).
-pub(crate) fn write(request: Request<'_>) -> String {
+/// Prints the WGSL targets for [`crate::back::write_forms`] (a GLSL
+/// target as the WGSL one with the same subgroup support), in each form of
+/// the request at once ([`Forms`]). WGSL needs no validation mode.
+pub(crate) fn write(request: Request<'_>) -> Forms {
     let Request {
         target,
-        form,
+        wanted,
         options,
         module,
+        ..
     } = request;
     let (target, web) = match target {
         Target::Wgsl | Target::WgslNoSubgroup => (target, false),
@@ -67,14 +70,14 @@ pub(crate) fn write(request: Request<'_>) -> String {
         Target::Glsl => (Target::Wgsl, false),
         Target::GlslNoSubgroup => (Target::WgslNoSubgroup, false),
     };
-    let plan = Plan::new(target, form, module, options);
-    let mut text = String::new();
+    let plan = Plan::new(target, module, options);
+    let mut forms = Forms::new(wanted);
+    // Writing into `Forms` cannot fail.
     if web {
-        // Writing into a `String` cannot fail.
-        let _ = write_web_directives(&mut text, uniformity::needs_diagnostic(&plan));
+        let _ = write_web_directives(&mut forms, uniformity::needs_diagnostic(&plan));
     }
-    let _ = Writer::new(&mut text, &plan).write_module();
-    text
+    let _ = Writer::new(&mut forms, &plan).write_module();
+    forms
 }
 
 /// What makes the `wgsl` module the `wgsl-web` one: `enable subgroups;`
@@ -150,14 +153,12 @@ impl<'p> Func<'p> {
     }
 }
 
-impl<'p, W: fmt::Write> Writer<'p, W> {
-    /// A writer of `plan` into `out`.
-    fn new(out: W, plan: &'p Plan<'p>) -> Self {
-        Writer { out, plan }
-    }
-
-    /// The whole module: header, directives, lane state, helpers, the
-    /// kernels' functions and, for a compute shader, bindings and `main`.
+impl Writer<'_, &mut Forms> {
+    /// The whole module in both forms at once: header, lane state,
+    /// helpers, the kernels' functions, and the compute shader's bindings
+    /// and `main`. The first header line names the form; the library's
+    /// usage comment, and the compute shader's bindings and `main`, are
+    /// their form's alone.
     fn write_module(&mut self) -> fmt::Result {
         self.write_header()?;
         self.write_lane_state()?;
@@ -167,38 +168,47 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
             self.out
                 .write_str(helpers::text(*helper, plan.emulated()).unwrap_or_default())?;
         }
-        if plan.form == Form::ComputeShader {
-            self.write_bindings()?;
-        }
+        self.out.only(Some(Form::ComputeShader));
+        self.write_bindings()?;
+        self.out.only(None);
         for (function, folded) in plan.functions.iter().zip(&plan.folded) {
             self.write_function(function, folded)?;
         }
-        if plan.form == Form::ComputeShader {
-            self.write_main()?;
-        }
+        self.out.only(Some(Form::ComputeShader));
+        self.write_main()?;
+        self.out.only(None);
         Ok(())
     }
 
     fn write_header(&mut self) -> fmt::Result {
         let plan = self.plan;
         let entry = plan.entry().map_or("", |f| f.name.as_str());
-        let form = match plan.form {
-            Form::Helpers => "Helper functions",
-            Form::ComputeShader => "A compute shader",
-        };
-        writeln!(
-            self.out,
-            "// {form} for kernel `{entry}`, target `{}`, written by ballot.",
-            plan.target
-        )?;
-        if plan.form == Form::Helpers {
-            self.write_usage()?;
+        for (form, what) in [
+            (Form::Helpers, "Helper functions"),
+            (Form::ComputeShader, "A compute shader"),
+        ] {
+            self.out.only(Some(form));
+            writeln!(
+                self.out,
+                "// {what} for kernel `{entry}`, target `{}`, written by ballot.",
+                plan.target
+            )?;
         }
+        self.out.only(Some(Form::Helpers));
+        self.write_usage()?;
+        self.out.only(None);
         self.out.write_str(
             "// Where the spec leaves a result undefined, these functions return a\n\
              // documented value: FindLSB / FindMSB with no bit below the subgroup size\n\
              // give 0xffffffffu, and BitExtract at or above the size gives false.\n",
         )
+    }
+}
+
+impl<'p, W: fmt::Write> Writer<'p, W> {
+    /// A writer of `plan` into `out`.
+    fn new(out: W, plan: &'p Plan<'p>) -> Self {
+        Writer { out, plan }
     }
 
     /// How to call the helper form.

@@ -14,7 +14,7 @@ use super::fold::{self, Folded};
 use super::helpers::{self, Helper};
 pub(super) use crate::back::namer::Function;
 use crate::back::namer::{name_module, Namer};
-use crate::back::{Form, Language, ShaderOptions, Target};
+use crate::back::{Language, ShaderOptions, Target};
 use crate::ir::{Handle, Kernel, Stmt};
 use crate::lower::calls::Module;
 
@@ -25,8 +25,6 @@ pub(super) use crate::lower::calls::Source;
 pub(super) struct Plan<'a> {
     /// The target (one of the three WGSL ones).
     pub target: Target,
-    /// The form.
-    pub form: Form,
     /// The options, already validated.
     pub options: &'a ShaderOptions,
     /// The functions in writing order ([`crate::lower::calls`]): callees
@@ -40,9 +38,9 @@ pub(super) struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    /// Resolves the calls of `kernels[0]`, transitively, names everything
-    /// and collects features.
-    pub fn new(target: Target, form: Form, module: Module<'a>, options: &'a ShaderOptions) -> Self {
+    /// Names the functions of `module`, folds their constants and collects
+    /// their helpers.
+    pub fn new(target: Target, module: Module<'a>, options: &'a ShaderOptions) -> Self {
         let mut namer = Namer::new(Language::Wgsl);
         // The compute shader's entry point, whatever the form, so that a
         // kernel's name does not depend on the form.
@@ -58,7 +56,6 @@ impl<'a> Plan<'a> {
             .collect();
         let mut plan = Plan {
             target,
-            form,
             options,
             functions,
             folded,

@@ -1,0 +1,215 @@
+//! Stand-ins for the names `GL_KHR_shader_subgroup_basic` and `_ballot`
+//! add, for naga's glsl-in, which knows none of them (docs/design.md,
+//! "naga's limits").
+//!
+//! The `glsl` target calls the extensions' functions and reads their
+//! built-in variables. In its validation mode ([`crate::back::Mode`]) the
+//! writer declares, on the line after the `#extension` lines (blank in the
+//! output), a stand-in for each name the text uses: a function of the same
+//! name and signature, or a constant of the built-in's name and type. naga
+//! lets a module declare names that start with `gl_`, and a declared
+//! function takes the place of a built-in naga lacks, so every other line
+//! is the output's, character for character, and naga's reports quote it.
+//! `crate::valid` declares the same stand-ins for `glsl` text that ballot
+//! did not write (a user's shader file), on a line it inserts.
+//!
+//! The built-ins are constants, as the validation of a kernel has always
+//! seen them: the writer counts on naga folding `gl_SubgroupSize` as it
+//! folds the emulated targets' size (`is_constant`).
+
+/// Each name, with its stand-in: one line of declarations.
+const STAND_INS: &[(&str, &str)] = &[
+    (
+        "subgroupBallot",
+        "uvec4 subgroupBallot(bool p) { return uvec4(0u); }",
+    ),
+    (
+        "subgroupInverseBallot",
+        "bool subgroupInverseBallot(uvec4 v) { return false; }",
+    ),
+    (
+        "subgroupBallotBitExtract",
+        "bool subgroupBallotBitExtract(uvec4 v, uint i) { return false; }",
+    ),
+    (
+        "subgroupBallotBitCount",
+        "uint subgroupBallotBitCount(uvec4 v) { return 0u; }",
+    ),
+    (
+        "subgroupBallotInclusiveBitCount",
+        "uint subgroupBallotInclusiveBitCount(uvec4 v) { return 0u; }",
+    ),
+    (
+        "subgroupBallotExclusiveBitCount",
+        "uint subgroupBallotExclusiveBitCount(uvec4 v) { return 0u; }",
+    ),
+    (
+        "subgroupBallotFindLSB",
+        "uint subgroupBallotFindLSB(uvec4 v) { return 0u; }",
+    ),
+    (
+        "subgroupBallotFindMSB",
+        "uint subgroupBallotFindMSB(uvec4 v) { return 0u; }",
+    ),
+    ("subgroupElect", "bool subgroupElect() { return false; }"),
+    (
+        "subgroupBroadcastFirst",
+        "bool subgroupBroadcastFirst(bool x) { return x; } \
+         uint subgroupBroadcastFirst(uint x) { return x; } \
+         int subgroupBroadcastFirst(int x) { return x; } \
+         float subgroupBroadcastFirst(float x) { return x; } \
+         uvec4 subgroupBroadcastFirst(uvec4 x) { return x; }",
+    ),
+    (
+        "subgroupBroadcast",
+        "bool subgroupBroadcast(bool x, uint id) { return x; } \
+         uint subgroupBroadcast(uint x, uint id) { return x; } \
+         int subgroupBroadcast(int x, uint id) { return x; } \
+         float subgroupBroadcast(float x, uint id) { return x; } \
+         uvec4 subgroupBroadcast(uvec4 x, uint id) { return x; }",
+    ),
+    (
+        "gl_SubgroupInvocationID",
+        "const uint gl_SubgroupInvocationID = 0u;",
+    ),
+    ("gl_SubgroupSize", "const uint gl_SubgroupSize = 32u;"),
+    (
+        "gl_SubgroupEqMask",
+        "const uvec4 gl_SubgroupEqMask = uvec4(0u);",
+    ),
+    (
+        "gl_SubgroupGeMask",
+        "const uvec4 gl_SubgroupGeMask = uvec4(0u);",
+    ),
+    (
+        "gl_SubgroupGtMask",
+        "const uvec4 gl_SubgroupGtMask = uvec4(0u);",
+    ),
+    (
+        "gl_SubgroupLeMask",
+        "const uvec4 gl_SubgroupLeMask = uvec4(0u);",
+    ),
+    (
+        "gl_SubgroupLtMask",
+        "const uvec4 gl_SubgroupLtMask = uvec4(0u);",
+    ),
+];
+
+/// The stand-ins for the names `uses` accepts, in one line (no line
+/// break), in a fixed order; empty when it accepts none.
+pub(crate) fn declarations(mut uses: impl FnMut(&str) -> bool) -> String {
+    let mut line = String::new();
+    for (name, declaration) in STAND_INS {
+        if uses(name) {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(declaration);
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use syn::parse_quote;
+
+    use super::*;
+    use crate::back::{Form, Missing, Mode, ShaderOptions, Target};
+    use crate::op::Op;
+
+    #[test]
+    fn every_native_name_the_writer_uses_has_a_stand_in_on_one_line() {
+        let names = Op::ALL
+            .iter()
+            .map(|op| op.glsl_name())
+            .chain(["gl_SubgroupInvocationID", "gl_SubgroupSize"]);
+        for name in names {
+            assert!(STAND_INS.iter().any(|(n, _)| *n == name), "{name}");
+            let line = declarations(|n| n == name);
+            assert!(line.contains(name) && !line.contains('\n'), "{line}");
+        }
+        assert_eq!(declarations(|_| false), "");
+    }
+
+    /// A kernel that names every extension name the writer can write.
+    fn every_name() -> crate::ir::Kernel {
+        let item: syn::ItemFn = parse_quote! {
+            fn every_name(x: u32, m: SubgroupMask, p: bool, f: f32) -> u32 {
+                let b = subgroup_ballot(p);
+                let c = subgroup_ballot_bit_count(b) + subgroup_ballot_inclusive_bit_count(m)
+                    + subgroup_ballot_exclusive_bit_count(b);
+                let masks = subgroup_eq_mask() | subgroup_ge_mask() | subgroup_gt_mask()
+                    | subgroup_le_mask() | subgroup_lt_mask();
+                let mut n = c + subgroup_ballot_find_lsb(masks) + subgroup_ballot_find_msb(b);
+                if subgroup_elect() && subgroup_inverse_ballot(m) && subgroup_ballot_bit_extract(b, x) {
+                    n += subgroup_broadcast_first(x) + (subgroup_broadcast(f, 1) as u32);
+                }
+                n + subgroup_local_invocation_id() + subgroup_size()
+            }
+        };
+        crate::front::lower(&item).expect("accepted").kernel
+    }
+
+    #[test]
+    fn stand_ins_are_written_in_the_validation_mode_alone_on_the_line_blank_in_the_output() {
+        let kernel = every_name();
+        let record = ShaderOptions {
+            record_lanes: true,
+            ..ShaderOptions::default()
+        };
+        for options in [ShaderOptions::default(), record] {
+            for target in [Target::Glsl, Target::GlslNoSubgroup] {
+                let write = |mode| {
+                    let kernels = [&kernel];
+                    crate::back::write_forms(
+                        target,
+                        &Form::ALL,
+                        &kernels,
+                        &options,
+                        Missing::Error,
+                        mode,
+                    )
+                    .expect("written")
+                };
+                let (output, validation) = (write(Mode::Output), write(Mode::Validation));
+                for form in Form::ALL {
+                    let out = output.text(form).expect("asked for");
+                    let val = validation.text(form).expect("asked for");
+                    let emitted =
+                        crate::back::emit(target, form, &[&kernel], &options, Missing::Error);
+                    assert_eq!(emitted.as_deref(), Ok(out), "the output is what users get");
+                    assert_eq!(out.lines().count(), val.lines().count());
+                    let lines: Vec<(&str, &str)> = out.lines().zip(val.lines()).collect();
+                    let differ: Vec<usize> = (0..lines.len())
+                        .filter(|&i| lines[i].0 != lines[i].1)
+                        .collect();
+                    if target == Target::GlslNoSubgroup {
+                        assert!(differ.is_empty(), "{target} {form}:\n{val}");
+                        continue;
+                    }
+                    // One line: blank in the output, after the extensions.
+                    assert_eq!(differ.len(), 1, "{target} {form}:\n{val}");
+                    let at = differ[0];
+                    assert_eq!(lines[at].0, "");
+                    assert!(lines[at - 1].0.starts_with("#extension"));
+                    for name in Op::ALL
+                        .iter()
+                        .map(|op| op.glsl_name())
+                        .chain(["gl_SubgroupSize"])
+                    {
+                        assert!(
+                            lines[at].1.contains(name),
+                            "{name} not declared: {}",
+                            lines[at].1
+                        );
+                    }
+                    for stand_in in ["subgroupBallot(bool p)", "const uint gl_SubgroupSize"] {
+                        assert!(!out.contains(stand_in), "a stand-in in the output:\n{out}");
+                    }
+                    assert_eq!(crate::valid::validate_printed(target, form, val), Ok(()));
+                }
+            }
+        }
+    }
+}

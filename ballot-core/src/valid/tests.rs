@@ -1,0 +1,226 @@
+use super::*;
+
+const BALLOT_WGSL: &str = "\
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let m = subgroupBallot((i % 2u) == 0u);
+}
+";
+
+#[test]
+fn subgroup_wgsl_needs_the_subgroup_capability() {
+    assert_eq!(
+        validate(Target::Wgsl, Form::ComputeShader, BALLOT_WGSL),
+        Ok(())
+    );
+    let err = validate(Target::WgslNoSubgroup, Form::ComputeShader, BALLOT_WGSL).unwrap_err();
+    assert_eq!(err.line, Some(3));
+    assert_eq!(
+        err.line_text.as_deref(),
+        Some("    let m = subgroupBallot((i % 2u) == 0u);")
+    );
+}
+
+#[test]
+fn web_text_is_read_after_its_directives_at_its_own_lines() {
+    let web = format!(
+        "// A comment.\nenable subgroups;\ndiagnostic(off, subgroup_uniformity);\n{BALLOT_WGSL}"
+    );
+    assert!(
+        naga::front::wgsl::parse_str(&web).is_err(),
+        "naga rejects `enable subgroups;`"
+    );
+    assert_eq!(validate(Target::WgslWeb, Form::ComputeShader, &web), Ok(()));
+    let broken = web.replace("2u) == 0u", "2u) == 0i");
+    let err = validate(Target::WgslWeb, Form::ComputeShader, &broken).unwrap_err();
+    assert_eq!(err.line, Some(6), "{err}");
+    assert!(err.message.contains("wgsl:6:"), "{}", err.message);
+    // The text naga reads: the same offsets, the directives blank.
+    let read = after_directives(&web);
+    assert_eq!(read.len(), web.len());
+    assert!(read.ends_with(BALLOT_WGSL));
+    assert_eq!(read.lines().count(), web.lines().count());
+    assert!(!read.contains("enable") && !read.contains("diagnostic"));
+}
+
+#[test]
+fn only_leading_whole_line_directives_are_read_as_blank() {
+    // A directive after a declaration is not one naga should miss.
+    let late = "fn f() {}\nenable subgroups;\n";
+    assert_eq!(after_directives(late), late);
+    // A block comment could reach past the line: the line stays.
+    let comment = "enable subgroups; /*\n*/ fn f() {}\n";
+    assert_eq!(after_directives(comment), comment);
+}
+
+/// A `glsl` compute shader as a user writes it: the extensions' names,
+/// no declarations of them.
+const USER_GLSL: &str = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
+    layout(local_size_x = 32) in;\n\
+    void main() {\n\
+    uvec4 m = subgroupBallot(gl_SubgroupInvocationID < 3u);\n\
+    uint n = subgroupBallotBitCount(m) + gl_SubgroupSize;\n\
+    }\n";
+
+#[test]
+fn glsl_stand_ins_go_on_a_line_of_their_own_and_reports_keep_the_texts_lines() {
+    let source = Source::new(Target::Glsl, USER_GLSL, false, Written::Elsewhere);
+    // One line added after `#version`; every line of the text is there,
+    // unchanged.
+    let lines: Vec<&str> = source.source.lines().collect();
+    assert_eq!(lines[0], "#version 450");
+    for name in [
+        "subgroupBallot(",
+        "subgroupBallotBitCount(",
+        "gl_SubgroupSize =",
+    ] {
+        assert!(lines[1].contains(name), "{name} in {}", lines[1]);
+    }
+    assert_eq!(lines[2..], USER_GLSL.lines().collect::<Vec<_>>()[1..]);
+    assert_eq!(
+        validate(Target::Glsl, Form::ComputeShader, USER_GLSL),
+        Ok(())
+    );
+
+    let broken = USER_GLSL.replace("uint n", "bool n");
+    let err = validate(Target::Glsl, Form::ComputeShader, &broken).unwrap_err();
+    assert_eq!(err.line, Some(6), "{err}");
+    assert_eq!(
+        err.line_text.as_deref(),
+        Some("uint n = subgroupBallotBitCount(m) + gl_SubgroupSize;")
+            .map(|l| l.replace("uint", "bool"))
+            .as_deref()
+    );
+    assert!(err.message.contains("6 │ bool n ="), "{}", err.message);
+    assert!(!err.message.contains("return uvec4(0u)"), "{}", err.message);
+}
+
+#[test]
+fn glsl_helper_libraries_are_wrapped_and_lines_refer_to_the_library() {
+    let helpers = "uint twice(uint x) {\n    return x * 2u;\n}\n";
+    assert_eq!(
+        validate(Target::GlslNoSubgroup, Form::Helpers, helpers),
+        Ok(())
+    );
+    let err = validate(
+        Target::GlslNoSubgroup,
+        Form::Helpers,
+        &helpers.replace("2u", "true"),
+    )
+    .unwrap_err();
+    assert_eq!(err.line, Some(2), "{err}");
+    assert!(
+        err.message.contains("2 │     return x * true;"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn a_printed_text_is_parsed_as_written() {
+    // Stand-ins already in the text, as the validation mode writes them:
+    // nothing is added, and a second declaration would clash.
+    let line = standins::declarations(|n| USER_GLSL.contains(n));
+    let printed = USER_GLSL
+        .replacen('\n', &format!("\n{line}\n"), 2)
+        .replacen(&format!("\n{line}\n"), "\n", 1);
+    let source = Source::new(Target::Glsl, &printed, false, Written::Printed);
+    assert_eq!(source.source, printed);
+    assert!(source.added.is_empty());
+    assert_eq!(
+        validate_printed(Target::Glsl, Form::ComputeShader, &printed),
+        Ok(())
+    );
+    let err = validate_printed(
+        Target::Glsl,
+        Form::ComputeShader,
+        &printed.replace("uint n", "bool n"),
+    )
+    .unwrap_err();
+    assert_eq!(err.line, Some(7), "{err}");
+}
+
+const LIBRARY: &str = "\
+// A library.
+fn twice(x: u32) -> u32 {
+    return x * 2u;
+}
+";
+
+/// `library` with bindings and an entry point, and their ranges.
+fn shader(library: &str, main: &str) -> (String, Vec<Range<usize>>) {
+    let bindings = "\n@group(0) @binding(0) var<storage, read_write> ballot_out: array<u32>;\n";
+    let entry = format!(
+        "\n@compute @workgroup_size(64, 1, 1)\nfn main(@builtin(local_invocation_index) i: u32) {{\n{main}\n}}\n"
+    );
+    let text = format!("{library}{bindings}{entry}");
+    let own = vec![Range {
+        start: library.len(),
+        end: text.len(),
+    }];
+    (text, own)
+}
+
+#[test]
+fn a_valid_compute_shader_stands_for_its_library_when_nothing_else_names_its_parts() {
+    let (text, own) = shader(LIBRARY, "ballot_out[i] = twice(i);");
+    let (compute, library) = validate_with_library(Target::Wgsl, &text, &own);
+    assert_eq!(compute, Ok(()));
+    assert!(library);
+    // The library reads the binding: valid with it, invalid without.
+    let reads = LIBRARY.replace("x * 2u", "x * ballot_out[0]");
+    let (text, own) = shader(&reads, "ballot_out[i] = twice(i);");
+    let (compute, library) = validate_with_library(Target::Wgsl, &text, &own);
+    assert_eq!(compute, Ok(()));
+    assert!(!library);
+    assert!(validate(Target::Wgsl, Form::Helpers, &reads).is_err());
+    // A type declared with the bindings, used by the library.
+    let typed = "fn f(p: Pair) -> u32 {\n    return p.a;\n}\n";
+    let (text, mut own) = shader(typed, "ballot_out[i] = f(Pair(i, i));");
+    let text = format!("{text}struct Pair {{ a: u32, b: u32 }}\n");
+    own[0].end = text.len();
+    let (compute, library) = validate_with_library(Target::Wgsl, &text, &own);
+    assert_eq!(compute, Ok(()));
+    assert!(!library);
+}
+
+#[test]
+fn a_failed_compute_shader_reports_its_own_line() {
+    let (text, own) = shader(LIBRARY, "ballot_out[i] = twice(true);");
+    let (compute, library) = validate_with_library(Target::Wgsl, &text, &own);
+    let err = compute.unwrap_err();
+    assert_eq!(err.line, Some(10), "{err}");
+    assert_eq!(
+        err.line_text.as_deref(),
+        Some("ballot_out[i] = twice(true);")
+    );
+    assert!(!library);
+}
+
+#[test]
+fn glslang_compiles_and_spirv_val_accepts_a_ballot_shader() {
+    if !ballot_testkit::have_tools("glslang and spirv-val", &ballot_testkit::GLSL_TOOLS) {
+        return;
+    }
+    let text = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
+                layout(local_size_x = 32) in;\n\
+                layout(std430, set = 0, binding = 0) buffer Out { uvec4 data[]; } out_;\n\
+                void main() { out_.data[gl_LocalInvocationIndex] = subgroupBallot(true); }\n";
+    let spirv = glslang_spirv(text).expect("glslang-tools and spirv-tools are installed");
+    assert_eq!(&spirv[..4], &0x0723_0203u32.to_le_bytes());
+    let err =
+        glslang_spirv(&text.replace("subgroupBallot(true)", "subgroupBallot(1.0)")).unwrap_err();
+    assert_eq!(err.tool, "glslangValidator");
+}
+
+#[test]
+fn a_users_glsl_library_keeps_its_own_version_line() {
+    let library =
+        "// A library.\n#version 450\n#extension GL_KHR_shader_subgroup_basic : require\n\
+                   uint lane() {\n    return gl_SubgroupInvocationID;\n}\n";
+    assert_eq!(check_source(Target::Glsl, "lib.glsl", library), Ok(()));
+    let broken = library.replace("return gl_SubgroupInvocationID;", "return true;");
+    let err = check_source(Target::Glsl, "lib.glsl", &broken).unwrap_err();
+    assert_eq!(err.line, Some(5), "{err}");
+    assert!(err.report.contains("lib.glsl"), "{}", err.report);
+}
