@@ -63,14 +63,8 @@ use names::{Function, Source};
 /// Prints `glsl` and `glsl-no-subgroup` for [`crate::back::write_forms`],
 /// in each form of the request at once ([`Forms`]).
 pub(crate) fn write(request: Request<'_>) -> Forms {
-    let Request {
-        target,
-        wanted,
-        options,
-        module,
-        mode,
-    } = request;
-    let functions = names::name(module, !target.has_subgroups());
+    let (target, options) = (request.target, request.options);
+    let functions = names::name(request.module, !target.has_subgroups());
     // The compute shader's needs: the library's, and what the lane record
     // reads.
     let features = Features::collect(target, &functions, options.record_lanes);
@@ -78,11 +72,11 @@ pub(crate) fn write(request: Request<'_>) -> Forms {
         true => Features::collect(target, &functions, false).extensions,
         false => features.extensions.clone(),
     };
-    let mut forms = Forms::new(wanted);
+    let mut forms = Forms::new(request.wanted);
     let mut writer = Writer {
         out: &mut forms,
         target,
-        mode,
+        mode: request.mode,
         library_extensions,
         options,
         functions: &functions,

@@ -56,22 +56,15 @@ use plan::{Function, Plan, Source};
 /// target as the WGSL one with the same subgroup support), in each form of
 /// the request at once ([`Forms`]). WGSL needs no validation mode.
 pub(crate) fn write(request: Request<'_>) -> Forms {
-    let Request {
-        target,
-        wanted,
-        options,
-        module,
-        ..
-    } = request;
-    let (target, web) = match target {
-        Target::Wgsl | Target::WgslNoSubgroup => (target, false),
+    let (target, web) = match request.target {
+        Target::Wgsl | Target::WgslNoSubgroup => (request.target, false),
         // The `wgsl` module, after the directives Tint needs.
         Target::WgslWeb => (Target::Wgsl, true),
         Target::Glsl => (Target::Wgsl, false),
         Target::GlslNoSubgroup => (Target::WgslNoSubgroup, false),
     };
-    let plan = Plan::new(target, module, options);
-    let mut forms = Forms::new(wanted);
+    let plan = Plan::new(target, request.module, request.options);
+    let mut forms = Forms::new(request.wanted);
     // Writing into `Forms` cannot fail.
     if web {
         let _ = write_web_directives(&mut forms, uniformity::needs_diagnostic(&plan));
