@@ -5,6 +5,7 @@
 
 use core::fmt;
 
+use super::namer::Function;
 use super::Level;
 use crate::ir::{Expr, Handle, Local, Type};
 use crate::lower::helpers::Helper;
@@ -27,10 +28,23 @@ pub(crate) trait MaskedText {
     fn expr(&mut self, expr: Handle<Expr>) -> fmt::Result;
     /// Writes a bound exchange or call itself.
     fn node(&mut self, expr: Handle<Expr>) -> fmt::Result;
-    /// The type of a kernel expression.
-    fn type_of(&self, expr: Handle<Expr>) -> Type;
-    /// The name of a kernel local.
-    fn local(&self, local: Handle<Local>) -> String;
+    /// The function being written, with its names.
+    fn function(&self) -> &Function<'_>;
+}
+
+/// The type of a kernel expression of `w`'s function.
+fn type_of<T: MaskedText>(w: &T, expr: Handle<Expr>) -> Type {
+    w.function()
+        .kernel()
+        .map_or(Type::Bool, |kernel| kernel.type_of(expr))
+}
+
+/// The name of a local of `w`'s function.
+fn local<T: MaskedText>(w: &T, local: Handle<Local>) -> String {
+    w.function()
+        .locals
+        .get(local.index())
+        .map_or_else(|| "ballot_malformed".to_string(), Clone::clone)
 }
 
 /// The variable of a flag.
@@ -76,7 +90,7 @@ fn write_step<T: MaskedText>(w: &mut T, step: &Step, level: Level) -> fmt::Resul
         Step::Bind { temp, expr } => {
             w.text(&indent)?;
             if let Some(temp) = temp {
-                w.declare(w.type_of(*expr), false)?;
+                w.declare(type_of(w, *expr), false)?;
                 w.text(&temp_name(*temp))?;
                 w.text(" = ")?;
             }
@@ -85,7 +99,7 @@ fn write_step<T: MaskedText>(w: &mut T, step: &Step, level: Level) -> fmt::Resul
         }
         Step::Store { dest, value } => {
             let dest = match dest {
-                Dest::Local(local) => w.local(*local),
+                Dest::Local(l) => local(w, *l),
                 Dest::Result => RESULT.to_string(),
             };
             w.text(&format!("{indent}{} {dest} = ", T::IF_ACTIVE))?;

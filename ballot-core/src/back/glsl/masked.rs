@@ -7,10 +7,11 @@
 
 use core::fmt::{self, Write};
 
+use super::Function;
 use super::{type_name, zero, Func, Writer};
 use crate::back::shading::{self, MaskedText};
 use crate::back::Level;
-use crate::ir::{Expr, Handle, Local, Type};
+use crate::ir::{Expr, Handle, Type};
 
 impl<W: Write> Writer<'_, W> {
     /// `R name_masked(bool ballot_active_in, params) { … }`.
@@ -83,11 +84,7 @@ impl<W: Write> MaskedText for Steps<'_, '_, '_, W> {
         self.writer.write_node(self.f, expr)
     }
 
-    fn type_of(&self, expr: Handle<Expr>) -> Type {
-        self.f.kernel.type_of(expr)
-    }
-
-    fn local(&self, local: Handle<Local>) -> String {
-        self.f.function.locals[local.index()].clone()
+    fn function(&self) -> &Function<'_> {
+        self.f.function
     }
 }

@@ -13,10 +13,11 @@
 
 use core::fmt;
 
+use super::Function;
 use super::{type_name, Func, Writer};
 use crate::back::shading::{self, MaskedText};
 use crate::back::Level;
-use crate::ir::{Expr, Handle, Kernel, Local, Type};
+use crate::ir::{Expr, Handle, Kernel, Type};
 
 impl<'p, W: fmt::Write> Writer<'p, W> {
     /// `fn <name>_masked(ballot_active_in: bool, params...) -> R`.
@@ -94,11 +95,7 @@ impl<W: fmt::Write> MaskedText for Steps<'_, '_, W> {
         self.writer.write_collective(self.cx, expr)
     }
 
-    fn type_of(&self, expr: Handle<Expr>) -> Type {
-        self.cx.kernel.type_of(expr)
-    }
-
-    fn local(&self, local: Handle<Local>) -> String {
-        self.cx.local(local).to_string()
+    fn function(&self) -> &Function<'_> {
+        self.cx.function
     }
 }
