@@ -38,8 +38,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Checks the kernel natively, then writes both shaders and `index.html`
-/// to `dir`. (`tests/browser_page.rs` calls it too, and runs the page's
-/// script on Dawn.)
+/// to `dir`. (`ballot-runner/tests/browser_page.rs` calls it too, and
+/// runs the page's script on Dawn.)
 pub fn write_page(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     // The predicate the page uses: keep every invocation whose index has
     // bit 0 or bit 3 set.

@@ -11,20 +11,23 @@
 //! Natively, the atomic is a `u32` counter updated by each elected leader,
 //! subgroups in a shuffled order, as a GPU schedules them. The example
 //! checks that every wanting invocation gets a distinct slot, counts the
-//! atomics saved, writes the shaders, and compares with a driver when a
-//! Vulkan adapter exists.
+//! atomics saved, and writes the shaders. No GPU is needed.
+//!
+//! `cargo run -p ballot-runner --example leader_election_gpu` does the same,
+//! then runs `slot` on a Vulkan adapter and compares each invocation with
+//! the simulator. It includes this file as a module, so that this example
+//! builds without wgpu.
 
 mod common;
 
 use std::process::ExitCode;
 
 use ballot::prelude::*;
-use ballot_core::interp::{Arg, Value};
 
 /// Whether this invocation leads the ones that want a slot: the lowest of
 /// them, the one `subgroup_broadcast_first` reads below.
 #[ballot::kernel]
-fn leads(want: bool) -> bool {
+pub fn leads(want: bool) -> bool {
     let mut leader = false;
     if want {
         leader = subgroup_elect();
@@ -35,7 +38,7 @@ fn leads(want: bool) -> bool {
 /// How many slots the invocations that want one take, as the leader adds
 /// it to the counter.
 #[ballot::kernel]
-fn wanted(want: bool) -> u32 {
+pub fn wanted(want: bool) -> u32 {
     subgroup_ballot_bit_count(subgroup_ballot(want))
 }
 
@@ -43,7 +46,7 @@ fn wanted(want: bool) -> u32 {
 /// the base the leader reserved, broadcast from the lowest wanting lane,
 /// plus this lane's rank among the wanting ones.
 #[ballot::kernel]
-fn slot(want: bool, base_if_leader: u32) -> u32 {
+pub fn slot(want: bool, base_if_leader: u32) -> u32 {
     let mut slot = 0xffff_ffff;
     if want {
         let rank = subgroup_ballot_exclusive_bit_count(subgroup_ballot(true));
@@ -58,8 +61,13 @@ const WORKGROUPS: u32 = 8;
 
 fn main() -> ExitCode {
     match run() {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
+        Ok(_) => {
+            println!(
+                "\nto run them on a Vulkan adapter and compare every invocation with the \
+                 simulator: cargo run -p ballot-runner --example leader_election_gpu"
+            );
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
@@ -67,7 +75,21 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<bool, Box<dyn std::error::Error>> {
+/// What a driver needs to run `slot` as the native run did.
+pub struct Election {
+    /// Whether each invocation wants a slot.
+    pub want: Vec<bool>,
+    /// The base each leader reserved with its atomic add (0 elsewhere).
+    pub base_if_leader: Vec<u32>,
+    /// The workgroups of the dispatch, along x.
+    pub workgroups: u32,
+    /// The options the shaders were written with.
+    pub options: ShaderOptions,
+}
+
+/// Elects, counts and hands out the slots natively, checks them, prints
+/// `slot`'s GLSL helpers and writes every target's compute shader.
+pub fn run() -> Result<Election, Box<dyn std::error::Error>> {
     let dispatch = Dispatch::new([WORKGROUP, 1, 1], SUBGROUP, [WORKGROUPS, 1, 1])?;
     let n = dispatch.invocation_count();
     // About one invocation in five wants a slot; some subgroups none.
@@ -124,25 +146,10 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
         println!("wrote {}", path.display());
     }
 
-    let args = vec![
-        Arg::PerLane(want.iter().map(|&w| Value::Bool(w)).collect()),
-        Arg::PerLane(base_if_leader.iter().map(|&b| Value::U32(b)).collect()),
-    ];
-    let result = common::on_gpu(
-        &slot::kernels(),
-        &[
-            Target::Glsl,
-            Target::GlslNoSubgroup,
-            Target::Wgsl,
-            Target::WgslNoSubgroup,
-        ],
-        &options,
-        [WORKGROUPS, 1, 1],
-        args,
-        |d| {
-            let out = slot::run_dispatch(d, &want, &base_if_leader)?;
-            Ok(out.into_iter().map(Value::U32).collect())
-        },
-    );
-    Ok(common::report(result))
+    Ok(Election {
+        want,
+        base_if_leader,
+        workgroups: WORKGROUPS,
+        options,
+    })
 }

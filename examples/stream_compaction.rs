@@ -9,21 +9,24 @@
 //!
 //! Runs the kernels natively over COUNT elements (default 1000) in
 //! subgroups of 32, checks the compacted stream against `Iterator::filter`,
-//! writes every target's compute shader to `target/ballot-examples/`, and,
-//! when a Vulkan adapter exists, runs the shaders and compares each
-//! invocation with the simulator.
+//! and writes every target's compute shader (validated by naga when the
+//! kernels compiled) to `target/ballot-examples/`. No GPU is needed.
+//!
+//! `cargo run -p ballot-runner --example stream_compaction_gpu [COUNT]`
+//! does the same, then runs the shaders on a Vulkan adapter and compares
+//! each invocation with the simulator. It includes this file as a module,
+//! so that this example builds without wgpu.
 
 mod common;
 
 use std::process::ExitCode;
 
 use ballot::prelude::*;
-use ballot_core::interp::{Arg, Value};
 
 /// The slot of this invocation's element among the kept ones of its
 /// subgroup: how many lanes below it keep theirs.
 #[ballot::kernel]
-fn compaction_slot(keep: bool) -> u32 {
+pub fn compaction_slot(keep: bool) -> u32 {
     let kept = subgroup_ballot(keep);
     subgroup_ballot_exclusive_bit_count(kept)
 }
@@ -31,7 +34,7 @@ fn compaction_slot(keep: bool) -> u32 {
 /// How many elements the whole subgroup keeps: what the next subgroup's
 /// slots start after.
 #[ballot::kernel]
-fn subgroup_kept(keep: bool) -> u32 {
+pub fn subgroup_kept(keep: bool) -> u32 {
     subgroup_ballot_bit_count(subgroup_ballot(keep))
 }
 
@@ -39,17 +42,18 @@ const WORKGROUP: u32 = 64;
 const SUBGROUP: u32 = 32;
 
 fn main() -> ExitCode {
-    let count = match std::env::args().nth(1).map(|s| s.parse::<usize>()) {
-        None => 1000,
-        Some(Ok(n)) if n > 0 => n,
-        _ => {
-            eprintln!("error: COUNT must be a positive number");
-            return ExitCode::from(2);
-        }
+    let count = match count_arg() {
+        Ok(count) => count,
+        Err(code) => return code,
     };
     match run(count) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
+        Ok(_) => {
+            println!(
+                "\nto run them on a Vulkan adapter and compare every invocation with the \
+                 simulator: cargo run -p ballot-runner --example stream_compaction_gpu"
+            );
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
@@ -57,7 +61,32 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(count: usize) -> Result<bool, Box<dyn std::error::Error>> {
+/// COUNT, the first argument (default 1000), or the exit code of a usage
+/// error, already reported.
+pub fn count_arg() -> Result<usize, ExitCode> {
+    match std::env::args().nth(1).map(|s| s.parse::<usize>()) {
+        None => Ok(1000),
+        Some(Ok(n)) if n > 0 => Ok(n),
+        _ => {
+            eprintln!("error: COUNT must be a positive number");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// What a driver needs to run `compaction_slot` as the native run did.
+pub struct Compaction {
+    /// Each invocation's flag, padded to whole workgroups with `false`.
+    pub keep: Vec<bool>,
+    /// The workgroups of the dispatch, along x.
+    pub workgroups: u32,
+    /// The options the shaders were written with.
+    pub options: ShaderOptions,
+}
+
+/// Compacts `count` elements natively, checks the result, prints the WGSL
+/// helper and writes every target's compute shader.
+pub fn run(count: usize) -> Result<Compaction, Box<dyn std::error::Error>> {
     // The input, padded to whole workgroups with elements nobody keeps.
     let workgroups = count.div_ceil(WORKGROUP as usize);
     let padded = workgroups * WORKGROUP as usize;
@@ -121,25 +150,9 @@ fn run(count: usize) -> Result<bool, Box<dyn std::error::Error>> {
         println!("wrote {}", path.display());
     }
 
-    // The same kernel on a real driver, when there is one.
-    let keep_arg = Arg::PerLane(keep.iter().map(|&k| Value::Bool(k)).collect());
-    let result = common::on_gpu(
-        &compaction_slot::kernels(),
-        &[
-            Target::Glsl,
-            Target::GlslNoSubgroup,
-            Target::Wgsl,
-            Target::WgslNoSubgroup,
-        ],
-        &options,
-        [workgroups as u32, 1, 1],
-        vec![keep_arg],
-        |d| {
-            Ok(compaction_slot::run_dispatch(d, &keep)?
-                .into_iter()
-                .map(Value::U32)
-                .collect())
-        },
-    );
-    Ok(common::report(result))
+    Ok(Compaction {
+        keep,
+        workgroups: workgroups as u32,
+        options,
+    })
 }

@@ -7,7 +7,7 @@
 //! of the two is the figure that matters.
 //!
 //! ```text
-//! cargo bench --bench native
+//! cargo bench -p ballot-bench --bench native
 //! ```
 
 use ballot::prelude::*;

@@ -10,15 +10,16 @@
 //! Without Node's `webgpu` package (or a Vulkan driver for Dawn) the test
 //! says why on stderr and passes, unless `BALLOT_REQUIRE_GPU=1`.
 
+// The root package's example, included: it lives in `ballot-runner`,
+// where Dawn is, so that the root's tests build no driver harness.
 #[allow(dead_code)] // The example's `main` is not called here.
-#[path = "../examples/browser.rs"]
+#[path = "../../examples/browser.rs"]
 mod browser;
 
-#[path = "../ballot-runner/tests/common/mod.rs"]
-mod driver_common;
+mod common;
 
 use ballot_runner::dawn::Dawn;
-use driver_common::{loud, required, skip};
+use common::{loud, required, skip};
 
 #[test]
 fn the_browser_page_picks_its_shader_and_every_slot_checks_out() {
