@@ -1,6 +1,6 @@
 //! naga's verdicts on texts it found valid, kept between builds under the
 //! target directory: part of the validation pass of the expansion
-//! ([`super::check`]).
+//! ([`super::validate`]).
 //!
 //! A rebuild expands every kernel of the crate again, and all but the
 //! edited ones write the same texts as before: naga need not read them

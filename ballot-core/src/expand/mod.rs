@@ -8,14 +8,14 @@ use quote::{format_ident, quote, ToTokens};
 use syn::{Ident, ItemFn};
 
 mod cache;
-mod check;
 mod ir_tokens;
 mod options;
 mod timing;
+mod validate;
 
 pub use cache::CACHE_VAR;
-pub use check::{MAX_THREADS, THREADS_VAR};
 pub use options::Options;
+pub use validate::{MAX_THREADS, THREADS_VAR};
 
 use crate::back::rust::Writer;
 use crate::front::{self, Lowered};
@@ -84,7 +84,7 @@ fn expand(attr: TokenStream, item: TokenStream, phases: &mut Phases) -> TokenStr
             // are checked on others.
             let mut rust = Duration::ZERO;
             let (errors, generated) =
-                check::shaders(&item, &lowered.kernel, &options, phases, || {
+                validate::shaders(&item, &lowered.kernel, &options, phases, || {
                     timed(&mut rust, || generate(&item, &lowered, &options))
                 });
             phases.rust = rust;

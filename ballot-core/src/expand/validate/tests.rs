@@ -107,7 +107,7 @@ fn writer<'a>(
 
 fn run(write: &Write<'_>, cache: Option<&Cache>, threads: usize) -> (Vec<String>, Phases) {
     let mut phases = Phases::default();
-    let (messages, ()) = check_all(threads, write, cache, || (), &mut phases);
+    let (messages, ()) = validate_all(threads, write, cache, || (), &mut phases);
     (messages, phases)
 }
 

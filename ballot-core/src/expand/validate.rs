@@ -66,7 +66,7 @@ type Write<'a> = dyn Fn(Target, Mode) -> Result<Forms, String> + Sync + 'a;
 
 /// One job's result: the texts (or why they could not be written), each
 /// form's verdict in [`Form::ALL`]'s order, and what it took.
-struct Checked {
+struct Validated {
     written: Result<Forms, String>,
     verdicts: [Result<(), ValidationError>; 2],
     emit: Duration,
@@ -108,7 +108,7 @@ pub fn shaders<R>(
         back::write_forms(target, &Form::ALL, &[kernel], shader, Missing::Stub, mode)
             .map_err(|e| e.to_string())
     };
-    let (messages, value) = check_all(threads, &write, Cache::get(), alongside, phases);
+    let (messages, value) = validate_all(threads, &write, Cache::get(), alongside, phases);
     phases.wall = start.elapsed();
     let errors = messages
         .into_iter()
@@ -135,14 +135,14 @@ fn threads() -> usize {
 /// Runs the jobs on up to `threads` threads, with `alongside` on this one,
 /// and returns one message per invalid text, in [`Target::ALL`]'s order,
 /// then [`Form::ALL`]'s, and `alongside`'s result.
-fn check_all<R>(
+fn validate_all<R>(
     threads: usize,
     write: &Write<'_>,
     cache: Option<&Cache>,
     alongside: impl FnOnce() -> R,
     phases: &mut Phases,
 ) -> (Vec<String>, R) {
-    let jobs = JOBS.map(|target| move || check(target, write, cache));
+    let jobs = JOBS.map(|target| move || validate_target(target, write, cache));
     let (checked, value) = run_all(threads, jobs, alongside);
     let mut messages = Vec::new();
     for target in Target::ALL {
@@ -178,12 +178,12 @@ fn check_all<R>(
 
 /// Writes `target`'s texts in the validation mode and finds both forms'
 /// verdicts (see the module docs).
-fn check(target: Target, write: &Write<'_>, cache: Option<&Cache>) -> Checked {
+fn validate_target(target: Target, write: &Write<'_>, cache: Option<&Cache>) -> Validated {
     let start = Instant::now();
     let written = write(target, Mode::Validation);
     let emit = start.elapsed();
     let start = Instant::now();
-    let mut checked = Checked {
+    let mut checked = Validated {
         written: Err(String::new()),
         verdicts: [Ok(()), Ok(())],
         emit,
@@ -202,7 +202,7 @@ fn check(target: Target, write: &Write<'_>, cache: Option<&Cache>) -> Checked {
 /// Both forms' verdicts on `forms` into `checked`: the compute shader's,
 /// which stands for the library's where it can, else the library's own;
 /// each from the cache where it has it.
-fn verdicts(target: Target, forms: &Forms, cache: Option<&Cache>, checked: &mut Checked) {
+fn verdicts(target: Target, forms: &Forms, cache: Option<&Cache>, checked: &mut Validated) {
     let compute = forms.text(Form::ComputeShader).unwrap_or_default();
     let both = Key::WithLibrary(target, compute, forms.compute_only());
     if cache.is_some_and(|c| c.has(&both)) {
