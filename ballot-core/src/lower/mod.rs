@@ -8,7 +8,8 @@
 //! - [`masked`]: the if-conversion, the one form that the native code and
 //!   both emulated targets print;
 //! - [`helpers`]: the helper registry: which generated functions a module
-//!   needs, with what each of them needs, in writing order.
+//!   needs, with what each of them needs, in writing order;
+//! - [`fold`]: constant folding with the IR's scalar rules.
 //!
 //! Here too, the control-flow facts those passes rest on:
 //! - which operations exchange values between lanes ([`exchanges`]), and so
@@ -28,6 +29,7 @@
 //! for the parts it cannot reach.
 
 pub mod calls;
+pub mod fold;
 pub mod helpers;
 pub mod masked;
 

@@ -17,7 +17,7 @@
 //! - Kernel locals are `var`s, never `let`s: naga propagates constant
 //!   `let`s, and a constant `x / 0u` or `x << 40u` is rejected.
 //! - Sub-expressions made only of constants are folded with the IR's
-//!   semantics (`fold`), and a constant divisor of zero is written out, so
+//!   semantics ([`crate::lower::fold`]), and a constant divisor of zero is written out, so
 //!   WGSL never evaluates an operation at shader-creation time that could
 //!   fail there.
 //! - NaN and the infinities go through a function, `ballot_f32_bits`.
@@ -33,7 +33,6 @@
 
 mod compute;
 mod expr;
-mod fold;
 pub(crate) mod helpers;
 mod masked;
 mod native;
@@ -48,8 +47,8 @@ use core::fmt::{self, Write as _};
 use crate::back::forms::Forms;
 use crate::back::{Form, Level, Request, ShaderOptions, Target};
 use crate::ir::{Handle, Kernel, Type};
+use crate::lower::fold::Folded;
 use crate::lower::{self, masked::Masked};
-use fold::Folded;
 use plan::{Function, Plan, Source};
 
 /// Prints the WGSL targets for [`crate::back::write_forms`] (a GLSL

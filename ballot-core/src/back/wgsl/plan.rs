@@ -10,13 +10,13 @@
 
 use std::collections::BTreeSet;
 
-use super::fold::{self, Folded};
 use super::helpers::{self, Helper};
 pub(super) use crate::back::namer::Function;
 use crate::back::namer::{name_module, Namer};
 use crate::back::{Language, ShaderOptions, Target};
 use crate::ir::{Handle, Kernel, Stmt};
 use crate::lower::calls::Module;
+use crate::lower::fold::{self, Folded};
 
 pub(super) use crate::lower::calls::Source;
 

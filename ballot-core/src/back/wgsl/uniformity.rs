@@ -20,9 +20,9 @@
 //!   non-uniform control flow, or a call passes a non-uniform value to a
 //!   callee's `#[uniform]` parameter.
 
-use super::fold::Folded;
 use super::plan::{Function, Plan};
 use crate::ir::{Block, Expr, Handle, Kernel, Local, Stmt};
+use crate::lower::fold::Folded;
 use crate::op::Op;
 
 /// Whether any kernel of the module may use a subgroup built-in in

@@ -1,19 +1,21 @@
-//! Folding of constant sub-expressions, with the IR's semantics.
+//! Folding of constant sub-expressions, with the IR's semantics
+//! ([`crate::scalar`], as the native simulator computes them).
 //!
 //! WGSL evaluates an expression made only of constants when the shader is
 //! created, and rejects it if it overflows, divides by zero, shifts by 32 or
 //! more, or yields NaN or an infinity, all of which are well-defined in the
-//! IR (invariant 5). naga also propagates constant `let`s. So the writer
-//! never leaves such an expression to WGSL: it folds it here, exactly as the
-//! native simulator computes it ([`crate::scalar`]), and writes the result
-//! as one literal.
+//! IR (invariant 5). naga also propagates constant `let`s. So the WGSL
+//! printer never leaves such an expression to WGSL: it writes the value
+//! folded here as one literal. GLSL's compilers fold less, and the GLSL
+//! printer writes around what naga's glsl-in folds instead
+//! ([`super::helpers::glsl_folds`]).
 
 use crate::ir::{Expr, Handle, Kernel, Literal};
 use crate::scalar;
 
 /// The constant sub-expressions of a kernel.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Folded {
+pub struct Folded {
     /// The value of each expression made only of constants.
     values: Vec<Option<Literal>>,
     /// Whether the expression is an operand of a constant one, and so is
@@ -35,7 +37,7 @@ impl Folded {
 }
 
 /// Folds every constant sub-expression of `kernel`.
-pub(crate) fn fold(kernel: &Kernel) -> Folded {
+pub fn fold(kernel: &Kernel) -> Folded {
     let mut values: Vec<Option<Literal>> = Vec::with_capacity(kernel.exprs.len());
     let mut covered = vec![false; kernel.exprs.len()];
     for (_, expr) in kernel.exprs.iter() {
