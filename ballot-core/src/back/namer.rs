@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::OnceLock;
 
 use super::{keywords, Language};
-use crate::ir::{Expr, Handle, Kernel, Local, Stmt};
+use crate::ir::{Expr, Handle, Kernel};
 use crate::lower::calls::{Module, Source};
 
 /// The prefix of every name the writers generate themselves: user names
@@ -177,14 +177,11 @@ fn name_locals(function: &mut Function<'_>, kernel: &Kernel, mut namer: Namer, i
         .iter()
         .map(|(_, local)| namer.call(&local.name))
         .collect();
-    let assigned: BTreeSet<Handle<Local>> = kernel
-        .stmts
-        .iter()
-        .filter_map(|(_, stmt)| match stmt {
-            Stmt::Assign { local, .. } if immutable => Some(*local),
-            _ => None,
-        })
-        .collect();
+    let assigned = if immutable {
+        crate::lower::assigned_locals(kernel)
+    } else {
+        BTreeSet::new()
+    };
     function.params = kernel
         .params
         .iter()

@@ -109,6 +109,20 @@ pub fn has_exchanging_loop(kernel: &Kernel) -> bool {
         .any(|(handle, stmt)| matches!(stmt, Stmt::Loop { .. }) && stmt_exchanges(kernel, handle))
 }
 
+/// The locals some statement of `kernel` assigns to: parameters among them
+/// need a variable of their own where parameters are immutable (WGSL), and
+/// are not uniform however they were declared.
+pub fn assigned_locals(kernel: &Kernel) -> std::collections::BTreeSet<Handle<crate::ir::Local>> {
+    kernel
+        .stmts
+        .iter()
+        .filter_map(|(_, stmt)| match stmt {
+            Stmt::Assign { local, .. } => Some(*local),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether a statement can take lanes out of the statement sequence it is
 /// in: a jump, or a statement holding one that escapes it. A loop consumes
 /// its own `break`s and `continue`s; only its `return`s escape.

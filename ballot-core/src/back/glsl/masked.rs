@@ -9,9 +9,10 @@ use core::fmt::{self, Write};
 
 use super::Function;
 use super::{type_name, zero, Func, Writer};
-use crate::back::shading::{self, MaskedText};
+use crate::back::shading::{self, flag_name, MaskedText, RESULT};
 use crate::back::Level;
 use crate::ir::{Expr, Handle, Type};
+use crate::lower::masked::Flag;
 
 impl<W: Write> Writer<'_, W> {
     /// `R name_masked(bool ballot_active_in, params) { … }`.
@@ -20,21 +21,23 @@ impl<W: Write> Writer<'_, W> {
         writeln!(self.out, " {{")?;
         let level = Level(1);
         self.write_locals(f, level)?;
-        writeln!(self.out, "{level}bool ballot_active = ballot_active_in;")?;
-        writeln!(self.out, "{level}bool ballot_ret = false;")?;
-        if let Some(ret) = f.kernel.ret {
+        let (active, ret) = (flag_name(Flag::Active), flag_name(Flag::Ret));
+        let active_in = flag_name(Flag::ActiveIn);
+        writeln!(self.out, "{level}bool {active} = {active_in};")?;
+        writeln!(self.out, "{level}bool {ret} = false;")?;
+        if let Some(ty) = f.kernel.ret {
             writeln!(
                 self.out,
-                "{level}{} ballot_ret_val = {};",
-                type_name(ret),
-                zero(ret)
+                "{level}{} {RESULT} = {};",
+                type_name(ty),
+                zero(ty)
             )?;
         }
         if let Some(masked) = f.masked {
             shading::write_steps(&mut Steps { writer: self, f }, &masked.steps, level)?;
         }
         if f.kernel.ret.is_some() {
-            writeln!(self.out, "{level}return ballot_ret_val;")?;
+            writeln!(self.out, "{level}return {RESULT};")?;
         }
         writeln!(self.out, "}}\n")
     }

@@ -15,13 +15,14 @@ use core::fmt;
 
 use super::Function;
 use super::{type_name, Func, Writer};
-use crate::back::shading::{self, MaskedText};
+use crate::back::shading::{self, flag_name, MaskedText, RESULT};
 use crate::back::Level;
 use crate::ir::{Expr, Handle, Kernel, Type};
+use crate::lower::masked::Flag;
 
 impl<'p, W: fmt::Write> Writer<'p, W> {
     /// `fn <name>_masked(ballot_active_in: bool, params...) -> R`.
-    pub(super) fn write_masked_function(&mut self, cx: &mut Func<'p>) -> fmt::Result {
+    pub(super) fn write_masked_function(&mut self, cx: &Func<'p>) -> fmt::Result {
         let kernel: &'p Kernel = cx.kernel;
         let name: &'p str = &cx.function.masked;
         writeln!(
@@ -32,18 +33,17 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         )?;
         self.write_signature(name, cx, true)?;
         let level = Level(1);
-        writeln!(self.out, "{level}var ballot_active = ballot_active_in;")?;
-        writeln!(self.out, "{level}var ballot_ret = false;")?;
-        if let Some(ret) = kernel.ret {
-            writeln!(self.out, "{level}var ballot_ret_val: {};", type_name(ret))?;
+        let (active, ret) = (flag_name(Flag::Active), flag_name(Flag::Ret));
+        let active_in = flag_name(Flag::ActiveIn);
+        writeln!(self.out, "{level}var {active} = {active_in};")?;
+        writeln!(self.out, "{level}var {ret} = false;")?;
+        if let Some(ty) = kernel.ret {
+            writeln!(self.out, "{level}var {RESULT}: {};", type_name(ty))?;
         }
         self.write_locals(cx, level)?;
-        let steps = core::mem::take(&mut cx.masked.steps);
-        let written = shading::write_steps(&mut Steps { writer: self, cx }, &steps, level);
-        cx.masked.steps = steps;
-        written?;
+        shading::write_steps(&mut Steps { writer: self, cx }, &cx.masked.steps, level)?;
         if kernel.ret.is_some() {
-            writeln!(self.out, "{level}return ballot_ret_val;")?;
+            writeln!(self.out, "{level}return {RESULT};")?;
         }
         self.out.write_str("}\n")
     }

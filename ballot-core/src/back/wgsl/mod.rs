@@ -240,7 +240,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
             Source::Kernel(kernel) => {
                 let mut cx = Func::new(function, folded, kernel, self.plan.emulated());
                 if self.plan.emulated() {
-                    self.write_masked_function(&mut cx)?;
+                    self.write_masked_function(&cx)?;
                     self.write_wrapper(&cx)
                 } else {
                     self.write_native_function(&mut cx)

@@ -14,7 +14,6 @@ use super::helpers::{self, Helper};
 pub(super) use crate::back::namer::Function;
 use crate::back::namer::{name_module, Namer};
 use crate::back::{Language, ShaderOptions, Target};
-use crate::ir::{Handle, Kernel, Stmt};
 use crate::lower::calls::Module;
 use crate::lower::fold::{self, Folded};
 
@@ -74,16 +73,4 @@ impl<'a> Plan<'a> {
     pub fn entry(&self) -> Option<&Function<'a>> {
         self.functions.last()
     }
-}
-
-/// The locals some statement of `kernel` assigns to.
-pub(super) fn assigned_locals(kernel: &Kernel) -> BTreeSet<Handle<crate::ir::Local>> {
-    kernel
-        .stmts
-        .iter()
-        .filter_map(|(_, stmt)| match stmt {
-            Stmt::Assign { local, .. } => Some(*local),
-            _ => None,
-        })
-        .collect()
 }

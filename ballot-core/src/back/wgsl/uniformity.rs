@@ -61,7 +61,7 @@ impl<'p> Analysis<'p> {
         folded: &'p Folded,
         kernel: &'p Kernel,
     ) -> Self {
-        let assigned = super::plan::assigned_locals(kernel);
+        let assigned = crate::lower::assigned_locals(kernel);
         let mut uniform = vec![false; kernel.locals.len()];
         for param in &kernel.params {
             if param.uniform && !assigned.contains(&param.local) {
