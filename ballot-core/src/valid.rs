@@ -65,6 +65,7 @@ pub fn validate(target: Target, form: Form, text: &str) -> Result<(), Validation
         .map_err(|failure| failure.error(target, form, text))
 }
 
+#[cfg(any(feature = "macros", test))]
 /// [`validate`] for a text written in the validation mode
 /// ([`crate::back::Mode::Validation`]) for `target` (not `wgsl-web`, whose
 /// text is its `wgsl` one): naga parses it as it is (a GLSL library with
@@ -82,6 +83,7 @@ pub(crate) fn validate_printed(
         .map_err(|failure| failure.error(target, form, text))
 }
 
+#[cfg(any(feature = "macros", test))]
 /// The verdicts on the validation-mode text of a compute shader and on its
 /// library, from one validation: `compute` is naga's verdict on the text,
 /// and `library`, whether the library is valid because the compute shader
@@ -179,6 +181,7 @@ fn defines_main(text: &str) -> bool {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Written {
     /// A shader writer, in its validation mode: stand-ins included.
+    #[cfg(any(feature = "macros", test))]
     Printed,
     /// Anyone: ballot's output, a user's file.
     Elsewhere,
@@ -419,6 +422,7 @@ fn after_directives(text: &str) -> String {
     blanked + &text[end..]
 }
 
+#[cfg(any(feature = "macros", test))]
 /// Whether the library of a compute shader is valid because the compute
 /// shader is (see [`validate_with_library`]): nothing in `module` outside
 /// the byte ranges `own`, the compute shader's own parts, refers to what
@@ -498,6 +502,7 @@ fn library_stands(module: &naga::Module, info: &ModuleInfo, own: &[Range<usize>]
         && module.constants.iter().all(|(_, c)| !theirs(c.ty))
 }
 
+#[cfg(any(feature = "macros", test))]
 /// Every function `block` calls, nested blocks included.
 fn calls(block: &naga::Block, out: &mut Vec<naga::Handle<naga::Function>>) {
     use naga::Statement as S;

@@ -52,6 +52,7 @@ impl Forms {
         self.only = form;
     }
 
+    #[cfg(any(feature = "macros", test))]
     /// The text of `form`, if it was asked for.
     pub fn text(&self, form: Form) -> Option<&str> {
         self.texts[index(form)].as_deref()
@@ -66,6 +67,7 @@ impl Forms {
         }
     }
 
+    #[cfg(any(feature = "macros", test))]
     /// The byte ranges of the compute shader's text that the helper form
     /// does not have; the rest is, byte for byte, in the helper form, in
     /// the same order, between the helper form's own parts.
