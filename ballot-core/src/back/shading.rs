@@ -1,50 +1,226 @@
-//! What GLSL and WGSL print alike: the if-converted form of the emulated
-//! targets ([`crate::lower::masked`]), whose flags are a `bool` per
-//! invocation in both. Each language supplies its spelling through
-//! [`MaskedText`]; the walk over the steps is written once.
+//! What GLSL and WGSL print alike. Both write a kernel's structured
+//! control flow as it is on the native targets, and the if-converted form
+//! ([`crate::lower::masked`]) on the emulated ones, whose flags are a
+//! `bool` per invocation in both. Each language's writer supplies its
+//! spelling through [`Shading`]; the walks over statements and steps are
+//! written once.
 
 use core::fmt;
 
 use super::namer::Function;
-use super::Level;
-use crate::ir::{Expr, Handle, Local, Type};
+use super::{Language, Level};
+use crate::ir::{Block, Expr, Handle, Kernel, Literal, Local, Stmt, Type, UnaryOp};
+use crate::lower::fold::Folded;
 use crate::lower::helpers::Helper;
-use crate::lower::masked::{Cond, Dest, Flag, Step};
+use crate::lower::masked::{Cond, Dest, Flag, Masked, Step};
 
-/// How one shading language spells the parts of an if-converted function
-/// that differ between GLSL and WGSL.
-pub(crate) trait MaskedText {
-    /// `if ballot_active {` in WGSL, `if (ballot_active) {` in GLSL.
-    const IF_ACTIVE: &'static str;
-    /// The head of an endless loop.
-    const LOOP: &'static str;
-
-    /// Writes text.
-    fn text(&mut self, text: &str) -> fmt::Result;
-    /// Writes the start of a declaration of a `ty` variable: `let ` or
-    /// `var ` (`mutable`) in WGSL, the type in GLSL.
-    fn declare(&mut self, ty: Type, mutable: bool) -> fmt::Result;
-    /// Writes a kernel expression, or the temporary it is bound to.
-    fn expr(&mut self, expr: Handle<Expr>) -> fmt::Result;
-    /// Writes a bound exchange or call itself.
-    fn node(&mut self, expr: Handle<Expr>) -> fmt::Result;
-    /// The function being written, with its names.
-    fn function(&self) -> &Function<'_>;
+/// The function being written: its kernel, its names, and what the
+/// lowering made of it.
+#[derive(Clone, Copy)]
+pub(crate) struct Func<'a> {
+    pub kernel: &'a Kernel,
+    pub function: &'a Function<'a>,
+    /// The kernel, if-converted (emulated targets only).
+    pub masked: Option<&'a Masked>,
+    /// Its constant sub-expressions, folded: WGSL rejects some constant
+    /// expressions that Rust defines, GLSL's compilers fold on their own.
+    pub folded: Option<&'a Folded>,
 }
 
-/// The type of a kernel expression of `w`'s function.
-fn type_of<T: MaskedText>(w: &T, expr: Handle<Expr>) -> Type {
-    w.function()
-        .kernel()
-        .map_or(Type::Bool, |kernel| kernel.type_of(expr))
+impl<'a> Func<'a> {
+    /// The name of a local; a recognisable one for a handle out of range,
+    /// which only a malformed kernel has.
+    pub fn local(&self, local: Handle<Local>) -> &'a str {
+        let function: &'a Function<'a> = self.function;
+        function
+            .locals
+            .get(local.index())
+            .map_or("ballot_malformed", String::as_str)
+    }
+
+    /// The temporary `expr` is bound to in the if-converted form, if any.
+    pub fn temp(&self, expr: Handle<Expr>) -> Option<usize> {
+        self.masked.and_then(|masked| masked.temp(expr))
+    }
+
+    /// The value `expr` folds to, if it is constant.
+    pub fn folded(&self, expr: Handle<Expr>) -> Option<Literal> {
+        self.folded.and_then(|folded| folded.value(expr))
+    }
 }
 
-/// The name of a local of `w`'s function.
-fn local<T: MaskedText>(w: &T, local: Handle<Local>) -> String {
-    w.function()
-        .locals
-        .get(local.index())
-        .map_or_else(|| "ballot_malformed".to_string(), Clone::clone)
+/// A shading language's writer of expressions: what differs between GLSL
+/// and WGSL there. Statements and steps are written here, through it.
+pub(crate) trait Shading: fmt::Write {
+    /// The language written.
+    const LANGUAGE: Language;
+
+    /// Writes `expr` itself, its operands through [`Shading::write_expr`].
+    fn write_value(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result;
+    /// Writes a constant.
+    fn write_literal(&mut self, lit: Literal) -> fmt::Result;
+
+    /// Writes `expr`: the temporary of a bound exchange or call, the value
+    /// it folds to, or the expression itself.
+    fn write_expr(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
+        if let Some(temp) = f.temp(expr) {
+            return self.write_str(&temp_name(temp));
+        }
+        match f.folded(expr) {
+            Some(value) => self.write_literal(value),
+            None => self.write_value(f, expr),
+        }
+    }
+}
+
+/// How one shading language writes the structured control flow that
+/// differs between GLSL and WGSL.
+pub(crate) trait Structured: Shading {
+    /// Writes a statement that evaluates `value` for its effects.
+    fn write_eval(&mut self, f: Func<'_>, value: Handle<Expr>, level: Level) -> fmt::Result;
+    /// Writes a loop whose continuing block (`next`) runs after every
+    /// iteration of `body`, and where `continue` leads.
+    fn write_loop(&mut self, f: Func<'_>, body: &Block, next: &Block, level: Level) -> fmt::Result;
+}
+
+/// The symbol of a unary operator on a value of type `ty`: GLSL and WGSL
+/// spell them alike.
+pub(crate) fn unary_symbol(op: UnaryOp, ty: Type) -> &'static str {
+    match (op, ty) {
+        (UnaryOp::Neg, _) => "-",
+        (UnaryOp::Not, Type::Bool) => "!",
+        (UnaryOp::Not, _) => "~",
+    }
+}
+
+/// How `language` spells a type.
+pub(crate) const fn type_name(language: Language, ty: Type) -> &'static str {
+    let glsl = matches!(language, Language::Glsl);
+    match ty {
+        Type::Bool => "bool",
+        Type::U32 if glsl => "uint",
+        Type::U32 => "u32",
+        Type::I32 if glsl => "int",
+        Type::I32 => "i32",
+        Type::F32 if glsl => "float",
+        Type::F32 => "f32",
+        Type::Mask if glsl => "uvec4",
+        Type::Mask => "vec4<u32>",
+    }
+}
+
+/// The zero of a type, as `language` writes it.
+pub(crate) const fn zero(language: Language, ty: Type) -> &'static str {
+    let glsl = matches!(language, Language::Glsl);
+    match ty {
+        Type::Bool => "false",
+        Type::U32 => "0u",
+        Type::I32 if glsl => "0",
+        Type::I32 => "0i",
+        Type::F32 if glsl => "0.0",
+        Type::F32 => "0.0f",
+        Type::Mask if glsl => "uvec4(0u)",
+        Type::Mask => "vec4<u32>()",
+    }
+}
+
+/// The start of a declaration of a `ty` variable: the type in GLSL (whose
+/// `const` wants a constant initialiser, so every flag is a plain
+/// variable), `var ` (`mutable`) or `let ` in WGSL.
+fn declare(language: Language, ty: Type, mutable: bool) -> String {
+    match language {
+        Language::Glsl => format!("{} ", type_name(language, ty)),
+        Language::Wgsl if mutable => "var ".to_string(),
+        Language::Wgsl => "let ".to_string(),
+    }
+}
+
+/// What surrounds an `if`'s condition: `if (`…`) {` in GLSL, `if `…` {` in
+/// WGSL.
+const fn if_parts(language: Language) -> [&'static str; 2] {
+    match language {
+        Language::Glsl => ["if (", ") {"],
+        Language::Wgsl => ["if ", " {"],
+    }
+}
+
+/// The head of an endless loop.
+const fn endless_loop(language: Language) -> &'static str {
+    match language {
+        Language::Glsl => "while (true) {",
+        Language::Wgsl => "loop {",
+    }
+}
+
+/// Writes `block`'s statements, one per line (blocks over several), at
+/// `level`.
+pub(crate) fn write_native_block<T: Structured>(
+    w: &mut T,
+    f: Func<'_>,
+    block: &Block,
+    level: Level,
+) -> fmt::Result {
+    for &stmt in block {
+        match &f.kernel.stmts[stmt] {
+            Stmt::Assign { local, value } => {
+                w.write_str(&format!("{level}{} = ", f.local(*local)))?;
+                w.write_expr(f, *value)?;
+                w.write_str(";\n")?;
+            }
+            Stmt::Eval(value) => w.write_eval(f, *value, level)?,
+            Stmt::If {
+                cond,
+                accept,
+                reject,
+            } => {
+                let [open, close] = if_parts(T::LANGUAGE);
+                w.write_str(&format!("{level}{open}"))?;
+                w.write_expr(f, *cond)?;
+                w.write_str(&format!("{close}\n"))?;
+                write_native_block(w, f, accept, level.next())?;
+                if !reject.is_empty() {
+                    w.write_str(&format!("{level}}} else {{\n"))?;
+                    write_native_block(w, f, reject, level.next())?;
+                }
+                w.write_str(&format!("{level}}}\n"))?;
+            }
+            Stmt::Loop { body, continuing } => w.write_loop(f, body, continuing, level)?,
+            Stmt::Break => w.write_str(&format!("{level}break;\n"))?,
+            Stmt::Continue => w.write_str(&format!("{level}continue;\n"))?,
+            Stmt::Return(None) => w.write_str(&format!("{level}return;\n"))?,
+            Stmt::Return(Some(value)) => {
+                w.write_str(&format!("{level}return "))?;
+                w.write_expr(f, *value)?;
+                w.write_str(";\n")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes the body of an if-converted function after its locals: the
+/// flags every function starts with, the result, the steps, the return.
+pub(crate) fn write_masked_body<T: Shading>(w: &mut T, f: Func<'_>, level: Level) -> fmt::Result {
+    for (flag, init) in [
+        (Flag::Active, flag_name(Flag::ActiveIn)),
+        (Flag::Ret, "false".to_string()),
+    ] {
+        w.write_str(&level.to_string())?;
+        w.write_str(&declare(T::LANGUAGE, Type::Bool, true))?;
+        w.write_str(&format!("{} = {init};\n", flag_name(flag)))?;
+    }
+    if let Some(ty) = f.kernel.ret {
+        w.write_str(&level.to_string())?;
+        w.write_str(&declare(T::LANGUAGE, ty, true))?;
+        w.write_str(&format!("{RESULT} = {};\n", zero(T::LANGUAGE, ty)))?;
+    }
+    if let Some(masked) = f.masked {
+        write_steps(w, f, &masked.steps, level)?;
+    }
+    if f.kernel.ret.is_some() {
+        w.write_str(&format!("{level}return {RESULT};\n"))?;
+    }
+    Ok(())
 }
 
 /// The variable of a flag.
@@ -70,41 +246,46 @@ pub(crate) fn temp_name(temp: usize) -> String {
 pub(crate) const RESULT: &str = "ballot_ret_val";
 
 /// Writes `steps`, one per line (blocks over several), at `level`.
-pub(crate) fn write_steps<T: MaskedText>(w: &mut T, steps: &[Step], level: Level) -> fmt::Result {
-    steps.iter().try_for_each(|step| write_step(w, step, level))
+fn write_steps<T: Shading>(w: &mut T, f: Func<'_>, steps: &[Step], level: Level) -> fmt::Result {
+    steps
+        .iter()
+        .try_for_each(|step| write_step(w, f, step, level))
 }
 
-fn write_step<T: MaskedText>(w: &mut T, step: &Step, level: Level) -> fmt::Result {
+fn write_step<T: Shading>(w: &mut T, f: Func<'_>, step: &Step, level: Level) -> fmt::Result {
     let indent = level.to_string();
     match step {
         Step::Let(flag, cond) | Step::Var(flag, cond) | Step::Set(flag, cond) => {
-            w.text(&indent)?;
+            w.write_str(&indent)?;
             if !matches!(step, Step::Set(..)) {
-                w.declare(Type::Bool, matches!(step, Step::Var(..)))?;
+                let mutable = matches!(step, Step::Var(..));
+                w.write_str(&declare(T::LANGUAGE, Type::Bool, mutable))?;
             }
-            w.text(&flag_name(*flag))?;
-            w.text(" = ")?;
-            write_cond(w, cond)?;
-            w.text(";\n")
+            w.write_str(&flag_name(*flag))?;
+            w.write_str(" = ")?;
+            write_cond(w, f, cond)?;
+            w.write_str(";\n")
         }
         Step::Bind { temp, expr } => {
-            w.text(&indent)?;
+            w.write_str(&indent)?;
             if let Some(temp) = temp {
-                w.declare(type_of(w, *expr), false)?;
-                w.text(&temp_name(*temp))?;
-                w.text(" = ")?;
+                w.write_str(&declare(T::LANGUAGE, f.kernel.type_of(*expr), false))?;
+                w.write_str(&temp_name(*temp))?;
+                w.write_str(" = ")?;
             }
-            w.node(*expr)?;
-            w.text(";\n")
+            w.write_value(f, *expr)?;
+            w.write_str(";\n")
         }
         Step::Store { dest, value } => {
             let dest = match dest {
-                Dest::Local(l) => local(w, *l),
+                Dest::Local(l) => f.local(*l).to_string(),
                 Dest::Result => RESULT.to_string(),
             };
-            w.text(&format!("{indent}{} {dest} = ", T::IF_ACTIVE))?;
-            w.expr(*value)?;
-            w.text("; }\n")
+            let [open, close] = if_parts(T::LANGUAGE);
+            let active = flag_name(Flag::Active);
+            w.write_str(&format!("{indent}{open}{active}{close} {dest} = "))?;
+            w.write_expr(f, *value)?;
+            w.write_str("; }\n")
         }
         // Lane-local values have no effect here, and undefined cases a
         // documented result; every step runs, so that every invocation
@@ -114,11 +295,11 @@ fn write_step<T: MaskedText>(w: &mut T, step: &Step, level: Level) -> fmt::Resul
             let open = if matches!(step, Step::Branch(_)) {
                 "{"
             } else {
-                T::LOOP
+                endless_loop(T::LANGUAGE)
             };
-            w.text(&format!("{indent}{open}\n"))?;
-            write_steps(w, steps, level.next())?;
-            w.text(&format!("{indent}}}\n"))
+            w.write_str(&format!("{indent}{open}\n"))?;
+            write_steps(w, f, steps, level.next())?;
+            w.write_str(&format!("{indent}}}\n"))
         }
         Step::Exit { vote, .. } => {
             let test = if *vote {
@@ -127,30 +308,30 @@ fn write_step<T: MaskedText>(w: &mut T, step: &Step, level: Level) -> fmt::Resul
             } else {
                 flag_name(Flag::Active)
             };
-            w.text(&format!("{indent}if (!{test}) {{ break; }}\n"))
+            w.write_str(&format!("{indent}if (!{test}) {{ break; }}\n"))
         }
     }
 }
 
 /// Writes a set of invocations as a `bool`, fully parenthesised: GLSL and
 /// WGSL spell `&&`, `||` and `!` alike.
-fn write_cond<T: MaskedText>(w: &mut T, cond: &Cond) -> fmt::Result {
+fn write_cond<T: Shading>(w: &mut T, f: Func<'_>, cond: &Cond) -> fmt::Result {
     match cond {
-        Cond::None => w.text("false"),
-        Cond::Flag(flag) => w.text(&flag_name(*flag)),
-        Cond::Not(flag) => w.text(&format!("!{}", flag_name(*flag))),
-        Cond::Expr(e) => w.expr(*e),
+        Cond::None => w.write_str("false"),
+        Cond::Flag(flag) => w.write_str(&flag_name(*flag)),
+        Cond::Not(flag) => w.write_str(&format!("!{}", flag_name(*flag))),
+        Cond::Expr(e) => w.write_expr(f, *e),
         Cond::And(a, b) | Cond::Or(a, b) => {
             let op = if matches!(cond, Cond::And(..)) {
                 " && "
             } else {
                 " || "
             };
-            w.text("(")?;
-            write_cond(w, a)?;
-            w.text(op)?;
-            write_cond(w, b)?;
-            w.text(")")
+            w.write_str("(")?;
+            write_cond(w, f, a)?;
+            w.write_str(op)?;
+            write_cond(w, f, b)?;
+            w.write_str(")")
         }
     }
 }

@@ -125,13 +125,13 @@ fn ballot_workgroup_any(p: bool) -> bool {
 // `divergent` if-converted: every invocation runs every statement, and
 // ballot_active says which really do. Called in uniform control flow.
 fn divergent_masked(ballot_active_in: bool, n: u32, limit: i32) -> i32 {
-    var ballot_active = ballot_active_in;
-    var ballot_ret = false;
-    var ballot_ret_val: i32;
     var total: i32;
     var for0: i32;
     var end1: i32;
     var i: i32;
+    var ballot_active = ballot_active_in;
+    var ballot_ret = false;
+    var ballot_ret_val = 0i;
     if ballot_active { total = 0i; }
     if ballot_active { for0 = 0i; }
     if ballot_active { end1 = limit; }

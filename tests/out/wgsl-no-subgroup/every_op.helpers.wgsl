@@ -238,13 +238,13 @@ fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
 // `every_op` if-converted: every invocation runs every statement, and
 // ballot_active says which really do. Called in uniform control flow.
 fn every_op_masked(ballot_active_in: bool, v: vec4<u32>, i: u32, x: f32) -> u32 {
-    var ballot_active = ballot_active_in;
-    var ballot_ret = false;
-    var ballot_ret_val: u32;
     var acc: u32;
     var masks: vec4<u32>;
     var more: vec4<u32>;
     var first: u32;
+    var ballot_active = ballot_active_in;
+    var ballot_ret = false;
+    var ballot_ret_val = 0u;
     if ballot_active { acc = (ballot_bit_count(v) + ballot_inclusive_bit_count(v)); }
     if ballot_active { acc = (acc + ballot_exclusive_bit_count(v)); }
     let ballot_outer1 = ballot_active;

@@ -94,7 +94,7 @@ fn ballot_ballot(on: bool, predicate: bool) -> vec4<u32> {
 fn compaction_slot_masked(ballot_active_in: bool, keep: bool) -> u32 {
     var ballot_active = ballot_active_in;
     var ballot_ret = false;
-    var ballot_ret_val: u32;
+    var ballot_ret_val = 0u;
     let ballot_t1 = ballot_ballot(ballot_active, keep);
     if ballot_active { ballot_ret_val = ballot_exclusive_bit_count(ballot_t1); }
     ballot_ret = (ballot_ret || ballot_active);
@@ -110,10 +110,10 @@ fn compaction_slot(keep: bool) -> u32 {
 // `leader` if-converted: every invocation runs every statement, and
 // ballot_active says which really do. Called in uniform control flow.
 fn leader_masked(ballot_active_in: bool, p: bool) -> u32 {
+    var result: u32;
     var ballot_active = ballot_active_in;
     var ballot_ret = false;
-    var ballot_ret_val: u32;
-    var result: u32;
+    var ballot_ret_val = 0u;
     if ballot_active { result = 0u; }
     let ballot_outer1 = ballot_active;
     let ballot_taken1 = p;

@@ -88,14 +88,14 @@ fn ballot_ballot(on: bool, predicate: bool) -> vec4<u32> {
 // `reserved_names` if-converted: every invocation runs every statement, and
 // ballot_active says which really do. Called in uniform control flow.
 fn reserved_names_masked(ballot_active_in: bool, input: u32, sample: bool) -> u32 {
-    var ballot_active = ballot_active_in;
-    var ballot_ret = false;
-    var ballot_ret_val: u32;
     var active_1: vec4<u32>;
     var shared_1: u32;
     var texture: u32;
     var v_gl_thing: u32;
     var a_b: u32;
+    var ballot_active = ballot_active_in;
+    var ballot_ret = false;
+    var ballot_ret_val = 0u;
     let ballot_t1 = ballot_ballot(ballot_active, sample);
     if ballot_active { active_1 = ballot_t1; }
     if ballot_active { shared_1 = ballot_bit_count(active_1); }

@@ -5,34 +5,24 @@
 use core::fmt::{self, Write};
 
 use super::{type_name, Func, Writer};
+use crate::back::shading::{self, Shading};
 use crate::back::Language;
-use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
+use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type};
 use crate::lower;
 use crate::lower::helpers::glsl_folds;
 use crate::lower::helpers::Helper;
 use crate::op::Op;
 
-impl<W: Write> Writer<'_, W> {
-    /// Writes `expr`, or the temporary it is bound to; on emulated targets,
-    /// exchanges and calls take the activity flag `ballot_active`.
-    pub(super) fn write_expr(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
-        if let Some(temp) = f.masked.and_then(|m| m.temp(expr)) {
-            return self.out.write_str(&crate::back::shading::temp_name(temp));
-        }
-        self.write_node(f, expr)
-    }
+impl<W: Write> Shading for Writer<'_, W> {
+    const LANGUAGE: Language = Language::Glsl;
 
     /// Writes `expr` itself, its operands through [`Self::write_expr`].
-    pub(super) fn write_node(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
+    fn write_value(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
         match &f.kernel.exprs[expr] {
             Expr::Literal(lit) => self.write_literal(*lit),
-            Expr::Load(local) => write!(self.out, "{}", f.function.locals[local.index()]),
+            Expr::Load(local) => self.out.write_str(f.local(*local)),
             Expr::Unary { op, arg } => {
-                let symbol = match (op, f.kernel.type_of(*arg)) {
-                    (UnaryOp::Neg, _) => "-",
-                    (UnaryOp::Not, Type::Bool) => "!",
-                    (UnaryOp::Not, _) => "~",
-                };
+                let symbol = shading::unary_symbol(*op, f.kernel.type_of(*arg));
                 self.write_wrapped(f, &format!("({symbol}"), *arg, ")")
             }
             Expr::Binary { op, left, right } => self.write_binary(f, *op, *left, *right),
@@ -57,6 +47,28 @@ impl<W: Write> Writer<'_, W> {
         }
     }
 
+    fn write_literal(&mut self, lit: Literal) -> fmt::Result {
+        match lit {
+            Literal::Bool(b) => write!(self.out, "{b}"),
+            Literal::U32(v) => write!(self.out, "{v}u"),
+            // 2147483648 is no int literal; the bits are.
+            Literal::I32(i32::MIN) => write!(self.out, "int(0x80000000u)"),
+            Literal::I32(v) if v < 0 => write!(self.out, "({v})"),
+            Literal::I32(v) => write!(self.out, "{v}"),
+            Literal::F32(v) => self.write_float(v),
+            Literal::Mask(m) if m.is_empty() => write!(self.out, "uvec4(0u)"),
+            Literal::Mask(m) => {
+                let [x, y, z, w] = m.to_words();
+                write!(
+                    self.out,
+                    "uvec4({x:#010X}u, {y:#010X}u, {z:#010X}u, {w:#010X}u)"
+                )
+            }
+        }
+    }
+}
+
+impl<W: Write> Writer<'_, W> {
     /// `open expr close`.
     fn write_wrapped(
         &mut self,
@@ -187,26 +199,6 @@ impl<W: Write> Writer<'_, W> {
             None => type_name(to),
         };
         self.write_call(f, function, &[arg])
-    }
-
-    pub(super) fn write_literal(&mut self, lit: Literal) -> fmt::Result {
-        match lit {
-            Literal::Bool(b) => write!(self.out, "{b}"),
-            Literal::U32(v) => write!(self.out, "{v}u"),
-            // 2147483648 is no int literal; the bits are.
-            Literal::I32(i32::MIN) => write!(self.out, "int(0x80000000u)"),
-            Literal::I32(v) if v < 0 => write!(self.out, "({v})"),
-            Literal::I32(v) => write!(self.out, "{v}"),
-            Literal::F32(v) => self.write_float(v),
-            Literal::Mask(m) if m.is_empty() => write!(self.out, "uvec4(0u)"),
-            Literal::Mask(m) => {
-                let [x, y, z, w] = m.to_words();
-                write!(
-                    self.out,
-                    "uvec4({x:#010X}u, {y:#010X}u, {z:#010X}u, {w:#010X}u)"
-                )
-            }
-        }
     }
 
     /// A float exactly: in decimal where that reads back to the same bits,

@@ -54,9 +54,10 @@ use core::fmt::{self, Write};
 use std::collections::BTreeSet;
 
 use crate::back::forms::Forms;
-use crate::back::{Form, Mode, Request, ShaderOptions, Target};
-use crate::ir::{Kernel, Type};
-use crate::lower::{self, masked::Masked};
+use crate::back::shading::{self, Func};
+use crate::back::{Form, Language, Mode, Request, ShaderOptions, Target};
+use crate::ir::Type;
+use crate::lower;
 use features::{Extension, Features};
 use names::{Function, Source};
 
@@ -110,15 +111,6 @@ impl<'a, W> Writer<'a, W> {
     fn entry(&self) -> Option<&'a Function<'a>> {
         self.functions.last()
     }
-}
-
-/// The kernel being written, with its names.
-#[derive(Clone, Copy)]
-struct Func<'a> {
-    kernel: &'a Kernel,
-    function: &'a Function<'a>,
-    /// The kernel, if-converted (emulated targets only).
-    masked: Option<&'a Masked>,
 }
 
 impl Writer<'_, &mut Forms> {
@@ -222,6 +214,7 @@ impl<W: Write> Writer<'_, W> {
                 kernel,
                 function,
                 masked: Some(&masked),
+                folded: None,
             };
             self.write_masked_function(f)?;
             self.write_wrapper(f)
@@ -230,6 +223,7 @@ impl<W: Write> Writer<'_, W> {
                 kernel,
                 function,
                 masked: None,
+                folded: None,
             };
             self.write_native_function(f)
         }
@@ -251,6 +245,13 @@ impl<W: Write> Writer<'_, W> {
             write!(self.out, "{sep}{} ballot_p{i}", type_name(*ty))?;
         }
         writeln!(self.out, ") {{\n    return {};\n}}\n", zero(ret))
+    }
+
+    /// `R name(params) {` or `void name(params) {`, and the locals.
+    fn write_head(&mut self, f: Func<'_>, name: &str, masked: bool) -> fmt::Result {
+        self.write_signature(f, name, masked)?;
+        writeln!(self.out, " {{")?;
+        self.write_locals(f, Level(1))
     }
 
     /// `R name(params)` or `void name(params)`, without the body.
@@ -308,22 +309,17 @@ pub(crate) fn emulated_constants(options: &ShaderOptions) -> String {
 
 /// The GLSL spelling of a type.
 const fn type_name(ty: Type) -> &'static str {
-    match ty {
-        Type::Bool => "bool",
-        Type::U32 => "uint",
-        Type::I32 => "int",
-        Type::F32 => "float",
-        Type::Mask => "uvec4",
-    }
+    shading::type_name(Language::Glsl, ty)
 }
 
 /// The zero value of a type.
 const fn zero(ty: Type) -> &'static str {
-    match ty {
-        Type::Bool => "false",
-        Type::U32 => "0u",
-        Type::I32 => "0",
-        Type::F32 => "0.0",
-        Type::Mask => "uvec4(0u)",
+    shading::zero(Language::Glsl, ty)
+}
+
+/// The writer is where the shared walks ([`shading`]) write.
+impl<W: Write> Write for Writer<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.out.write_str(s)
     }
 }

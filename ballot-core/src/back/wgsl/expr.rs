@@ -7,21 +7,16 @@
 use core::fmt::{self, Write as _};
 
 use super::{type_name, Func, Writer};
+use crate::back::shading::{self, Shading};
 use crate::back::Language;
-use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type, UnaryOp};
+use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type};
 use crate::lower::helpers::Helper;
 use crate::op::Op;
 
-impl<W: fmt::Write> Writer<'_, W> {
-    /// Writes `expr`: its folded value, the `let` of a hoisted collective,
-    /// or the expression itself.
-    pub(super) fn write_expr(&mut self, cx: &Func<'_>, expr: Handle<Expr>) -> fmt::Result {
-        if let Some(value) = cx.folded.value(expr) {
-            return self.write_literal(value);
-        }
-        if let Some(temp) = cx.masked.temp(expr) {
-            return self.out.write_str(&crate::back::shading::temp_name(temp));
-        }
+impl<W: fmt::Write> Shading for Writer<'_, W> {
+    const LANGUAGE: Language = Language::Wgsl;
+
+    fn write_value(&mut self, cx: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
         if expr.index() >= cx.kernel.exprs.len() {
             return self.out.write_str("ballot_malformed");
         }
@@ -29,11 +24,7 @@ impl<W: fmt::Write> Writer<'_, W> {
             Expr::Literal(lit) => self.write_literal(*lit),
             Expr::Load(local) => self.out.write_str(cx.local(*local)),
             Expr::Unary { op, arg } => {
-                let symbol = match (op, cx.kernel.type_of(*arg)) {
-                    (UnaryOp::Neg, _) => "-",
-                    (UnaryOp::Not, Type::Bool) => "!",
-                    (UnaryOp::Not, _) => "~",
-                };
+                let symbol = shading::unary_symbol(*op, cx.kernel.type_of(*arg));
                 write!(self.out, "({symbol}")?;
                 self.write_expr(cx, *arg)?;
                 self.out.write_str(")")
@@ -48,14 +39,40 @@ impl<W: fmt::Write> Writer<'_, W> {
             Expr::LaneId => self.out.write_str("ballot_lane"),
             Expr::SubgroupSize => self.out.write_str("ballot_size"),
             Expr::Mask { fun, args } => self.write_mask_fn(cx, *fun, args),
-            Expr::Op { .. } | Expr::Call { .. } => self.write_collective(cx, expr),
+            Expr::Op { op, args } => self.write_op(cx, *op, args),
+            Expr::Call { args, .. } => self.write_kernel_call(cx, expr, args),
         }
     }
 
+    /// A constant, exactly.
+    fn write_literal(&mut self, lit: Literal) -> fmt::Result {
+        match lit {
+            Literal::Bool(b) => write!(self.out, "{b}"),
+            Literal::U32(v) => write!(self.out, "{v}u"),
+            // 2147483648i is out of range, so the minimum is spelt by bits.
+            Literal::I32(i32::MIN) => self.out.write_str("bitcast<i32>(0x80000000u)"),
+            Literal::I32(v) if v < 0 => write!(self.out, "(-{}i)", v.unsigned_abs()),
+            Literal::I32(v) => write!(self.out, "{v}i"),
+            Literal::F32(v) if !v.is_finite() => {
+                write!(self.out, "ballot_f32_bits({:#x}u)", v.to_bits())
+            }
+            Literal::F32(v) if v.is_sign_negative() => {
+                write!(self.out, "(-{})", F32Literal(-v))
+            }
+            Literal::F32(v) => write!(self.out, "{}", F32Literal(v)),
+            Literal::Mask(m) => {
+                let [x, y, z, w] = m.to_words();
+                write!(self.out, "vec4<u32>({x:#x}u, {y:#x}u, {z:#x}u, {w:#x}u)")
+            }
+        }
+    }
+}
+
+impl<W: fmt::Write> Writer<'_, W> {
     /// `name(args...)`.
     pub(super) fn write_call_with(
         &mut self,
-        cx: &Func<'_>,
+        cx: Func<'_>,
         name: &str,
         args: &[Handle<Expr>],
     ) -> fmt::Result {
@@ -71,13 +88,13 @@ impl<W: fmt::Write> Writer<'_, W> {
 
     fn write_binary(
         &mut self,
-        cx: &Func<'_>,
+        cx: Func<'_>,
         op: BinaryOp,
         left: Handle<Expr>,
         right: Handle<Expr>,
     ) -> fmt::Result {
         let ty = cx.kernel.type_of(left);
-        let divisor = cx.folded.value(right);
+        let divisor = cx.folded(right);
         match op {
             // A constant zero divisor is a shader-creation error in WGSL;
             // the IR defines `x / 0 == x` and `x % 0 == 0`.
@@ -106,7 +123,7 @@ impl<W: fmt::Write> Writer<'_, W> {
 
     fn write_infix(
         &mut self,
-        cx: &Func<'_>,
+        cx: Func<'_>,
         symbol: &str,
         left: Handle<Expr>,
         right: Handle<Expr>,
@@ -120,8 +137,8 @@ impl<W: fmt::Write> Writer<'_, W> {
 
     /// The low five bits of a shift amount (IR invariant 5); a constant
     /// amount is masked here, since WGSL rejects a constant one above 31.
-    fn write_shift_amount(&mut self, cx: &Func<'_>, amount: Handle<Expr>) -> fmt::Result {
-        if let Some(Literal::U32(by)) = cx.folded.value(amount) {
+    fn write_shift_amount(&mut self, cx: Func<'_>, amount: Handle<Expr>) -> fmt::Result {
+        if let Some(Literal::U32(by)) = cx.folded(amount) {
             return write!(self.out, "{}u", by & 31);
         }
         self.out.write_str("(")?;
@@ -130,7 +147,7 @@ impl<W: fmt::Write> Writer<'_, W> {
     }
 
     /// Rust's `as` between scalars.
-    fn write_cast(&mut self, cx: &Func<'_>, arg: Handle<Expr>, to: Type) -> fmt::Result {
+    fn write_cast(&mut self, cx: Func<'_>, arg: Handle<Expr>, to: Type) -> fmt::Result {
         let from = cx.kernel.type_of(arg);
         let function = match (from, to) {
             _ if from == to => return self.write_expr(cx, arg),
@@ -145,7 +162,7 @@ impl<W: fmt::Write> Writer<'_, W> {
         self.write_call_with(cx, function, &[arg])
     }
 
-    fn write_mask_fn(&mut self, cx: &Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result {
+    fn write_mask_fn(&mut self, cx: Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result {
         if fun == MaskFn::IsEmpty {
             self.out.write_str("all((")?;
             if let Some(&mask) = args.first() {
@@ -156,22 +173,9 @@ impl<W: fmt::Write> Writer<'_, W> {
         self.write_call_with(cx, Helper::call_name(Helper::of_mask_fn(fun)), args)
     }
 
-    /// A ballot operation or a kernel call, as it is computed (rather than
-    /// the `let` it may have been hoisted into).
-    pub(super) fn write_collective(&mut self, cx: &Func<'_>, expr: Handle<Expr>) -> fmt::Result {
-        if expr.index() >= cx.kernel.exprs.len() {
-            return self.out.write_str("ballot_malformed");
-        }
-        match &cx.kernel.exprs[expr] {
-            Expr::Op { op, args } => self.write_op(cx, *op, args),
-            Expr::Call { args, .. } => self.write_kernel_call(cx, expr, args),
-            _ => self.out.write_str("ballot_malformed"),
-        }
-    }
-
     fn write_kernel_call(
         &mut self,
-        cx: &Func<'_>,
+        cx: Func<'_>,
         call: Handle<Expr>,
         args: &[Handle<Expr>],
     ) -> fmt::Result {
@@ -196,7 +200,7 @@ impl<W: fmt::Write> Writer<'_, W> {
         self.out.write_str(")")
     }
 
-    fn write_op(&mut self, cx: &Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
+    fn write_op(&mut self, cx: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
         let emulated = self.plan.emulated();
         match (op, args) {
             (Op::Ballot, [p]) if emulated => self.write_active_call(cx, "ballot_ballot", &[*p]),
@@ -221,7 +225,7 @@ impl<W: fmt::Write> Writer<'_, W> {
     /// `name(ballot_active, args...)`: an exchange of the emulated target.
     fn write_active_call(
         &mut self,
-        cx: &Func<'_>,
+        cx: Func<'_>,
         name: &str,
         args: &[Handle<Expr>],
     ) -> fmt::Result {
@@ -237,11 +241,11 @@ impl<W: fmt::Write> Writer<'_, W> {
     /// and vectors only: a `bool` travels as a `u32`.
     fn write_native_broadcast(
         &mut self,
-        cx: &Func<'_>,
+        cx: Func<'_>,
         value: Handle<Expr>,
         id: Option<Handle<Expr>>,
     ) -> fmt::Result {
-        let id = id.map(|id| cx.folded.value(id));
+        let id = id.map(|id| cx.folded(id));
         // naga and Tint take only a constant id below 128; for a larger one
         // (undefined in the spec) the lane keeps its own value.
         if let Some(Some(Literal::U32(lane))) = id {
@@ -272,7 +276,7 @@ impl<W: fmt::Write> Writer<'_, W> {
     /// The emulated broadcasts exchange values as `vec4<u32>` bits.
     fn write_emulated_broadcast(
         &mut self,
-        cx: &Func<'_>,
+        cx: Func<'_>,
         value: Handle<Expr>,
         id: Option<Handle<Expr>>,
     ) -> fmt::Result {
@@ -299,7 +303,7 @@ impl<W: fmt::Write> Writer<'_, W> {
     }
 
     /// A value as the `vec4<u32>` bits the exchange carries.
-    fn write_encoded(&mut self, cx: &Func<'_>, value: Handle<Expr>, ty: Type) -> fmt::Result {
+    fn write_encoded(&mut self, cx: Func<'_>, value: Handle<Expr>, ty: Type) -> fmt::Result {
         let convert = match ty {
             Type::Mask => return self.write_expr(cx, value),
             Type::U32 => "",
@@ -309,29 +313,6 @@ impl<W: fmt::Write> Writer<'_, W> {
         write!(self.out, "vec4<u32>({convert}(")?;
         self.write_expr(cx, value)?;
         self.out.write_str("), 0u, 0u, 0u)")
-    }
-
-    /// A constant, exactly.
-    pub(super) fn write_literal(&mut self, lit: Literal) -> fmt::Result {
-        match lit {
-            Literal::Bool(b) => write!(self.out, "{b}"),
-            Literal::U32(v) => write!(self.out, "{v}u"),
-            // 2147483648i is out of range, so the minimum is spelt by bits.
-            Literal::I32(i32::MIN) => self.out.write_str("bitcast<i32>(0x80000000u)"),
-            Literal::I32(v) if v < 0 => write!(self.out, "(-{}i)", v.unsigned_abs()),
-            Literal::I32(v) => write!(self.out, "{v}i"),
-            Literal::F32(v) if !v.is_finite() => {
-                write!(self.out, "ballot_f32_bits({:#x}u)", v.to_bits())
-            }
-            Literal::F32(v) if v.is_sign_negative() => {
-                write!(self.out, "(-{})", F32Literal(-v))
-            }
-            Literal::F32(v) => write!(self.out, "{}", F32Literal(v)),
-            Literal::Mask(m) => {
-                let [x, y, z, w] = m.to_words();
-                write!(self.out, "vec4<u32>({x:#x}u, {y:#x}u, {z:#x}u, {w:#x}u)")
-            }
-        }
     }
 }
 

@@ -275,45 +275,43 @@ fn ballot_find_msb(v: vec4<u32>) -> u32 {
 }
 ";
 
-const EQ_MASK: &str = "\
-// gl_SubgroupEqMask: only this lane's bit.
-var<private> ballot_eq_bits: vec4<u32>;
-fn ballot_eq_mask() -> vec4<u32> {
-    return ballot_eq_bits;
+/// The text of a lane mask: a private variable that `ballot_init` sets once
+/// per invocation (its line in `init`), and the getter that reads it.
+macro_rules! lane_mask {
+    ($which:literal, $doc:literal) => {
+        concat!(
+            "// ",
+            $doc,
+            "\n",
+            "var<private> ballot_",
+            $which,
+            "_bits: vec4<u32>;\n",
+            "fn ballot_",
+            $which,
+            "_mask() -> vec4<u32> {\n",
+            "    return ballot_",
+            $which,
+            "_bits;\n",
+            "}\n",
+        )
+    };
 }
-";
 
-const GE_MASK: &str = "\
-// gl_SubgroupGeMask: the bits of this lane and above, below the size.
-var<private> ballot_ge_bits: vec4<u32>;
-fn ballot_ge_mask() -> vec4<u32> {
-    return ballot_ge_bits;
-}
-";
+const EQ_MASK: &str = lane_mask!("eq", "gl_SubgroupEqMask: only this lane's bit.");
 
-const GT_MASK: &str = "\
-// gl_SubgroupGtMask: the bits above this lane, below the size.
-var<private> ballot_gt_bits: vec4<u32>;
-fn ballot_gt_mask() -> vec4<u32> {
-    return ballot_gt_bits;
-}
-";
+const GE_MASK: &str = lane_mask!(
+    "ge",
+    "gl_SubgroupGeMask: the bits of this lane and above, below the size."
+);
 
-const LE_MASK: &str = "\
-// gl_SubgroupLeMask: the bits of this lane and below.
-var<private> ballot_le_bits: vec4<u32>;
-fn ballot_le_mask() -> vec4<u32> {
-    return ballot_le_bits;
-}
-";
+const GT_MASK: &str = lane_mask!(
+    "gt",
+    "gl_SubgroupGtMask: the bits above this lane, below the size."
+);
 
-const LT_MASK: &str = "\
-// gl_SubgroupLtMask: the bits below this lane.
-var<private> ballot_lt_bits: vec4<u32>;
-fn ballot_lt_mask() -> vec4<u32> {
-    return ballot_lt_bits;
-}
-";
+const LE_MASK: &str = lane_mask!("le", "gl_SubgroupLeMask: the bits of this lane and below.");
+
+const LT_MASK: &str = lane_mask!("lt", "gl_SubgroupLtMask: the bits below this lane.");
 
 const ELECT_NATIVE: &str = "\
 // subgroupElect, which naga lacks: whether this is the lowest active lane,

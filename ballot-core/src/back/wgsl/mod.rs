@@ -45,10 +45,11 @@ mod tests;
 use core::fmt::{self, Write as _};
 
 use crate::back::forms::Forms;
-use crate::back::{Form, Level, Request, ShaderOptions, Target};
-use crate::ir::{Handle, Kernel, Type};
+use crate::back::shading::{self, Func};
+use crate::back::{Form, Language, Level, Request, ShaderOptions, Target};
+use crate::ir::Type;
+use crate::lower;
 use crate::lower::fold::Folded;
-use crate::lower::{self, masked::Masked};
 use plan::{Function, Plan, Source};
 
 /// Prints the WGSL targets for [`crate::back::write_forms`] (a GLSL
@@ -90,14 +91,8 @@ fn write_web_directives(out: &mut impl fmt::Write, diagnostic_off: bool) -> fmt:
 }
 
 /// The WGSL spelling of a type.
-fn type_name(ty: Type) -> &'static str {
-    match ty {
-        Type::Bool => "bool",
-        Type::U32 => "u32",
-        Type::I32 => "i32",
-        Type::F32 => "f32",
-        Type::Mask => "vec4<u32>",
-    }
+const fn type_name(ty: Type) -> &'static str {
+    shading::type_name(Language::Wgsl, ty)
 }
 
 /// Writes one planned module.
@@ -106,42 +101,10 @@ pub(crate) struct Writer<'p, W> {
     plan: &'p Plan<'p>,
 }
 
-/// The state of writing one kernel's function.
-struct Func<'p> {
-    function: &'p Function<'p>,
-    /// The function's constant sub-expressions, folded.
-    folded: &'p Folded,
-    kernel: &'p Kernel,
-    /// The kernel, if-converted (emulated targets only; empty otherwise).
-    masked: Masked,
-}
-
-impl<'p> Func<'p> {
-    fn new(
-        function: &'p Function<'p>,
-        folded: &'p Folded,
-        kernel: &'p Kernel,
-        emulated: bool,
-    ) -> Self {
-        let masked = if emulated {
-            lower::masked::lower(kernel)
-        } else {
-            Masked::default()
-        };
-        Func {
-            function,
-            folded,
-            kernel,
-            masked,
-        }
-    }
-
-    /// The WGSL name of a local.
-    fn local(&self, local: Handle<crate::ir::Local>) -> &'p str {
-        let f: &'p Function<'p> = self.function;
-        f.locals
-            .get(local.index())
-            .map_or("ballot_malformed", String::as_str)
+/// The writer is where the shared walks ([`shading`]) write.
+impl<W: fmt::Write> fmt::Write for Writer<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.out.write_str(s)
     }
 }
 
@@ -238,21 +201,33 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         writeln!(self.out)?;
         match &function.source {
             Source::Kernel(kernel) => {
-                let mut cx = Func::new(function, folded, kernel, self.plan.emulated());
+                let masked = self.plan.emulated().then(|| lower::masked::lower(kernel));
+                let cx = Func {
+                    kernel,
+                    function,
+                    masked: masked.as_ref(),
+                    folded: Some(folded),
+                };
                 if self.plan.emulated() {
-                    self.write_masked_function(&cx)?;
-                    self.write_wrapper(&cx)
+                    self.write_masked_function(cx)?;
+                    self.write_wrapper(cx)
                 } else {
-                    self.write_native_function(&mut cx)
+                    self.write_native_function(cx)
                 }
             }
             Source::Stub { params, ret, .. } => self.write_stub(function, params, *ret),
         }
     }
 
+    /// `fn name(params) -> R {` and the locals.
+    fn write_head(&mut self, cx: Func<'_>, name: &str, masked: bool) -> fmt::Result {
+        self.write_signature(name, cx, masked)?;
+        self.write_locals(cx, Level(1))
+    }
+
     /// `fn name(params) -> R {`, with the leading `ballot_active_in: bool`
     /// of an if-converted function.
-    fn write_signature(&mut self, name: &str, cx: &Func<'_>, masked: bool) -> fmt::Result {
+    fn write_signature(&mut self, name: &str, cx: Func<'_>, masked: bool) -> fmt::Result {
         write!(self.out, "fn {name}(")?;
         let mut separator = "";
         if masked {
@@ -275,7 +250,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
     /// The locals as `var`s at the top of the function (WGSL scopes would
     /// not let a local declared in a branch outlive it), and copies of the
     /// parameters the kernel assigns to.
-    fn write_locals(&mut self, cx: &Func<'_>, level: Level) -> fmt::Result {
+    fn write_locals(&mut self, cx: Func<'_>, level: Level) -> fmt::Result {
         let kernel = cx.kernel;
         for (i, param) in kernel.params.iter().enumerate() {
             let name = cx.local(param.local);

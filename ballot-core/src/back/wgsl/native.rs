@@ -5,17 +5,16 @@
 use core::fmt;
 
 use super::{type_name, Func, Writer};
+use crate::back::shading::{self, Shading, Structured};
 use crate::back::Level;
-use crate::ir::{Block, Expr, Kernel, Stmt};
+use crate::ir::{Block, Expr, Handle, Kernel, Stmt};
 
-impl<'p, W: fmt::Write> Writer<'p, W> {
+impl<W: fmt::Write> Writer<'_, W> {
     /// `fn name(params) -> R { ... }`.
-    pub(super) fn write_native_function(&mut self, cx: &mut Func<'p>) -> fmt::Result {
-        let kernel: &'p Kernel = cx.kernel;
-        let name: &'p str = &cx.function.name;
-        self.write_signature(name, cx, false)?;
-        self.write_locals(cx, Level(1))?;
-        self.write_native_block(cx, &kernel.body, Level(1))?;
+    pub(super) fn write_native_function(&mut self, cx: Func<'_>) -> fmt::Result {
+        let kernel = cx.kernel;
+        self.write_head(cx, &cx.function.name, false)?;
+        shading::write_native_block(self, cx, &kernel.body, Level(1))?;
         // WGSL rejects a function whose end is reachable without a return.
         if let Some(ret) = kernel.ret {
             if falls_through(kernel, &kernel.body) {
@@ -25,96 +24,45 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         self.out.write_str("}\n")
     }
 
-    fn write_native_block(&mut self, cx: &Func<'p>, block: &Block, level: Level) -> fmt::Result {
-        block
-            .iter()
-            .try_for_each(|&stmt| self.write_native_stmt(cx, stmt, level))
-    }
-
-    fn write_native_stmt(
-        &mut self,
-        cx: &Func<'p>,
-        stmt: crate::ir::Handle<Stmt>,
-        level: Level,
-    ) -> fmt::Result {
-        let kernel: &'p Kernel = cx.kernel;
-        match &kernel.stmts[stmt] {
-            Stmt::Assign { local, value } => {
-                write!(self.out, "{level}{} = ", cx.local(*local))?;
-                self.write_expr(cx, *value)?;
-                self.out.write_str(";\n")
-            }
-            Stmt::Eval(value) => {
-                // A call of a kernel without a result is a statement; any
-                // other value is discarded through the phony assignment.
-                let void_call = matches!(kernel.exprs[*value], Expr::Call { .. })
-                    && self.callee_is_void(cx, *value);
-                write!(self.out, "{level}{}", if void_call { "" } else { "_ = " })?;
-                self.write_expr(cx, *value)?;
-                self.out.write_str(";\n")
-            }
-            Stmt::If {
-                cond,
-                accept,
-                reject,
-            } => self.write_native_if(cx, *cond, accept, reject, level),
-            Stmt::Loop { body, continuing } => self.write_native_loop(cx, body, continuing, level),
-            Stmt::Break => writeln!(self.out, "{level}break;"),
-            Stmt::Continue => writeln!(self.out, "{level}continue;"),
-            Stmt::Return(None) => writeln!(self.out, "{level}return;"),
-            Stmt::Return(Some(value)) => {
-                write!(self.out, "{level}return ")?;
-                self.write_expr(cx, *value)?;
-                self.out.write_str(";\n")
-            }
-        }
-    }
-
-    fn write_native_if(
-        &mut self,
-        cx: &Func<'p>,
-        cond: crate::ir::Handle<Expr>,
-        accept: &Block,
-        reject: &Block,
-        level: Level,
-    ) -> fmt::Result {
-        write!(self.out, "{level}if ")?;
-        self.write_expr(cx, cond)?;
-        self.out.write_str(" {\n")?;
-        self.write_native_block(cx, accept, level.next())?;
-        if !reject.is_empty() {
-            writeln!(self.out, "{level}}} else {{")?;
-            self.write_native_block(cx, reject, level.next())?;
-        }
-        writeln!(self.out, "{level}}}")
-    }
-
-    fn write_native_loop(
-        &mut self,
-        cx: &Func<'p>,
-        body: &Block,
-        continuing: &Block,
-        level: Level,
-    ) -> fmt::Result {
-        writeln!(self.out, "{level}loop {{")?;
-        self.write_native_block(cx, body, level.next())?;
-        if !continuing.is_empty() {
-            // Where `continue` lands, as in the IR.
-            writeln!(self.out, "{}continuing {{", level.next())?;
-            self.write_native_block(cx, continuing, level.next().next())?;
-            writeln!(self.out, "{}}}", level.next())?;
-        }
-        writeln!(self.out, "{level}}}")
-    }
-
     /// Whether the call `expr` calls a kernel without a result.
-    pub(super) fn callee_is_void(&self, cx: &Func<'_>, call: crate::ir::Handle<Expr>) -> bool {
+    fn callee_is_void(&self, cx: Func<'_>, call: Handle<Expr>) -> bool {
         cx.function
             .calls
             .get(&call)
             .and_then(|&i| self.plan.functions.get(i))
             .and_then(|f| f.kernel())
             .is_some_and(|k| k.ret.is_none())
+    }
+}
+
+impl<W: fmt::Write> Structured for Writer<'_, W> {
+    /// A call of a kernel without a result is a statement; any other value
+    /// is discarded through the phony assignment.
+    fn write_eval(&mut self, cx: Func<'_>, value: Handle<Expr>, level: Level) -> fmt::Result {
+        let void_call =
+            matches!(cx.kernel.exprs[value], Expr::Call { .. }) && self.callee_is_void(cx, value);
+        write!(self.out, "{level}{}", if void_call { "" } else { "_ = " })?;
+        self.write_expr(cx, value)?;
+        self.out.write_str(";\n")
+    }
+
+    /// `loop { body continuing { … } }`: where `continue` lands, as in the
+    /// IR.
+    fn write_loop(
+        &mut self,
+        cx: Func<'_>,
+        body: &Block,
+        next: &Block,
+        level: Level,
+    ) -> fmt::Result {
+        writeln!(self.out, "{level}loop {{")?;
+        shading::write_native_block(self, cx, body, level.next())?;
+        if !next.is_empty() {
+            writeln!(self.out, "{}continuing {{", level.next())?;
+            shading::write_native_block(self, cx, next, level.next().next())?;
+            writeln!(self.out, "{}}}", level.next())?;
+        }
+        writeln!(self.out, "{level}}}")
     }
 }
 
