@@ -25,6 +25,7 @@
 //! (`validate_with_library`).
 
 use std::io::Write as _;
+#[cfg(any(feature = "macros", test))]
 use std::ops::Range;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
