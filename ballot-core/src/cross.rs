@@ -33,7 +33,6 @@
 //!   (`fake_missing_bindings`), and bounds checks are naga's defaults.
 
 use core::fmt;
-use core::str::FromStr;
 
 use naga::back::{hlsl, msl, spv};
 use naga::valid::{Capabilities, ValidationFlags, Validator};
@@ -53,7 +52,8 @@ impl CrossTarget {
     /// Every cross-compilation target.
     pub const ALL: [CrossTarget; 3] = [CrossTarget::SpirV, CrossTarget::Hlsl, CrossTarget::Msl];
 
-    /// The target's name, as [`FromStr`] takes it: `spirv`, `hlsl` or `msl`.
+    /// The target's name, as [`FromStr`](core::str::FromStr) takes it:
+    /// `spirv`, `hlsl` or `msl`.
     pub const fn name(self) -> &'static str {
         match self {
             CrossTarget::SpirV => "spirv",
@@ -63,24 +63,7 @@ impl CrossTarget {
     }
 }
 
-impl fmt::Display for CrossTarget {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for CrossTarget {
-    type Err = CrossError;
-
-    fn from_str(s: &str) -> Result<Self, CrossError> {
-        CrossTarget::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| CrossError::UnknownTarget {
-                given: s.to_string(),
-            })
-    }
-}
+crate::back::display_and_parse_names!(CrossTarget, CrossError::UnknownTarget);
 
 /// What [`compile`] produced.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,6 +25,7 @@
 //! (`validate_with_library`).
 
 use std::io::Write as _;
+#[cfg(any(feature = "macros", test))]
 use std::ops::Range;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -57,12 +58,7 @@ fn location(line: Option<u32>) -> String {
 /// Validates `text`, emitted for `target` in `form`, with naga (see the
 /// table above).
 pub fn validate(target: Target, form: Form, text: &str) -> Result<(), ValidationError> {
-    let library = form == Form::Helpers;
-    let source = Source::new(target, text, library, Written::Elsewhere);
-    source
-        .check(target.language().extension())
-        .map(drop)
-        .map_err(|failure| failure.error(target, form, text))
+    validate_written(target, form, text, Written::Elsewhere)
 }
 
 #[cfg(any(feature = "macros", test))]
@@ -75,8 +71,18 @@ pub(crate) fn validate_printed(
     form: Form,
     text: &str,
 ) -> Result<(), ValidationError> {
+    validate_written(target, form, text, Written::Printed)
+}
+
+/// [`validate`] for a text that `written` wrote.
+fn validate_written(
+    target: Target,
+    form: Form,
+    text: &str,
+    written: Written,
+) -> Result<(), ValidationError> {
     let library = form == Form::Helpers;
-    let source = Source::new(target, text, library, Written::Printed);
+    let source = Source::new(target, text, library, written);
     source
         .check(target.language().extension())
         .map(drop)
@@ -436,29 +442,13 @@ fn library_stands(module: &naga::Module, info: &ModuleInfo, own: &[Range<usize>]
         span.to_range()
             .is_some_and(|r| own.iter().any(|o| o.contains(&r.start)))
     };
-    let declares = module
-        .constants
-        .iter()
-        .any(|(h, _)| inside(module.constants.get_span(h)))
-        || module
-            .overrides
-            .iter()
-            .any(|(h, _)| inside(module.overrides.get_span(h)));
+    let declares = !declared(&module.constants, inside).is_empty()
+        || !declared(&module.overrides, inside).is_empty();
     if declares {
         return false;
     }
-    let globals: Vec<naga::Handle<naga::GlobalVariable>> = module
-        .global_variables
-        .iter()
-        .filter(|&(h, _)| inside(module.global_variables.get_span(h)))
-        .map(|(h, _)| h)
-        .collect();
-    let functions: Vec<naga::Handle<naga::Function>> = module
-        .functions
-        .iter()
-        .filter(|&(h, _)| inside(module.functions.get_span(h)))
-        .map(|(h, _)| h)
-        .collect();
+    let globals = declared(&module.global_variables, inside);
+    let functions = declared(&module.functions, inside);
     // The named types declared there, and every type made of one.
     let mut theirs = vec![false; module.types.len()];
     for (h, ty) in module.types.iter() {
@@ -500,6 +490,19 @@ fn library_stands(module: &naga::Module, info: &ModuleInfo, own: &[Range<usize>]
             .iter()
             .all(|(h, g)| globals.contains(&h) || !theirs(g.ty))
         && module.constants.iter().all(|(_, c)| !theirs(c.ty))
+}
+
+#[cfg(any(feature = "macros", test))]
+/// The handles of the items of `arena` whose spans are `inside`.
+fn declared<T>(
+    arena: &naga::Arena<T>,
+    inside: impl Fn(naga::Span) -> bool,
+) -> Vec<naga::Handle<T>> {
+    arena
+        .iter()
+        .map(|(h, _)| h)
+        .filter(|&h| inside(arena.get_span(h)))
+        .collect()
 }
 
 #[cfg(any(feature = "macros", test))]

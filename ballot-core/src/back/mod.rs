@@ -61,7 +61,6 @@
 //! executions.
 
 use core::fmt;
-use core::str::FromStr;
 
 pub(crate) mod forms;
 pub mod glsl;
@@ -167,24 +166,35 @@ impl Target {
     }
 }
 
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// `Display` and `FromStr` for a type of targets (`Target`,
+/// `cross::CrossTarget`) by its `name`: what is shown is what the command
+/// line takes back. A name not among `ALL`'s is `$err::$unknown { given }`.
+macro_rules! display_and_parse_names {
+    ($ty:ident, $err:ident::$unknown:ident) => {
+        impl core::fmt::Display for $ty {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
 
-impl FromStr for Target {
-    type Err = OptionError;
+        impl core::str::FromStr for $ty {
+            type Err = $err;
 
-    fn from_str(s: &str) -> Result<Self, OptionError> {
-        Target::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| OptionError::UnknownTarget {
-                given: s.to_string(),
-            })
-    }
+            fn from_str(s: &str) -> Result<Self, $err> {
+                $ty::ALL
+                    .into_iter()
+                    .find(|t| t.name() == s)
+                    .ok_or_else(|| $err::$unknown {
+                        given: s.to_string(),
+                    })
+            }
+        }
+    };
 }
+#[cfg(feature = "cross")]
+pub(crate) use display_and_parse_names;
+
+display_and_parse_names!(Target, OptionError::UnknownTarget);
 
 /// Which shape the emitted text takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

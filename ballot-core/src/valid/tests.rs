@@ -7,6 +7,21 @@ fn main(@builtin(local_invocation_index) i: u32) {
 }
 ";
 
+/// The error that `check` reports on `text` with `from` replaced by `to`,
+/// after it accepted `text` itself; the error points at `line`.
+#[track_caller]
+fn broken_at(
+    check: impl Fn(&str) -> Result<(), ValidationError>,
+    text: &str,
+    (from, to): (&str, &str),
+    line: u32,
+) -> ValidationError {
+    assert_eq!(check(text), Ok(()));
+    let err = check(&text.replace(from, to)).unwrap_err();
+    assert_eq!(err.line, Some(line), "{err}");
+    err
+}
+
 #[test]
 fn subgroup_wgsl_needs_the_subgroup_capability() {
     assert_eq!(
@@ -30,10 +45,12 @@ fn web_text_is_read_after_its_directives_at_its_own_lines() {
         naga::front::wgsl::parse_str(&web).is_err(),
         "naga rejects `enable subgroups;`"
     );
-    assert_eq!(validate(Target::WgslWeb, Form::ComputeShader, &web), Ok(()));
-    let broken = web.replace("2u) == 0u", "2u) == 0i");
-    let err = validate(Target::WgslWeb, Form::ComputeShader, &broken).unwrap_err();
-    assert_eq!(err.line, Some(6), "{err}");
+    let err = broken_at(
+        |text| validate(Target::WgslWeb, Form::ComputeShader, text),
+        &web,
+        ("2u) == 0u", "2u) == 0i"),
+        6,
+    );
     assert!(err.message.contains("wgsl:6:"), "{}", err.message);
     // The text naga reads: the same offsets, the directives blank.
     let read = after_directives(&web);
@@ -77,14 +94,13 @@ fn glsl_stand_ins_go_on_a_line_of_their_own_and_reports_keep_the_texts_lines() {
         assert!(lines[1].contains(name), "{name} in {}", lines[1]);
     }
     assert_eq!(lines[2..], USER_GLSL.lines().collect::<Vec<_>>()[1..]);
-    assert_eq!(
-        validate(Target::Glsl, Form::ComputeShader, USER_GLSL),
-        Ok(())
-    );
 
-    let broken = USER_GLSL.replace("uint n", "bool n");
-    let err = validate(Target::Glsl, Form::ComputeShader, &broken).unwrap_err();
-    assert_eq!(err.line, Some(6), "{err}");
+    let err = broken_at(
+        |text| validate(Target::Glsl, Form::ComputeShader, text),
+        USER_GLSL,
+        ("uint n", "bool n"),
+        6,
+    );
     assert_eq!(
         err.line_text.as_deref(),
         Some("uint n = subgroupBallotBitCount(m) + gl_SubgroupSize;")
@@ -98,17 +114,12 @@ fn glsl_stand_ins_go_on_a_line_of_their_own_and_reports_keep_the_texts_lines() {
 #[test]
 fn glsl_helper_libraries_are_wrapped_and_lines_refer_to_the_library() {
     let helpers = "uint twice(uint x) {\n    return x * 2u;\n}\n";
-    assert_eq!(
-        validate(Target::GlslNoSubgroup, Form::Helpers, helpers),
-        Ok(())
+    let err = broken_at(
+        |text| validate(Target::GlslNoSubgroup, Form::Helpers, text),
+        helpers,
+        ("2u", "true"),
+        2,
     );
-    let err = validate(
-        Target::GlslNoSubgroup,
-        Form::Helpers,
-        &helpers.replace("2u", "true"),
-    )
-    .unwrap_err();
-    assert_eq!(err.line, Some(2), "{err}");
     assert!(
         err.message.contains("2 │     return x * true;"),
         "{}",
@@ -127,17 +138,12 @@ fn a_printed_text_is_parsed_as_written() {
     let source = Source::new(Target::Glsl, &printed, false, Written::Printed);
     assert_eq!(source.source, printed);
     assert!(source.added.is_empty());
-    assert_eq!(
-        validate_printed(Target::Glsl, Form::ComputeShader, &printed),
-        Ok(())
+    broken_at(
+        |text| validate_printed(Target::Glsl, Form::ComputeShader, text),
+        &printed,
+        ("uint n", "bool n"),
+        7,
     );
-    let err = validate_printed(
-        Target::Glsl,
-        Form::ComputeShader,
-        &printed.replace("uint n", "bool n"),
-    )
-    .unwrap_err();
-    assert_eq!(err.line, Some(7), "{err}");
 }
 
 const LIBRARY: &str = "\

@@ -111,7 +111,7 @@ pub(crate) fn declarations(mut uses: impl FnMut(&str) -> bool) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use syn::parse_quote;
 
     use super::*;
@@ -132,8 +132,9 @@ mod tests {
         assert_eq!(declarations(|_| false), "");
     }
 
-    /// A kernel that names every extension name the writer can write.
-    fn every_name() -> crate::ir::Kernel {
+    /// A kernel that names every extension name the writer can write: it
+    /// calls every operation and reads both built-ins.
+    pub(crate) fn every_name() -> crate::ir::Kernel {
         let item: syn::ItemFn = parse_quote! {
             fn every_name(x: u32, m: SubgroupMask, p: bool, f: f32) -> u32 {
                 let b = subgroup_ballot(p);

@@ -51,6 +51,21 @@ fn check_all(kernels: &[&Kernel], options: &ShaderOptions) {
     }
 }
 
+/// Checks `kernel` alone with the default options (see `check_all`), and
+/// returns its `target` text in `form`.
+#[track_caller]
+fn checked(kernel: &Kernel, target: Target, form: Form) -> String {
+    check_all(&[kernel], &ShaderOptions::default());
+    emit(target, form, &[kernel], &ShaderOptions::default())
+}
+
+#[track_caller]
+fn assert_contains(text: &str, pieces: &[&str]) {
+    for piece in pieces {
+        assert!(text.contains(piece), "no `{piece}` in\n{text}");
+    }
+}
+
 fn numbered(text: &str) -> String {
     text.lines()
         .enumerate()
@@ -310,21 +325,16 @@ fn reserved_words() -> Kernel {
 
 #[test]
 fn reserved_identifiers_are_renamed() {
-    check_all(&[&reserved_words()], &ShaderOptions::default());
-    let text = emit(
-        Target::Glsl,
-        Form::Helpers,
-        &[&reserved_words()],
-        &ShaderOptions::default(),
+    let text = checked(&reserved_words(), Target::Glsl, Form::Helpers);
+    assert_contains(
+        &text,
+        &[
+            "int texture_1(uint input_1, float sample_1, bool shared_1, int active_1)",
+            "v_gl_x",
+            "a_b",
+            "subgroupBallot_1",
+        ],
     );
-    for renamed in [
-        "int texture_1(uint input_1, float sample_1, bool shared_1, int active_1)",
-        "v_gl_x",
-        "a_b",
-        "subgroupBallot_1",
-    ] {
-        assert!(text.contains(renamed), "no `{renamed}` in\n{text}");
-    }
 }
 
 fn all_types() -> Kernel {
@@ -342,16 +352,15 @@ fn all_types() -> Kernel {
 
 #[test]
 fn every_parameter_type_and_uniforms() {
-    check_all(&[&all_types()], &ShaderOptions::default());
-    let text = emit(
-        Target::GlslNoSubgroup,
-        Form::ComputeShader,
-        &[&all_types()],
-        &ShaderOptions::default(),
+    let text = checked(&all_types(), Target::GlslNoSubgroup, Form::ComputeShader);
+    assert_contains(
+        &text,
+        &[
+            "binding = 9) readonly buffer ballot_in9_block { uvec4 ballot_in9; };",
+            "binding = 0) readonly buffer ballot_in0_block { uint ballot_in0[]; };",
+            "binding = 10) buffer ballot_out_block { uvec4 ballot_out[]; };",
+        ],
     );
-    assert!(text.contains("binding = 9) readonly buffer ballot_in9_block { uvec4 ballot_in9; };"));
-    assert!(text.contains("binding = 0) readonly buffer ballot_in0_block { uint ballot_in0[]; };"));
-    assert!(text.contains("binding = 10) buffer ballot_out_block { uvec4 ballot_out[]; };"));
 }
 
 fn arithmetic() -> Kernel {
@@ -369,24 +378,19 @@ fn arithmetic() -> Kernel {
 
 #[test]
 fn arithmetic_keeps_rust_semantics() {
-    check_all(&[&arithmetic()], &ShaderOptions::default());
-    let text = emit(
-        Target::Glsl,
-        Form::Helpers,
-        &[&arithmetic()],
-        &ShaderOptions::default(),
+    let text = checked(&arithmetic(), Target::Glsl, Form::Helpers);
+    assert_contains(
+        &text,
+        &[
+            "ballot_div_u32(",
+            "ballot_rem_i32(",
+            "ballot_rem_f32(",
+            "& 31u)",
+            "ballot_f32_to_u32(",
+            "int(0x80000000u)",
+            "1.0e20",
+        ],
     );
-    for piece in [
-        "ballot_div_u32(",
-        "ballot_rem_i32(",
-        "ballot_rem_f32(",
-        "& 31u)",
-        "ballot_f32_to_u32(",
-        "int(0x80000000u)",
-        "1.0e20",
-    ] {
-        assert!(text.contains(piece), "no `{piece}` in\n{text}");
-    }
 }
 
 fn unit_kernel() -> Kernel {
@@ -401,13 +405,7 @@ fn unit_kernel() -> Kernel {
 
 #[test]
 fn unit_kernels_have_no_output() {
-    check_all(&[&unit_kernel()], &ShaderOptions::default());
-    let text = emit(
-        Target::Glsl,
-        Form::ComputeShader,
-        &[&unit_kernel()],
-        &ShaderOptions::default(),
-    );
+    let text = checked(&unit_kernel(), Target::Glsl, Form::ComputeShader);
     assert!(!text.contains("ballot_out"), "{text}");
 }
 
@@ -499,22 +497,17 @@ fn every_float_literal_is_exact() {
             *v = values.next().unwrap_or(1.0);
         }
     }
-    check_all(&[&k], &ShaderOptions::default());
-    let text = emit(
-        Target::Glsl,
-        Form::Helpers,
-        &[&k],
-        &ShaderOptions::default(),
+    let text = checked(&k, Target::Glsl, Form::Helpers);
+    assert_contains(
+        &text,
+        &[
+            "uintBitsToFloat(0x7FC00000u)",
+            "uintBitsToFloat(0xFF800000u)",
+            "(-0.0)",
+            "3.4028235e38",
+            "0.1",
+        ],
     );
-    for piece in [
-        "uintBitsToFloat(0x7FC00000u)",
-        "uintBitsToFloat(0xFF800000u)",
-        "(-0.0)",
-        "3.4028235e38",
-        "0.1",
-    ] {
-        assert!(text.contains(piece), "no `{piece}` in\n{text}");
-    }
 }
 
 /// The if-conversion check catches a barrier under an `if`.

@@ -252,19 +252,34 @@ fn option_sets() -> Vec<ShaderOptions> {
     ]
 }
 
-#[test]
-fn every_kernel_validates_in_every_target_and_form() {
-    let options = option_sets();
+/// Calls `check` on every representative group in every target and form.
+fn for_every_text(mut check: impl FnMut(&[Kernel], Target, Form)) {
     for group in kernels() {
         for target in TARGETS {
             for form in Form::ALL {
-                for options in &options {
-                    let text = emit(target, form, &group, options);
-                    check_valid(target, form, &text);
-                }
+                check(&group, target, form);
             }
         }
     }
+}
+
+/// The representative group whose entry is `name`.
+fn group(name: &str) -> Vec<Kernel> {
+    kernels()
+        .into_iter()
+        .find(|g| g[0].name == name)
+        .unwrap_or_default()
+}
+
+#[test]
+fn every_kernel_validates_in_every_target_and_form() {
+    let options = option_sets();
+    for_every_text(|group, target, form| {
+        for options in &options {
+            let text = emit(target, form, group, options);
+            check_valid(target, form, &text);
+        }
+    });
 }
 
 #[test]
@@ -374,35 +389,20 @@ fn only_used_helpers_are_written() {
 #[test]
 fn output_is_deterministic() {
     let options = option_sets();
-    for group in kernels() {
-        for target in TARGETS {
-            for form in Form::ALL {
-                let first = emit(target, form, &group, &options[1]);
-                let second = emit(target, form, &kernels_named(&group), &options[1]);
-                assert_eq!(first, second);
-            }
-        }
-    }
-}
-
-/// The same kernels, lowered again.
-fn kernels_named(group: &[Kernel]) -> Vec<Kernel> {
-    kernels()
-        .into_iter()
-        .find(|g| g[0].name == group[0].name)
-        .unwrap_or_default()
+    for_every_text(|lowered, target, form| {
+        let first = emit(target, form, lowered, &options[1]);
+        // The same kernels, lowered again.
+        let second = emit(target, form, &group(&lowered[0].name), &options[1]);
+        assert_eq!(first, second);
+    });
 }
 
 #[test]
 fn reserved_identifiers_are_renamed() {
-    let group = kernels()
-        .into_iter()
-        .find(|g| g[0].name == "reserved")
-        .unwrap_or_default();
     let text = emit(
         Target::WgslWeb,
         Form::Helpers,
-        &group,
+        &group("reserved"),
         &ShaderOptions::default(),
     );
     for renamed in [
@@ -494,13 +494,10 @@ fn literals_are_exact() {
 
 #[test]
 fn compute_interface() {
-    let group = kernels()
-        .into_iter()
-        .find(|g| g[0].name == "types")
-        .unwrap_or_default();
+    let types = group("types");
     let options = option_sets().remove(1);
     for target in TARGETS {
-        let text = emit(target, Form::ComputeShader, &group, &options);
+        let text = emit(target, Form::ComputeShader, &types, &options);
         for line in [
             "@group(0) @binding(0) var<storage, read> ballot_in0: i32;",
             "@group(0) @binding(1) var<storage, read> ballot_in1: array<f32>;",
