@@ -9,10 +9,13 @@ use core::fmt;
 
 use super::namer::Function;
 use super::{Language, Level};
-use crate::ir::{Block, Expr, Handle, Kernel, Literal, Local, Stmt, Type, UnaryOp};
+use crate::ir::{
+    BinaryOp, Block, Expr, Handle, Kernel, Literal, Local, MaskFn, Stmt, Type, UnaryOp,
+};
 use crate::lower::fold::Folded;
 use crate::lower::helpers::Helper;
 use crate::lower::masked::{Cond, Dest, Flag, Masked, Step};
+use crate::op::Op;
 
 /// The function being written: its kernel, its names, and what the
 /// lowering made of it.
@@ -20,6 +23,8 @@ use crate::lower::masked::{Cond, Dest, Flag, Masked, Step};
 pub(crate) struct Func<'a> {
     pub kernel: &'a Kernel,
     pub function: &'a Function<'a>,
+    /// The module's functions, which calls index.
+    pub functions: &'a [Function<'a>],
     /// The kernel, if-converted (emulated targets only).
     pub masked: Option<&'a Masked>,
     /// Its constant sub-expressions, folded: WGSL rejects some constant
@@ -38,6 +43,15 @@ impl<'a> Func<'a> {
             .map_or("ballot_malformed", String::as_str)
     }
 
+    /// The function the call `call` calls.
+    pub fn callee(&self, call: Handle<Expr>) -> Option<&'a Function<'a>> {
+        let functions: &'a [Function<'a>] = self.functions;
+        self.function
+            .calls
+            .get(&call)
+            .and_then(|&index| functions.get(index))
+    }
+
     /// The temporary `expr` is bound to in the if-converted form, if any.
     pub fn temp(&self, expr: Handle<Expr>) -> Option<usize> {
         self.masked.and_then(|masked| masked.temp(expr))
@@ -49,16 +63,36 @@ impl<'a> Func<'a> {
     }
 }
 
-/// A shading language's writer of expressions: what differs between GLSL
-/// and WGSL there. Statements and steps are written here, through it.
+/// A shading language's writer of expressions: each method spells one kind
+/// of expression the way only that language does. What GLSL and WGSL
+/// write alike (temporaries, folded values, loads, unary operators, calls)
+/// is written here, through it.
 pub(crate) trait Shading: fmt::Write {
     /// The language written.
     const LANGUAGE: Language;
 
-    /// Writes `expr` itself, its operands through [`Shading::write_expr`].
-    fn write_value(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result;
+    /// Whether the module emulates the subgroup (the `*-no-subgroup`
+    /// targets): exchanges and calls then take the activity flag.
+    fn emulated(&self) -> bool;
+    /// The names of the lane id and the subgroup size.
+    fn lane_names(&self) -> [&'static str; 2];
     /// Writes a constant.
     fn write_literal(&mut self, lit: Literal) -> fmt::Result;
+    /// Writes a binary operation, with the IR's semantics (invariant 5).
+    fn write_binary(
+        &mut self,
+        f: Func<'_>,
+        op: BinaryOp,
+        operands: [Handle<Expr>; 2],
+    ) -> fmt::Result;
+    /// Writes Rust's `as` from the type of `arg` to `to`.
+    fn write_cast(&mut self, f: Func<'_>, arg: Handle<Expr>, to: Type) -> fmt::Result;
+    /// Writes `if cond { accept } else { reject }` of values.
+    fn write_select(&mut self, f: Func<'_>, operands: [Handle<Expr>; 3]) -> fmt::Result;
+    /// Writes a function of masks.
+    fn write_mask_fn(&mut self, f: Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result;
+    /// Writes a subgroup operation.
+    fn write_op(&mut self, f: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result;
 
     /// Writes `expr`: the temporary of a bound exchange or call, the value
     /// it folds to, or the expression itself.
@@ -70,6 +104,76 @@ pub(crate) trait Shading: fmt::Write {
             Some(value) => self.write_literal(value),
             None => self.write_value(f, expr),
         }
+    }
+
+    /// Writes `expr` itself, its operands through [`Shading::write_expr`].
+    fn write_value(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
+        if expr.index() >= f.kernel.exprs.len() {
+            return self.write_str("ballot_malformed");
+        }
+        match &f.kernel.exprs[expr] {
+            Expr::Literal(lit) => self.write_literal(*lit),
+            Expr::Load(local) => self.write_str(f.local(*local)),
+            Expr::Unary { op, arg } => {
+                write!(self, "({}", unary_symbol(*op, f.kernel.type_of(*arg)))?;
+                self.write_expr(f, *arg)?;
+                self.write_str(")")
+            }
+            Expr::Binary { op, left, right } => self.write_binary(f, *op, [*left, *right]),
+            Expr::Cast { arg, to } => self.write_cast(f, *arg, *to),
+            Expr::Select {
+                cond,
+                accept,
+                reject,
+            } => self.write_select(f, [*cond, *accept, *reject]),
+            Expr::LaneId => self.write_str(self.lane_names()[0]),
+            Expr::SubgroupSize => self.write_str(self.lane_names()[1]),
+            Expr::Mask { fun, args } => self.write_mask_fn(f, *fun, args),
+            Expr::Op { op, args } => self.write_op(f, *op, args),
+            Expr::Call { args, .. } => self.write_kernel_call(f, expr, args),
+        }
+    }
+
+    /// `name(args)`.
+    fn write_call(&mut self, f: Func<'_>, name: &str, args: &[Handle<Expr>]) -> fmt::Result {
+        write!(self, "{name}(")?;
+        self.write_args(f, args)?;
+        self.write_str(")")
+    }
+
+    /// Comma-separated expressions.
+    fn write_args(&mut self, f: Func<'_>, args: &[Handle<Expr>]) -> fmt::Result {
+        for (i, &arg) in args.iter().enumerate() {
+            if i > 0 {
+                self.write_str(", ")?;
+            }
+            self.write_expr(f, arg)?;
+        }
+        Ok(())
+    }
+
+    /// A kernel call; on emulated targets, of the if-converted function,
+    /// which runs with the caller's active invocations.
+    fn write_kernel_call(
+        &mut self,
+        f: Func<'_>,
+        call: Handle<Expr>,
+        args: &[Handle<Expr>],
+    ) -> fmt::Result {
+        let Some(callee) = f.callee(call) else {
+            // The planner resolves every call; an unresolved one keeps a
+            // recognisable name rather than panicking.
+            return self.write_str("ballot_malformed");
+        };
+        if !self.emulated() {
+            return self.write_call(f, &callee.name, args);
+        }
+        write!(self, "{}({}", callee.masked, flag_name(Flag::Active))?;
+        for &arg in args {
+            self.write_str(", ")?;
+            self.write_expr(f, arg)?;
+        }
+        self.write_str(")")
     }
 }
 

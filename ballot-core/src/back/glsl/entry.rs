@@ -11,6 +11,7 @@
 use core::fmt::{self, Write};
 
 use super::{type_name, zero, Source, Writer};
+use crate::back::shading::Shading;
 use crate::back::Level;
 use crate::ir::Type;
 

@@ -5,7 +5,7 @@
 use core::fmt::{self, Write};
 
 use super::{type_name, Func, Writer};
-use crate::back::shading::{self, Shading};
+use crate::back::shading::Shading;
 use crate::back::Language;
 use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type};
 use crate::lower;
@@ -16,34 +16,15 @@ use crate::op::Op;
 impl<W: Write> Shading for Writer<'_, W> {
     const LANGUAGE: Language = Language::Glsl;
 
-    /// Writes `expr` itself, its operands through [`Self::write_expr`].
-    fn write_value(&mut self, f: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
-        match &f.kernel.exprs[expr] {
-            Expr::Literal(lit) => self.write_literal(*lit),
-            Expr::Load(local) => self.out.write_str(f.local(*local)),
-            Expr::Unary { op, arg } => {
-                let symbol = shading::unary_symbol(*op, f.kernel.type_of(*arg));
-                self.write_wrapped(f, &format!("({symbol}"), *arg, ")")
-            }
-            Expr::Binary { op, left, right } => self.write_binary(f, *op, *left, *right),
-            Expr::Cast { arg, to } => self.write_cast(f, *arg, *to),
-            Expr::Select {
-                cond,
-                accept,
-                reject,
-            } => {
-                self.write_wrapped(f, "(", *cond, " ? ")?;
-                self.write_wrapped(f, "", *accept, " : ")?;
-                self.write_wrapped(f, "", *reject, ")")
-            }
-            Expr::LaneId if self.emulated() => write!(self.out, "ballot_lane"),
-            Expr::LaneId => write!(self.out, "gl_SubgroupInvocationID"),
-            Expr::SubgroupSize if self.emulated() => write!(self.out, "ballot_subgroup_size"),
-            Expr::SubgroupSize => write!(self.out, "gl_SubgroupSize"),
-            Expr::Mask { fun, args } => self.write_mask_fn(f, *fun, args),
-            Expr::Op { op, args } if self.emulated() => self.write_emulated_op(f, *op, args),
-            Expr::Op { op, args } => self.write_native_op(f, *op, args),
-            Expr::Call { args, .. } => self.write_kernel_call(f, expr, args),
+    fn emulated(&self) -> bool {
+        !self.target.has_subgroups()
+    }
+
+    fn lane_names(&self) -> [&'static str; 2] {
+        if self.emulated() {
+            ["ballot_lane", "ballot_subgroup_size"]
+        } else {
+            ["gl_SubgroupInvocationID", "gl_SubgroupSize"]
         }
     }
 
@@ -66,73 +47,14 @@ impl<W: Write> Shading for Writer<'_, W> {
             }
         }
     }
-}
-
-impl<W: Write> Writer<'_, W> {
-    /// `open expr close`.
-    fn write_wrapped(
-        &mut self,
-        f: Func<'_>,
-        open: &str,
-        expr: Handle<Expr>,
-        close: &str,
-    ) -> fmt::Result {
-        write!(self.out, "{open}")?;
-        self.write_expr(f, expr)?;
-        write!(self.out, "{close}")
-    }
-
-    /// A kernel call; on emulated targets, of the if-converted function,
-    /// passing the caller's activity flag.
-    fn write_kernel_call(
-        &mut self,
-        f: Func<'_>,
-        call: Handle<Expr>,
-        args: &[Handle<Expr>],
-    ) -> fmt::Result {
-        let functions = self.functions;
-        let callee = f.function.calls.get(&call).map(|&i| &functions[i]);
-        let (name, flag) = match callee {
-            Some(c) if self.emulated() => (c.masked.as_str(), Some("ballot_active")),
-            Some(c) => (c.name.as_str(), None),
-            // The planner resolves every call; an unresolved one keeps a
-            // recognisable name rather than panicking.
-            None => ("ballot_unresolved_call", None),
-        };
-        write!(self.out, "{name}(")?;
-        if let Some(flag) = flag {
-            let sep = if args.is_empty() { "" } else { ", " };
-            write!(self.out, "{flag}{sep}")?;
-        }
-        self.write_args(f, args)?;
-        write!(self.out, ")")
-    }
-
-    /// Comma-separated expressions.
-    fn write_args(&mut self, f: Func<'_>, args: &[Handle<Expr>]) -> fmt::Result {
-        for (i, &arg) in args.iter().enumerate() {
-            if i > 0 {
-                write!(self.out, ", ")?;
-            }
-            self.write_expr(f, arg)?;
-        }
-        Ok(())
-    }
-
-    /// `name(args)`.
-    fn write_call(&mut self, f: Func<'_>, name: &str, args: &[Handle<Expr>]) -> fmt::Result {
-        write!(self.out, "{name}(")?;
-        self.write_args(f, args)?;
-        write!(self.out, ")")
-    }
 
     fn write_binary(
         &mut self,
         f: Func<'_>,
         op: BinaryOp,
-        left: Handle<Expr>,
-        right: Handle<Expr>,
+        operands: [Handle<Expr>; 2],
     ) -> fmt::Result {
+        let [left, right] = operands;
         let ty = f.kernel.type_of(left);
         if let Some(helper) = Helper::of_binary(Language::Glsl, f.kernel, op, left, right) {
             return self.write_call(f, Helper::call_name(Some(helper)), &[left, right]);
@@ -141,8 +63,12 @@ impl<W: Write> Writer<'_, W> {
         // when it holds a collective; bool `^` is `!=`.
         let eager = lower::expr_exchanges(f.kernel, right);
         let symbol = match (op, ty) {
+            // Bool `&` / `|` that evaluates both operands: on `uint`s.
             (BinaryOp::BitAnd | BinaryOp::BitOr, Type::Bool) if eager => {
-                return self.write_eager_logic(f, op, left, right)
+                let symbol = if op == BinaryOp::BitAnd { "&" } else { "|" };
+                self.write_wrapped(f, "((uint(", left, ")")?;
+                self.write_wrapped(f, &format!(" {symbol} uint("), right, ")) != 0u)")?;
+                return Ok(());
             }
             (BinaryOp::BitAnd, Type::Bool) => "&&",
             (BinaryOp::BitOr, Type::Bool) => "||",
@@ -169,22 +95,6 @@ impl<W: Write> Writer<'_, W> {
         write!(self.out, ")")
     }
 
-    /// Bool `&` / `|` that evaluates both operands: on `uint`s.
-    fn write_eager_logic(
-        &mut self,
-        f: Func<'_>,
-        op: BinaryOp,
-        left: Handle<Expr>,
-        right: Handle<Expr>,
-    ) -> fmt::Result {
-        let symbol = if op == BinaryOp::BitAnd { "&" } else { "|" };
-        write!(self.out, "((uint(")?;
-        self.write_expr(f, left)?;
-        write!(self.out, ") {symbol} uint(")?;
-        self.write_expr(f, right)?;
-        write!(self.out, ")) != 0u)")
-    }
-
     /// Rust's `as`: bit reinterpretation between integers, saturation from
     /// floats, 0 or 1 from `bool`.
     fn write_cast(&mut self, f: Func<'_>, arg: Handle<Expr>, to: Type) -> fmt::Result {
@@ -199,6 +109,45 @@ impl<W: Write> Writer<'_, W> {
             None => type_name(to),
         };
         self.write_call(f, function, &[arg])
+    }
+
+    fn write_select(&mut self, f: Func<'_>, operands: [Handle<Expr>; 3]) -> fmt::Result {
+        let [cond, accept, reject] = operands;
+        self.write_wrapped(f, "(", cond, " ? ")?;
+        self.write_wrapped(f, "", accept, " : ")?;
+        self.write_wrapped(f, "", reject, ")")
+    }
+
+    fn write_mask_fn(&mut self, f: Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result {
+        if fun == MaskFn::IsEmpty {
+            write!(self.out, "(")?;
+            self.write_args(f, args)?;
+            return write!(self.out, " == uvec4(0u))");
+        }
+        self.write_call(f, Helper::call_name(Helper::of_mask_fn(fun)), args)
+    }
+
+    fn write_op(&mut self, f: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
+        if self.emulated() {
+            self.write_emulated_op(f, op, args)
+        } else {
+            self.write_native_op(f, op, args)
+        }
+    }
+}
+
+impl<W: Write> Writer<'_, W> {
+    /// `open expr close`.
+    fn write_wrapped(
+        &mut self,
+        f: Func<'_>,
+        open: &str,
+        expr: Handle<Expr>,
+        close: &str,
+    ) -> fmt::Result {
+        write!(self.out, "{open}")?;
+        self.write_expr(f, expr)?;
+        write!(self.out, "{close}")
     }
 
     /// A float exactly: in decimal where that reads back to the same bits,
@@ -225,15 +174,6 @@ impl<W: Write> Writer<'_, W> {
             (true, Some(_)) => write!(self.out, "({text})"),
             (true, None) => write!(self.out, "{text}"),
         }
-    }
-
-    fn write_mask_fn(&mut self, f: Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result {
-        if fun == MaskFn::IsEmpty {
-            write!(self.out, "(")?;
-            self.write_args(f, args)?;
-            return write!(self.out, " == uvec4(0u))");
-        }
-        self.write_call(f, Helper::call_name(Helper::of_mask_fn(fun)), args)
     }
 
     /// The extension's function or built-in, called directly.

@@ -54,7 +54,7 @@ use core::fmt::{self, Write};
 use std::collections::BTreeSet;
 
 use crate::back::forms::Forms;
-use crate::back::shading::{self, Func};
+use crate::back::shading::{self, Func, Shading};
 use crate::back::{Form, Language, Mode, Request, ShaderOptions, Target};
 use crate::ir::Type;
 use crate::lower;
@@ -158,10 +158,6 @@ impl Writer<'_, &mut Forms> {
 }
 
 impl<W: Write> Writer<'_, W> {
-    fn emulated(&self) -> bool {
-        !self.target.has_subgroups()
-    }
-
     /// The helper form's opening comment: how to include and call it.
     fn write_usage(&mut self) -> fmt::Result {
         let name = self.entry().map_or("", |f| f.name.as_str());
@@ -213,6 +209,7 @@ impl<W: Write> Writer<'_, W> {
             let f = Func {
                 kernel,
                 function,
+                functions: self.functions,
                 masked: Some(&masked),
                 folded: None,
             };
@@ -222,6 +219,7 @@ impl<W: Write> Writer<'_, W> {
             let f = Func {
                 kernel,
                 function,
+                functions: self.functions,
                 masked: None,
                 folded: None,
             };

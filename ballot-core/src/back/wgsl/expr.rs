@@ -6,42 +6,23 @@
 
 use core::fmt::{self, Write as _};
 
-use super::{type_name, Func, Writer};
-use crate::back::shading::{self, Shading};
+use super::{type_name, Writer};
+use crate::back::shading::{flag_name, Func, Shading};
 use crate::back::Language;
 use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type};
 use crate::lower::helpers::Helper;
+use crate::lower::masked::Flag;
 use crate::op::Op;
 
 impl<W: fmt::Write> Shading for Writer<'_, W> {
     const LANGUAGE: Language = Language::Wgsl;
 
-    fn write_value(&mut self, cx: Func<'_>, expr: Handle<Expr>) -> fmt::Result {
-        if expr.index() >= cx.kernel.exprs.len() {
-            return self.out.write_str("ballot_malformed");
-        }
-        match &cx.kernel.exprs[expr] {
-            Expr::Literal(lit) => self.write_literal(*lit),
-            Expr::Load(local) => self.out.write_str(cx.local(*local)),
-            Expr::Unary { op, arg } => {
-                let symbol = shading::unary_symbol(*op, cx.kernel.type_of(*arg));
-                write!(self.out, "({symbol}")?;
-                self.write_expr(cx, *arg)?;
-                self.out.write_str(")")
-            }
-            Expr::Binary { op, left, right } => self.write_binary(cx, *op, *left, *right),
-            Expr::Cast { arg, to } => self.write_cast(cx, *arg, *to),
-            Expr::Select {
-                cond,
-                accept,
-                reject,
-            } => self.write_call_with(cx, "select", &[*reject, *accept, *cond]),
-            Expr::LaneId => self.out.write_str("ballot_lane"),
-            Expr::SubgroupSize => self.out.write_str("ballot_size"),
-            Expr::Mask { fun, args } => self.write_mask_fn(cx, *fun, args),
-            Expr::Op { op, args } => self.write_op(cx, *op, args),
-            Expr::Call { args, .. } => self.write_kernel_call(cx, expr, args),
-        }
+    fn emulated(&self) -> bool {
+        self.plan.emulated()
+    }
+
+    fn lane_names(&self) -> [&'static str; 2] {
+        ["ballot_lane", "ballot_size"]
     }
 
     /// A constant, exactly.
@@ -66,33 +47,14 @@ impl<W: fmt::Write> Shading for Writer<'_, W> {
             }
         }
     }
-}
-
-impl<W: fmt::Write> Writer<'_, W> {
-    /// `name(args...)`.
-    pub(super) fn write_call_with(
-        &mut self,
-        cx: Func<'_>,
-        name: &str,
-        args: &[Handle<Expr>],
-    ) -> fmt::Result {
-        write!(self.out, "{name}(")?;
-        for (i, &arg) in args.iter().enumerate() {
-            if i > 0 {
-                self.out.write_str(", ")?;
-            }
-            self.write_expr(cx, arg)?;
-        }
-        self.out.write_str(")")
-    }
 
     fn write_binary(
         &mut self,
         cx: Func<'_>,
         op: BinaryOp,
-        left: Handle<Expr>,
-        right: Handle<Expr>,
+        operands: [Handle<Expr>; 2],
     ) -> fmt::Result {
+        let [left, right] = operands;
         let ty = cx.kernel.type_of(left);
         let divisor = cx.folded(right);
         match op {
@@ -121,31 +83,6 @@ impl<W: fmt::Write> Writer<'_, W> {
         }
     }
 
-    fn write_infix(
-        &mut self,
-        cx: Func<'_>,
-        symbol: &str,
-        left: Handle<Expr>,
-        right: Handle<Expr>,
-    ) -> fmt::Result {
-        self.out.write_str("(")?;
-        self.write_expr(cx, left)?;
-        write!(self.out, " {symbol} ")?;
-        self.write_expr(cx, right)?;
-        self.out.write_str(")")
-    }
-
-    /// The low five bits of a shift amount (IR invariant 5); a constant
-    /// amount is masked here, since WGSL rejects a constant one above 31.
-    fn write_shift_amount(&mut self, cx: Func<'_>, amount: Handle<Expr>) -> fmt::Result {
-        if let Some(Literal::U32(by)) = cx.folded(amount) {
-            return write!(self.out, "{}u", by & 31);
-        }
-        self.out.write_str("(")?;
-        self.write_expr(cx, amount)?;
-        self.out.write_str(" & 31u)")
-    }
-
     /// Rust's `as` between scalars.
     fn write_cast(&mut self, cx: Func<'_>, arg: Handle<Expr>, to: Type) -> fmt::Result {
         let from = cx.kernel.type_of(arg);
@@ -159,7 +96,13 @@ impl<W: fmt::Write> Writer<'_, W> {
                 None => type_name(to),
             },
         };
-        self.write_call_with(cx, function, &[arg])
+        self.write_call(cx, function, &[arg])
+    }
+
+    /// WGSL's `select` takes the value if false first.
+    fn write_select(&mut self, cx: Func<'_>, operands: [Handle<Expr>; 3]) -> fmt::Result {
+        let [cond, accept, reject] = operands;
+        self.write_call(cx, "select", &[reject, accept, cond])
     }
 
     fn write_mask_fn(&mut self, cx: Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result {
@@ -170,81 +113,42 @@ impl<W: fmt::Write> Writer<'_, W> {
             }
             return self.out.write_str(" == vec4<u32>(0u)))");
         }
-        self.write_call_with(cx, Helper::call_name(Helper::of_mask_fn(fun)), args)
-    }
-
-    fn write_kernel_call(
-        &mut self,
-        cx: Func<'_>,
-        call: Handle<Expr>,
-        args: &[Handle<Expr>],
-    ) -> fmt::Result {
-        let plan = self.plan;
-        let callee = cx
-            .function
-            .calls
-            .get(&call)
-            .and_then(|&i| plan.functions.get(i));
-        let Some(callee) = callee else {
-            return self.out.write_str("ballot_malformed");
-        };
-        if !plan.emulated() {
-            return self.write_call_with(cx, &callee.name, args);
-        }
-        // The callee runs with the caller's active invocations.
-        write!(self.out, "{}(ballot_active", callee.masked)?;
-        for &arg in args {
-            self.out.write_str(", ")?;
-            self.write_expr(cx, arg)?;
-        }
-        self.out.write_str(")")
+        self.write_call(cx, Helper::call_name(Helper::of_mask_fn(fun)), args)
     }
 
     fn write_op(&mut self, cx: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
         let emulated = self.plan.emulated();
         match (op, args) {
-            (Op::Ballot, [p]) if emulated => self.write_active_call(cx, "ballot_ballot", &[*p]),
-            (Op::Ballot, [p]) => self.write_call_with(cx, "subgroupBallot", &[*p]),
+            (Op::Ballot, [p]) if emulated => {
+                write!(self.out, "ballot_ballot({}, ", flag_name(Flag::Active))?;
+                self.write_expr(cx, *p)?;
+                self.out.write_str(")")
+            }
+            (Op::Ballot, [p]) => self.write_call(cx, "subgroupBallot", &[*p]),
             (Op::Elect, []) if emulated => self.out.write_str("ballot_elect(ballot_active)"),
-            (Op::Broadcast, [value, id]) if emulated => {
-                self.write_emulated_broadcast(cx, *value, Some(*id))
-            }
-            (Op::BroadcastFirst, [value]) if emulated => {
-                self.write_emulated_broadcast(cx, *value, None)
-            }
-            (Op::Broadcast, [value, id]) => self.write_native_broadcast(cx, *value, Some(*id)),
-            (Op::BroadcastFirst, [value]) => self.write_native_broadcast(cx, *value, None),
+            (Op::Broadcast, [value, id]) => self.write_broadcast(cx, *value, Some(*id)),
+            (Op::BroadcastFirst, [value]) => self.write_broadcast(cx, *value, None),
             _ => {
                 let helper = Helper::of_op(op, Language::Wgsl, emulated);
                 let name = Helper::call_name(helper);
-                self.write_call_with(cx, name, args)
+                self.write_call(cx, name, args)
             }
         }
     }
+}
 
-    /// `name(ballot_active, args...)`: an exchange of the emulated target.
-    fn write_active_call(
-        &mut self,
-        cx: Func<'_>,
-        name: &str,
-        args: &[Handle<Expr>],
-    ) -> fmt::Result {
-        write!(self.out, "{name}(ballot_active")?;
-        for &arg in args {
-            self.out.write_str(", ")?;
-            self.write_expr(cx, arg)?;
-        }
-        self.out.write_str(")")
-    }
-
+impl<W: fmt::Write> Writer<'_, W> {
     /// `subgroupBroadcast` / `subgroupBroadcastFirst`, which take numbers
     /// and vectors only: a `bool` travels as a `u32`.
-    fn write_native_broadcast(
+    fn write_broadcast(
         &mut self,
         cx: Func<'_>,
         value: Handle<Expr>,
         id: Option<Handle<Expr>>,
     ) -> fmt::Result {
+        if self.emulated() {
+            return self.write_emulated_broadcast(cx, value, id);
+        }
         let id = id.map(|id| cx.folded(id));
         // naga and Tint take only a constant id below 128; for a larger one
         // (undefined in the spec) the lane keeps its own value.
@@ -261,7 +165,7 @@ impl<W: fmt::Write> Writer<'_, W> {
         };
         write!(self.out, "{}{name}(", if is_bool { "(" } else { "" })?;
         if is_bool {
-            self.write_call_with(cx, "u32", &[value])?;
+            self.write_call(cx, "u32", &[value])?;
         } else {
             self.write_expr(cx, value)?;
         }
@@ -300,6 +204,31 @@ impl<W: fmt::Write> Writer<'_, W> {
             self.write_expr(cx, id)?;
         }
         write!(self.out, "){close}")
+    }
+
+    fn write_infix(
+        &mut self,
+        cx: Func<'_>,
+        symbol: &str,
+        left: Handle<Expr>,
+        right: Handle<Expr>,
+    ) -> fmt::Result {
+        self.out.write_str("(")?;
+        self.write_expr(cx, left)?;
+        write!(self.out, " {symbol} ")?;
+        self.write_expr(cx, right)?;
+        self.out.write_str(")")
+    }
+
+    /// The low five bits of a shift amount (IR invariant 5); a constant
+    /// amount is masked here, since WGSL rejects a constant one above 31.
+    fn write_shift_amount(&mut self, cx: Func<'_>, amount: Handle<Expr>) -> fmt::Result {
+        if let Some(Literal::U32(by)) = cx.folded(amount) {
+            return write!(self.out, "{}u", by & 31);
+        }
+        self.out.write_str("(")?;
+        self.write_expr(cx, amount)?;
+        self.out.write_str(" & 31u)")
     }
 
     /// A value as the `vec4<u32>` bits the exchange carries.

@@ -205,6 +205,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
                 let cx = Func {
                     kernel,
                     function,
+                    functions: &self.plan.functions,
                     masked: masked.as_ref(),
                     folded: Some(folded),
                 };
