@@ -57,7 +57,7 @@ pub(super) fn expr(e: &syn::Expr) -> Option<syn::Error> {
         E::TryBlock(t) => at(t.try_token, unsupported("`try` blocks")),
         E::Yield(y) => at(y.yield_token, "`yield` is not supported in a kernel"),
         E::Range(r) => at(
-            &r.limits,
+            r.limits,
             "ranges are only supported as the iterable of a `for` loop in a kernel",
         ),
         E::Let(l) => at(l.let_token, unsupported("`let` expressions")),
