@@ -135,76 +135,40 @@ impl Value {
             (a, b) => a == b,
         }
     }
-
-    /// The `bool`, if the value is one.
-    pub const fn as_bool(self) -> Option<bool> {
-        match self {
-            Value::Bool(b) => Some(b),
-            _ => None,
-        }
-    }
-
-    /// The `u32`, if the value is one.
-    pub const fn as_u32(self) -> Option<u32> {
-        match self {
-            Value::U32(x) => Some(x),
-            _ => None,
-        }
-    }
-
-    /// The `i32`, if the value is one.
-    pub const fn as_i32(self) -> Option<i32> {
-        match self {
-            Value::I32(x) => Some(x),
-            _ => None,
-        }
-    }
-
-    /// The `f32`, if the value is one.
-    pub const fn as_f32(self) -> Option<f32> {
-        match self {
-            Value::F32(x) => Some(x),
-            _ => None,
-        }
-    }
-
-    /// The mask, if the value is one.
-    pub const fn as_mask(self) -> Option<SubgroupMask> {
-        match self {
-            Value::Mask(m) => Some(m),
-            _ => None,
-        }
-    }
 }
 
-impl From<bool> for Value {
-    fn from(b: bool) -> Self {
-        Value::Bool(b)
-    }
+/// The conversions between [`Value`] and each scalar it can hold: `From`
+/// wraps, `as_*` unwraps. Generated together so that no scalar lacks one.
+macro_rules! scalar_conversions {
+    ($($variant:ident($ty:ty), $as:ident, $doc:literal;)*) => {
+        impl Value {
+            $(
+                #[doc = $doc]
+                pub const fn $as(self) -> Option<$ty> {
+                    match self {
+                        Value::$variant(x) => Some(x),
+                        _ => None,
+                    }
+                }
+            )*
+        }
+
+        $(
+            impl From<$ty> for Value {
+                fn from(x: $ty) -> Self {
+                    Value::$variant(x)
+                }
+            }
+        )*
+    };
 }
 
-impl From<u32> for Value {
-    fn from(x: u32) -> Self {
-        Value::U32(x)
-    }
-}
-
-impl From<i32> for Value {
-    fn from(x: i32) -> Self {
-        Value::I32(x)
-    }
-}
-
-impl From<f32> for Value {
-    fn from(x: f32) -> Self {
-        Value::F32(x)
-    }
-}
-
-impl From<SubgroupMask> for Value {
-    fn from(m: SubgroupMask) -> Self {
-        Value::Mask(m)
-    }
+scalar_conversions! {
+    Bool(bool), as_bool, "The `bool`, if the value is one.";
+    U32(u32), as_u32, "The `u32`, if the value is one.";
+    I32(i32), as_i32, "The `i32`, if the value is one.";
+    F32(f32), as_f32, "The `f32`, if the value is one.";
+    Mask(SubgroupMask), as_mask, "The mask, if the value is one.";
 }
 
 /// One kernel argument.
@@ -346,6 +310,12 @@ impl<'k> Interpreter<'k> {
         self.kernels.get(last).copied()
     }
 
+    /// [`Interpreter::kernel`], or the error that names the missing one.
+    fn known(&self, name: &str) -> Result<&'k Kernel, InterpError> {
+        self.kernel(name)
+            .ok_or_else(|| InterpError::UnknownKernel(name.to_owned()))
+    }
+
     /// Runs kernel `name` over `subgroup`, with one [`Arg`] per parameter.
     ///
     /// Returns the value each active lane returned ([`Value::Unit`] for a
@@ -356,13 +326,8 @@ impl<'k> Interpreter<'k> {
         subgroup: &Subgroup,
         args: &[Arg],
     ) -> Result<PerLane<Value>, InterpError> {
-        let kernel = self
-            .kernel(name)
-            .ok_or_else(|| InterpError::UnknownKernel(name.to_owned()))?;
-        let size = subgroup.size().as_usize();
-        let lanes = bind_args(kernel, args, size)?;
-        let mut fuel = self.fuel(subgroup);
-        crate::stack::deep(|| self.call(kernel, subgroup, lanes, 0, &mut fuel))
+        let (kernel, lanes) = self.bind(name, args, subgroup.size().as_usize())?;
+        self.run_bound(kernel, subgroup, lanes)
     }
 
     /// Runs kernel `name` over every subgroup of `dispatch`, as
@@ -375,12 +340,9 @@ impl<'k> Interpreter<'k> {
         dispatch: &Dispatch,
         args: &[Arg],
     ) -> Result<Vec<Value>, InterpError> {
-        let kernel = self
-            .kernel(name)
-            .ok_or_else(|| InterpError::UnknownKernel(name.to_owned()))?;
         let count = dispatch.invocation_count();
         // Type and length checks once, on the whole dispatch.
-        let whole = bind_args(kernel, args, count)?;
+        let (kernel, whole) = self.bind(name, args, count)?;
         let size = dispatch.subgroup_size().as_usize();
         let mut out = Vec::with_capacity(count);
         for sg in dispatch.subgroups() {
@@ -393,20 +355,38 @@ impl<'k> Interpreter<'k> {
                     lanes
                 })
                 .collect();
-            let mut fuel = self.fuel(&sg.subgroup);
-            let result =
-                crate::stack::deep(|| self.call(kernel, &sg.subgroup, lanes, 0, &mut fuel))?;
+            let result = self.run_bound(kernel, &sg.subgroup, lanes)?;
             out.extend(result.into_vec().into_iter().take(n).flatten());
         }
         Ok(out)
     }
 
-    /// The loop iterations a run over `subgroup` may take.
-    fn fuel(&self, subgroup: &Subgroup) -> Fuel {
-        Fuel {
+    /// The kernel called `name`, with `args` checked against its parameters
+    /// and spread into `len` values per parameter.
+    fn bind(
+        &self,
+        name: &str,
+        args: &[Arg],
+        len: usize,
+    ) -> Result<(&'k Kernel, Vec<Vec<Value>>), InterpError> {
+        let kernel = self.known(name)?;
+        Ok((kernel, bind_args(kernel, args, len)?))
+    }
+
+    /// Runs `kernel` over `subgroup` as a whole run, its parameters bound to
+    /// `lanes`: the iteration limit counts afresh, on a stack deep enough
+    /// for the deepest kernel within the limits.
+    fn run_bound(
+        &self,
+        kernel: &Kernel,
+        subgroup: &Subgroup,
+        lanes: Vec<Vec<Value>>,
+    ) -> Result<PerLane<Value>, InterpError> {
+        let mut fuel = Fuel {
             used: 0,
             limit: self.iteration_limit.unwrap_or(subgroup.step_budget()),
-        }
+        };
+        crate::stack::deep(|| self.call(kernel, subgroup, lanes, 0, &mut fuel))
     }
 
     /// Runs `kernel` with its parameters already bound to per-lane values.
@@ -940,10 +920,7 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
         args: &[Handle<Expr>],
         active: SubgroupMask,
     ) -> Result<Lanes, InterpError> {
-        let target = self
-            .interp
-            .kernel(callee)
-            .ok_or_else(|| InterpError::UnknownKernel(callee.to_owned()))?;
+        let target = self.interp.known(callee)?;
         if target.params.len() != args.len() {
             return Err(InterpError::ArgCount {
                 kernel: target.name.clone(),

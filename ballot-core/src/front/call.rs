@@ -1,6 +1,7 @@
 //! Calls: the ballot intrinsics, the lane id and subgroup size, the mask
 //! API, and calls of other kernels.
 
+use proc_macro2::Span;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 
@@ -196,28 +197,28 @@ impl Lowerer {
         if !self.arity_ok(&e.func, &name, fun.params().len(), e.args.len()) {
             return Value::Err;
         }
-        let mut done = Vec::new();
-        self.mask_args(out, &mut done, fun, &e.args);
-        let args = done.iter().map(|p| p.operand.expr).collect();
-        self.value(Expr::Mask { fun, args }, Some(fun.result()), e.span())
+        self.mask_call(out, Vec::new(), fun, &e.args, e.span())
     }
 
     /// Lowers the explicit arguments of a mask function, after those in
-    /// `done` (the receiver of a method).
-    fn mask_args(
+    /// `done` (the receiver of a method), and the call itself.
+    fn mask_call(
         &mut self,
         out: &mut Block,
-        done: &mut Vec<Pending>,
+        mut done: Vec<Pending>,
         fun: MaskFn,
         args: &Punctuated<syn::Expr, syn::Token![,]>,
-    ) {
+        span: Span,
+    ) -> Value {
         let params = &fun.params()[done.len()..];
         for (arg, &want) in args.iter().zip(params) {
             let start = out.len();
             let value = self.expr(out, arg, Some(want));
             let operand = self.require(value, Some(want), arg);
-            self.settle(out, done, start, operand);
+            self.settle(out, &mut done, start, operand);
         }
+        let args = done.iter().map(|p| p.operand.expr).collect();
+        self.value(Expr::Mask { fun, args }, Some(fun.result()), span)
     }
 
     /// Lowers `m.contains(i)`, `m.count()` or `m.is_empty()`.
@@ -248,9 +249,7 @@ impl Lowerer {
         }
         let mut done = Vec::new();
         self.settle(out, &mut done, start, receiver);
-        self.mask_args(out, &mut done, fun, &e.args);
-        let args = done.iter().map(|p| p.operand.expr).collect();
-        self.value(Expr::Mask { fun, args }, Some(fun.result()), e.span())
+        self.mask_call(out, done, fun, &e.args, e.span())
     }
 
     /// A call of another kernel. Its signature is not known here, so its

@@ -16,6 +16,24 @@ struct Arm {
     span: Span,
 }
 
+/// An `if` whose condition and arms are lowered, not yet placed.
+struct Branches {
+    cond: Operand,
+    accept: Arm,
+    reject: Arm,
+}
+
+impl Branches {
+    /// The `if` as a statement, each arm's block as lowered.
+    fn into_stmt(self) -> Stmt {
+        Stmt::If {
+            cond: self.cond.expr,
+            accept: self.accept.block,
+            reject: self.reject.block,
+        }
+    }
+}
+
 impl Lowerer {
     /// Lowers the expressions that are control flow, and rejects the rest.
     pub(super) fn control(&mut self, out: &mut Block, e: &syn::Expr) -> Value {
@@ -68,9 +86,14 @@ impl Lowerer {
                 span: e.span(),
             },
         };
+        let branches = Branches {
+            cond,
+            accept,
+            reject,
+        };
         match want {
-            Want::Discard => self.if_stmt(out, e, cond, accept, reject),
-            Want::Value(_) => self.if_value(out, e, cond, accept, reject),
+            Want::Discard => self.if_stmt(out, e, branches),
+            Want::Value(_) => self.if_value(out, e, branches),
         }
     }
 
@@ -107,21 +130,9 @@ impl Lowerer {
         }
     }
 
-    fn if_stmt(
-        &mut self,
-        out: &mut Block,
-        e: &syn::ExprIf,
-        cond: Operand,
-        accept: Arm,
-        reject: Arm,
-    ) -> Value {
-        let never = accept.value.is_never() && reject.value.is_never();
-        let stmt = Stmt::If {
-            cond: cond.expr,
-            accept: accept.block,
-            reject: reject.block,
-        };
-        out.push(self.b.stmt(stmt, e.span()));
+    fn if_stmt(&mut self, out: &mut Block, e: &syn::ExprIf, branches: Branches) -> Value {
+        let never = branches.accept.value.is_never() && branches.reject.value.is_never();
+        out.push(self.b.stmt(branches.into_stmt(), e.span()));
         if never {
             Value::Never
         } else {
@@ -129,35 +140,29 @@ impl Lowerer {
         }
     }
 
-    fn if_value(
-        &mut self,
-        out: &mut Block,
-        e: &syn::ExprIf,
-        cond: Operand,
-        accept: Arm,
-        reject: Arm,
-    ) -> Value {
-        let (a, r) = (accept.value, reject.value);
+    fn if_value(&mut self, out: &mut Block, e: &syn::ExprIf, branches: Branches) -> Value {
+        let (a, r) = (branches.accept.value, branches.reject.value);
         if !a.is_value() && !r.is_value() {
-            return self.if_stmt(out, e, cond, accept, reject);
+            return self.if_stmt(out, e, branches);
         }
-        if !self.arms_agree(e, a, r, reject.span) {
-            self.if_stmt(out, e, cond, accept, reject);
+        if !self.arms_agree(e, a, r, branches.reject.span) {
+            self.if_stmt(out, e, branches);
             return Value::Err;
         }
         let ty = a.ty().or(r.ty());
         match (a, r) {
             (Value::Val(ax, _), Value::Val(rx, _))
-                if self.is_pure_arm(&accept, ax) && self.is_pure_arm(&reject, rx) =>
+                if self.is_pure_arm(&branches.accept, ax)
+                    && self.is_pure_arm(&branches.reject, rx) =>
             {
                 let select = Expr::Select {
-                    cond: cond.expr,
+                    cond: branches.cond.expr,
                     accept: ax,
                     reject: rx,
                 };
                 self.value(select, ty, e.span())
             }
-            _ => self.if_temp(out, e, cond, accept, reject, ty),
+            _ => self.if_temp(out, e, branches, ty),
         }
     }
 
@@ -193,14 +198,12 @@ impl Lowerer {
         &mut self,
         out: &mut Block,
         e: &syn::ExprIf,
-        cond: Operand,
-        mut accept: Arm,
-        mut reject: Arm,
+        mut branches: Branches,
         ty: Option<Type>,
     ) -> Value {
         let span = e.span();
         let temp = self.b.temp("if", ty.unwrap_or(Type::I32), false, span);
-        for arm in [&mut accept, &mut reject] {
+        for arm in [&mut branches.accept, &mut branches.reject] {
             if arm.value.is_never() || matches!(arm.value, Value::Unit) {
                 continue;
             }
@@ -211,12 +214,7 @@ impl Lowerer {
             let stmt = self.b.assign(temp, value, arm.span);
             arm.block.push(stmt);
         }
-        let stmt = Stmt::If {
-            cond: cond.expr,
-            accept: accept.block,
-            reject: reject.block,
-        };
-        out.push(self.b.stmt(stmt, span));
+        out.push(self.b.stmt(branches.into_stmt(), span));
         let load = self.b.load(temp, span);
         ty.map_or(Value::Err, |ty| Value::Val(load, ty))
     }

@@ -2,7 +2,8 @@
 //! the tokens that show the construct: the `&` of a reference, the `match`
 //! keyword, the `?`, the `[...]` of an index.
 
-use proc_macro2::TokenStream;
+use std::fmt::Display;
+
 use quote::{quote, ToTokens};
 
 use super::error::{snippet, unsupported};
@@ -11,80 +12,58 @@ use super::error::{snippet, unsupported};
 /// kinds it has (those are lowered, and report their own misuse).
 pub(super) fn expr(e: &syn::Expr) -> Option<syn::Error> {
     use syn::Expr as E;
-    let (tokens, message): (TokenStream, String) = match e {
+    let error = match e {
         E::Reference(r) => {
             let (and, mutability) = (r.and_token, r.mutability);
-            (quote!(#and #mutability), unsupported("references"))
+            at(quote!(#and #mutability), unsupported("references"))
         }
-        E::RawAddr(r) => (r.and_token.to_token_stream(), unsupported("raw borrows")),
-        E::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
-            (u.op.to_token_stream(), unsupported("dereferences"))
-        }
-        E::Struct(s) => (s.path.to_token_stream(), unsupported("struct literals")),
+        E::RawAddr(r) => at(r.and_token, unsupported("raw borrows")),
+        E::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => at(u.op, unsupported("dereferences")),
+        E::Struct(s) => at(&s.path, unsupported("struct literals")),
         E::Field(f) => {
             let (dot, member) = (f.dot_token, &f.member);
-            (
+            at(
                 quote!(#dot #member),
-                "field access is not supported in a kernel".to_owned(),
+                "field access is not supported in a kernel",
             )
         }
-        E::Tuple(t) => (t.to_token_stream(), unsupported("tuples")),
-        E::Array(_) | E::Repeat(_) => (e.to_token_stream(), unsupported("arrays")),
-        E::Index(i) => {
-            return Some(syn::Error::new(
-                i.bracket_token.span.join(),
-                "indexing is not supported in a kernel",
-            ))
-        }
+        E::Tuple(t) => at(t, unsupported("tuples")),
+        E::Array(_) | E::Repeat(_) => at(e, unsupported("arrays")),
+        E::Index(i) => syn::Error::new(
+            i.bracket_token.span.join(),
+            "indexing is not supported in a kernel",
+        ),
         E::Closure(c) => {
             let (capture, or1, inputs, or2) = (c.capture, c.or1_token, &c.inputs, c.or2_token);
-            (quote!(#capture #or1 #inputs #or2), unsupported("closures"))
+            at(quote!(#capture #or1 #inputs #or2), unsupported("closures"))
         }
-        E::Match(m) => (
-            m.match_token.to_token_stream(),
-            "`match` is not supported in a kernel; use `if` / `else`".to_owned(),
+        E::Match(m) => at(
+            m.match_token,
+            "`match` is not supported in a kernel; use `if` / `else`",
         ),
-        E::Try(t) => (
-            t.question_token.to_token_stream(),
-            "the `?` operator is not supported in a kernel".to_owned(),
+        E::Try(t) => at(
+            t.question_token,
+            "the `?` operator is not supported in a kernel",
         ),
         E::Macro(m) => {
             let (path, bang) = (&m.mac.path, m.mac.bang_token);
             let message = format!("{}, found `{}!`", unsupported("macros"), snippet(path));
-            (quote!(#path #bang), message)
+            at(quote!(#path #bang), message)
         }
-        E::Unsafe(u) => (
-            u.unsafe_token.to_token_stream(),
-            unsupported("`unsafe` blocks"),
+        E::Unsafe(u) => at(u.unsafe_token, unsupported("`unsafe` blocks")),
+        E::Async(a) => at(a.async_token, unsupported("`async` blocks")),
+        E::Await(a) => at(a.await_token, "`.await` is not supported in a kernel"),
+        E::Const(c) => at(c.const_token, unsupported("`const` blocks")),
+        E::TryBlock(t) => at(t.try_token, unsupported("`try` blocks")),
+        E::Yield(y) => at(y.yield_token, "`yield` is not supported in a kernel"),
+        E::Range(r) => at(
+            r.limits,
+            "ranges are only supported as the iterable of a `for` loop in a kernel",
         ),
-        E::Async(a) => (
-            a.async_token.to_token_stream(),
-            unsupported("`async` blocks"),
-        ),
-        E::Await(a) => (
-            a.await_token.to_token_stream(),
-            "`.await` is not supported in a kernel".to_owned(),
-        ),
-        E::Const(c) => (
-            c.const_token.to_token_stream(),
-            unsupported("`const` blocks"),
-        ),
-        E::TryBlock(t) => (t.try_token.to_token_stream(), unsupported("`try` blocks")),
-        E::Yield(y) => (
-            y.yield_token.to_token_stream(),
-            "`yield` is not supported in a kernel".to_owned(),
-        ),
-        E::Range(r) => (
-            r.limits.to_token_stream(),
-            "ranges are only supported as the iterable of a `for` loop in a kernel".to_owned(),
-        ),
-        E::Let(l) => (
-            l.let_token.to_token_stream(),
-            unsupported("`let` expressions"),
-        ),
-        E::Infer(i) => (
-            i.underscore_token.to_token_stream(),
-            "`_` is not supported as an expression in a kernel".to_owned(),
+        E::Let(l) => at(l.let_token, unsupported("`let` expressions")),
+        E::Infer(i) => at(
+            i.underscore_token,
+            "`_` is not supported as an expression in a kernel",
         ),
         E::Lit(l)
             if !matches!(
@@ -92,15 +71,21 @@ pub(super) fn expr(e: &syn::Expr) -> Option<syn::Error> {
                 syn::Lit::Int(_) | syn::Lit::Float(_) | syn::Lit::Bool(_)
             ) =>
         {
-            return Some(lit(&l.lit))
+            lit(&l.lit)
         }
-        E::Verbatim(tokens) => (
-            tokens.clone(),
+        E::Verbatim(tokens) => at(
+            tokens,
             format!("unsupported expression `{}` in a kernel", snippet(tokens)),
         ),
         _ => return None,
     };
-    Some(syn::Error::new_spanned(tokens, message))
+    Some(error)
+}
+
+/// An error spanned to `tokens`, the part of the source that shows the
+/// construct.
+fn at(tokens: impl ToTokens, message: impl Display) -> syn::Error {
+    syn::Error::new_spanned(tokens, message)
 }
 
 /// The error for a literal the kernel language lacks.

@@ -113,6 +113,12 @@ impl Builder {
         self.stmt(Stmt::Return(Some(value)))
     }
 
+    /// `return local`.
+    fn ret_local(&mut self, local: Handle<Local>) -> S {
+        let value = self.load(local);
+        self.ret(value)
+    }
+
     fn if_(&mut self, cond: E, accept: Block, reject: Block) -> S {
         self.stmt(Stmt::If {
             cond,
@@ -121,8 +127,39 @@ impl Builder {
         })
     }
 
+    /// `if cond { jump }`, for `break` or `continue`.
+    fn if_jump(&mut self, cond: E, jump: Stmt) -> S {
+        let jump = self.stmt(jump);
+        self.if_(cond, vec![jump], vec![])
+    }
+
     fn loop_(&mut self, body: Block, continuing: Block) -> S {
         self.stmt(Stmt::Loop { body, continuing })
+    }
+
+    /// `left <op> n`.
+    fn bin_u(&mut self, op: BinaryOp, left: E, n: u32) -> E {
+        let n = self.u(n);
+        self.bin(op, left, n)
+    }
+
+    /// `lane <op> n`.
+    fn lane_op(&mut self, op: BinaryOp, n: u32) -> E {
+        let lane = self.lane();
+        self.bin_u(op, lane, n)
+    }
+
+    /// `local = n` as a statement.
+    fn assign_u(&mut self, local: Handle<Local>, n: u32) -> S {
+        let n = self.u(n);
+        self.assign(local, n)
+    }
+
+    /// `let mut name = n` for a `u32`: the local and the statement that
+    /// sets it.
+    fn let_u(&mut self, name: &str, n: u32) -> (Handle<Local>, S) {
+        let local = self.local(name, Type::U32);
+        (local, self.assign_u(local, n))
     }
 
     /// `local += by` as a statement.
@@ -136,6 +173,12 @@ impl Builder {
     fn ballot_true(&mut self) -> E {
         let t = self.b(true);
         self.op(Op::Ballot, &[t])
+    }
+
+    /// `bit_count(ballot(true))`: the number of lanes running it.
+    fn active_count(&mut self) -> E {
+        let all = self.ballot_true();
+        self.op(Op::BitCount, &[all])
     }
 
     fn finish(mut self, body: Block) -> Kernel {
@@ -166,6 +209,13 @@ fn u32s(out: &PerLane<Value>) -> Vec<(u32, u32)> {
         .collect()
 }
 
+/// Asserts the `u32` results of the active lanes of a run of `kernel`.
+#[track_caller]
+fn assert_u32s(kernel: &Kernel, sg: &Subgroup, expected: &[(u32, u32)]) {
+    let out = run(kernel, sg).unwrap();
+    assert_eq!(u32s(&out), expected);
+}
+
 fn masks(out: &PerLane<Value>) -> Vec<(u32, SubgroupMask)> {
     out.active()
         .map(|(l, v)| (l, v.as_mask().unwrap()))
@@ -185,21 +235,15 @@ fn ub(op: Op, lane: u32, kind: UbKind) -> InterpError {
 fn ballot_in_both_arms_of_a_divergent_if() {
     let mut b = Builder::new("arms", Some(Type::Mask));
     let r = b.local("r", Type::Mask);
-    let lane = b.lane();
-    let one = b.u(1);
-    let bit = b.bin(BinaryOp::BitAnd, lane, one);
-    let zero = b.u(0);
-    let even = b.bin(BinaryOp::Eq, bit, zero);
+    let bit = b.lane_op(BinaryOp::BitAnd, 1);
+    let even = b.bin_u(BinaryOp::Eq, bit, 0);
     let all = b.ballot_true();
     let then = b.assign(r, all);
-    let lane = b.lane();
-    let four = b.u(4);
-    let low = b.bin(BinaryOp::Lt, lane, four);
+    let low = b.lane_op(BinaryOp::Lt, 4);
     let low_ballot = b.op(Op::Ballot, &[low]);
     let els = b.assign(r, low_ballot);
     let if_ = b.if_(even, vec![then], vec![els]);
-    let load = b.load(r);
-    let ret = b.ret(load);
+    let ret = b.ret_local(r);
     let k = b.finish(vec![if_, ret]);
 
     // Even lanes see only the even lanes; odd lanes ballot `lane < 4` among
@@ -233,27 +277,19 @@ fn ballot_in_both_arms_of_a_divergent_if() {
 #[test]
 fn loop_where_lanes_leave_at_different_iterations() {
     let mut b = Builder::new("leave", Some(Type::U32));
-    let i = b.local("i", Type::U32);
-    let count = b.local("count", Type::U32);
-    let zero = b.u(0);
-    let init_i = b.assign(i, zero);
-    let zero = b.u(0);
-    let init_count = b.assign(count, zero);
+    let (i, init_i) = b.let_u("i", 0);
+    let (count, init_count) = b.let_u("count", 0);
     let li = b.load(i);
     let lane = b.lane();
     let done = b.bin(BinaryOp::Ge, li, lane);
-    let brk = b.stmt(Stmt::Break);
-    let exit = b.if_(done, vec![brk], vec![]);
-    let all = b.ballot_true();
-    let n = b.op(Op::BitCount, &[all]);
+    let exit = b.if_jump(done, Stmt::Break);
+    let n = b.active_count();
     let acc = b.add_assign(count, n);
     let one = b.u(1);
     let inc = b.add_assign(i, one);
     let lp = b.loop_(vec![exit, acc, inc], vec![]);
-    let all = b.ballot_true();
-    let n = b.op(Op::BitCount, &[all]);
-    let hundred = b.u(100);
-    let scaled = b.bin(BinaryOp::Mul, n, hundred);
+    let n = b.active_count();
+    let scaled = b.bin_u(BinaryOp::Mul, n, 100);
     let c = b.load(count);
     let sum = b.bin(BinaryOp::Add, c, scaled);
     let ret = b.ret(sum);
@@ -262,32 +298,26 @@ fn loop_where_lanes_leave_at_different_iterations() {
     // Iteration 0: lane 0 leaves, {1, 2, 3} add 3. Iteration 1: lane 1
     // leaves, {2, 3} add 2. Iteration 2: lane 2 leaves, lane 3 adds 1.
     // Iteration 3: lane 3 leaves. After the loop all four lanes reconverge.
-    let out = run(&k, &full(4)).unwrap();
-    assert_eq!(u32s(&out), vec![(0, 400), (1, 403), (2, 405), (3, 406)]);
+    assert_u32s(&k, &full(4), &[(0, 400), (1, 403), (2, 405), (3, 406)]);
 
     // Lanes {1, 3} of 4: iteration 0 both add 2; iteration 1 lane 1 leaves,
     // lane 3 adds 1, and again at iteration 2; iteration 3 lane 3 leaves.
-    let out = run(&k, &sg(4, &[1, 3])).unwrap();
-    assert_eq!(u32s(&out), vec![(1, 202), (3, 204)]);
+    assert_u32s(&k, &sg(4, &[1, 3]), &[(1, 202), (3, 204)]);
 }
 
 /// `let mut i = 0; loop { let c = bit_count(ballot(true)); if i == lane { return c * 10 + i } i += 1 }`
 #[test]
 fn returns_inside_a_loop_shrink_later_ballots() {
     let mut b = Builder::new("ret_loop", Some(Type::U32));
-    let i = b.local("i", Type::U32);
+    let (i, init) = b.let_u("i", 0);
     let c = b.local("c", Type::U32);
-    let zero = b.u(0);
-    let init = b.assign(i, zero);
-    let all = b.ballot_true();
-    let n = b.op(Op::BitCount, &[all]);
+    let n = b.active_count();
     let set_c = b.assign(c, n);
     let li = b.load(i);
     let lane = b.lane();
     let hit = b.bin(BinaryOp::Eq, li, lane);
     let lc = b.load(c);
-    let ten = b.u(10);
-    let c10 = b.bin(BinaryOp::Mul, lc, ten);
+    let c10 = b.bin_u(BinaryOp::Mul, lc, 10);
     let li = b.load(i);
     let value = b.bin(BinaryOp::Add, c10, li);
     let ret = b.ret(value);
@@ -298,22 +328,18 @@ fn returns_inside_a_loop_shrink_later_ballots() {
     let k = b.finish(vec![init, lp]);
 
     // Lane i returns at iteration i, when 4 - i lanes are left.
-    let out = run(&k, &full(4)).unwrap();
-    assert_eq!(u32s(&out), vec![(0, 40), (1, 31), (2, 22), (3, 13)]);
+    assert_u32s(&k, &full(4), &[(0, 40), (1, 31), (2, 22), (3, 13)]);
 }
 
 /// `if lane < 2 { return 0 } bit_count(ballot(true))`
 #[test]
 fn early_return_before_a_ballot() {
     let mut b = Builder::new("early", Some(Type::U32));
-    let lane = b.lane();
-    let two = b.u(2);
-    let low = b.bin(BinaryOp::Lt, lane, two);
+    let low = b.lane_op(BinaryOp::Lt, 2);
     let zero = b.u(0);
     let ret0 = b.ret(zero);
     let if_ = b.if_(low, vec![ret0], vec![]);
-    let all = b.ballot_true();
-    let n = b.op(Op::BitCount, &[all]);
+    let n = b.active_count();
     let ret = b.ret(n);
     let k = b.finish(vec![if_, ret]);
 
@@ -322,12 +348,10 @@ fn early_return_before_a_ballot() {
     assert_eq!(u32s(&out), expected);
 
     // Lanes {1, 2, 5}: lane 1 returns early, {2, 5} remain.
-    let out = run(&k, &sg(8, &[1, 2, 5])).unwrap();
-    assert_eq!(u32s(&out), vec![(1, 0), (2, 2), (5, 2)]);
+    assert_u32s(&k, &sg(8, &[1, 2, 5]), &[(1, 0), (2, 2), (5, 2)]);
 
     // Every lane returns early: the ballot never runs.
-    let out = run(&k, &sg(8, &[0, 1])).unwrap();
-    assert_eq!(u32s(&out), vec![(0, 0), (1, 0)]);
+    assert_u32s(&k, &sg(8, &[0, 1]), &[(0, 0), (1, 0)]);
 }
 
 /// ```text
@@ -342,50 +366,36 @@ fn early_return_before_a_ballot() {
 #[test]
 fn continue_skips_the_body_but_runs_continuing() {
     let mut b = Builder::new("cont", Some(Type::U32));
-    let i = b.local("i", Type::U32);
-    let total = b.local("total", Type::U32);
-    let zero = b.u(0);
-    let init_i = b.assign(i, zero);
-    let zero = b.u(0);
-    let init_t = b.assign(total, zero);
+    let (i, init_i) = b.let_u("i", 0);
+    let (total, init_t) = b.let_u("total", 0);
     let li = b.load(i);
-    let four = b.u(4);
-    let done = b.bin(BinaryOp::Ge, li, four);
-    let brk = b.stmt(Stmt::Break);
-    let exit = b.if_(done, vec![brk], vec![]);
+    let done = b.bin_u(BinaryOp::Ge, li, 4);
+    let exit = b.if_jump(done, Stmt::Break);
     let li = b.load(i);
     let lane = b.lane();
     let sum = b.bin(BinaryOp::Add, li, lane);
-    let one = b.u(1);
-    let parity = b.bin(BinaryOp::BitAnd, sum, one);
-    let zero = b.u(0);
-    let even = b.bin(BinaryOp::Eq, parity, zero);
-    let cont = b.stmt(Stmt::Continue);
-    let skip = b.if_(even, vec![cont], vec![]);
-    let all = b.ballot_true();
-    let n = b.op(Op::BitCount, &[all]);
+    let parity = b.bin_u(BinaryOp::BitAnd, sum, 1);
+    let even = b.bin_u(BinaryOp::Eq, parity, 0);
+    let skip = b.if_jump(even, Stmt::Continue);
+    let n = b.active_count();
     let li = b.load(i);
-    let one = b.u(1);
-    let weight = b.bin(BinaryOp::Add, li, one);
+    let weight = b.bin_u(BinaryOp::Add, li, 1);
     let add = b.bin(BinaryOp::Mul, n, weight);
     let acc = b.add_assign(total, add);
     let one = b.u(1);
     let inc = b.add_assign(i, one);
     let lp = b.loop_(vec![exit, skip, acc], vec![inc]);
-    let lt = b.load(total);
-    let ret = b.ret(lt);
+    let ret = b.ret_local(total);
     let k = b.finish(vec![init_i, init_t, lp, ret]);
 
     // Full 4: odd i + lane ballots at i = 0 ({1, 3}), 1 ({0, 2}), 2, 3:
     // two lanes each, weights 1..4. Lanes 0, 2: 2*2 + 2*4 = 12; lanes 1, 3:
     // 2*1 + 2*3 = 8.
-    let out = run(&k, &full(4)).unwrap();
-    assert_eq!(u32s(&out), vec![(0, 12), (1, 8), (2, 12), (3, 8)]);
+    assert_u32s(&k, &full(4), &[(0, 12), (1, 8), (2, 12), (3, 8)]);
 
     // Lanes {0, 1, 3}: i=0 {1, 3} add 2; i=1 {0} adds 1*2; i=2 {1, 3} add
     // 2*3; i=3 {0} adds 1*4.
-    let out = run(&k, &sg(4, &[0, 1, 3])).unwrap();
-    assert_eq!(u32s(&out), vec![(0, 6), (1, 8), (3, 8)]);
+    assert_u32s(&k, &sg(4, &[0, 1, 3]), &[(0, 6), (1, 8), (3, 8)]);
 }
 
 /// ```text
@@ -398,36 +408,26 @@ fn continue_skips_the_body_but_runs_continuing() {
 fn nested_divergence() {
     let mut b = Builder::new("nested", Some(Type::U32));
     let r = b.local("r", Type::Mask);
-    let lane = b.lane();
-    let four = b.u(4);
-    let low = b.bin(BinaryOp::Lt, lane, four);
-    let lane = b.lane();
-    let one = b.u(1);
-    let bit = b.bin(BinaryOp::BitAnd, lane, one);
-    let one = b.u(1);
-    let odd = b.bin(BinaryOp::Eq, bit, one);
+    let low = b.lane_op(BinaryOp::Lt, 4);
+    let bit = b.lane_op(BinaryOp::BitAnd, 1);
+    let odd = b.bin_u(BinaryOp::Eq, bit, 1);
     let all = b.ballot_true();
     let a = b.assign(r, all);
     let all = b.ballot_true();
     let c = b.assign(r, all);
     let inner = b.if_(odd, vec![a], vec![c]);
-    let lane = b.lane();
-    let six = b.u(6);
-    let is6 = b.bin(BinaryOp::Eq, lane, six);
+    let is6 = b.lane_op(BinaryOp::Eq, 6);
     let m6 = b.op(Op::Ballot, &[is6]);
     let hi = b.assign(r, m6);
     let outer = b.if_(low, vec![inner], vec![hi]);
     let lr = b.load(r);
     let cnt = b.op(Op::BitCount, &[lr]);
-    let hundred = b.u(100);
-    let cnt100 = b.bin(BinaryOp::Mul, cnt, hundred);
+    let cnt100 = b.bin_u(BinaryOp::Mul, cnt, 100);
     let lr = b.load(r);
     let lsb = b.op(Op::FindLsb, &[lr]);
-    let ten = b.u(10);
-    let lsb10 = b.bin(BinaryOp::Mul, lsb, ten);
+    let lsb10 = b.bin_u(BinaryOp::Mul, lsb, 10);
     let s = b.bin(BinaryOp::Add, cnt100, lsb10);
-    let all = b.ballot_true();
-    let n = b.op(Op::BitCount, &[all]);
+    let n = b.active_count();
     let s = b.bin(BinaryOp::Add, s, n);
     let ret = b.ret(s);
     let k = b.finish(vec![outer, ret]);
@@ -446,35 +446,27 @@ fn elect_inside_a_branch() {
     let mut b = Builder::new("elect", Some(Type::U32));
     let r = b.local("r", Type::U32);
     let e = b.op(Op::Elect, &[]);
-    let n99 = b.u(99);
-    let a = b.assign(r, n99);
+    let a = b.assign_u(r, 99);
     let all = b.ballot_true();
     let lsb = b.op(Op::FindLsb, &[all]);
     let c = b.assign(r, lsb);
     let if_ = b.if_(e, vec![a], vec![c]);
-    let lr = b.load(r);
-    let ret = b.ret(lr);
+    let ret = b.ret_local(r);
     let k = b.finish(vec![if_, ret]);
 
-    let out = run(&k, &full(4)).unwrap();
-    assert_eq!(u32s(&out), vec![(0, 99), (1, 1), (2, 1), (3, 1)]);
-    let out = run(&k, &sg(8, &[2, 5, 7])).unwrap();
-    assert_eq!(u32s(&out), vec![(2, 99), (5, 5), (7, 5)]);
+    assert_u32s(&k, &full(4), &[(0, 99), (1, 1), (2, 1), (3, 1)]);
+    assert_u32s(&k, &sg(8, &[2, 5, 7]), &[(2, 99), (5, 5), (7, 5)]);
     // A single lane is elected; the else arm never runs, so its FindLSB
     // (which would see no lane) is not undefined.
-    let out = run(&k, &sg(8, &[3])).unwrap();
-    assert_eq!(u32s(&out), vec![(3, 99)]);
+    assert_u32s(&k, &sg(8, &[3]), &[(3, 99)]);
 }
 
 /// `bit_count(ballot(true)) + lane * 10` over a ragged dispatch.
 #[test]
 fn dispatch_splits_into_subgroups() {
     let mut b = Builder::new("disp", Some(Type::U32));
-    let all = b.ballot_true();
-    let n = b.op(Op::BitCount, &[all]);
-    let lane = b.lane();
-    let ten = b.u(10);
-    let l10 = b.bin(BinaryOp::Mul, lane, ten);
+    let n = b.active_count();
+    let l10 = b.lane_op(BinaryOp::Mul, 10);
     let s = b.bin(BinaryOp::Add, n, l10);
     let ret = b.ret(s);
     let k = b.finish(vec![ret]);
@@ -496,9 +488,7 @@ mod undefined {
     #[test]
     fn find_lsb_of_an_empty_ballot() {
         let mut b = Builder::new("lsb", Some(Type::U32));
-        let lane = b.lane();
-        let big = b.u(100);
-        let never = b.bin(BinaryOp::Eq, lane, big);
+        let never = b.lane_op(BinaryOp::Eq, 100);
         let m = b.op(Op::Ballot, &[never]);
         let lsb = b.op(Op::FindLsb, &[m]);
         let ret = b.ret(lsb);
@@ -516,9 +506,7 @@ mod undefined {
     #[test]
     fn broadcast_from_a_lane_outside_the_branch() {
         let mut b = Builder::new("bc", Some(Type::U32));
-        let lane = b.lane();
-        let two = b.u(2);
-        let hi = b.bin(BinaryOp::Ge, lane, two);
+        let hi = b.lane_op(BinaryOp::Ge, 2);
         let lane = b.lane();
         let zero = b.u(0);
         let bc = b.op(Op::Broadcast, &[lane, zero]);
@@ -539,8 +527,7 @@ mod undefined {
             ub(Op::Broadcast, 3, UbKind::InactiveSource { source_lane: 0 })
         );
         // Only lanes 0 and 1: the branch is skipped, nothing is undefined.
-        let out = run(&k, &sg(4, &[0, 1])).unwrap();
-        assert_eq!(u32s(&out), vec![(0, 7), (1, 7)]);
+        assert_u32s(&k, &sg(4, &[0, 1]), &[(0, 7), (1, 7)]);
     }
 
     /// `broadcast(lane, 9)` in a subgroup of 8.
@@ -556,8 +543,7 @@ mod undefined {
         let kind = UbKind::IndexOutOfRange { index: 9, size: 8 };
         assert_eq!(err, ub(Op::Broadcast, 5, kind));
         // In a subgroup of 16 lane 9 is a valid, active source.
-        let out = run(&k, &sg(16, &[5, 9])).unwrap();
-        assert_eq!(u32s(&out), vec![(5, 9), (9, 9)]);
+        assert_u32s(&k, &sg(16, &[5, 9]), &[(5, 9), (9, 9)]);
     }
 
     /// `inverse_ballot(SubgroupMask::lane(lane & 2))`: lanes 1 and 4 pass
@@ -565,9 +551,7 @@ mod undefined {
     #[test]
     fn inverse_ballot_of_a_non_uniform_mask() {
         let mut b = Builder::new("inv", Some(Type::Bool));
-        let lane = b.lane();
-        let two = b.u(2);
-        let bit = b.bin(BinaryOp::BitAnd, lane, two);
+        let bit = b.lane_op(BinaryOp::BitAnd, 2);
         let m = b.expr(
             Expr::Mask {
                 fun: MaskFn::Lane,
@@ -596,9 +580,7 @@ mod undefined {
     fn bit_extract_index_out_of_range_in_the_lowest_lane() {
         let mut b = Builder::new("bx", Some(Type::Bool));
         let all = b.ballot_true();
-        let lane = b.lane();
-        let six = b.u(6);
-        let index = b.bin(BinaryOp::Add, lane, six);
+        let index = b.lane_op(BinaryOp::Add, 6);
         let bx = b.op(Op::BitExtract, &[all, index]);
         let ret = b.ret(bx);
         let k = b.finish(vec![ret]);
@@ -640,8 +622,7 @@ mod calls {
         let k1000 = b.u(1000);
         let r = b.ret(k1000);
         let if_ = b.if_(e, vec![r], vec![]);
-        let all = b.ballot_true();
-        let n = b.op(Op::BitCount, &[all]);
+        let n = b.active_count();
         let ret = b.ret(n);
         b.finish(vec![if_, ret])
     }
@@ -649,9 +630,7 @@ mod calls {
     /// `if lane < 3 { helpers::inner() } else { 100 + helpers::inner() }`
     fn outer(callee: &str) -> Kernel {
         let mut b = Builder::new("outer", Some(Type::U32));
-        let lane = b.lane();
-        let three = b.u(3);
-        let low = b.bin(BinaryOp::Lt, lane, three);
+        let low = b.lane_op(BinaryOp::Lt, 3);
         let c = b.call(callee, &[], Type::U32);
         let a = b.ret(c);
         let hundred = b.u(100);
@@ -701,8 +680,7 @@ mod calls {
         let mut b = Builder::new("twice", Some(Type::U32));
         let x = b.param("x", Type::U32, false);
         let lx = b.load(x);
-        let two = b.u(2);
-        let d = b.bin(BinaryOp::Mul, lx, two);
+        let d = b.bin_u(BinaryOp::Mul, lx, 2);
         let ret = b.ret(d);
         let twice = b.finish(vec![ret]);
 
@@ -938,8 +916,7 @@ mod misuse {
         // A local read before it is assigned.
         let mut b = Builder::new("m", Some(Type::U32));
         let x = b.local("x", Type::U32);
-        let lx = b.load(x);
-        let ret = b.ret(lx);
+        let ret = b.ret_local(x);
         let k = b.finish(vec![ret]);
         assert!(matches!(
             run(&k, &full(2)),
@@ -1076,8 +1053,7 @@ mod from_source {
             }
         });
         // As `continue_skips_the_body_but_runs_continuing`, lanes {0, 1, 3}.
-        let out = run(&k, &sg(4, &[0, 1, 3])).unwrap();
-        assert_eq!(u32s(&out), vec![(0, 6), (1, 8), (3, 8)]);
+        assert_u32s(&k, &sg(4, &[0, 1, 3]), &[(0, 6), (1, 8), (3, 8)]);
     }
 
     /// A callee reached through a path, run in the lanes of one arm.
