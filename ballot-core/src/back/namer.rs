@@ -212,29 +212,44 @@ fn glsl_keywords() -> &'static HashSet<&'static str> {
 mod tests {
     use super::*;
 
+    /// Names `requests` in order with one namer of `language`, and checks
+    /// each answer.
+    fn assert_names(language: Language, requests: &[(&str, &str)]) {
+        let mut namer = Namer::new(language);
+        for &(name, expected) in requests {
+            assert_eq!(namer.call(name), expected, "{language:?}: `{name}`");
+        }
+    }
+
     #[test]
     fn reserved_words_and_prefixes_are_renamed() {
-        let mut glsl = Namer::new(Language::Glsl);
-        assert_eq!(glsl.call("input"), "input_1");
-        assert_eq!(glsl.call("shared"), "shared_1");
-        assert_eq!(glsl.call("sample"), "sample_1");
-        assert_eq!(glsl.call("gl_thing"), "v_gl_thing");
-        assert_eq!(glsl.call("a__b"), "a_b");
-        assert_eq!(glsl.call("_if0"), "if0");
-        assert_eq!(glsl.call("ballot_x"), "v_ballot_x");
-        let mut wgsl = Namer::new(Language::Wgsl);
-        assert_eq!(wgsl.call("active"), "active_1");
-        assert_eq!(wgsl.call("texture"), "texture");
-        assert_eq!(wgsl.call("__x"), "x");
-        assert_eq!(wgsl.call("_"), "v_");
+        assert_names(
+            Language::Glsl,
+            &[
+                ("input", "input_1"),
+                ("shared", "shared_1"),
+                ("sample", "sample_1"),
+                ("gl_thing", "v_gl_thing"),
+                ("a__b", "a_b"),
+                ("_if0", "if0"),
+                ("ballot_x", "v_ballot_x"),
+            ],
+        );
+        assert_names(
+            Language::Wgsl,
+            &[
+                ("active", "active_1"),
+                ("texture", "texture"),
+                ("__x", "x"),
+                ("_", "v_"),
+            ],
+        );
     }
 
     #[test]
     fn repeated_names_get_distinct_suffixes() {
+        assert_names(Language::Wgsl, &[("x", "x"), ("x", "x_1"), ("x", "x_2")]);
         let mut namer = Namer::new(Language::Wgsl);
-        assert_eq!(namer.call("x"), "x");
-        assert_eq!(namer.call("x"), "x_1");
-        assert_eq!(namer.call("x"), "x_2");
         namer.reserve("y");
         assert_eq!(namer.call("y"), "y_1");
     }

@@ -175,6 +175,29 @@ pub(crate) trait Shading: fmt::Write {
         }
         self.write_str(")")
     }
+
+    /// An emulated broadcast (`op`), of `value` from lane `id` or from the
+    /// lowest active lane: the value travels as the four words that
+    /// exchanges move.
+    fn write_emulated_broadcast(
+        &mut self,
+        f: Func<'_>,
+        op: Op,
+        value: Handle<Expr>,
+        id: Option<Handle<Expr>>,
+    ) -> fmt::Result {
+        let ty = f.kernel.type_of(value);
+        let [[encode, encoded], [decode, decoded]] = exchange_codec(Self::LANGUAGE, ty);
+        let name = Helper::call_name(Helper::of_op(op, Self::LANGUAGE, true));
+        write!(self, "{decode}{name}({}, {encode}", flag_name(Flag::Active))?;
+        self.write_expr(f, value)?;
+        self.write_str(encoded)?;
+        if let Some(id) = id {
+            self.write_str(", ")?;
+            self.write_expr(f, id)?;
+        }
+        write!(self, "){decoded}")
+    }
 }
 
 /// How one shading language writes the structured control flow that
@@ -199,32 +222,53 @@ pub(crate) fn unary_symbol(op: UnaryOp, ty: Type) -> &'static str {
 
 /// How `language` spells a type.
 pub(crate) const fn type_name(language: Language, ty: Type) -> &'static str {
-    let glsl = matches!(language, Language::Glsl);
-    match ty {
-        Type::Bool => "bool",
-        Type::U32 if glsl => "uint",
-        Type::U32 => "u32",
-        Type::I32 if glsl => "int",
-        Type::I32 => "i32",
-        Type::F32 if glsl => "float",
-        Type::F32 => "f32",
-        Type::Mask if glsl => "uvec4",
-        Type::Mask => "vec4<u32>",
-    }
+    spelling(language, ty)[0]
 }
 
 /// The zero of a type, as `language` writes it.
 pub(crate) const fn zero(language: Language, ty: Type) -> &'static str {
+    spelling(language, ty)[1]
+}
+
+/// A type's name and its zero in `language`.
+const fn spelling(language: Language, ty: Type) -> [&'static str; 2] {
     let glsl = matches!(language, Language::Glsl);
     match ty {
-        Type::Bool => "false",
-        Type::U32 => "0u",
-        Type::I32 if glsl => "0",
-        Type::I32 => "0i",
-        Type::F32 if glsl => "0.0",
-        Type::F32 => "0.0f",
-        Type::Mask if glsl => "uvec4(0u)",
-        Type::Mask => "vec4<u32>()",
+        Type::Bool => ["bool", "false"],
+        Type::U32 if glsl => ["uint", "0u"],
+        Type::U32 => ["u32", "0u"],
+        Type::I32 if glsl => ["int", "0"],
+        Type::I32 => ["i32", "0i"],
+        Type::F32 if glsl => ["float", "0.0"],
+        Type::F32 => ["f32", "0.0f"],
+        Type::Mask if glsl => ["uvec4", "uvec4(0u)"],
+        Type::Mask => ["vec4<u32>", "vec4<u32>()"],
+    }
+}
+
+/// What surrounds a value of `ty` to give the four words an emulated
+/// exchange moves, and what surrounds an exchange's four words to give a
+/// value of `ty` back, in `language`.
+const fn exchange_codec(language: Language, ty: Type) -> [[&'static str; 2]; 2] {
+    match (language, ty) {
+        (_, Type::Mask) => [["", ""], ["", ""]],
+        (Language::Glsl, Type::Bool) => [["uvec4(uint(", "), 0u, 0u, 0u)"], ["(", ".x != 0u)"]],
+        (Language::Glsl, Type::U32) => [["uvec4(", ", 0u, 0u, 0u)"], ["", ".x"]],
+        (Language::Glsl, Type::I32) => [["uvec4(uint(", "), 0u, 0u, 0u)"], ["int(", ".x)"]],
+        (Language::Glsl, Type::F32) => [
+            ["uvec4(floatBitsToUint(", "), 0u, 0u, 0u)"],
+            ["uintBitsToFloat(", ".x)"],
+        ],
+        (Language::Wgsl, Type::Bool) => [["vec4<u32>(u32(", "), 0u, 0u, 0u)"], ["(", ".x != 0u)"]],
+        (Language::Wgsl, Type::U32) => [["vec4<u32>((", "), 0u, 0u, 0u)"], ["", ".x"]],
+        (Language::Wgsl, Type::I32) => [
+            ["vec4<u32>(bitcast<u32>(", "), 0u, 0u, 0u)"],
+            ["bitcast<i32>(", ".x)"],
+        ],
+        (Language::Wgsl, Type::F32) => [
+            ["vec4<u32>(bitcast<u32>(", "), 0u, 0u, 0u)"],
+            ["bitcast<f32>(", ".x)"],
+        ],
     }
 }
 

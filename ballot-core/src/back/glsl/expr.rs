@@ -48,13 +48,8 @@ impl<W: Write> Shading for Writer<'_, W> {
         }
     }
 
-    fn write_binary(
-        &mut self,
-        f: Func<'_>,
-        op: BinaryOp,
-        operands: [Handle<Expr>; 2],
-    ) -> fmt::Result {
-        let [left, right] = operands;
+    fn write_binary(&mut self, f: Func<'_>, op: BinaryOp, args: [Handle<Expr>; 2]) -> fmt::Result {
+        let [left, right] = args;
         let ty = f.kernel.type_of(left);
         if let Some(helper) = Helper::of_binary(Language::Glsl, f.kernel, op, left, right) {
             return self.write_call(f, Helper::call_name(Some(helper)), &[left, right]);
@@ -197,32 +192,10 @@ impl<W: Write> Writer<'_, W> {
                 write!(self.out, ")")
             }
             (Op::Broadcast | Op::BroadcastFirst, [value, id @ ..]) => {
-                let ty = f.kernel.type_of(*value);
-                let (open, close) = decode(ty);
-                write!(self.out, "{open}{name}(ballot_active, ")?;
-                self.write_encoded(f, *value, ty)?;
-                for &id in id {
-                    write!(self.out, ", ")?;
-                    self.write_expr(f, id)?;
-                }
-                write!(self.out, "){close}")
+                self.write_emulated_broadcast(f, op, *value, id.first().copied())
             }
             _ => self.write_call(f, name, args),
         }
-    }
-
-    /// A value as the `uvec4` bits that exchanges move.
-    fn write_encoded(&mut self, f: Func<'_>, value: Handle<Expr>, ty: Type) -> fmt::Result {
-        let (open, close) = match ty {
-            Type::Bool => ("uvec4(uint(", "), 0u, 0u, 0u)"),
-            Type::U32 => ("uvec4(", ", 0u, 0u, 0u)"),
-            Type::I32 => ("uvec4(uint(", "), 0u, 0u, 0u)"),
-            Type::F32 => ("uvec4(floatBitsToUint(", "), 0u, 0u, 0u)"),
-            Type::Mask => ("", ""),
-        };
-        write!(self.out, "{open}")?;
-        self.write_expr(f, value)?;
-        write!(self.out, "{close}")
     }
 }
 
@@ -236,15 +209,4 @@ fn folds_to_float(f: Func<'_>, op: BinaryOp, left: Handle<Expr>, right: Handle<E
         )
         && glsl_folds(f.kernel, left)
         && glsl_folds(f.kernel, right)
-}
-
-/// What surrounds an exchange's `uvec4` result to give a value of `ty`.
-const fn decode(ty: Type) -> (&'static str, &'static str) {
-    match ty {
-        Type::Bool => ("(", ".x != 0u)"),
-        Type::U32 => ("", ".x"),
-        Type::I32 => ("int(", ".x)"),
-        Type::F32 => ("uintBitsToFloat(", ".x)"),
-        Type::Mask => ("", ""),
-    }
 }

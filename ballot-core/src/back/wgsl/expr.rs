@@ -48,13 +48,8 @@ impl<W: fmt::Write> Shading for Writer<'_, W> {
         }
     }
 
-    fn write_binary(
-        &mut self,
-        cx: Func<'_>,
-        op: BinaryOp,
-        operands: [Handle<Expr>; 2],
-    ) -> fmt::Result {
-        let [left, right] = operands;
+    fn write_binary(&mut self, cx: Func<'_>, op: BinaryOp, args: [Handle<Expr>; 2]) -> fmt::Result {
+        let [left, right] = args;
         let ty = cx.kernel.type_of(left);
         let divisor = cx.folded(right);
         match op {
@@ -139,7 +134,8 @@ impl<W: fmt::Write> Shading for Writer<'_, W> {
 
 impl<W: fmt::Write> Writer<'_, W> {
     /// `subgroupBroadcast` / `subgroupBroadcastFirst`, which take numbers
-    /// and vectors only: a `bool` travels as a `u32`.
+    /// and vectors only: a `bool` travels as a `u32`. The emulated
+    /// broadcasts exchange values as `vec4<u32>` bits.
     fn write_broadcast(
         &mut self,
         cx: Func<'_>,
@@ -147,7 +143,12 @@ impl<W: fmt::Write> Writer<'_, W> {
         id: Option<Handle<Expr>>,
     ) -> fmt::Result {
         if self.emulated() {
-            return self.write_emulated_broadcast(cx, value, id);
+            let op = if id.is_some() {
+                Op::Broadcast
+            } else {
+                Op::BroadcastFirst
+            };
+            return self.write_emulated_broadcast(cx, op, value, id);
         }
         let id = id.map(|id| cx.folded(id));
         // naga and Tint take only a constant id below 128; for a larger one
@@ -177,35 +178,6 @@ impl<W: fmt::Write> Writer<'_, W> {
         self.out.write_str(if is_bool { ") != 0u)" } else { ")" })
     }
 
-    /// The emulated broadcasts exchange values as `vec4<u32>` bits.
-    fn write_emulated_broadcast(
-        &mut self,
-        cx: Func<'_>,
-        value: Handle<Expr>,
-        id: Option<Handle<Expr>>,
-    ) -> fmt::Result {
-        let ty = cx.kernel.type_of(value);
-        let (open, close) = match ty {
-            Type::U32 => ("", ".x"),
-            Type::I32 => ("bitcast<i32>(", ".x)"),
-            Type::F32 => ("bitcast<f32>(", ".x)"),
-            Type::Bool => ("(", ".x != 0u)"),
-            Type::Mask => ("", ""),
-        };
-        let name = if id.is_some() {
-            "ballot_broadcast"
-        } else {
-            "ballot_broadcast_first"
-        };
-        write!(self.out, "{open}{name}(ballot_active, ")?;
-        self.write_encoded(cx, value, ty)?;
-        if let Some(id) = id {
-            self.out.write_str(", ")?;
-            self.write_expr(cx, id)?;
-        }
-        write!(self.out, "){close}")
-    }
-
     fn write_infix(
         &mut self,
         cx: Func<'_>,
@@ -229,19 +201,6 @@ impl<W: fmt::Write> Writer<'_, W> {
         self.out.write_str("(")?;
         self.write_expr(cx, amount)?;
         self.out.write_str(" & 31u)")
-    }
-
-    /// A value as the `vec4<u32>` bits the exchange carries.
-    fn write_encoded(&mut self, cx: Func<'_>, value: Handle<Expr>, ty: Type) -> fmt::Result {
-        let convert = match ty {
-            Type::Mask => return self.write_expr(cx, value),
-            Type::U32 => "",
-            Type::I32 | Type::F32 => "bitcast<u32>",
-            Type::Bool => "u32",
-        };
-        write!(self.out, "vec4<u32>({convert}(")?;
-        self.write_expr(cx, value)?;
-        self.out.write_str("), 0u, 0u, 0u)")
     }
 }
 
