@@ -81,6 +81,25 @@ pub struct Subgroup {
 /// one-line loop in a debug build (`tests/step_budget.rs` prints it).
 pub const DEFAULT_STEP_BUDGET: u64 = 1 << 22;
 
+/// The step budget's builder and getter, alike on [`Subgroup`] and
+/// [`Dispatch`]; `$over` says what one kernel run covers.
+macro_rules! step_budget_methods {
+    ($over:literal) => {
+        #[doc = concat!("The same, where a kernel run over ", $over, " may take at most")]
+        /// `steps` loop iterations ([`DEFAULT_STEP_BUDGET`] unless set).
+        #[must_use]
+        pub const fn with_step_budget(mut self, steps: u64) -> Self {
+            self.step_budget = steps;
+            self
+        }
+
+        #[doc = concat!("How many loop iterations a kernel run over ", $over, " may take.")]
+        pub const fn step_budget(&self) -> u64 {
+            self.step_budget
+        }
+    };
+}
+
 impl Subgroup {
     /// A subgroup of `size` lanes of which `active` are active.
     ///
@@ -126,18 +145,7 @@ impl Subgroup {
         }
     }
 
-    /// The same subgroup, on which a kernel run may take at most `steps`
-    /// loop iterations ([`DEFAULT_STEP_BUDGET`] unless set).
-    #[must_use]
-    pub const fn with_step_budget(mut self, steps: u64) -> Self {
-        self.step_budget = steps;
-        self
-    }
-
-    /// How many loop iterations a kernel run over this subgroup may take.
-    pub const fn step_budget(&self) -> u64 {
-        self.step_budget
-    }
+    step_budget_methods!("this subgroup");
 
     /// The number of lanes, active or not.
     pub const fn size(&self) -> SubgroupSize {
@@ -320,19 +328,7 @@ impl Dispatch {
         })
     }
 
-    /// The same dispatch, on which a kernel run over any one subgroup may
-    /// take at most `steps` loop iterations ([`DEFAULT_STEP_BUDGET`] unless
-    /// set).
-    #[must_use]
-    pub const fn with_step_budget(mut self, steps: u64) -> Self {
-        self.step_budget = steps;
-        self
-    }
-
-    /// How many loop iterations a kernel run over one subgroup may take.
-    pub const fn step_budget(&self) -> u64 {
-        self.step_budget
-    }
+    step_budget_methods!("any one subgroup of the dispatch");
 
     /// The workgroup size.
     pub const fn workgroup_size(&self) -> [u32; 3] {

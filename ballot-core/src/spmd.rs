@@ -240,6 +240,9 @@ pub fn lane_id<const N: usize>(_cx: &Cx<N>) -> V<u32, N> {
 
 pub use crate::scalar::Arith;
 
+/// The operation a [`find`] performs, as generated code names it.
+pub use crate::op::Op;
+
 fn undefined(op: Op, lane: u32, kind: UbKind) -> SimError {
     SimError::Undefined(UndefinedBehavior { op, lane, kind })
 }
@@ -330,13 +333,18 @@ pub fn exclusive_bit_count<const N: usize>(cx: &Cx<N>, v: &V<SubgroupMask, N>) -
     }
 }
 
-fn find<const N: usize>(
+/// `subgroupBallotFindLSB` or `subgroupBallotFindMSB` (`op`), reporting a
+/// mask with no bit below the size in an active lane.
+pub fn find<const N: usize>(
     cx: &Cx<N>,
     active: u128,
     v: &V<SubgroupMask, N>,
     op: Op,
-    f: fn(SubgroupMask, SubgroupSize) -> Option<u32>,
 ) -> Result<V<u32, N>, SimError> {
+    let f = match op {
+        Op::FindMsb => SubgroupMask::find_msb,
+        _ => SubgroupMask::find_lsb,
+    };
     let mut out = V::splat(0);
     for l in 0..N {
         // Inactive lanes may hold anything, so only active ones can fail.
@@ -353,24 +361,6 @@ fn find<const N: usize>(
         }
     }
     Ok(out)
-}
-
-/// `subgroupBallotFindLSB`, reporting a mask with no bit below the size.
-pub fn find_lsb<const N: usize>(
-    cx: &Cx<N>,
-    active: u128,
-    v: &V<SubgroupMask, N>,
-) -> Result<V<u32, N>, SimError> {
-    find(cx, active, v, Op::FindLsb, SubgroupMask::find_lsb)
-}
-
-/// `subgroupBallotFindMSB`, reporting a mask with no bit below the size.
-pub fn find_msb<const N: usize>(
-    cx: &Cx<N>,
-    active: u128,
-    v: &V<SubgroupMask, N>,
-) -> Result<V<u32, N>, SimError> {
-    find(cx, active, v, Op::FindMsb, SubgroupMask::find_msb)
 }
 
 /// A built-in mask (`gl_SubgroupEqMask` …) in every lane.
