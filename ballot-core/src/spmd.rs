@@ -22,7 +22,6 @@ use core::cell::Cell;
 
 use crate::error::{SimError, UbKind, UndefinedBehavior};
 use crate::mask::SubgroupMask;
-use crate::op::Op;
 use crate::sim::{PerLane, Subgroup, SubgroupSize};
 
 /// The lane counts kernels are compiled for, narrowest first. Subgroups of

@@ -311,10 +311,11 @@ impl caller {
                         &__l0,
                     );
                     {
-                        let __value = ::ballot::__private::__spmd::find_msb(
+                        let __value = ::ballot::__private::__spmd::find(
                             __cx,
                             __active,
                             &__t4,
+                            ::ballot::__private::__spmd::Op::FindMsb,
                         )?;
                         ::ballot::__private::__spmd::assign(
                             __cx,
