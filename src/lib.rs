@@ -7,10 +7,13 @@ pub use ballot_core::back::{
 #[cfg(feature = "cross")]
 pub use ballot_core::cross;
 pub use ballot_core::limits;
+#[cfg(feature = "validate")]
 pub use ballot_core::valid::{
     check_source, glslang, validate, SourceError, ToolError, ValidationError,
 };
-pub use ballot_core::{check, error, ir, mask, ops, polyfill, sim};
+#[cfg(feature = "validate")]
+pub use ballot_core::{check, polyfill};
+pub use ballot_core::{error, ir, mask, ops, sim};
 pub use ballot_core::{
     ConfigError, Dispatch, DispatchedSubgroup, Op, PerLane, SimError, Subgroup, SubgroupMask,
     SubgroupSize, UbKind, UndefinedBehavior,

@@ -41,14 +41,15 @@ use crate::valid::{check_source, SourceError};
 /// any real shader.
 pub const MAX_SOURCE_BYTES: usize = 16 << 20;
 
-/// How deep `(`, `[` and `{` may nest by default: 256. Real shaders stay
-/// under 20.
-pub const MAX_NESTING: usize = 256;
+/// How deep `(`, `[` and `{` may nest by default: 256, as in a kernel
+/// ([`crate::limits::MAX_BRACKETS`]). Real shaders stay under 20.
+pub const MAX_NESTING: usize = crate::limits::MAX_BRACKETS;
 
 /// How many operator characters (`+-*/%&|^!~<>=?:.([`) one statement may
-/// hold by default: 4096, more than a generated lookup table of negative
-/// numbers needs.
-pub const MAX_STATEMENT_OPERATORS: usize = 4096;
+/// hold by default: 4096, as in a kernel
+/// ([`crate::limits::MAX_STATEMENT_OPERATORS`]), more than a generated
+/// lookup table of negative numbers needs.
+pub const MAX_STATEMENT_OPERATORS: usize = crate::limits::MAX_STATEMENT_OPERATORS;
 
 /// How many tokens one GLSL macro may expand to by default: 65,536.
 pub const MAX_MACRO_TOKENS: u64 = 1 << 16;

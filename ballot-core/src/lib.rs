@@ -15,11 +15,17 @@
 //! - [`lower`]: the shared lowering, what every printer needs to know of a
 //!   kernel beyond its IR.
 //! - [`back`]: IR to code: native Rust, GLSL and WGSL.
-//! - [`valid`]: naga validation of every target's text, and glslang.
+//! - [`valid`]: naga validation of every target's text, and glslang
+//!   (feature `validate`).
 //! - [`polyfill`]: the standalone helper library of every target, built
-//!   from the writers' helper texts.
-//! - [`cross`]: `wgsl` text through naga to SPIR-V, HLSL and MSL.
-//! - [`check`]: robust naga validation of a user's untrusted shader file.
+//!   from the writers' helper texts and validated (feature `validate`).
+//! - [`cross`]: `wgsl` text through naga to SPIR-V, HLSL and MSL (feature
+//!   `cross`).
+//! - [`check`]: robust naga validation of a user's untrusted shader file
+//!   (feature `validate`).
+//!
+//! naga comes in only with `validate` (which `macros` and `cross` turn
+//! on): writing shaders needs none of it.
 //! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls
 //!   (feature `macros`).
 //! - [`stack`]: enough stack for the recursive passes on any thread.
@@ -28,6 +34,7 @@
 #![warn(missing_docs)]
 
 pub mod back;
+#[cfg(feature = "validate")]
 pub mod check;
 #[cfg(feature = "cross")]
 pub mod cross;
@@ -44,12 +51,14 @@ pub mod lower;
 pub mod mask;
 pub mod op;
 pub mod ops;
+#[cfg(feature = "validate")]
 pub mod polyfill;
 pub mod scalar;
 pub mod sim;
 #[doc(hidden)]
 pub mod spmd;
 pub mod stack;
+#[cfg(feature = "validate")]
 pub mod valid;
 
 pub use error::{ConfigError, SimError, UbKind, UndefinedBehavior};

@@ -2,16 +2,14 @@
 //! macro expands): how deep it nests, and how long a statement may be.
 
 /// How deep brackets may nest in a kernel's tokens: 256, as in the shader
-/// files `ballot check` reads ([`crate::check::MAX_NESTING`]). Each `(…)`,
-/// `[…]` and `{…}` is one level.
-pub const MAX_BRACKETS: usize = crate::check::MAX_NESTING;
+/// files `ballot check` reads. Each `(…)`, `[…]` and `{…}` is one level.
+pub const MAX_BRACKETS: usize = 256;
 
 /// How many operators one statement of a kernel may hold: 4096, as in the
-/// shader files `ballot check` reads
-/// ([`crate::check::MAX_STATEMENT_OPERATORS`]). A statement ends at `;`
-/// and at the braces of a block; each operator character (`+`, `<`, `&&`
-/// is two, …) and each `,` counts.
-pub const MAX_STATEMENT_OPERATORS: usize = crate::check::MAX_STATEMENT_OPERATORS;
+/// shader files `ballot check` reads. A statement ends at `;` and at the
+/// braces of a block; each operator character (`+`, `<`, `&&` is two, …)
+/// and each `,` counts.
+pub const MAX_STATEMENT_OPERATORS: usize = 4096;
 
 /// How deep expressions and blocks may nest in a kernel: 64. Each
 /// operator, call, cast, parenthesis and block is one level; an `if`, a

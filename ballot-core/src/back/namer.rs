@@ -68,13 +68,13 @@ impl Namer {
     fn is_taken(&self, name: &str) -> bool {
         self.used.contains(name)
             || self.is_reserved(name)
-            || (self.wgsl_builtins && naga::keywords::wgsl::BUILTIN_IDENTIFIER_SET.contains(name))
+            || (self.wgsl_builtins && keyword_set(Set::WgslBuiltins).contains(name))
     }
 
     fn is_reserved(&self, name: &str) -> bool {
         match self.language {
-            Language::Glsl => glsl_keywords().contains(name),
-            Language::Wgsl => naga::keywords::wgsl::RESERVED_SET.contains(name),
+            Language::Glsl => keyword_set(Set::Glsl).contains(name),
+            Language::Wgsl => keyword_set(Set::Wgsl).contains(name),
         }
     }
 
@@ -200,12 +200,26 @@ fn name_locals(function: &mut Function<'_>, kernel: &Kernel, mut namer: Namer, i
         .collect();
 }
 
-/// [`keywords::GLSL`] as a set: the namer looks up every name it hands
-/// out, and a list that long is slow to scan in the unoptimised builds
+/// One of the [`keywords`] lists.
+#[derive(Clone, Copy)]
+enum Set {
+    Glsl,
+    Wgsl,
+    WgslBuiltins,
+}
+
+/// A [`keywords`] list as a set: the namer looks up every name it hands
+/// out, and lists that long are slow to scan in the unoptimised builds
 /// that run the proc macro.
-fn glsl_keywords() -> &'static HashSet<&'static str> {
-    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
-    SET.get_or_init(|| keywords::GLSL.iter().copied().collect())
+fn keyword_set(set: Set) -> &'static HashSet<&'static str> {
+    static SETS: [OnceLock<HashSet<&'static str>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let list = match set {
+        Set::Glsl => keywords::GLSL,
+        Set::Wgsl => keywords::WGSL,
+        Set::WgslBuiltins => keywords::WGSL_BUILTINS,
+    };
+    SETS[set as usize].get_or_init(|| list.iter().copied().collect())
 }
 
 #[cfg(test)]
@@ -259,7 +273,7 @@ mod tests {
         let mut set = Namer::new(Language::Wgsl);
         set.reserve_wgsl_builtins();
         let mut each = Namer::new(Language::Wgsl);
-        for word in naga::keywords::wgsl::BUILTIN_IDENTIFIERS {
+        for word in keywords::WGSL_BUILTINS {
             each.reserve(word);
         }
         for name in [
