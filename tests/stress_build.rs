@@ -8,8 +8,7 @@
 //!
 //! The same crate then shows what a user's program links: `cargo tree`
 //! of its normal dependencies, the proc macro's left out, holds no syn,
-//! proc-macro2, quote or clap, and naga without its SPIR-V, HLSL and MSL
-//! writers.
+//! proc-macro2, quote, clap or naga.
 //!
 //! It takes minutes (the dependencies build once, unoptimised), so it is
 //! ignored by a plain `cargo test`; `scripts/test` runs it.
@@ -164,6 +163,7 @@ fn cargo_build(dir: &Path, target: &Path) -> std::process::Output {
         .arg("--target-dir")
         .arg(target)
         .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_INCREMENTAL")
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("CARGO_BUILD_RUSTFLAGS")

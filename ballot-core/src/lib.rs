@@ -9,28 +9,28 @@
 //! - [`ir`]: the typed kernel IR every backend reads.
 //! - [`scalar`]: the IR's scalar rules, the one definition that the
 //!   runtime, the interpreter and the constant folder compute with.
-//! - [`front`]: syn AST to IR, with every error spanned (feature `macros`,
+//! - `front`: syn AST to IR, with every error spanned (feature `macros`,
 //!   on by default; the `ballot` facade leaves it off).
 //! - [`limits`]: how deep a kernel may nest, how long a statement may be.
 //! - [`lower`]: the shared lowering, what every printer needs to know of a
 //!   kernel beyond its IR.
 //! - [`back`]: IR to code: native Rust, GLSL and WGSL.
-//! - [`valid`]: naga validation of every target's text, and glslang
+//! - `valid`: naga validation of every target's text, and glslang
 //!   (feature `validate`).
-//! - [`polyfill`]: the standalone helper library of every target, built
+//! - `polyfill`: the standalone helper library of every target, built
 //!   from the writers' helper texts and validated (feature `validate`).
-//! - [`cross`]: `wgsl` text through naga to SPIR-V, HLSL and MSL (feature
+//! - `cross`: `wgsl` text through naga to SPIR-V, HLSL and MSL (feature
 //!   `cross`).
-//! - [`check`]: robust naga validation of a user's untrusted shader file
+//! - `check`: robust naga validation of a user's untrusted shader file
 //!   (feature `validate`).
+//! - `expand`: the `#[ballot::kernel]` expansion that `ballot-macros` calls
+//!   (feature `macros`).
+//! - [`stack`]: enough stack for the recursive passes on any thread.
+//! - `interp`: the IR interpreter, the tests' independent execution
+//!   (feature `interp`, on by default; the `ballot` facade leaves it off).
 //!
 //! naga comes in only with `validate` (which `macros` and `cross` turn
 //! on): writing shaders needs none of it.
-//! - [`expand`]: the `#[ballot::kernel]` expansion that `ballot-macros` calls
-//!   (feature `macros`).
-//! - [`stack`]: enough stack for the recursive passes on any thread.
-//! - [`interp`]: the IR interpreter, the tests' independent execution
-//!   (feature `interp`, on by default; the `ballot` facade leaves it off).
 #![warn(missing_docs)]
 
 pub mod back;

@@ -82,11 +82,13 @@ pub struct Subgroup {
 pub const DEFAULT_STEP_BUDGET: u64 = 1 << 22;
 
 /// The step budget's builder and getter, alike on [`Subgroup`] and
-/// [`Dispatch`]; `$over` says what one kernel run covers.
+/// [`Dispatch`]; `$what` names the type, `$over` what one kernel run
+/// covers.
 macro_rules! step_budget_methods {
-    ($over:literal) => {
-        #[doc = concat!("The same, where a kernel run over ", $over, " may take at most")]
-        /// `steps` loop iterations ([`DEFAULT_STEP_BUDGET`] unless set).
+    ($what:literal, $over:literal) => {
+        #[doc = concat!("The same ", $what, ", on which a kernel run over ", $over)]
+        /// may take at most `steps` loop iterations ([`DEFAULT_STEP_BUDGET`]
+        /// unless set).
         #[must_use]
         pub const fn with_step_budget(mut self, steps: u64) -> Self {
             self.step_budget = steps;
@@ -145,7 +147,7 @@ impl Subgroup {
         }
     }
 
-    step_budget_methods!("this subgroup");
+    step_budget_methods!("subgroup", "this subgroup");
 
     /// The number of lanes, active or not.
     pub const fn size(&self) -> SubgroupSize {
@@ -328,7 +330,7 @@ impl Dispatch {
         })
     }
 
-    step_budget_methods!("any one subgroup of the dispatch");
+    step_budget_methods!("dispatch", "any one subgroup of this dispatch");
 
     /// The workgroup size.
     pub const fn workgroup_size(&self) -> [u32; 3] {

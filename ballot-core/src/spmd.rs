@@ -332,8 +332,10 @@ pub fn exclusive_bit_count<const N: usize>(cx: &Cx<N>, v: &V<SubgroupMask, N>) -
     }
 }
 
-/// `subgroupBallotFindLSB` or `subgroupBallotFindMSB` (`op`), reporting a
-/// mask with no bit below the size in an active lane.
+/// `subgroupBallotFindMSB` where `op` is [`Op::FindMsb`], otherwise
+/// `subgroupBallotFindLSB` (generated code passes `FindLsb`), reporting a
+/// mask with no bit below the size in an active lane as undefined
+/// behaviour of `op`.
 pub fn find<const N: usize>(
     cx: &Cx<N>,
     active: u128,

@@ -24,8 +24,8 @@ pub struct Namer {
     language: Language,
     used: BTreeSet<String>,
     /// Whether WGSL's predeclared names (built-in functions and types,
-    /// [`naga::keywords::wgsl::BUILTIN_IDENTIFIERS`]) are taken: looked up
-    /// in naga's set rather than copied into `used`, which every namer and
+    /// [`keywords::WGSL_BUILTINS`]) are taken: looked up in a set built once
+    /// from that list rather than copied into `used`, which every namer and
     /// every clone of one would pay for (a few hundred strings).
     wgsl_builtins: bool,
 }
@@ -40,8 +40,8 @@ impl Namer {
         }
     }
 
-    /// Marks every name of [`naga::keywords::wgsl::BUILTIN_IDENTIFIERS`] as
-    /// taken, as [`Namer::reserve`] of each would.
+    /// Marks every name of [`keywords::WGSL_BUILTINS`] as taken, as
+    /// [`Namer::reserve`] of each would.
     pub fn reserve_wgsl_builtins(&mut self) {
         self.wgsl_builtins = true;
     }

@@ -143,7 +143,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         let Some(kernel) = self.entry_kernel() else {
             return Ok(());
         };
-        self.write_args(kernel)?;
+        self.write_entry_args(kernel)?;
         let args: Vec<String> = (0..kernel.params.len())
             .map(|i| format!("ballot_arg{i}"))
             .collect();
@@ -171,7 +171,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
 
     /// `ballot_argN`: each parameter read from its buffer. An index past
     /// the end of a per-lane buffer reads its last element.
-    fn write_args(&mut self, kernel: &Kernel) -> fmt::Result {
+    fn write_entry_args(&mut self, kernel: &Kernel) -> fmt::Result {
         let l = Level(1);
         for (i, param) in kernel.params.iter().enumerate() {
             let load = if param.uniform {
