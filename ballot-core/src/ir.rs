@@ -1,11 +1,11 @@
 //! The typed kernel IR that native execution, the IR interpreter and every
 //! shader backend read.
 //!
-//! The IR knows nothing of syn or proc-macro2: [`crate::front`] builds it and
+//! The IR knows nothing of syn or proc-macro2: `front` (feature `macros`) builds it and
 //! keeps the source spans of its nodes in a side table of its own.
 //!
 //! # Invariants
-//! A [`Kernel`] produced by [`crate::front`] upholds all of these; backends
+//! A [`Kernel`] produced by `front` upholds all of these; backends
 //! rely on them and do not re-check.
 //!
 //! 1. **Handles are local.** Every [`Handle`] in a kernel points into that

@@ -2,7 +2,7 @@
 //!
 //! The front end, the writers and the interpreter recurse once per level
 //! of a kernel's nesting, and naga once per bracket and per operand of an
-//! operator chain. [`crate::front::limits`] bounds both; this module makes
+//! operator chain. `front::limits` bounds both; this module makes
 //! sure the stack holds the deepest kernel those limits let through, even
 //! where a frame is large: in a crate built at opt-level 0 (every user's
 //! dependencies in a default dev profile) a frame takes several times the

@@ -1,6 +1,6 @@
 //! Backends: everything that reads the IR and writes code.
 //!
-//! - [`rust`]: the native SPMD-on-SIMD Rust behind `run` and `run_dispatch`.
+//! - `rust`: the native SPMD-on-SIMD Rust behind `run` and `run_dispatch`.
 //! - [`glsl`] and [`wgsl`]: shader text for the five [`Target`]s, in two
 //!   [`Form`]s each.
 //! - [`namer`], [`Level`]: what both shader writers share; `forms`: both
