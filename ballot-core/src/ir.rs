@@ -1,8 +1,9 @@
 //! The typed kernel IR that native execution, the IR interpreter and every
 //! shader backend read.
 //!
-//! The IR knows nothing of syn or proc-macro2: `front` (feature `macros`) builds it and
-//! keeps the source spans of its nodes in a side table of its own.
+//! The IR knows nothing of syn or proc-macro2: `front` (feature `macros`)
+//! builds it and keeps the source spans of its nodes in a side table of its
+//! own.
 //!
 //! # Invariants
 //! A [`Kernel`] produced by `front` upholds all of these; backends
