@@ -2,8 +2,9 @@
 //! control flow as it is on the native targets, and the if-converted form
 //! ([`crate::lower::masked`]) on the emulated ones, whose flags are a
 //! `bool` per invocation in both. Each language's writer supplies its
-//! spelling through [`Shading`]; the walks over statements and steps are
-//! written once.
+//! spelling of expressions through [`Shading`] and of loops and discarded
+//! values through [`Structured`]; the walks over expressions, statements
+//! and steps are written once.
 
 use core::fmt;
 
@@ -79,16 +80,12 @@ pub(crate) trait Shading: fmt::Write {
     /// Writes a constant.
     fn write_literal(&mut self, lit: Literal) -> fmt::Result;
     /// Writes a binary operation, with the IR's semantics (invariant 5).
-    fn write_binary(
-        &mut self,
-        f: Func<'_>,
-        op: BinaryOp,
-        operands: [Handle<Expr>; 2],
-    ) -> fmt::Result;
+    fn write_binary(&mut self, f: Func<'_>, op: BinaryOp, args: [Handle<Expr>; 2]) -> fmt::Result;
     /// Writes Rust's `as` from the type of `arg` to `to`.
     fn write_cast(&mut self, f: Func<'_>, arg: Handle<Expr>, to: Type) -> fmt::Result;
-    /// Writes `if cond { accept } else { reject }` of values.
-    fn write_select(&mut self, f: Func<'_>, operands: [Handle<Expr>; 3]) -> fmt::Result;
+    /// Writes `if cond { accept } else { reject }` of values (`args`, in
+    /// that order).
+    fn write_select(&mut self, f: Func<'_>, args: [Handle<Expr>; 3]) -> fmt::Result;
     /// Writes a function of masks.
     fn write_mask_fn(&mut self, f: Func<'_>, fun: MaskFn, args: &[Handle<Expr>]) -> fmt::Result;
     /// Writes a subgroup operation.

@@ -106,8 +106,8 @@ impl<W: Write> Shading for Writer<'_, W> {
         self.write_call(f, function, &[arg])
     }
 
-    fn write_select(&mut self, f: Func<'_>, operands: [Handle<Expr>; 3]) -> fmt::Result {
-        let [cond, accept, reject] = operands;
+    fn write_select(&mut self, f: Func<'_>, args: [Handle<Expr>; 3]) -> fmt::Result {
+        let [cond, accept, reject] = args;
         self.write_wrapped(f, "(", cond, " ? ")?;
         self.write_wrapped(f, "", accept, " : ")?;
         self.write_wrapped(f, "", reject, ")")

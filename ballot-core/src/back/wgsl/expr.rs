@@ -95,8 +95,8 @@ impl<W: fmt::Write> Shading for Writer<'_, W> {
     }
 
     /// WGSL's `select` takes the value if false first.
-    fn write_select(&mut self, cx: Func<'_>, operands: [Handle<Expr>; 3]) -> fmt::Result {
-        let [cond, accept, reject] = operands;
+    fn write_select(&mut self, cx: Func<'_>, args: [Handle<Expr>; 3]) -> fmt::Result {
+        let [cond, accept, reject] = args;
         self.write_call(cx, "select", &[reject, accept, cond])
     }
 
