@@ -64,4 +64,4 @@ pub mod valid;
 pub use error::{ConfigError, SimError, UbKind, UndefinedBehavior};
 pub use mask::SubgroupMask;
 pub use op::Op;
-pub use sim::{Dispatch, DispatchedSubgroup, PerLane, Subgroup, SubgroupSize};
+pub use sim::{Dispatch, DispatchedSubgroup, PerLane, Schedule, Subgroup, SubgroupSize};

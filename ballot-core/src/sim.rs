@@ -60,13 +60,39 @@ impl TryFrom<u32> for SubgroupSize {
     }
 }
 
-/// One subgroup: its size, which of its lanes are active, and how many
-/// steps a kernel run over it may take.
+/// One subgroup: its size, which of its lanes are active, how many steps a
+/// kernel run over it may take, and which lanes execute a collective
+/// together once control flow diverges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Subgroup {
     size: SubgroupSize,
     active: SubgroupMask,
     step_budget: u64,
+    schedule: Schedule,
+}
+
+/// Which lanes execute a collective together once control flow has
+/// diverged: docs/reconvergence.md says what each execution model allows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Schedule {
+    /// Maximal reconvergence: the lanes that reach a collective by the same
+    /// path, in the same loop iteration, execute it together. The emulated
+    /// targets give this on every device, and `SPV_KHR_maximal_reconvergence`
+    /// promises it.
+    #[default]
+    Maximal,
+    /// One of the schedules that WGSL (with its subgroup uniformity check
+    /// off) and independent thread scheduling allow: a collective that runs
+    /// with fewer lanes than the run started with is executed by the groups
+    /// of a partition of its active lanes, each group on its own, as if the
+    /// others were inactive. The partitions are drawn from `seed`, so the
+    /// same seed, kernel and inputs give the same run. A kernel whose
+    /// results change under it is not portable to those models; one that
+    /// runs every collective in converged control flow never sees a split.
+    Split {
+        /// The seed the partitions are drawn from.
+        seed: u64,
+    },
 }
 
 /// How many steps a kernel run over one subgroup may take by default:
@@ -81,8 +107,8 @@ pub struct Subgroup {
 /// one-line loop in a debug build (`tests/step_budget.rs` prints it).
 pub const DEFAULT_STEP_BUDGET: u64 = 1 << 22;
 
-/// The step budget's builder and getter, alike on [`Subgroup`] and
-/// [`Dispatch`]; `$what` names the type, `$over` what one kernel run
+/// The step budget's and the schedule's builders and getters, alike on
+/// [`Subgroup`] and [`Dispatch`]; `$what` names the type, `$over` what one kernel run
 /// covers.
 macro_rules! step_budget_methods {
     ($what:literal, $over:literal) => {
@@ -98,6 +124,20 @@ macro_rules! step_budget_methods {
         #[doc = concat!("How many loop iterations a kernel run over ", $over, " may take.")]
         pub const fn step_budget(&self) -> u64 {
             self.step_budget
+        }
+
+        #[doc = concat!("The same ", $what, ", on which a kernel run over ", $over)]
+        /// executes collectives in diverged control flow by `schedule`
+        /// ([`Schedule::Maximal`] unless set).
+        #[must_use]
+        pub const fn with_schedule(mut self, schedule: Schedule) -> Self {
+            self.schedule = schedule;
+            self
+        }
+
+        #[doc = concat!("Which lanes execute a collective together in a kernel run over ", $over, ".")]
+        pub const fn schedule(&self) -> Schedule {
+            self.schedule
         }
     };
 }
@@ -144,6 +184,7 @@ impl Subgroup {
             size,
             active: active.below(size),
             step_budget: DEFAULT_STEP_BUDGET,
+            schedule: Schedule::Maximal,
         }
     }
 
@@ -167,7 +208,9 @@ impl Subgroup {
     /// The same subgroup with only the lanes of `mask` that are active here
     /// still active: what a divergent branch does.
     pub fn narrow(&self, mask: SubgroupMask) -> Self {
-        Self::from_parts(self.size, self.active & mask).with_step_budget(self.step_budget)
+        Self::from_parts(self.size, self.active & mask)
+            .with_step_budget(self.step_budget)
+            .with_schedule(self.schedule)
     }
 
     /// Checks that a per-lane input holds one entry per lane.
@@ -269,6 +312,7 @@ pub struct Dispatch {
     invocations_per_workgroup: u32,
     workgroups: u32,
     step_budget: u64,
+    schedule: Schedule,
 }
 
 /// One subgroup of a [`Dispatch`], and where its lanes live.
@@ -327,6 +371,7 @@ impl Dispatch {
             invocations_per_workgroup,
             workgroups,
             step_budget: DEFAULT_STEP_BUDGET,
+            schedule: Schedule::Maximal,
         })
     }
 
@@ -386,7 +431,8 @@ impl Dispatch {
             first_invocation: workgroup_index as usize * self.invocations_per_workgroup as usize
                 + first_local as usize,
             subgroup: Subgroup::from_parts(self.subgroup_size, SubgroupMask::first(count))
-                .with_step_budget(self.step_budget),
+                .with_step_budget(self.step_budget)
+                .with_schedule(self.schedule),
         }
     }
 

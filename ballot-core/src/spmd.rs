@@ -22,7 +22,7 @@ use core::cell::Cell;
 
 use crate::error::{SimError, UbKind, UndefinedBehavior};
 use crate::mask::SubgroupMask;
-use crate::sim::{PerLane, Subgroup, SubgroupSize};
+use crate::sim::{PerLane, Schedule, Subgroup, SubgroupSize};
 
 /// The lane counts kernels are compiled for, narrowest first. Subgroups of
 /// 1, 2 and 4 lanes share the 8-lane code: so few lanes cost little either
@@ -85,6 +85,13 @@ pub struct Cx<const N: usize> {
     /// What is left of it. A `Cell`: kernels take the context by shared
     /// reference, and calls between kernels share one budget.
     steps_left: Cell<u64>,
+    /// The lanes the run started with: a collective that all of them run
+    /// is converged under every schedule.
+    entry: u128,
+    /// Which lanes execute a diverged collective together.
+    schedule: Schedule,
+    /// The state the schedule's partitions are drawn from.
+    draws: Cell<u64>,
 }
 
 impl<const N: usize> Cx<N> {
@@ -93,12 +100,56 @@ impl<const N: usize> Cx<N> {
     pub fn new(subgroup: &Subgroup) -> Self {
         let size = subgroup.size();
         debug_assert!(size.as_usize() <= N, "subgroup of {size} in {N} lanes");
+        let schedule = subgroup.schedule();
         Self {
             size,
             lanes: SubgroupMask::first(size.get()).bits(),
             budget: subgroup.step_budget(),
             steps_left: Cell::new(subgroup.step_budget()),
+            entry: subgroup.active().bits(),
+            schedule,
+            draws: Cell::new(match schedule {
+                Schedule::Maximal => 0,
+                Schedule::Split { seed } => seed,
+            }),
         }
+    }
+
+    /// The groups of lanes that execute a collective of lanes `active`
+    /// together, each on its own: `None` where all of `active` do, which is
+    /// always so under [`Schedule::Maximal`] and in converged control flow.
+    #[inline(always)]
+    fn groups(&self, active: u128) -> Option<Vec<u128>> {
+        match self.schedule {
+            Schedule::Split { .. } if active != self.entry && active.count_ones() > 1 => {
+                Some(self.split(active))
+            }
+            _ => None,
+        }
+    }
+
+    /// A partition of `active`: a number of groups drawn from 1 to one per
+    /// lane, and each lane in one of them, empty groups dropped.
+    #[inline(never)]
+    fn split(&self, active: u128) -> Vec<u128> {
+        let count = u64::from(active.count_ones());
+        let groups = 1 + self.draw() % count;
+        let mut out = vec![0u128; groups as usize];
+        for l in active_lanes(active) {
+            out[(self.draw() % groups) as usize] |= 1 << l;
+        }
+        out.retain(|&g| g != 0);
+        out
+    }
+
+    /// The next number of the schedule's sequence (splitmix64).
+    fn draw(&self) -> u64 {
+        let state = self.draws.get().wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.draws.set(state);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 
     /// Counts one iteration of a loop of `kernel` that lanes `active` run;
@@ -255,18 +306,29 @@ fn active_lanes(active: u128) -> impl Iterator<Item = usize> {
 /// `subgroupBallot`.
 #[inline(always)]
 pub fn ballot<const N: usize>(cx: &Cx<N>, active: u128, p: &V<bool, N>) -> V<SubgroupMask, N> {
-    V::splat(SubgroupMask::from_bits(lanes_where(cx, p) & active))
+    let bits = lanes_where(cx, p);
+    let mut out = V::splat(SubgroupMask::from_bits(bits & active));
+    for group in cx.groups(active).unwrap_or_default() {
+        let mask = SubgroupMask::from_bits(bits & group);
+        active_lanes(group).for_each(|l| out.0[l] = mask);
+    }
+    out
 }
 
 /// `subgroupInverseBallot`, reporting a value that differs across lanes.
 pub fn inverse_ballot<const N: usize>(
-    _cx: &Cx<N>,
+    cx: &Cx<N>,
     active: u128,
     v: &V<SubgroupMask, N>,
 ) -> Result<V<bool, N>, SimError> {
-    if let Some(first_lane) = SubgroupMask::from_bits(active).lowest() {
+    // The value must be uniform across the lanes that execute it together.
+    let groups = cx.groups(active);
+    for &group in groups.as_deref().unwrap_or(&[active]) {
+        let Some(first_lane) = SubgroupMask::from_bits(group).lowest() else {
+            continue;
+        };
         let first = v.0[first_lane as usize];
-        if let Some(l) = active_lanes(active).find(|&l| v.0[l] != first) {
+        if let Some(l) = active_lanes(group).find(|&l| v.0[l] != first) {
             let kind = UbKind::NonUniform {
                 value: v.0[l],
                 first,
@@ -374,10 +436,13 @@ pub fn builtin_mask<const N: usize>(
 
 /// `subgroupElect`.
 #[inline(always)]
-pub fn elect<const N: usize>(_cx: &Cx<N>, active: u128) -> V<bool, N> {
+pub fn elect<const N: usize>(cx: &Cx<N>, active: u128) -> V<bool, N> {
     let mut out = V::splat(false);
-    if active != 0 {
-        out.0[active.trailing_zeros() as usize] = true;
+    let groups = cx.groups(active);
+    for &group in groups.as_deref().unwrap_or(&[active]) {
+        if group != 0 {
+            out.0[group.trailing_zeros() as usize] = true;
+        }
     }
     out
 }
@@ -385,14 +450,19 @@ pub fn elect<const N: usize>(_cx: &Cx<N>, active: u128) -> V<bool, N> {
 /// `subgroupBroadcastFirst`.
 #[inline(always)]
 pub fn broadcast_first<T: Copy + Default, const N: usize>(
-    _cx: &Cx<N>,
+    cx: &Cx<N>,
     active: u128,
     v: &V<T, N>,
 ) -> V<T, N> {
     if active == 0 {
         return V::default();
     }
-    V::splat(v.0[active.trailing_zeros() as usize])
+    let mut out = V::splat(v.0[active.trailing_zeros() as usize]);
+    for group in cx.groups(active).unwrap_or_default() {
+        let value = v.0[group.trailing_zeros() as usize];
+        active_lanes(group).for_each(|l| out.0[l] = value);
+    }
+    out
 }
 
 /// `subgroupBroadcast`, reporting an out-of-range or inactive source lane.
@@ -405,21 +475,30 @@ pub fn broadcast<T: Copy + Default, const N: usize>(
     if active == 0 {
         return Ok(V::default());
     }
-    let reader = active.trailing_zeros();
     let size = cx.size.get();
-    if id >= size {
-        return Err(undefined(
-            Op::Broadcast,
-            reader,
-            UbKind::IndexOutOfRange { index: id, size },
-        ));
+    let whole = [active];
+    let groups = cx.groups(active);
+    let mut out = V::splat(v.0[(id % size) as usize]);
+    for &group in groups.as_deref().unwrap_or(&whole) {
+        // The group's first lane stands for every reader in it.
+        let reader = group.trailing_zeros();
+        if id >= size {
+            return Err(undefined(
+                Op::Broadcast,
+                reader,
+                UbKind::IndexOutOfRange { index: id, size },
+            ));
+        }
+        if (group >> id) & 1 == 0 {
+            return Err(undefined(
+                Op::Broadcast,
+                reader,
+                UbKind::InactiveSource { source_lane: id },
+            ));
+        }
+        if groups.is_some() {
+            active_lanes(group).for_each(|l| out.0[l] = v.0[id as usize]);
+        }
     }
-    if (active >> id) & 1 == 0 {
-        return Err(undefined(
-            Op::Broadcast,
-            reader,
-            UbKind::InactiveSource { source_lane: id },
-        ));
-    }
-    Ok(V::splat(v.0[id as usize]))
+    Ok(out)
 }
