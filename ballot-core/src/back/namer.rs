@@ -214,12 +214,11 @@ enum Set {
 fn keyword_set(set: Set) -> &'static HashSet<&'static str> {
     static SETS: [OnceLock<HashSet<&'static str>>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let list = match set {
-        Set::Glsl => keywords::GLSL,
-        Set::Wgsl => keywords::WGSL,
-        Set::WgslBuiltins => keywords::WGSL_BUILTINS,
-    };
-    SETS[set as usize].get_or_init(|| list.iter().copied().collect())
+    SETS[set as usize].get_or_init(|| match set {
+        Set::Glsl => keywords::GLSL.iter().copied().collect(),
+        Set::Wgsl => keywords::WGSL.split_whitespace().collect(),
+        Set::WgslBuiltins => keywords::WGSL_BUILTINS.split_whitespace().collect(),
+    })
 }
 
 #[cfg(test)]
@@ -273,7 +272,7 @@ mod tests {
         let mut set = Namer::new(Language::Wgsl);
         set.reserve_wgsl_builtins();
         let mut each = Namer::new(Language::Wgsl);
-        for word in keywords::WGSL_BUILTINS {
+        for word in keywords::WGSL_BUILTINS.split_whitespace() {
             each.reserve(word);
         }
         for name in [
