@@ -107,10 +107,10 @@ pub enum Schedule {
 /// one-line loop in a debug build (`tests/step_budget.rs` prints it).
 pub const DEFAULT_STEP_BUDGET: u64 = 1 << 22;
 
-/// The step budget's and the schedule's builders and getters, alike on
-/// [`Subgroup`] and [`Dispatch`]; `$what` names the type, `$over` what one kernel run
-/// covers.
-macro_rules! step_budget_methods {
+/// The settings of a kernel run (the step budget, the schedule): their
+/// builders and getters, alike on [`Subgroup`] and [`Dispatch`]. `$what`
+/// names the type, `$over` what one kernel run covers.
+macro_rules! run_settings {
     ($what:literal, $over:literal) => {
         #[doc = concat!("The same ", $what, ", on which a kernel run over ", $over)]
         /// may take at most `steps` loop iterations ([`DEFAULT_STEP_BUDGET`]
@@ -188,7 +188,7 @@ impl Subgroup {
         }
     }
 
-    step_budget_methods!("subgroup", "this subgroup");
+    run_settings!("subgroup", "this subgroup");
 
     /// The number of lanes, active or not.
     pub const fn size(&self) -> SubgroupSize {
@@ -375,7 +375,7 @@ impl Dispatch {
         })
     }
 
-    step_budget_methods!("dispatch", "any one subgroup of this dispatch");
+    run_settings!("dispatch", "any one subgroup of this dispatch");
 
     /// The workgroup size.
     pub const fn workgroup_size(&self) -> [u32; 3] {
