@@ -166,9 +166,9 @@ pub(crate) trait Shading: fmt::Write {
             return self.write_call(f, &callee.name, args);
         }
         write!(self, "{}({}", callee.masked, flag_name(Flag::Active))?;
-        for &arg in args {
+        if !args.is_empty() {
             self.write_str(", ")?;
-            self.write_expr(f, arg)?;
+            self.write_args(f, args)?;
         }
         self.write_str(")")
     }
@@ -308,7 +308,7 @@ pub(crate) fn write_native_block<T: Structured>(
     for &stmt in block {
         match &f.kernel.stmts[stmt] {
             Stmt::Assign { local, value } => {
-                w.write_str(&format!("{level}{} = ", f.local(*local)))?;
+                write!(w, "{level}{} = ", f.local(*local))?;
                 w.write_expr(f, *value)?;
                 w.write_str(";\n")?;
             }
@@ -319,22 +319,22 @@ pub(crate) fn write_native_block<T: Structured>(
                 reject,
             } => {
                 let [open, close] = if_parts(T::LANGUAGE);
-                w.write_str(&format!("{level}{open}"))?;
+                write!(w, "{level}{open}")?;
                 w.write_expr(f, *cond)?;
-                w.write_str(&format!("{close}\n"))?;
+                writeln!(w, "{close}")?;
                 write_native_block(w, f, accept, level.next())?;
                 if !reject.is_empty() {
-                    w.write_str(&format!("{level}}} else {{\n"))?;
+                    writeln!(w, "{level}}} else {{")?;
                     write_native_block(w, f, reject, level.next())?;
                 }
-                w.write_str(&format!("{level}}}\n"))?;
+                writeln!(w, "{level}}}")?;
             }
             Stmt::Loop { body, continuing } => w.write_loop(f, body, continuing, level)?,
-            Stmt::Break => w.write_str(&format!("{level}break;\n"))?,
-            Stmt::Continue => w.write_str(&format!("{level}continue;\n"))?,
-            Stmt::Return(None) => w.write_str(&format!("{level}return;\n"))?,
+            Stmt::Break => writeln!(w, "{level}break;")?,
+            Stmt::Continue => writeln!(w, "{level}continue;")?,
+            Stmt::Return(None) => writeln!(w, "{level}return;")?,
             Stmt::Return(Some(value)) => {
-                w.write_str(&format!("{level}return "))?;
+                write!(w, "{level}return ")?;
                 w.write_expr(f, *value)?;
                 w.write_str(";\n")?;
             }
@@ -352,18 +352,18 @@ pub(crate) fn write_masked_body<T: Shading>(w: &mut T, f: Func<'_>, level: Level
     ] {
         w.write_str(&level.to_string())?;
         w.write_str(&declare(T::LANGUAGE, Type::Bool, true))?;
-        w.write_str(&format!("{} = {init};\n", flag_name(flag)))?;
+        writeln!(w, "{} = {init};", flag_name(flag))?;
     }
     if let Some(ty) = f.kernel.ret {
         w.write_str(&level.to_string())?;
         w.write_str(&declare(T::LANGUAGE, ty, true))?;
-        w.write_str(&format!("{RESULT} = {};\n", zero(T::LANGUAGE, ty)))?;
+        writeln!(w, "{RESULT} = {};", zero(T::LANGUAGE, ty))?;
     }
     if let Some(masked) = f.masked {
         write_steps(w, f, &masked.steps, level)?;
     }
     if f.kernel.ret.is_some() {
-        w.write_str(&format!("{level}return {RESULT};\n"))?;
+        writeln!(w, "{level}return {RESULT};")?;
     }
     Ok(())
 }
@@ -428,7 +428,7 @@ fn write_step<T: Shading>(w: &mut T, f: Func<'_>, step: &Step, level: Level) -> 
             };
             let [open, close] = if_parts(T::LANGUAGE);
             let active = flag_name(Flag::Active);
-            w.write_str(&format!("{indent}{open}{active}{close} {dest} = "))?;
+            write!(w, "{indent}{open}{active}{close} {dest} = ")?;
             w.write_expr(f, *value)?;
             w.write_str("; }\n")
         }
@@ -442,9 +442,9 @@ fn write_step<T: Shading>(w: &mut T, f: Func<'_>, step: &Step, level: Level) -> 
             } else {
                 endless_loop(T::LANGUAGE)
             };
-            w.write_str(&format!("{indent}{open}\n"))?;
+            writeln!(w, "{indent}{open}")?;
             write_steps(w, f, steps, level.next())?;
-            w.write_str(&format!("{indent}}}\n"))
+            writeln!(w, "{indent}}}")
         }
         Step::Exit { vote, .. } => {
             let test = if *vote {
@@ -453,7 +453,7 @@ fn write_step<T: Shading>(w: &mut T, f: Func<'_>, step: &Step, level: Level) -> 
             } else {
                 flag_name(Flag::Active)
             };
-            w.write_str(&format!("{indent}if (!{test}) {{ break; }}\n"))
+            writeln!(w, "{indent}if (!{test}) {{ break; }}")
         }
     }
 }
@@ -464,7 +464,7 @@ fn write_cond<T: Shading>(w: &mut T, f: Func<'_>, cond: &Cond) -> fmt::Result {
     match cond {
         Cond::None => w.write_str("false"),
         Cond::Flag(flag) => w.write_str(&flag_name(*flag)),
-        Cond::Not(flag) => w.write_str(&format!("!{}", flag_name(*flag))),
+        Cond::Not(flag) => write!(w, "!{}", flag_name(*flag)),
         Cond::Expr(e) => w.write_expr(f, *e),
         Cond::And(a, b) | Cond::Or(a, b) => {
             let op = if matches!(cond, Cond::And(..)) {
