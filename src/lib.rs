@@ -13,9 +13,9 @@ pub use ballot_core::valid::{
 };
 #[cfg(feature = "validate")]
 pub use ballot_core::{check, polyfill};
-pub use ballot_core::{error, ir, mask, ops, sim};
+pub use ballot_core::{error, ir, mask, ops, schedule, sim};
 pub use ballot_core::{
-    ConfigError, Dispatch, DispatchedSubgroup, Op, PerLane, Schedule, SimError, Subgroup,
+    ConfigError, Dispatch, DispatchedSubgroup, Model, Op, PerLane, Schedule, SimError, Subgroup,
     SubgroupMask, SubgroupSize, UbKind, UndefinedBehavior,
 };
 pub use ballot_macros::kernel;
@@ -26,7 +26,7 @@ pub mod prelude {
     pub use ballot_core::back::{Form, ShaderOptions, Target};
     pub use ballot_core::ops::*;
     pub use ballot_core::{
-        Dispatch, PerLane, Schedule, SimError, Subgroup, SubgroupMask, SubgroupSize,
+        Dispatch, Model, PerLane, Schedule, SimError, Subgroup, SubgroupMask, SubgroupSize,
     };
 }
 

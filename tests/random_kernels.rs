@@ -185,7 +185,18 @@ fn subgroup_case(
 ) -> Result<(), String> {
     let size = 1 << rng.below(8);
     let active = active_lanes(rng, size);
-    let sg = Subgroup::new(size, active).map_err(|e| e.to_string())?;
+    // Half the cases run under a schedule that splits diverged
+    // collectives: both executions must draw the same partitions.
+    let schedule = match rng.below(2 * Model::ALL.len() as u32) as usize {
+        m if m < Model::ALL.len() => Schedule::Split {
+            model: Model::ALL[m],
+            seed: u64::from(rng.below(u32::MAX)),
+        },
+        _ => Schedule::Maximal,
+    };
+    let sg = Subgroup::new(size, active)
+        .map_err(|e| e.to_string())?
+        .with_schedule(schedule);
     let args: Vec<Arg> = entry
         .params
         .iter()
@@ -211,7 +222,7 @@ fn subgroup_case(
         return Ok(());
     }
     Err(format!(
-        "kernel `{}` disagrees on a subgroup of {size} with lanes {active:#}\n  args: {args:?}\n  native:      {native:?}\n  interpreter: {interpreted:?}",
+        "kernel `{}` disagrees on a subgroup of {size} with lanes {active:#} under {schedule:?}\n  args: {args:?}\n  native:      {native:?}\n  interpreter: {interpreted:?}",
         entry.name
     ))
 }

@@ -12,7 +12,10 @@ fn full(size: u32) -> Subgroup {
 }
 
 fn split(size: u32, seed: u64) -> Subgroup {
-    full(size).with_schedule(Schedule::Split { seed })
+    full(size).with_schedule(Schedule::Split {
+        model: Model::Wgsl,
+        seed,
+    })
 }
 
 /// Converged: every lane runs the ballot, before any branch.
@@ -138,8 +141,17 @@ fn the_same_seed_gives_the_same_run() {
 fn a_dispatch_hands_its_schedule_to_every_subgroup() {
     let dispatch = Dispatch::new([32, 1, 1], 8, [1, 1, 1])
         .unwrap()
-        .with_schedule(Schedule::Split { seed: 7 });
+        .with_schedule(Schedule::Split {
+            model: Model::Wgsl,
+            seed: 7,
+        });
     for sg in dispatch.subgroups() {
-        assert_eq!(sg.subgroup.schedule(), Schedule::Split { seed: 7 });
+        assert_eq!(
+            sg.subgroup.schedule(),
+            Schedule::Split {
+                model: Model::Wgsl,
+                seed: 7,
+            }
+        );
     }
 }

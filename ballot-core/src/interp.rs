@@ -68,6 +68,7 @@ use crate::mask::SubgroupMask;
 use crate::op::Op;
 use crate::ops;
 use crate::scalar;
+use crate::schedule::Scheduler;
 use crate::sim::{Dispatch, PerLane, Subgroup, SubgroupSize};
 
 #[cfg(test)]
@@ -385,6 +386,7 @@ impl<'k> Interpreter<'k> {
         let mut fuel = Fuel {
             used: 0,
             limit: self.iteration_limit.unwrap_or(subgroup.step_budget()),
+            sched: Scheduler::new(subgroup.schedule(), subgroup.active()),
         };
         crate::stack::deep(|| self.call(kernel, subgroup, lanes, 0, &mut fuel))
     }
@@ -540,10 +542,11 @@ fn stmt_parts(stmt: &Stmt) -> (Vec<Handle<Expr>>, Option<Handle<ir::Local>>) {
     }
 }
 
-/// The loop-iteration budget of one run.
+/// The loop-iteration budget of one run, and its scheduler.
 struct Fuel {
     used: u64,
     limit: u64,
+    sched: Scheduler,
 }
 
 /// Lanes that left the innermost loop so far.
@@ -666,6 +669,7 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
                     taken.set(lane, b);
                 }
                 let not_taken = active & !taken;
+                let uniform = self.fuel.sched.enter(active.bits());
                 let mut after = SubgroupMask::EMPTY;
                 if !taken.is_empty() {
                     after |= self.block(accept, taken)?;
@@ -673,6 +677,8 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
                 if !not_taken.is_empty() {
                     after |= self.block(reject, not_taken)?;
                 }
+                let bits = (active.bits(), taken.bits(), after.bits());
+                self.fuel.sched.join_if(uniform, bits.0, bits.1, bits.2);
                 Ok(after)
             }
             Stmt::Loop { body, continuing } => self.run_loop(body, continuing, active),
@@ -718,8 +724,10 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
         active: SubgroupMask,
     ) -> Result<SubgroupMask, InterpError> {
         self.loops.push(LoopState::default());
+        let uniform = self.fuel.sched.enter(active.bits());
         let mut current = active;
         while !current.is_empty() {
+            self.fuel.sched.iterate(active.bits(), current.bits());
             self.fuel.used += 1;
             if self.fuel.used > self.fuel.limit {
                 return Err(InterpError::IterationLimit {
@@ -742,6 +750,10 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
             .loops
             .pop()
             .ok_or_else(|| self.malformed("loop state lost".to_owned()))?;
+        // Every lane left by `break` or by `return`: the ones that broke
+        // carry on.
+        let after = state.broken.bits();
+        self.fuel.sched.join_loop(uniform, active.bits(), after);
         Ok(state.broken)
     }
 
@@ -861,6 +873,37 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
             )));
         }
         let values = self.eval_all(args, active)?;
+        let groups = if op.depends_on_lanes() {
+            self.fuel.sched.groups(op, active.bits())
+        } else {
+            None
+        };
+        let Some(groups) = groups else {
+            return self.op_in(expr, op, args, &values, active);
+        };
+        // Each group executes the operation on its own.
+        let mut out = vec![Value::Unit; self.size.as_usize()];
+        for group in groups {
+            let group = SubgroupMask::from_bits(group);
+            let lanes = self.op_in(expr, op, args, &values, group)?;
+            for lane in group {
+                out[lane as usize] = lanes[lane as usize];
+            }
+        }
+        Ok(out)
+    }
+
+    /// Evaluates `op` with operands `values`, executed together by lanes
+    /// `active`.
+    fn op_in(
+        &self,
+        expr: Handle<Expr>,
+        op: Op,
+        args: &[Handle<Expr>],
+        values: &[Lanes],
+        active: SubgroupMask,
+    ) -> Result<Lanes, InterpError> {
+        let kernel = self.kernel;
         let sg = Subgroup::from_parts(self.size, active);
         let bad_type = || {
             self.malformed(format!(

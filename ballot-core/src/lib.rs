@@ -54,6 +54,7 @@ pub mod ops;
 #[cfg(feature = "validate")]
 pub mod polyfill;
 pub mod scalar;
+pub mod schedule;
 pub mod sim;
 #[doc(hidden)]
 pub mod spmd;
@@ -64,4 +65,5 @@ pub mod valid;
 pub use error::{ConfigError, SimError, UbKind, UndefinedBehavior};
 pub use mask::SubgroupMask;
 pub use op::Op;
-pub use sim::{Dispatch, DispatchedSubgroup, PerLane, Schedule, Subgroup, SubgroupSize};
+pub use schedule::{Model, Schedule};
+pub use sim::{Dispatch, DispatchedSubgroup, PerLane, Subgroup, SubgroupSize};

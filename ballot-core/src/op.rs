@@ -63,6 +63,17 @@ impl Op {
         Op::BroadcastFirst,
     ];
 
+    /// Whether the lanes that execute it together matter: its result, or
+    /// (`subgroupInverseBallot`'s uniform operand) whether it is defined,
+    /// depends on them. The others are functions of the lane, the size and
+    /// the operands alone.
+    pub const fn depends_on_lanes(self) -> bool {
+        matches!(
+            self,
+            Op::Ballot | Op::InverseBallot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
+        )
+    }
+
     /// The GLSL (`GL_KHR_shader_subgroup`) name: a function or a built-in.
     pub const fn glsl_name(self) -> &'static str {
         match self {

@@ -13,6 +13,7 @@ use core::fmt;
 
 use crate::error::{ConfigError, SimError};
 use crate::mask::SubgroupMask;
+pub use crate::schedule::{Model, Schedule};
 
 /// The largest subgroup size any API allows.
 pub const MAX_SUBGROUP_SIZE: u32 = 128;
@@ -69,30 +70,6 @@ pub struct Subgroup {
     active: SubgroupMask,
     step_budget: u64,
     schedule: Schedule,
-}
-
-/// Which lanes execute a collective together once control flow has
-/// diverged: docs/reconvergence.md says what each execution model allows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Schedule {
-    /// Maximal reconvergence: the lanes that reach a collective by the same
-    /// path, in the same loop iteration, execute it together. The emulated
-    /// targets give this on every device, and `SPV_KHR_maximal_reconvergence`
-    /// promises it.
-    #[default]
-    Maximal,
-    /// One of the schedules that WGSL (with its subgroup uniformity check
-    /// off) and independent thread scheduling allow: a collective that runs
-    /// with fewer lanes than the run started with is executed by the groups
-    /// of a partition of its active lanes, each group on its own, as if the
-    /// others were inactive. The partitions are drawn from `seed`, so the
-    /// same seed, kernel and inputs give the same run. A kernel whose
-    /// results change under it is not portable to those models; one that
-    /// runs every collective in converged control flow never sees a split.
-    Split {
-        /// The seed the partitions are drawn from.
-        seed: u64,
-    },
 }
 
 /// How many steps a kernel run over one subgroup may take by default:

@@ -22,7 +22,8 @@ use core::cell::Cell;
 
 use crate::error::{SimError, UbKind, UndefinedBehavior};
 use crate::mask::SubgroupMask;
-use crate::sim::{PerLane, Schedule, Subgroup, SubgroupSize};
+use crate::schedule::Scheduler;
+use crate::sim::{PerLane, Subgroup, SubgroupSize};
 
 /// The lane counts kernels are compiled for, narrowest first. Subgroups of
 /// 1, 2 and 4 lanes share the 8-lane code: so few lanes cost little either
@@ -85,13 +86,9 @@ pub struct Cx<const N: usize> {
     /// What is left of it. A `Cell`: kernels take the context by shared
     /// reference, and calls between kernels share one budget.
     steps_left: Cell<u64>,
-    /// The lanes the run started with: a collective that all of them run
-    /// is converged under every schedule.
-    entry: u128,
-    /// Which lanes execute a diverged collective together.
-    schedule: Schedule,
-    /// The state the schedule's partitions are drawn from.
-    draws: Cell<u64>,
+    /// Which lanes execute a diverged collective together; the generated
+    /// code tells it where lanes may reconverge.
+    pub sched: Scheduler,
 }
 
 impl<const N: usize> Cx<N> {
@@ -100,56 +97,22 @@ impl<const N: usize> Cx<N> {
     pub fn new(subgroup: &Subgroup) -> Self {
         let size = subgroup.size();
         debug_assert!(size.as_usize() <= N, "subgroup of {size} in {N} lanes");
-        let schedule = subgroup.schedule();
         Self {
             size,
             lanes: SubgroupMask::first(size.get()).bits(),
             budget: subgroup.step_budget(),
             steps_left: Cell::new(subgroup.step_budget()),
-            entry: subgroup.active().bits(),
-            schedule,
-            draws: Cell::new(match schedule {
-                Schedule::Maximal => 0,
-                Schedule::Split { seed } => seed,
-            }),
+            sched: Scheduler::new(subgroup.schedule(), subgroup.active()),
         }
     }
 
-    /// The groups of lanes that execute a collective of lanes `active`
+    /// The groups of lanes that execute `op` with lanes `active`
     /// together, each on its own: `None` where all of `active` do, which is
-    /// always so under [`Schedule::Maximal`] and in converged control flow.
+    /// always so under [`crate::Schedule::Maximal`] and in converged
+    /// control flow.
     #[inline(always)]
-    fn groups(&self, active: u128) -> Option<Vec<u128>> {
-        match self.schedule {
-            Schedule::Split { .. } if active != self.entry && active.count_ones() > 1 => {
-                Some(self.split(active))
-            }
-            _ => None,
-        }
-    }
-
-    /// A partition of `active`: a number of groups drawn from 1 to one per
-    /// lane, and each lane in one of them, empty groups dropped.
-    #[inline(never)]
-    fn split(&self, active: u128) -> Vec<u128> {
-        let count = u64::from(active.count_ones());
-        let groups = 1 + self.draw() % count;
-        let mut out = vec![0u128; groups as usize];
-        for l in active_lanes(active) {
-            out[(self.draw() % groups) as usize] |= 1 << l;
-        }
-        out.retain(|&g| g != 0);
-        out
-    }
-
-    /// The next number of the schedule's sequence (splitmix64).
-    fn draw(&self) -> u64 {
-        let state = self.draws.get().wrapping_add(0x9E37_79B9_7F4A_7C15);
-        self.draws.set(state);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    fn groups(&self, op: Op, active: u128) -> Option<Vec<u128>> {
+        self.sched.groups(op, active)
     }
 
     /// Counts one iteration of a loop of `kernel` that lanes `active` run;
@@ -308,7 +271,7 @@ fn active_lanes(active: u128) -> impl Iterator<Item = usize> {
 pub fn ballot<const N: usize>(cx: &Cx<N>, active: u128, p: &V<bool, N>) -> V<SubgroupMask, N> {
     let bits = lanes_where(cx, p);
     let mut out = V::splat(SubgroupMask::from_bits(bits & active));
-    for group in cx.groups(active).unwrap_or_default() {
+    for group in cx.groups(Op::Ballot, active).unwrap_or_default() {
         let mask = SubgroupMask::from_bits(bits & group);
         active_lanes(group).for_each(|l| out.0[l] = mask);
     }
@@ -322,7 +285,7 @@ pub fn inverse_ballot<const N: usize>(
     v: &V<SubgroupMask, N>,
 ) -> Result<V<bool, N>, SimError> {
     // The value must be uniform across the lanes that execute it together.
-    let groups = cx.groups(active);
+    let groups = cx.groups(Op::InverseBallot, active);
     for &group in groups.as_deref().unwrap_or(&[active]) {
         let Some(first_lane) = SubgroupMask::from_bits(group).lowest() else {
             continue;
@@ -438,7 +401,7 @@ pub fn builtin_mask<const N: usize>(
 #[inline(always)]
 pub fn elect<const N: usize>(cx: &Cx<N>, active: u128) -> V<bool, N> {
     let mut out = V::splat(false);
-    let groups = cx.groups(active);
+    let groups = cx.groups(Op::Elect, active);
     for &group in groups.as_deref().unwrap_or(&[active]) {
         if group != 0 {
             out.0[group.trailing_zeros() as usize] = true;
@@ -458,7 +421,7 @@ pub fn broadcast_first<T: Copy + Default, const N: usize>(
         return V::default();
     }
     let mut out = V::splat(v.0[active.trailing_zeros() as usize]);
-    for group in cx.groups(active).unwrap_or_default() {
+    for group in cx.groups(Op::BroadcastFirst, active).unwrap_or_default() {
         let value = v.0[group.trailing_zeros() as usize];
         active_lanes(group).for_each(|l| out.0[l] = value);
     }
@@ -477,7 +440,7 @@ pub fn broadcast<T: Copy + Default, const N: usize>(
     }
     let size = cx.size.get();
     let whole = [active];
-    let groups = cx.groups(active);
+    let groups = cx.groups(Op::Broadcast, active);
     let mut out = V::splat(v.0[(id % size) as usize]);
     for &group in groups.as_deref().unwrap_or(&whole) {
         // The group's first lane stands for every reader in it.

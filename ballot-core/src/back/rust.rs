@@ -20,7 +20,7 @@ use crate::front::SourceMap;
 use crate::ir::{BinaryOp, Expr, Handle, Kernel, Literal, MaskFn, Type, UnaryOp};
 use crate::lower::{
     self,
-    masked::{Cond, Dest, Flag, Masked, Step},
+    masked::{Cond, Dest, Flag, Masked, Step, Tangle},
 };
 use crate::op::Op;
 
@@ -181,6 +181,30 @@ impl<'a> Writer<'a> {
                 quote!(if __active == 0 { break #label; } #step)
             }
             Step::SkipRest => quote!(if __active == 0 { break #label; }),
+            Step::Tangle(event) => {
+                let sched = quote!(__cx.sched);
+                match *event {
+                    Tangle::Enter(id) => {
+                        let uniform = uniform_ident(id);
+                        quote!(let #uniform: bool = #sched.enter(__active);)
+                    }
+                    Tangle::JoinIf(id) => {
+                        let uniform = uniform_ident(id);
+                        let outer = flag_ident(Flag::Outer(id));
+                        let taken = flag_ident(Flag::Taken(id));
+                        quote!(#sched.join_if(#uniform, #outer, #taken, __active);)
+                    }
+                    Tangle::Iterate(id) => {
+                        let entry = flag_ident(Flag::Entry(id));
+                        quote!(#sched.iterate(#entry, __active);)
+                    }
+                    Tangle::JoinLoop(id) => {
+                        let uniform = uniform_ident(id);
+                        let entry = flag_ident(Flag::Entry(id));
+                        quote!(#sched.join_loop(#uniform, #entry, __active);)
+                    }
+                }
+            }
         }
     }
 
@@ -417,6 +441,11 @@ fn flag_ident(flag: Flag) -> Ident {
 /// The variable holding a bound value.
 fn temp_ident(temp: usize) -> Ident {
     format_ident!("__t{}", temp)
+}
+
+/// Whether the lanes entered the `if` or loop `id` in uniform control flow.
+fn uniform_ident(id: usize) -> Ident {
+    format_ident!("__uniform{}", id)
 }
 
 /// The label of the loop with this id.

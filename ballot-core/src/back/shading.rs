@@ -435,7 +435,9 @@ fn write_step<T: Shading>(w: &mut T, f: Func<'_>, step: &Step, level: Level) -> 
         // Lane-local values have no effect here, and undefined cases a
         // documented result; every step runs, so that every invocation
         // reaches every barrier.
-        Step::Eval(_) | Step::SkipRest => Ok(()),
+        // Exchanges through workgroup memory see exactly the `Active`
+        // flags: maximal reconvergence, whatever the device's model.
+        Step::Eval(_) | Step::SkipRest | Step::Tangle(_) => Ok(()),
         Step::Branch(steps) | Step::Loop { steps, .. } => {
             let open = if matches!(step, Step::Branch(_)) {
                 "{"

@@ -52,7 +52,13 @@
 //!    (the emulated targets must, to reach their barriers) computes the
 //!    same values, since every store and jump is guarded by `Active`.
 //!
-//! [`Masked::verify`] checks invariants 1 to 3.
+//! 5. [`Step::Tangle`] marks every point where lanes may meet again: after
+//!    each `if` and loop, and at the top of each iteration, each after the
+//!    `Active` it reports; its `Enter` precedes it in the same sequence
+//!    (or, for `Iterate`, the sequence around the loop).
+//!
+//! [`Masked::verify`] checks invariants 1 to 3, and that each
+//! [`Step::Tangle`] reads flags in scope.
 //!
 //! The pass accepts malformed IR without panicking: statements and
 //! expressions it cannot reach are left out.
@@ -171,6 +177,25 @@ pub enum Step {
     /// Leaves the enclosing sequence if no invocation is active; a printer
     /// that runs every step prints nothing.
     SkipRest,
+    /// A point where lanes may meet again, for a schedule that models
+    /// weaker reconvergence than maximal (`crate::schedule`). Targets whose
+    /// exchanges see exactly the `Active` flags print nothing.
+    Tangle(Tangle),
+}
+
+/// Where lanes may reconverge: the events a [`crate::schedule::Scheduler`]
+/// follows. Each names its `if` or loop by id, whose flags are in scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tangle {
+    /// Before the `if` or loop with this id: whether its lanes enter it in
+    /// uniform control flow, kept for its end.
+    Enter(usize),
+    /// After the `if` with this id, `Active` set to the lanes that stay.
+    JoinIf(usize),
+    /// At the top of an iteration of the loop with this id, `Active` set.
+    Iterate(usize),
+    /// After the loop with this id, `Active` set to the lanes that stay.
+    JoinLoop(usize),
 }
 
 /// A kernel, if-converted.
@@ -283,6 +308,16 @@ impl Verifier<'_> {
             }
             Step::SkipRest if place != Place::Sequence => {
                 return Err("a skip in a loop's own steps".to_string())
+            }
+            Step::Tangle(event) => {
+                let needs: &[Flag] = match *event {
+                    Tangle::Enter(_) => &[],
+                    Tangle::JoinIf(id) => &[Flag::Outer(id), Flag::Taken(id)],
+                    Tangle::Iterate(id) | Tangle::JoinLoop(id) => &[Flag::Entry(id)],
+                };
+                if let Some(flag) = needs.iter().find(|&&f| self.flag(f).is_none()) {
+                    return Err(format!("{event:?} reads {flag:?} before it is declared"));
+                }
             }
             Step::Exit { .. } | Step::SkipRest => {}
         }
@@ -436,6 +471,7 @@ impl Lowering<'_> {
                 let id = self.fresh();
                 out.push(Step::Let(Flag::Outer(id), Cond::Flag(Flag::Active)));
                 out.push(Step::Let(Flag::Taken(id), Cond::Expr(*cond)));
+                out.push(Step::Tangle(Tangle::Enter(id)));
                 for (block, taken) in [
                     (accept, Cond::Flag(Flag::Taken(id))),
                     (reject, Cond::Not(Flag::Taken(id))),
@@ -456,6 +492,7 @@ impl Lowering<'_> {
                     Cond::Flag(Flag::Outer(id))
                 };
                 out.push(Step::Set(Flag::Active, after));
+                out.push(Step::Tangle(Tangle::JoinIf(id)));
             }
             Stmt::Loop { body, continuing } => self.lower_loop(body, continuing, out),
             Stmt::Break | Stmt::Continue => {
@@ -501,6 +538,7 @@ impl Lowering<'_> {
         out.push(Step::Let(Flag::Entry(id), Cond::Flag(Flag::Active)));
         out.push(Step::Var(Flag::Brk(id), Cond::None));
         out.push(Step::Var(Flag::Cont(id), Cond::None));
+        out.push(Step::Tangle(Tangle::Enter(id)));
         let mut steps = vec![
             Step::Set(Flag::Cont(id), Cond::None),
             Step::Set(Flag::Active, staying.clone()),
@@ -508,6 +546,7 @@ impl Lowering<'_> {
                 vote,
                 iteration: true,
             },
+            Step::Tangle(Tangle::Iterate(id)),
         ];
         self.loops.push(id);
         steps.push(Step::Branch(self.sequence(body, Ctx::LoopBody)));
@@ -523,6 +562,7 @@ impl Lowering<'_> {
             Flag::Active,
             Cond::Flag(Flag::Entry(id)).and(Cond::Not(Flag::Ret)),
         ));
+        out.push(Step::Tangle(Tangle::JoinLoop(id)));
     }
 
     /// Binds the exchanges and calls of `expr`'s tree, operands first.

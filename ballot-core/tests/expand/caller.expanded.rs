@@ -267,6 +267,7 @@ impl caller {
             }
             let __outer2: u128 = __active;
             let __taken2: u128 = ::ballot::__private::__spmd::lanes_where(__cx, &__l3);
+            let __uniform2: bool = __cx.sched.enter(__active);
             __active = (__outer2 & __taken2);
             if __active != 0 {
                 '__b2: {
@@ -286,8 +287,10 @@ impl caller {
                 }
             }
             __active = __outer2;
+            __cx.sched.join_if(__uniform2, __outer2, __taken2, __active);
             let __outer3: u128 = __active;
             let __taken3: u128 = ::ballot::__private::__spmd::lanes_where(__cx, &__l3);
+            let __uniform3: bool = __cx.sched.enter(__active);
             __active = (__outer3 & __taken3);
             if __active != 0 {
                 '__b3: {
@@ -327,6 +330,7 @@ impl caller {
                 }
             }
             __active = __outer3;
+            __cx.sched.join_if(__uniform3, __outer3, __taken3, __active);
             {
                 let __value = __l4;
                 ::ballot::__private::__spmd::assign(

@@ -293,6 +293,7 @@ impl divergent {
             let __entry1: u128 = __active;
             let mut __brk1: u128 = 0u128;
             let mut __cont1: u128 = 0u128;
+            let __uniform1: bool = __cx.sched.enter(__active);
             '__loop1: loop {
                 __cont1 = 0u128;
                 __active = ((__entry1 & !__brk1) & !__ret);
@@ -300,6 +301,7 @@ impl divergent {
                     break '__loop1;
                 }
                 __cx.step("divergent", __active)?;
+                __cx.sched.iterate(__entry1, __active);
                 if __active != 0 {
                     '__b2: {
                         let __outer2: u128 = __active;
@@ -316,6 +318,7 @@ impl divergent {
                                 |x| !x,
                             ),
                         );
+                        let __uniform2: bool = __cx.sched.enter(__active);
                         __active = (__outer2 & __taken2);
                         if __active != 0 {
                             '__b3: {
@@ -327,6 +330,7 @@ impl divergent {
                             }
                         }
                         __active = (((__outer2 & !__ret) & !__brk1) & !__cont1);
+                        __cx.sched.join_if(__uniform2, __outer2, __taken2, __active);
                         if __active == 0 {
                             break '__b2;
                         }
@@ -349,6 +353,7 @@ impl divergent {
                                 |a, b| a >= b,
                             ),
                         );
+                        let __uniform3: bool = __cx.sched.enter(__active);
                         __active = (__outer3 & __taken3);
                         if __active != 0 {
                             '__b4: {
@@ -360,6 +365,7 @@ impl divergent {
                             }
                         }
                         __active = (((__outer3 & !__ret) & !__brk1) & !__cont1);
+                        __cx.sched.join_if(__uniform3, __outer3, __taken3, __active);
                         if __active == 0 {
                             break '__b2;
                         }
@@ -369,6 +375,7 @@ impl divergent {
                             __cx,
                             &__t4,
                         );
+                        let __uniform5: bool = __cx.sched.enter(__active);
                         __active = (__outer5 & __taken5);
                         if __active != 0 {
                             '__b5: {
@@ -380,6 +387,7 @@ impl divergent {
                             }
                         }
                         __active = (((__outer5 & !__ret) & !__brk1) & !__cont1);
+                        __cx.sched.join_if(__uniform5, __outer5, __taken5, __active);
                         if __active == 0 {
                             break '__b2;
                         }
@@ -425,6 +433,7 @@ impl divergent {
                 }
             }
             __active = (__entry1 & !__ret);
+            __cx.sched.join_loop(__uniform1, __entry1, __active);
             let __outer7: u128 = __active;
             let __taken7: u128 = ::ballot::__private::__spmd::lanes_where(
                 __cx,
@@ -435,6 +444,7 @@ impl divergent {
                     |a, b| a == b,
                 ),
             );
+            let __uniform7: bool = __cx.sched.enter(__active);
             __active = (__outer7 & __taken7);
             if __active != 0 {
                 '__b7: {
@@ -460,6 +470,7 @@ impl divergent {
                 }
             }
             __active = (__outer7 & !__ret);
+            __cx.sched.join_if(__uniform7, __outer7, __taken7, __active);
             if __active == 0 {
                 break '__b1;
             }
