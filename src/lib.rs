@@ -7,6 +7,8 @@ pub use ballot_core::back::{
 #[cfg(feature = "cross")]
 pub use ballot_core::cross;
 pub use ballot_core::limits;
+#[cfg(feature = "portability")]
+pub use ballot_core::portability;
 #[cfg(feature = "validate")]
 pub use ballot_core::valid::{
     check_source, glslang, validate, SourceError, ToolError, ValidationError,
@@ -25,6 +27,8 @@ pub mod prelude {
     pub use crate::kernel;
     pub use ballot_core::back::{Form, ShaderOptions, Target};
     pub use ballot_core::ops::*;
+    #[cfg(feature = "portability")]
+    pub use ballot_core::portability::Portable;
     pub use ballot_core::{
         Dispatch, Model, PerLane, Schedule, SimError, Subgroup, SubgroupMask, SubgroupSize,
     };
@@ -35,5 +39,5 @@ pub mod prelude {
 pub mod __private {
     pub use ballot_core::back::{emit, Form, Missing, ShaderError, ShaderOptions, Target};
     pub use ballot_core::spmd as __spmd;
-    pub use ballot_core::{ir, Dispatch, Op, PerLane, SimError, Subgroup, SubgroupMask};
+    pub use ballot_core::{ir, Dispatch, Kernel, Op, PerLane, SimError, Subgroup, SubgroupMask};
 }

@@ -3,6 +3,7 @@
 
 mod check;
 mod polyfill;
+mod portability;
 mod targets;
 
 use std::io::{self, Write};
@@ -31,6 +32,9 @@ enum Command {
     Check(check::Args),
     /// Print or write the helper library for a target.
     Polyfill(polyfill::Args),
+    /// Check that kernels give the same answer at every subgroup size and
+    /// under every schedule the execution models allow (exit 1 if not).
+    Portability(portability::Args),
 }
 
 /// A shader target, as `--target` takes it: clap lists the names in help
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
         Command::Targets => write_stdout(targets::listing().as_bytes()),
         Command::Check(args) => check::run(&args),
         Command::Polyfill(args) => polyfill::run(&args),
+        Command::Portability(args) => portability::run(&args),
     }
 }
 

@@ -53,6 +53,8 @@ pub mod op;
 pub mod ops;
 #[cfg(feature = "validate")]
 pub mod polyfill;
+#[cfg(feature = "portability")]
+pub mod portability;
 pub mod scalar;
 pub mod schedule;
 pub mod sim;
@@ -66,4 +68,4 @@ pub use error::{ConfigError, SimError, UbKind, UndefinedBehavior};
 pub use mask::SubgroupMask;
 pub use op::Op;
 pub use schedule::{Model, Schedule};
-pub use sim::{Dispatch, DispatchedSubgroup, PerLane, Subgroup, SubgroupSize};
+pub use sim::{Dispatch, DispatchedSubgroup, Kernel, Lane, PerLane, Subgroup, SubgroupSize};

@@ -165,7 +165,8 @@ fn write_lanes(f: &mut fmt::Formatter<'_>, mask: SubgroupMask) -> fmt::Result {
 /// run on the thread in the meantime draws from it.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
-    /// The choices to make, in order; past the end, choice 0.
+    /// The choices to make, in order, each taken modulo the number of
+    /// options; past the end, choice 0.
     pub script: Vec<u32>,
     /// Every choice made: the choice and how many options there were.
     pub made: Vec<(u32, u32)>,
@@ -213,7 +214,7 @@ impl Plan {
             let mut p = p.borrow_mut();
             let Some(plan) = p.as_mut() else { return 0 };
             let i = plan.made.len();
-            let c = plan.script.get(i).copied().unwrap_or(0).min(options - 1);
+            let c = plan.script.get(i).map_or(0, |&c| c % options);
             plan.made.push((c, options));
             c
         })

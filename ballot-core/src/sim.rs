@@ -447,3 +447,54 @@ impl Dispatch {
         Ok(out)
     }
 }
+
+/// A kernel as the code `#[ballot::kernel]` generates runs it, with its
+/// arguments as tuples: what generic tools over kernels, such as the
+/// portability oracle, call. The macro implements it on each kernel's
+/// struct.
+pub trait Kernel {
+    /// The kernel's name.
+    const NAME: &'static str;
+    /// One invocation's per-lane arguments, in parameter order.
+    type Lane: Copy + Default + fmt::Debug + 'static;
+    /// The uniform arguments, in parameter order.
+    type Uniform: Copy + fmt::Debug + 'static;
+    /// One invocation's result.
+    type Output: Lane;
+
+    /// Runs the kernel over every subgroup of `dispatch`, with one entry of
+    /// `lanes` per invocation; the output is in the same order.
+    ///
+    /// # Errors
+    /// A report of the first undefined behaviour, or inputs of the wrong
+    /// length.
+    fn run_invocations(
+        dispatch: &Dispatch,
+        uniform: &Self::Uniform,
+        lanes: &[Self::Lane],
+    ) -> Result<Vec<Self::Output>, SimError>;
+}
+
+/// A type a kernel's lanes hold: a scalar, a mask, or nothing.
+pub trait Lane: Copy + Default + fmt::Debug + 'static {
+    /// Whether two values are the same: the same bits, so that a NaN equals
+    /// itself and `-0.0` differs from `0.0`, as a GPU's output buffer shows.
+    fn same(&self, other: &Self) -> bool;
+}
+
+macro_rules! lane_by_eq {
+    ($($t:ty),*) => {$(
+        impl Lane for $t {
+            fn same(&self, other: &Self) -> bool {
+                self == other
+            }
+        }
+    )*};
+}
+lane_by_eq!(bool, u32, i32, SubgroupMask, ());
+
+impl Lane for f32 {
+    fn same(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}

@@ -191,6 +191,7 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
     });
     let run = run_fn(&sig, krate, &ret);
     let run_dispatch = run_dispatch_fn(&sig, krate, &ret);
+    let kernel_impl = kernel_impl(name, &sig, krate, &ret);
     let api_doc = api_doc(&name_str, kernel);
     let ir = ir_tokens::kernel(kernel, krate);
     let callees: Vec<TokenStream> = kernel
@@ -201,6 +202,8 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
     quote! {
         // Forces the evaluation that rejects mutual recursion.
         const _: usize = #name::__DEPTH;
+
+        #kernel_impl
 
         #(#docs)*
         #[doc = #api_doc]
@@ -369,6 +372,54 @@ fn run_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> TokenStrea
             #(#loads)*
             let #out = Self::__simd(&#cx, #subgroup.active().bits(), #(&#names),*)?;
             ::core::result::Result::Ok(#krate::__spmd::store(#subgroup, &#out))
+        }
+    }
+}
+
+/// The kernel's [`crate::sim::Kernel`] implementation: its arguments as
+/// tuples, per-lane ones one per invocation.
+fn kernel_impl(
+    name: &Ident,
+    sig: &Signature,
+    krate: &TokenStream,
+    ret: &TokenStream,
+) -> TokenStream {
+    let lanes = Ident::new("lanes", Span::mixed_site());
+    let uniform = Ident::new("uniform", Span::mixed_site());
+    let dispatch = Ident::new("dispatch", Span::mixed_site());
+    let (mut lane_types, mut uniform_types, mut columns, mut args) =
+        (vec![], vec![], vec![], vec![]);
+    for ((name, &is_uniform), ty) in sig.names.iter().zip(&sig.uniform).zip(&sig.types) {
+        let column = format_ident!("{}", name, span = Span::mixed_site());
+        if is_uniform {
+            let index = syn::Index::from(uniform_types.len());
+            uniform_types.push(ty.clone());
+            args.push(quote!(#uniform.#index));
+        } else {
+            let index = syn::Index::from(lane_types.len());
+            lane_types.push(ty.clone());
+            columns.push(quote! {
+                let #column: ::std::vec::Vec<#ty> = #lanes.iter().map(|l| l.#index).collect();
+            });
+            args.push(quote!(&#column));
+        }
+    }
+    let name_str = name.to_string();
+    quote! {
+        impl #krate::Kernel for #name {
+            const NAME: &'static str = #name_str;
+            type Lane = (#(#lane_types,)*);
+            type Uniform = (#(#uniform_types,)*);
+            type Output = #ret;
+
+            fn run_invocations(
+                #dispatch: &#krate::Dispatch,
+                #uniform: &Self::Uniform,
+                #lanes: &[Self::Lane],
+            ) -> ::core::result::Result<::std::vec::Vec<#ret>, #krate::SimError> {
+                #(#columns)*
+                Self::run_dispatch(#dispatch, #(#args),*)
+            }
         }
     }
 }

@@ -1,0 +1,302 @@
+//! The portability oracle over the classic idioms (docs/reconvergence.md,
+//! *Catalogue*), and the oracle's own correctness.
+//!
+//! Expected verdicts follow from the models of docs/reconvergence.md: a
+//! collective in converged control flow is the same under every model; a
+//! branch's lanes are one tangle under Vulkan's model only while they have
+//! not rejoined from a nested divergence, a divergent `return` or a loop
+//! some lanes have left; WGSL keeps together only the lanes the run started
+//! with; independent thread scheduling keeps nothing together after the
+//! first divergence. And a ballot's count is a count over the subgroup, so
+//! it depends on the size unless the size is part of the contract.
+
+use ballot::portability::{Certificate, PortabilityError, Subject};
+use ballot::prelude::*;
+use ballot::Op;
+
+/// The compaction slot: an exclusive count of the kept lanes below, in
+/// converged control flow.
+#[ballot::kernel]
+fn compaction_slot(keep: bool) -> u32 {
+    subgroup_ballot_exclusive_bit_count(subgroup_ballot(keep))
+}
+
+/// Elect-then-atomic, converged: the leader adds the subgroup's count.
+#[ballot::kernel]
+fn elect_then_add(want: bool) -> u32 {
+    let count = subgroup_ballot_bit_count(subgroup_ballot(want));
+    if subgroup_elect() {
+        count
+    } else {
+        0
+    }
+}
+
+/// Elect-then-atomic inside the branch: the leader of the lanes that
+/// want, adding their count.
+#[ballot::kernel]
+fn elect_in_branch(want: bool) -> u32 {
+    let mut add = 0u32;
+    if want {
+        let count = subgroup_ballot_bit_count(subgroup_ballot(true));
+        if subgroup_elect() {
+            add = count;
+        }
+    }
+    add
+}
+
+/// The leader of a branch: the lowest lane that took it.
+#[ballot::kernel]
+fn branch_leader(take: bool) -> bool {
+    let mut leader = false;
+    if take {
+        leader = subgroup_elect();
+    }
+    leader
+}
+
+/// A ballot after an early `return`: the lanes left count themselves.
+#[ballot::kernel]
+fn after_return(done: bool, flag: bool) -> u32 {
+    if done {
+        return 0;
+    }
+    subgroup_ballot_bit_count(subgroup_ballot(flag))
+}
+
+/// A ballot in a loop that lanes leave by `break` at different iterations.
+#[ballot::kernel]
+fn loop_with_break(trips: u32) -> u32 {
+    let mut seen = 0u32;
+    let mut i = 0u32;
+    loop {
+        if i >= trips % 4 {
+            break;
+        }
+        seen += subgroup_ballot_bit_count(subgroup_ballot(true));
+        i += 1;
+    }
+    seen
+}
+
+/// The "reconverge after if" assumption: a ballot after a divergent `if`
+/// expects every lane back.
+#[ballot::kernel]
+fn ballot_after_if(p: bool) -> u32 {
+    let mut x = 0u32;
+    if p {
+        x = 1;
+    }
+    subgroup_ballot_bit_count(subgroup_ballot(x == 1))
+}
+
+/// "The subgroup is my workgroup of 32": a ballot's count taken as the
+/// count over the workgroup.
+#[ballot::kernel]
+fn workgroup_total(p: bool) -> u32 {
+    subgroup_ballot_bit_count(subgroup_ballot(p))
+}
+
+/// Portable by construction: collectives in diverged control flow, but
+/// each lane reads only its own bit of a ballot, and broadcasts a value
+/// that is the same in every lane; the rest is lane-local.
+#[ballot::kernel]
+fn group_independent(v: u32, #[uniform] u: u32) -> u32 {
+    let mut out = v % 5;
+    if v % 3 != 0 {
+        let mine = subgroup_ballot(v % 2 == 0);
+        if subgroup_ballot_bit_extract(mine, subgroup_local_invocation_id()) {
+            out += 10;
+        }
+        out += subgroup_broadcast_first(u);
+    }
+    let mut i = 0u32;
+    loop {
+        if i >= v % 4 {
+            break;
+        }
+        let again = subgroup_ballot(i % 2 == 0);
+        if subgroup_ballot_bit_extract(again, subgroup_local_invocation_id()) {
+            out += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+fn certified<S: Subject>(result: Result<Certificate, PortabilityError<S>>) -> Certificate {
+    match result {
+        Ok(c) => {
+            println!("{c}");
+            c
+        }
+        Err(e) => panic!("expected a certificate, got:\n{e}"),
+    }
+}
+
+fn caught<S: Subject>(
+    result: Result<Certificate, PortabilityError<S>>,
+) -> Box<ballot::portability::Counterexample<S>> {
+    match result {
+        Err(PortabilityError::NotPortable(c)) => {
+            println!("{c}");
+            c
+        }
+        Err(e) => panic!("expected a counterexample, got another error: {e}"),
+        Ok(c) => panic!("expected a counterexample, got: {c}"),
+    }
+}
+
+#[test]
+fn the_compaction_slot_is_portable_with_the_size_in_its_contract() {
+    let c = certified(compaction_slot::portability().size_is_contract().check());
+    assert_eq!(c.sizes.len(), 8);
+    assert_eq!(c.models, [Model::Vulkan, Model::Wgsl, Model::Independent]);
+    assert!(c.schedules > 0);
+}
+
+#[test]
+fn elect_then_add_converged_is_portable() {
+    certified(elect_then_add::portability().size_is_contract().check());
+}
+
+#[test]
+fn a_subgroup_taken_for_a_workgroup_of_32_is_caught_at_the_smallest_size() {
+    let c = caught(workgroup_total::portability().check());
+    // The counts differ as soon as a subgroup is smaller than the input.
+    assert_eq!(c.model, Model::Maximal);
+    assert_eq!(c.size.get(), 1);
+    assert_eq!(c.input.lanes.len(), 2, "shrunk to two invocations");
+}
+
+#[test]
+fn the_leader_of_a_branch_holds_under_vulkan_only() {
+    certified(
+        branch_leader::portability()
+            .size_is_contract()
+            .models([Model::Vulkan])
+            .check(),
+    );
+    for model in [Model::Wgsl, Model::Independent] {
+        let c = caught(
+            branch_leader::portability()
+                .size_is_contract()
+                .models([model])
+                .check(),
+        );
+        assert_eq!(c.model, model);
+        // Two lanes in the branch and one outside: the fewest that split.
+        assert_eq!(c.size.get(), 4);
+        assert_eq!(c.input.lanes.len(), 3);
+        assert_eq!(c.trace.len(), 1);
+        assert_eq!(c.trace[0].op, Op::Elect);
+    }
+}
+
+#[test]
+fn elect_then_add_in_a_branch_holds_under_vulkan_only() {
+    certified(
+        elect_in_branch::portability()
+            .size_is_contract()
+            .models([Model::Vulkan])
+            .check(),
+    );
+    let c = caught(
+        elect_in_branch::portability()
+            .size_is_contract()
+            .models([Model::Wgsl])
+            .check(),
+    );
+    assert_eq!(c.size.get(), 4);
+}
+
+#[test]
+fn a_ballot_after_an_early_return_is_caught_under_vulkan() {
+    let c = caught(
+        after_return::portability()
+            .size_is_contract()
+            .models([Model::Vulkan])
+            .check(),
+    );
+    assert_eq!(c.model, Model::Vulkan);
+    assert_eq!(c.trace[0].op, Op::Ballot);
+    // Two lanes that did not return, and one that did.
+    assert_eq!(c.size.get(), 4);
+}
+
+#[test]
+fn a_ballot_in_a_loop_with_break_is_caught_under_vulkan() {
+    let c = caught(
+        loop_with_break::portability()
+            .size_is_contract()
+            .models([Model::Vulkan])
+            .check(),
+    );
+    assert_eq!(c.trace[0].op, Op::Ballot);
+}
+
+#[test]
+fn reconverging_after_an_if_holds_except_under_independent_threads() {
+    certified(
+        ballot_after_if::portability()
+            .size_is_contract()
+            .models([Model::Vulkan, Model::Wgsl])
+            .check(),
+    );
+    let c = caught(
+        ballot_after_if::portability()
+            .size_is_contract()
+            .models([Model::Independent])
+            .check(),
+    );
+    assert_eq!(c.model, Model::Independent);
+}
+
+#[test]
+fn a_kernel_portable_by_construction_is_never_flagged_over_10000_schedules() {
+    let c = certified(
+        group_independent::portability()
+            .size_is_contract()
+            .cases(4)
+            .check(),
+    );
+    assert!(c.split >= 10_000, "only {} schedules split", c.split);
+}
+
+#[test]
+fn a_planted_non_portable_kernel_is_caught_under_every_seed() {
+    for seed in 0..20 {
+        let c = caught(
+            branch_leader::portability()
+                .size_is_contract()
+                .models([Model::Wgsl])
+                .cases(16)
+                .seed(seed)
+                .check(),
+        );
+        assert_eq!(c.size.get(), 4, "seed {seed}");
+        assert_eq!(c.input.lanes.len(), 3, "seed {seed}");
+    }
+}
+
+#[test]
+fn invalid_settings_are_named() {
+    let err = compaction_slot::portability()
+        .sizes([3])
+        .check()
+        .unwrap_err();
+    assert!(err.to_string().contains("`sizes`"), "{err}");
+    let err = compaction_slot::portability()
+        .reference(0)
+        .check()
+        .unwrap_err();
+    assert!(err.to_string().contains("`reference`"), "{err}");
+    let err = compaction_slot::portability().cases(0).check().unwrap_err();
+    assert!(err.to_string().contains("`cases`"), "{err}");
+    let err = compaction_slot::portability()
+        .invocations(5, 2)
+        .check()
+        .unwrap_err();
+    assert!(err.to_string().contains("`invocations`"), "{err}");
+}
