@@ -260,3 +260,111 @@ fn a_missing_adapter_is_a_typed_error() {
         Ok(gpu) => panic!("opened {}", gpu.describe()),
     }
 }
+
+/// The oracle's counterexamples for `workgroup_total`, whose answer
+/// depends on the subgroup size, between each two of the sizes lavapipe
+/// offers (4, 8 and 16, by `LP_NATIVE_VECTOR_WIDTH`): the driver gives the
+/// simulator's answer at its own size, which differs from the other size's.
+/// CI runs this at all three widths, and on Dawn, so the drivers are seen
+/// to differ exactly as the oracle says.
+#[test]
+fn size_counterexamples_differ_between_drivers_as_predicted() {
+    use ballot::portability::{PortabilityError, Portable};
+    use ballot::{Dispatch, Model};
+
+    let at = |p: &[bool], size: u32| {
+        let dispatch = Dispatch::new([p.len() as u32, 1, 1], size, [1, 1, 1]).unwrap();
+        suite::workgroup_total::run_dispatch(&dispatch, p).unwrap()
+    };
+    // One shrunk input per pair of sizes.
+    let inputs: Vec<(u32, u32, Vec<bool>)> = [(4, 8), (8, 16), (4, 16)]
+        .into_iter()
+        .map(|(a, b)| {
+            let found = suite::workgroup_total::portability()
+                .sizes([a])
+                .reference(b)
+                .models([Model::Maximal])
+                .check();
+            let c = match found {
+                Err(PortabilityError::NotPortable(c)) => c,
+                other => panic!("the oracle did not tell {a} from {b}: {other:?}"),
+            };
+            let p: Vec<bool> = c.input.lanes.iter().map(|&(p,)| p).collect();
+            assert_ne!(at(&p, a), at(&p, b), "{p:?}");
+            (a, b, p)
+        })
+        .collect();
+    let job = |target, p: &[bool]| Job {
+        kernels: suite::workgroup_total::kernels(),
+        target,
+        options: ballot_core::back::ShaderOptions {
+            workgroup_size: [p.len() as u32, 1, 1],
+            // Native targets only: the virtual size is unused, and must
+            // merely fit the workgroup.
+            subgroup_size: 1,
+            record_lanes: true,
+        },
+        workgroups: [1, 1, 1],
+        cases: vec![vec![Arg::PerLane(
+            p.iter().map(|&b| Value::Bool(b)).collect(),
+        )]],
+    };
+    let check_run = |driver: &str,
+                     job: &Job<'_>,
+                     (a, b, p): &(u32, u32, Vec<bool>),
+                     got: &ballot_runner::Dispatched| {
+        let report = compare(job, 0, &job.cases[0], got);
+        assert!(report.passed(), "{driver}: {report:?}");
+        let size = got.records[0].size;
+        let values: Vec<u32> = got
+            .values
+            .iter()
+            .map(|v| v.as_u32().expect("a u32 result"))
+            .collect();
+        assert_eq!(values, at(p, size), "{driver} at its size {size}");
+        let other = if size == *a {
+            Some(*b)
+        } else if size == *b {
+            Some(*a)
+        } else {
+            None
+        };
+        if let Some(other) = other {
+            assert_ne!(values, at(p, other), "{driver}");
+            loud(&format!(
+                "{driver}, subgroups of {size}: `workgroup_total` of {p:?} = {values:?}; \
+                 at {other} it would be {:?}",
+                at(p, other)
+            ));
+        }
+    };
+    match Gpu::new() {
+        Ok(gpu) => {
+            for input in &inputs {
+                let job = job(Target::Glsl, &input.2);
+                let got = gpu.run(&job).expect("the driver runs the glsl shader");
+                check_run(&gpu.describe(), &job, input, &got[0]);
+            }
+        }
+        Err(e) => skip("size counterexamples on wgpu", &e.to_string()),
+    }
+    match Dawn::find() {
+        Ok(dawn) => {
+            let jobs: Vec<Job<'_>> = inputs.iter().map(|i| job(Target::WgslWeb, &i.2)).collect();
+            let shaders: Vec<String> = jobs.iter().map(|j| j.shader().unwrap()).collect();
+            match dawn.run(&jobs, &shaders) {
+                Ok(results) => {
+                    for ((job, input), got) in jobs.iter().zip(&inputs).zip(results) {
+                        let got = got.expect("Dawn runs the wgsl-web shader");
+                        check_run("Dawn", job, input, &got[0]);
+                    }
+                }
+                Err(e) if !required() && e.to_string().contains("no Vulkan adapter") => {
+                    skip("size counterexamples on Dawn", &e.to_string())
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        Err(why) => skip("size counterexamples on Dawn", &why),
+    }
+}
