@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use ballot_core::front;
-use ballot_core::ir::Kernel;
 use ballot_core::portability::{Interpreted, Portability, PortabilityError};
 use ballot_core::schedule::Model;
 use clap::error::ErrorKind;
@@ -84,8 +83,8 @@ fn check(args: &Args) -> ExitCode {
             Ok(s) => s,
             Err(e) => return crate::fail(&format!("cannot read `{}`: {e}", path.display())),
         };
-        match kernels_of(&source) {
-            Ok(found) => kernels.extend(found),
+        match front::lower_file(&source) {
+            Ok(found) => kernels.extend(found.into_iter().map(|l| l.kernel)),
             Err(e) => {
                 let at = e.span().start();
                 return crate::fail(&format!(
@@ -173,46 +172,4 @@ fn check(args: &Args) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
-}
-
-/// The kernels of a Rust file, lowered.
-fn kernels_of(source: &str) -> syn::Result<Vec<Kernel>> {
-    let file = syn::parse_file(source)?;
-    let mut out = Vec::new();
-    collect(&file.items, &mut out)?;
-    Ok(out)
-}
-
-fn collect(items: &[syn::Item], out: &mut Vec<Kernel>) -> syn::Result<()> {
-    for item in items {
-        match item {
-            syn::Item::Fn(f) if is_kernel(f) => {
-                let mut f = f.clone();
-                f.attrs.retain(|a| !a.path().is_ident("doc"));
-                out.push(front::lower(&f)?.kernel);
-            }
-            syn::Item::Mod(m) => {
-                if let Some((_, items)) = &m.content {
-                    collect(items, out)?;
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-fn is_kernel(f: &syn::ItemFn) -> bool {
-    f.attrs.iter().any(|a| {
-        let segments: Vec<_> = a
-            .path()
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
-        matches!(
-            segments.iter().map(String::as_str).collect::<Vec<_>>()[..],
-            ["kernel"] | ["ballot", "kernel"]
-        )
-    })
 }

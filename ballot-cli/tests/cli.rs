@@ -713,3 +713,111 @@ fn polyfill_cross_compiles_the_wgsl_library() {
         assert!(text(&out.stdout).contains(needle), "{name}");
     }
 }
+
+const KERNELS: &str = r#"
+use ballot::prelude::*;
+
+/// Converged: the same answer under every model, given its size.
+#[ballot::kernel]
+fn slot(keep: bool) -> u32 {
+    subgroup_ballot_exclusive_bit_count(subgroup_ballot(keep))
+}
+
+mod idioms {
+    /// The leader of a branch: WGSL may part the branch's lanes.
+    #[kernel]
+    pub fn branch_leader(take: bool) -> bool {
+        let mut leader = false;
+        if take {
+            leader = subgroup_elect();
+        }
+        leader
+    }
+}
+"#;
+
+#[test]
+fn portability_certifies_and_exits_0() {
+    let path = temp_file("portable.rs", KERNELS.as_bytes());
+    let out = ballot(&[
+        "portability",
+        arg(&path),
+        "--kernel",
+        "slot",
+        "--size-is-contract",
+        "--cases",
+        "8",
+    ]);
+    assert_no_panic_output(&out);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    for model in ["vulkan", "wgsl", "independent"] {
+        assert!(stdout.contains(&format!("  {model}: portable")), "{stdout}");
+    }
+    assert!(stdout.contains("1 kernels: 1 portable, 0 not"), "{stdout}");
+}
+
+#[test]
+fn portability_reports_a_counterexample_and_exits_1() {
+    let path = temp_file("leader.rs", KERNELS.as_bytes());
+    let out = ballot(&[
+        "portability",
+        arg(&path),
+        "--size-is-contract",
+        "--model",
+        "wgsl",
+        "--cases",
+        "16",
+    ]);
+    assert_no_panic_output(&out);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    // The kernel in the inline module is found, and its counterexample is
+    // the smallest: three invocations in a subgroup of 4.
+    assert!(
+        stdout.contains("branch_leader\n  wgsl: NOT PORTABLE"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("subgroup 0 at size 4"), "{stdout}");
+    assert!(stdout.contains("subgroupElect of lanes"), "{stdout}");
+    assert!(stdout.contains("2 kernels: 1 portable, 1 not"), "{stdout}");
+}
+
+#[test]
+fn portability_usage_errors_exit_2() {
+    let path = temp_file("usage.rs", KERNELS.as_bytes());
+    for args in [
+        vec!["portability", arg(&path), "--kernel", "missing"],
+        vec!["portability", arg(&path), "--sizes", "3"],
+        vec!["portability", arg(&path), "--model", "maximal-ish"],
+        vec!["portability"],
+    ] {
+        let out = ballot(&args);
+        assert_no_panic_output(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = ballot(&["portability", arg(&path), "--sizes", "3"]);
+    assert!(
+        text(&out.stderr).contains("`sizes`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn portability_points_at_unsupported_rust_and_exits_1() {
+    let path = temp_file(
+        "bad.rs",
+        b"#[ballot::kernel]\nfn bad(x: u32) -> u32 {\n    let v = vec![x];\n    x\n}\n",
+    );
+    let out = ballot(&["portability", arg(&path)]);
+    assert_no_panic_output(&out);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("bad.rs:3:"), "{stderr}");
+}

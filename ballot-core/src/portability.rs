@@ -36,6 +36,9 @@ use crate::mask::SubgroupMask;
 use crate::schedule::{Model, Plan, Schedule, Split};
 use crate::sim::{Dispatch, Kernel, Lane, SubgroupSize};
 
+/// The oracle's step budget per run unless set: 2^12 loop iterations.
+pub const DEFAULT_STEP_BUDGET: u64 = 1 << 12;
+
 /// A value the oracle can generate for a kernel's parameter: its default
 /// strategy.
 pub trait Generate: Sized + fmt::Debug {
@@ -249,6 +252,7 @@ pub struct Portability<S: Subject> {
     exhaustive: u32,
     samples: u32,
     seed: u64,
+    step_budget: u64,
     invocations: Option<(usize, usize)>,
     inputs: BoxedStrategy<Input<S>>,
 }
@@ -274,7 +278,7 @@ impl<S: Subject> Portability<S> {
     /// default settings: every subgroup size from 1 to 128 against a
     /// reference size of 32, the Vulkan, WGSL and independent-thread
     /// models, 64 inputs, every schedule of a subgroup where there are at
-    /// most 256, else 32 drawn.
+    /// most 256, else 32 drawn, and [`DEFAULT_STEP_BUDGET`] per run.
     pub fn new(subject: S, inputs: impl Strategy<Value = Input<S>> + 'static) -> Self {
         Self {
             subject,
@@ -286,6 +290,7 @@ impl<S: Subject> Portability<S> {
             exhaustive: 256,
             samples: 32,
             seed: 0,
+            step_budget: DEFAULT_STEP_BUDGET,
             invocations: None,
             inputs: inputs.boxed(),
         }
@@ -379,6 +384,17 @@ impl<S: Subject> Portability<S> {
         self
     }
 
+    /// How many loop iterations one run over a subgroup may take
+    /// ([`DEFAULT_STEP_BUDGET`] unless set). An input on which the
+    /// reference run takes more is outside the kernel's contract, like one
+    /// with undefined behaviour; a small budget keeps a kernel whose loops
+    /// count up to an input value from running for minutes.
+    #[must_use]
+    pub fn step_budget(mut self, steps: u64) -> Self {
+        self.step_budget = steps;
+        self
+    }
+
     fn validate(&self) -> Result<Settings, OptionError> {
         let invalid = |option, reason: String| OptionError::Invalid { option, reason };
         let mut sizes = Vec::new();
@@ -419,7 +435,11 @@ impl<S: Subject> Portability<S> {
                 "0 samples and no exhaustive search run no schedule".into(),
             ));
         }
+        if self.step_budget == 0 {
+            return Err(invalid("step_budget", "no loop iteration allowed".into()));
+        }
         Ok(Settings {
+            step_budget: self.step_budget,
             sizes,
             models,
             reference,
@@ -498,6 +518,7 @@ impl<S: Subject> Portability<S> {
 
 /// The validated settings.
 struct Settings {
+    step_budget: u64,
     sizes: Vec<SubgroupSize>,
     models: Vec<Model>,
     reference: SubgroupSize,
@@ -540,11 +561,12 @@ fn run<S: Subject>(
     subject: &S,
     uniform: &S::Uniform,
     lanes: &[S::Lane],
-    size: SubgroupSize,
+    (size, budget): (SubgroupSize, u64),
     schedule: Schedule,
 ) -> Outcome<S> {
     let dispatch = Dispatch::new([lanes.len() as u32, 1, 1], size.get(), [1, 1, 1])
         .expect("a workgroup of at least one invocation and a valid size")
+        .with_step_budget(budget)
         .with_schedule(schedule);
     subject.run(&dispatch, uniform, lanes)
 }
@@ -553,7 +575,7 @@ fn planned<S: Subject>(
     subject: &S,
     uniform: &S::Uniform,
     lanes: &[S::Lane],
-    size: SubgroupSize,
+    size: (SubgroupSize, u64),
     model: Model,
     script: Vec<u32>,
 ) -> (Outcome<S>, Plan) {
@@ -569,7 +591,7 @@ impl Settings {
             subject,
             &input.uniform,
             &input.lanes,
-            self.reference,
+            (self.reference, self.step_budget),
             Schedule::Maximal,
         );
         if !self.size_is_contract && reference.is_err() {
@@ -586,7 +608,7 @@ impl Settings {
                 subject,
                 &input.uniform,
                 &input.lanes,
-                size,
+                (size, self.step_budget),
                 Schedule::Maximal,
             );
             let expected = if self.size_is_contract {
@@ -667,7 +689,14 @@ impl Settings {
         tally: &mut Tally,
     ) -> Option<(Vec<u32>, Outcome<S>, Vec<Split>)> {
         let differs = |script: &[u32]| {
-            let (got, plan) = planned(subject, uniform, lanes, size, model, script.to_vec());
+            let (got, plan) = planned(
+                subject,
+                uniform,
+                lanes,
+                (size, self.step_budget),
+                model,
+                script.to_vec(),
+            );
             (!same::<S>(&got, want)).then_some((got, plan))
         };
         let found = |script: Vec<u32>| {
@@ -682,7 +711,14 @@ impl Settings {
         let mut runs = 0u32;
         while runs < self.exhaustive {
             let Some(current) = next.take() else { break };
-            let (got, plan) = planned(subject, uniform, lanes, size, model, current.clone());
+            let (got, plan) = planned(
+                subject,
+                uniform,
+                lanes,
+                (size, self.step_budget),
+                model,
+                current.clone(),
+            );
             runs += 1;
             tally.schedules += 1;
             tally.split += u64::from(!plan.trace.is_empty());
@@ -707,7 +743,14 @@ impl Settings {
         });
         for _ in 0..self.samples {
             let script: Vec<u32> = (0..4 * size.get()).map(|_| draws.next_u32()).collect();
-            let (got, plan) = planned(subject, uniform, lanes, size, model, script.clone());
+            let (got, plan) = planned(
+                subject,
+                uniform,
+                lanes,
+                (size, self.step_budget),
+                model,
+                script.clone(),
+            );
             tally.schedules += 1;
             tally.split += u64::from(!plan.trace.is_empty());
             if !same::<S>(&got, want) {

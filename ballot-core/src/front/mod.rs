@@ -84,6 +84,54 @@ pub fn lower(item: &syn::ItemFn) -> syn::Result<Lowered> {
     cx.finish(params, body)
 }
 
+/// Lowers every kernel of a Rust file held as text: the functions marked
+/// `#[ballot::kernel]` or `#[kernel]`, in the file and its inline modules,
+/// in order. For tools that read kernels from source, such as
+/// `ballot portability`.
+///
+/// # Errors
+/// The file does not parse, or a kernel in it does not lower: the first
+/// error, with its span.
+pub fn lower_file(source: &str) -> syn::Result<Vec<Lowered>> {
+    fn is_kernel(f: &syn::ItemFn) -> bool {
+        f.attrs.iter().any(|a| {
+            let path: Vec<String> = a
+                .path()
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            path == ["kernel"] || path == ["ballot", "kernel"]
+        })
+    }
+    fn collect(items: &[syn::Item], out: &mut Vec<Lowered>) -> syn::Result<()> {
+        for item in items {
+            match item {
+                syn::Item::Fn(f) if is_kernel(f) => {
+                    limits::check_depth(f)?;
+                    out.push(lower(f)?);
+                }
+                syn::Item::Mod(syn::ItemMod {
+                    content: Some((_, items)),
+                    ..
+                }) => collect(items, out)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+    crate::stack::deep(|| {
+        let tokens: proc_macro2::TokenStream = source
+            .parse()
+            .map_err(|e| syn::Error::new(Span::call_site(), e))?;
+        limits::check_tokens(tokens.clone())?;
+        let file: syn::File = syn::parse2(tokens)?;
+        let mut out = Vec::new();
+        collect(&file.items, &mut out)?;
+        Ok(out)
+    })
+}
+
 /// Parses and lowers a kernel held as text, with the checks the macro makes
 /// on its tokens: for tools and tests.
 pub fn lower_source(source: &str) -> syn::Result<Lowered> {
