@@ -249,6 +249,7 @@ pub struct Scheduler {
 
 impl Scheduler {
     /// The scheduler of a run that starts with lanes `entry`.
+    #[inline]
     pub fn new(schedule: Schedule, entry: SubgroupMask) -> Self {
         let (model, seed) = match schedule {
             Schedule::Maximal => (Model::Maximal, 0),
@@ -274,9 +275,16 @@ impl Scheduler {
     /// `None` where all of `active` do together.
     #[inline(always)]
     pub fn groups(&self, op: Op, active: u128) -> Option<Vec<u128>> {
+        // The test the default schedule pays is this one comparison; the
+        // rest stays out of line, out of the kernels' hot loops.
         if !self.splits() || active.count_ones() < 2 {
             return None;
         }
+        self.groups_split(op, active)
+    }
+
+    #[inline(never)]
+    fn groups_split(&self, op: Op, active: u128) -> Option<Vec<u128>> {
         let free = match self.model {
             Model::Maximal => false,
             Model::Vulkan => !self.tangled.get(),
@@ -354,12 +362,11 @@ impl Scheduler {
     /// [`Self::enter`]) and `taken` took, with `after` still active.
     #[inline(always)]
     pub fn join_if(&self, uniform: bool, outer: u128, taken: u128, after: u128) {
-        if !self.splits() {
-            return;
+        if self.splits() {
+            let taken = taken & outer;
+            let split = taken != 0 && taken != outer;
+            self.rejoin(uniform && after == outer, split || after != outer);
         }
-        let taken = taken & outer;
-        let split = taken != 0 && taken != outer;
-        self.rejoin(uniform && after == outer, split || after != outer);
     }
 
     /// At the top of an iteration of a loop that lanes `entry` entered,
@@ -386,6 +393,7 @@ impl Scheduler {
     /// Lanes meet at a reconvergence point: a construct entered uniformly
     /// and left through its end restores the tangle; lanes that `parted`
     /// on the way lose it.
+    #[inline(never)]
     fn rejoin(&self, uniform_exit: bool, parted: bool) {
         if parted {
             self.diverged.set(true);

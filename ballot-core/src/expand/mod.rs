@@ -518,8 +518,15 @@ fn run_dispatch_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> T
                 let #count = #sg.subgroup.active().count() as usize;
                 let #range = #sg.first_invocation..#sg.first_invocation + #count;
                 #(#loads)*
-                let #result = Self::__simd(&#cx, #sg.subgroup.active().bits(), #(&#lanes),*)?;
-                #out[#range].copy_from_slice(&#result.0[..#count]);
+                // Read in place: moving the lanes out of the `Result` is a
+                // copy the optimiser does not always remove.
+                let #result = Self::__simd(&#cx, #sg.subgroup.active().bits(), #(&#lanes),*);
+                match &#result {
+                    ::core::result::Result::Ok(lanes) => {
+                        #out[#range].copy_from_slice(&lanes.0[..#count]);
+                    }
+                    ::core::result::Result::Err(_) => return #result.map(|_| ()),
+                }
             }
             ::core::result::Result::Ok(())
         }

@@ -1,4 +1,22 @@
 const _: usize = caller::__DEPTH;
+impl ::ballot::__private::Kernel for caller {
+    const NAME: &'static str = "caller";
+    type Lane = (bool, ::ballot::__private::SubgroupMask);
+    type Uniform = ();
+    type Output = u32;
+    fn run_invocations(
+        dispatch: &::ballot::__private::Dispatch,
+        uniform: &Self::Uniform,
+        lanes: &[Self::Lane],
+    ) -> ::core::result::Result<::std::vec::Vec<u32>, ::ballot::__private::SimError> {
+        let p: ::std::vec::Vec<bool> = lanes.iter().map(|l| l.0).collect();
+        let m: ::std::vec::Vec<::ballot::__private::SubgroupMask> = lanes
+            .iter()
+            .map(|l| l.1)
+            .collect();
+        Self::run_dispatch(dispatch, &p, &m)
+    }
+}
 /**
 
 `#[ballot::kernel]`: run it with [`caller::run`] over one subgroup or [`caller::run_dispatch`] over a dispatch. Parameters: `p: bool` (per-lane), `m: SubgroupMask` (per-lane).*/
@@ -111,8 +129,13 @@ impl caller {
             let range = sg.first_invocation..sg.first_invocation + count;
             let p = ::ballot::__private::__spmd::V::from_slice(&p[range.clone()]);
             let m = ::ballot::__private::__spmd::V::from_slice(&m[range.clone()]);
-            let result = Self::__simd(&cx, sg.subgroup.active().bits(), &p, &m)?;
-            out[range].copy_from_slice(&result.0[..count]);
+            let result = Self::__simd(&cx, sg.subgroup.active().bits(), &p, &m);
+            match &result {
+                ::core::result::Result::Ok(lanes) => {
+                    out[range].copy_from_slice(&lanes.0[..count]);
+                }
+                ::core::result::Result::Err(_) => return result.map(|_| ()),
+            }
         }
         ::core::result::Result::Ok(())
     }

@@ -1,4 +1,18 @@
 const _: usize = compaction_slot::__DEPTH;
+impl ::ballot::__private::Kernel for compaction_slot {
+    const NAME: &'static str = "compaction_slot";
+    type Lane = (bool,);
+    type Uniform = ();
+    type Output = u32;
+    fn run_invocations(
+        dispatch: &::ballot::__private::Dispatch,
+        uniform: &Self::Uniform,
+        lanes: &[Self::Lane],
+    ) -> ::core::result::Result<::std::vec::Vec<u32>, ::ballot::__private::SimError> {
+        let keep: ::std::vec::Vec<bool> = lanes.iter().map(|l| l.0).collect();
+        Self::run_dispatch(dispatch, &keep)
+    }
+}
 /// The output slot of each kept element.
 /**
 
@@ -108,8 +122,13 @@ impl compaction_slot {
             let count = sg.subgroup.active().count() as usize;
             let range = sg.first_invocation..sg.first_invocation + count;
             let keep = ::ballot::__private::__spmd::V::from_slice(&keep[range.clone()]);
-            let result = Self::__simd(&cx, sg.subgroup.active().bits(), &keep)?;
-            out[range].copy_from_slice(&result.0[..count]);
+            let result = Self::__simd(&cx, sg.subgroup.active().bits(), &keep);
+            match &result {
+                ::core::result::Result::Ok(lanes) => {
+                    out[range].copy_from_slice(&lanes.0[..count]);
+                }
+                ::core::result::Result::Err(_) => return result.map(|_| ()),
+            }
         }
         ::core::result::Result::Ok(())
     }

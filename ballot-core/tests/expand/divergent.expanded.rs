@@ -1,4 +1,18 @@
 const _: usize = divergent::__DEPTH;
+impl ::ballot::__private::Kernel for divergent {
+    const NAME: &'static str = "divergent";
+    type Lane = (u32,);
+    type Uniform = (u32,);
+    type Output = u32;
+    fn run_invocations(
+        dispatch: &::ballot::__private::Dispatch,
+        uniform: &Self::Uniform,
+        lanes: &[Self::Lane],
+    ) -> ::core::result::Result<::std::vec::Vec<u32>, ::ballot::__private::SimError> {
+        let n: ::std::vec::Vec<u32> = lanes.iter().map(|l| l.0).collect();
+        Self::run_dispatch(dispatch, &n, uniform.0)
+    }
+}
 /**
 
 `#[ballot::kernel]`: run it with [`divergent::run`] over one subgroup or [`divergent::run_dispatch`] over a dispatch. Parameters: `n: u32` (per-lane), `limit: u32` (uniform).*/
@@ -110,8 +124,13 @@ impl divergent {
             let range = sg.first_invocation..sg.first_invocation + count;
             let n = ::ballot::__private::__spmd::V::from_slice(&n[range.clone()]);
             let limit = cx.splat(limit);
-            let result = Self::__simd(&cx, sg.subgroup.active().bits(), &n, &limit)?;
-            out[range].copy_from_slice(&result.0[..count]);
+            let result = Self::__simd(&cx, sg.subgroup.active().bits(), &n, &limit);
+            match &result {
+                ::core::result::Result::Ok(lanes) => {
+                    out[range].copy_from_slice(&lanes.0[..count]);
+                }
+                ::core::result::Result::Err(_) => return result.map(|_| ()),
+            }
         }
         ::core::result::Result::Ok(())
     }
