@@ -821,3 +821,34 @@ fn portability_points_at_unsupported_rust_and_exits_1() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("bad.rs:3:"), "{stderr}");
 }
+
+/// The catalogue's verdicts on the examples (docs/reconvergence.md,
+/// section 7): with the size in the contract, the two kernels of the
+/// leader-election example that run a collective inside a branch hold
+/// under Vulkan only; every other kernel is portable under every model.
+#[test]
+fn portability_over_the_examples_matches_the_catalogue() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    let mut args = vec!["portability", "--size-is-contract", "--cases", "16"];
+    args.extend(files.iter().map(|p| arg(p)));
+    let out = ballot(&args);
+    assert_no_panic_output(&out);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("8 kernels: 6 portable, 2 not"), "{stdout}");
+    for kernel in ["leads", "slot"] {
+        let report = stdout
+            .split(&format!("\n{kernel}\n"))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no report of `{kernel}`:\n{stdout}"));
+        assert!(report.starts_with("  vulkan: portable"), "{kernel}: {report}");
+        assert!(report.contains("  wgsl: NOT PORTABLE"), "{kernel}: {report}");
+        assert!(report.contains("  independent: NOT PORTABLE"), "{kernel}: {report}");
+    }
+}

@@ -121,26 +121,28 @@ pub fn lower_file(source: &str) -> syn::Result<Vec<Lowered>> {
         Ok(())
     }
     crate::stack::deep(|| {
-        let tokens: proc_macro2::TokenStream = source
-            .parse()
-            .map_err(|e| syn::Error::new(Span::call_site(), e))?;
-        limits::check_tokens(tokens.clone())?;
-        let file: syn::File = syn::parse2(tokens)?;
+        let file: syn::File = parse_checked(source)?;
         let mut out = Vec::new();
         collect(&file.items, &mut out)?;
         Ok(out)
     })
 }
 
+/// Parses `source` as a `T`, after the token checks the macro makes, so
+/// that no text can overflow syn's recursion.
+fn parse_checked<T: syn::parse::Parse>(source: &str) -> syn::Result<T> {
+    let tokens: proc_macro2::TokenStream = source
+        .parse()
+        .map_err(|e| syn::Error::new(Span::call_site(), e))?;
+    limits::check_tokens(tokens.clone())?;
+    syn::parse2(tokens)
+}
+
 /// Parses and lowers a kernel held as text, with the checks the macro makes
 /// on its tokens: for tools and tests.
 pub fn lower_source(source: &str) -> syn::Result<Lowered> {
     crate::stack::deep(|| {
-        let tokens: proc_macro2::TokenStream = source
-            .parse()
-            .map_err(|e| syn::Error::new(Span::call_site(), e))?;
-        limits::check_tokens(tokens.clone())?;
-        let item: syn::ItemFn = syn::parse2(tokens)?;
+        let item: syn::ItemFn = parse_checked(source)?;
         limits::check_depth(&item)?;
         lower(&item)
     })
