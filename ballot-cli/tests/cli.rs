@@ -847,8 +847,17 @@ fn portability_over_the_examples_matches_the_catalogue() {
             .split(&format!("\n{kernel}\n"))
             .nth(1)
             .unwrap_or_else(|| panic!("no report of `{kernel}`:\n{stdout}"));
-        assert!(report.starts_with("  vulkan: portable"), "{kernel}: {report}");
-        assert!(report.contains("  wgsl: NOT PORTABLE"), "{kernel}: {report}");
-        assert!(report.contains("  independent: NOT PORTABLE"), "{kernel}: {report}");
+        assert!(
+            report.starts_with("  vulkan: portable"),
+            "{kernel}: {report}"
+        );
+        assert!(
+            report.contains("  wgsl: NOT PORTABLE"),
+            "{kernel}: {report}"
+        );
+        assert!(
+            report.contains("  independent: NOT PORTABLE"),
+            "{kernel}: {report}"
+        );
     }
 }
