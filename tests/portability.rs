@@ -14,6 +14,10 @@ use ballot::portability::{Certificate, PortabilityError, Subject};
 use ballot::prelude::*;
 use ballot::Op;
 
+#[path = "catalogue/kernels.rs"]
+mod catalogue;
+use catalogue::*;
+
 /// The compaction slot: an exclusive count of the kept lanes below, in
 /// converged control flow.
 #[ballot::kernel]
@@ -30,72 +34,6 @@ fn elect_then_add(want: bool) -> u32 {
     } else {
         0
     }
-}
-
-/// Elect-then-atomic inside the branch: the leader of the lanes that
-/// want, adding their count.
-#[ballot::kernel]
-fn elect_in_branch(want: bool) -> u32 {
-    let mut add = 0u32;
-    if want {
-        let count = subgroup_ballot_bit_count(subgroup_ballot(true));
-        if subgroup_elect() {
-            add = count;
-        }
-    }
-    add
-}
-
-/// The leader of a branch: the lowest lane that took it.
-#[ballot::kernel]
-fn branch_leader(take: bool) -> bool {
-    let mut leader = false;
-    if take {
-        leader = subgroup_elect();
-    }
-    leader
-}
-
-/// A ballot after an early `return`: the lanes left count themselves.
-#[ballot::kernel]
-fn after_return(done: bool, flag: bool) -> u32 {
-    if done {
-        return 0;
-    }
-    subgroup_ballot_bit_count(subgroup_ballot(flag))
-}
-
-/// A ballot in a loop that lanes leave by `break` at different iterations.
-#[ballot::kernel]
-fn loop_with_break(trips: u32) -> u32 {
-    let mut seen = 0u32;
-    let mut i = 0u32;
-    loop {
-        if i >= trips % 4 {
-            break;
-        }
-        seen += subgroup_ballot_bit_count(subgroup_ballot(true));
-        i += 1;
-    }
-    seen
-}
-
-/// The "reconverge after if" assumption: a ballot after a divergent `if`
-/// expects every lane back.
-#[ballot::kernel]
-fn ballot_after_if(p: bool) -> u32 {
-    let mut x = 0u32;
-    if p {
-        x = 1;
-    }
-    subgroup_ballot_bit_count(subgroup_ballot(x == 1))
-}
-
-/// "The subgroup is my workgroup of 32": a ballot's count taken as the
-/// count over the workgroup.
-#[ballot::kernel]
-fn workgroup_total(p: bool) -> u32 {
-    subgroup_ballot_bit_count(subgroup_ballot(p))
 }
 
 /// Portable by construction: collectives in diverged control flow, but

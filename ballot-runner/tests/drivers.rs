@@ -274,13 +274,13 @@ fn size_counterexamples_differ_between_drivers_as_predicted() {
 
     let at = |p: &[bool], size: u32| {
         let dispatch = Dispatch::new([p.len() as u32, 1, 1], size, [1, 1, 1]).unwrap();
-        suite::workgroup_total::run_dispatch(&dispatch, p).unwrap()
+        suite::catalogue::workgroup_total::run_dispatch(&dispatch, p).unwrap()
     };
     // One shrunk input per pair of sizes.
     let inputs: Vec<(u32, u32, Vec<bool>)> = [(4, 8), (8, 16), (4, 16)]
         .into_iter()
         .map(|(a, b)| {
-            let found = suite::workgroup_total::portability()
+            let found = suite::catalogue::workgroup_total::portability()
                 .sizes([a])
                 .reference(b)
                 .models([Model::Maximal])
@@ -295,7 +295,7 @@ fn size_counterexamples_differ_between_drivers_as_predicted() {
         })
         .collect();
     let job = |target, p: &[bool]| Job {
-        kernels: suite::workgroup_total::kernels(),
+        kernels: suite::catalogue::workgroup_total::kernels(),
         target,
         options: ballot_core::back::ShaderOptions {
             workgroup_size: [p.len() as u32, 1, 1],
