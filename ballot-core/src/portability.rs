@@ -700,10 +700,9 @@ impl Settings {
             (!same::<S>(&got, want)).then_some((got, plan))
         };
         let found = |script: Vec<u32>| {
-            let (script, (got, plan)) = simplify(script, differs);
-            // The choices the run made: the script's, cut to its length.
-            let made = plan.made.iter().map(|&(c, _)| c).collect::<Vec<_>>();
-            let _ = script;
+            let (got, plan) = simplify(script, differs);
+            // The choices the simplified run made, which is its schedule.
+            let made = plan.made.iter().map(|&(c, _)| c).collect();
             (made, got, plan.trace)
         };
         // Depth-first over the choices, while within the limit.
@@ -762,9 +761,10 @@ impl Settings {
 }
 
 /// Sets each choice of a failing `script` to 0, from the last, wherever
-/// the run still fails: the counterexample then splits as few collectives,
-/// into as few groups, as it can.
-fn simplify<R>(mut script: Vec<u32>, differs: impl Fn(&[u32]) -> Option<R>) -> (Vec<u32>, R) {
+/// the run still fails, and returns the last failing run: the
+/// counterexample then splits as few collectives, into as few groups, as
+/// it can.
+fn simplify<R>(mut script: Vec<u32>, differs: impl Fn(&[u32]) -> Option<R>) -> R {
     let mut last = differs(&script).expect("a failing script fails again");
     for i in (0..script.len()).rev() {
         if script[i] == 0 {
@@ -777,7 +777,7 @@ fn simplify<R>(mut script: Vec<u32>, differs: impl Fn(&[u32]) -> Option<R>) -> (
             last = r;
         }
     }
-    (script, last)
+    last
 }
 
 /// What the oracle covered for a kernel it found portable.
