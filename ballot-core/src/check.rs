@@ -187,6 +187,40 @@ impl std::fmt::Display for CheckError {
     }
 }
 
+impl CheckError {
+    /// The 1-based line the problem points at, if it has one: naga's line
+    /// ([`SourceError::line`]) for [`Problem::Invalid`], the line a pre-scan
+    /// stopped at for the others that name one.
+    pub fn line(&self) -> Option<u32> {
+        let line = match &self.problem {
+            Problem::Invalid(e) => return e.line,
+            Problem::NotUtf8 { line, .. }
+            | Problem::TooDeep { line, .. }
+            | Problem::TooLong { line, .. }
+            | Problem::MacroTooLarge { line, .. } => *line,
+            _ => return None,
+        };
+        u32::try_from(line).ok()
+    }
+
+    /// The 1-based column (in characters) on [`CheckError::line`], for
+    /// [`Problem::Invalid`] when naga's report places its first label on that
+    /// line: the report's `PATH:LINE:COLUMN`. `None` otherwise, as when naga
+    /// names the enclosing function first and the line is an expression's
+    /// inside it.
+    pub fn column(&self) -> Option<u32> {
+        let Problem::Invalid(e) = &self.problem else {
+            return None;
+        };
+        let at = format!("{}:{}:", self.path, e.line?);
+        let (_, rest) = e.report.split_once(&at)?;
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        rest[..digits].parse().ok()
+    }
+}
+
 /// The target a file's extension implies: `.wgsl` is `wgsl`; `.glsl`,
 /// `.comp` and `.glsl.comp` are `glsl` (a GLSL compute shader, with or
 /// without `GL_KHR_shader_subgroup_ballot`). `None` for anything else.
@@ -223,7 +257,11 @@ pub fn check_bytes_with(
 }
 
 /// Steps 1 to 3 of the module docs.
-fn admit<'a>(target: Target, bytes: &'a [u8], limits: &Limits) -> Result<&'a str, Problem> {
+pub(crate) fn admit<'a>(
+    target: Target,
+    bytes: &'a [u8],
+    limits: &Limits,
+) -> Result<&'a str, Problem> {
     if bytes.len() > limits.max_bytes {
         return Err(Problem::TooLarge {
             size: bytes.len() as u64,
@@ -459,6 +497,22 @@ mod tests {
             macros("#define MAX(a, b) ((a) > (b) ? (a) : (b))\n", 100),
             Ok(())
         );
+    }
+
+    #[test]
+    fn errors_tell_their_line_and_column() {
+        let text = b"@compute @workgroup_size(1)\nfn main() {\n    let x = ;\n}\n";
+        let err = check_bytes(Target::Wgsl, "dir/a:b.wgsl", text).unwrap_err();
+        assert_eq!((err.line(), err.column()), (Some(3), Some(13)), "{err}");
+        // naga names the function first; the line is the initializer's.
+        let glsl =
+            b"#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n    bool b = 1.0;\n}\n";
+        let err = check_bytes(Target::Glsl, "k.comp", glsl).unwrap_err();
+        assert_eq!((err.line(), err.column()), (Some(4), None), "{err}");
+        let err = check_bytes(Target::Wgsl, "x.wgsl", b"fn f() {}\n\xff").unwrap_err();
+        assert_eq!((err.line(), err.column()), (Some(2), None));
+        let err = check_bytes(Target::Wgsl, "e.wgsl", b"").unwrap_err();
+        assert_eq!((err.line(), err.column()), (None, None));
     }
 
     #[test]

@@ -36,6 +36,8 @@
 pub mod back;
 #[cfg(feature = "validate")]
 pub mod check;
+#[cfg(feature = "validate")]
+pub mod compose;
 #[cfg(feature = "cross")]
 pub mod cross;
 pub mod error;
@@ -47,6 +49,8 @@ pub mod front;
 pub mod interp;
 pub mod ir;
 pub mod limits;
+#[cfg(feature = "validate")]
+pub mod link;
 pub mod lower;
 pub mod mask;
 pub mod op;

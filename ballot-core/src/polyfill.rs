@@ -232,10 +232,10 @@ fn write_library(target: Target, options: &ShaderOptions) -> String {
     out
 }
 
-/// The helpers behind every operation, in `language`, with what they need.
-fn every_op(language: Language, emulated: bool) -> BTreeSet<Helper> {
+/// The helpers behind `ops`, in `language`, with what they need.
+pub(crate) fn helpers_of(language: Language, emulated: bool, ops: &[Op]) -> BTreeSet<Helper> {
     let mut needs = Needs::new(language, emulated);
-    for op in Op::ALL {
+    for &op in ops {
         if let Some(helper) = Helper::of_op(op, language, emulated) {
             needs.add(helper);
         }
@@ -246,14 +246,22 @@ fn every_op(language: Language, emulated: bool) -> BTreeSet<Helper> {
 fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
     out.push('\n');
     out.push_str(&glsl::emulated_constants(options));
-    let helpers = every_op(Language::Glsl, true);
+    let helpers = helpers_of(Language::Glsl, true, &Op::ALL);
     glsl::helpers::write_all(out, &helpers);
     out.push_str("// The public functions.\n");
+    glsl_public(out, &Op::ALL, &|op| {
+        function_name(Target::GlslNoSubgroup, op).to_string()
+    });
+}
+
+/// The public functions of `ops` on `glsl-no-subgroup`, named by `name`,
+/// over the `ballot_*` helpers.
+pub(crate) fn glsl_public(out: &mut String, ops: &[Op], name: &dyn Fn(Op) -> String) {
     // A blank line between functions, none after the last: the library
     // ends where its last function does, as the other targets' do.
     let mut functions = Vec::new();
-    for op in Op::ALL {
-        let name = function_name(Target::GlslNoSubgroup, op);
+    for &op in ops {
+        let name = name(op);
         let helper = Helper::call_name(Helper::of_op(op, Language::Glsl, true));
         let (ret, params, args) = match op {
             Op::Ballot => ("uvec4", "bool on, bool predicate", "on, predicate"),
@@ -295,19 +303,33 @@ fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
         // analysis would reject in subgroupElect's broadcast.
         out.push_str("\nenable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
     }
-    let helpers = every_op(Language::Wgsl, emulated);
+    let helpers = helpers_of(Language::Wgsl, emulated, &Op::ALL);
     out.push_str(&wgsl::lane_state(emulated, options, &helpers));
     for helper in helpers {
         out.push('\n');
         out.push_str(wgsl::helpers::text(helper, emulated).unwrap_or_default());
     }
     out.push_str("\n// The public functions, under the GLSL names of what they replace.\n");
-    for op in Op::ALL {
+    wgsl_public(out, target, &Op::ALL, &|op| {
+        function_name(target, op).to_string()
+    });
+}
+
+/// The public functions of `ops` on a WGSL `target`, named by `name`, over
+/// the `ballot_*` helpers: none for the operations WGSL has itself.
+pub(crate) fn wgsl_public(
+    out: &mut String,
+    target: Target,
+    ops: &[Op],
+    name: &dyn Fn(Op) -> String,
+) {
+    let emulated = !target.has_subgroups();
+    for &op in ops {
         if target.has_subgroups() && matches!(op, Op::Ballot | Op::Broadcast | Op::BroadcastFirst) {
             // WGSL's own.
             continue;
         }
-        let name = function_name(target, op);
+        let name = name(op);
         let (params, ret, body) = match op {
             Op::Ballot => (
                 "on: bool, predicate: bool",

@@ -25,7 +25,6 @@
 //! (`validate_with_library`).
 
 use std::io::Write as _;
-#[cfg(any(feature = "macros", test))]
 use std::ops::Range;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -335,6 +334,55 @@ impl<'a> Source<'a> {
         Ok((module, info))
     }
 
+    /// [`Self::check`] for the linker: naga's message and labels, with
+    /// their spans as byte ranges of the text, rather than a rendered
+    /// report; and the module even when only validation fails.
+    fn diagnose(&self) -> Result<(naga::Module, ModuleInfo), (Option<naga::Module>, Diagnostic)> {
+        let range = |span: naga::Span| self.to_text(span).to_range();
+        let module = match self.target.language() {
+            Language::Wgsl => naga::front::wgsl::parse_str(&self.source).map_err(|e| {
+                let labels = e
+                    .labels()
+                    .filter_map(|(span, label)| Some((range(span)?, label.to_string())))
+                    .collect();
+                let message = e.message().to_string();
+                (None, Diagnostic { message, labels })
+            })?,
+            Language::Glsl => {
+                let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
+                naga::front::glsl::Frontend::default()
+                    .parse(&options, &self.source)
+                    .map_err(|e| {
+                        let first = e.errors.first();
+                        let message = first.map_or_else(String::new, |e| e.kind.to_string());
+                        let labels = first
+                            .and_then(|e| range(e.meta))
+                            .map(|r| (r, String::new()))
+                            .into_iter()
+                            .collect();
+                        (None, Diagnostic { message, labels })
+                    })?
+            }
+        };
+        match Validator::new(ValidationFlags::all(), capabilities(self.target)).validate(&module) {
+            Ok(info) => Ok((module, info)),
+            Err(e) => {
+                let labels = e
+                    .spans()
+                    .filter_map(|(span, label)| Some((range(*span)?, label.clone())))
+                    .collect();
+                let mut message = e.as_inner().to_string();
+                let mut source = std::error::Error::source(e.as_inner());
+                while let Some(cause) = source {
+                    message.push_str(": ");
+                    message.push_str(&cause.to_string());
+                    source = cause.source();
+                }
+                Err((Some(module), Diagnostic { message, labels }))
+            }
+        }
+    }
+
     /// `span` of the source as a span of the text: undefined where it
     /// starts in an added line, cut short where it runs into one.
     fn to_text(&self, span: naga::Span) -> naga::Span {
@@ -376,6 +424,25 @@ impl<'a> Source<'a> {
             .filter(|r| r.start <= self.text.len())
             .map(|_| span.location(self.text).line_number)
     }
+}
+
+/// naga's verdict on a text, for a caller that renders it on another
+/// text (the linker, on the user's file): the message with its causes, and
+/// the labelled byte ranges of the text it points at, outermost first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Diagnostic {
+    pub message: String,
+    pub labels: Vec<(Range<usize>, String)>,
+}
+
+/// Parses and validates a whole module of `target` (as [`check_source`]
+/// does), keeping naga's spans. On a validation error the module comes
+/// back too: the linker reads its entry points either way.
+pub(crate) fn diagnose(
+    target: Target,
+    text: &str,
+) -> Result<(naga::Module, ModuleInfo), (Option<naga::Module>, Diagnostic)> {
+    Source::new(target, text, false, Written::Elsewhere).diagnose()
 }
 
 /// Where the `#version` line of a GLSL text ends (after its line break),

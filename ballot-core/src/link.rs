@@ -1,0 +1,1212 @@
+//! The linker: a hand-written shader that calls the subgroup ballot
+//! functions by their spec names, with only the helpers it uses linked in,
+//! for any target, and validated with naga.
+//!
+//! # What a shader may call
+//! The source is written once, for the hardware target of its language,
+//! and [`link`] makes it run on every target of that language:
+//!
+//! | language | names |
+//! |---|---|
+//! | WGSL | WGSL's own `subgroupBallot`, `subgroupBroadcast`, `subgroupBroadcastFirst`; the GLSL names of the rest: `subgroupBallotBitCount`, `subgroupBallotFindMSB`, `subgroupInverseBallot`, `subgroupElect()`, and the masks as functions, `subgroupEqMask()` … `subgroupLtMask()` |
+//! | GLSL | `GL_KHR_shader_subgroup_ballot`'s functions and built-ins: `subgroupBallotBitCount`, `gl_SubgroupEqMask`, `gl_SubgroupInvocationID`, `gl_SubgroupSize`, … |
+//!
+//! A name that starts like a ballot function (`subgroupBallot…`,
+//! `subgroupInverseBallot…`) but is none of them is an error at its
+//! token, unless the shader defines it itself; a function the shader
+//! defines under one of the names above is the shader's, and is left alone.
+//!
+//! # What linking does
+//! - Each call of a function the target lacks is renamed to a linked
+//!   function, and only those functions are linked in, with the helpers
+//!   they need ([`crate::lower::helpers`], the texts the kernel writers and
+//!   the polyfill libraries use).
+//! - Every linked name starts with `ballot_`; where the shader has names
+//!   of its own that start so, the linker's take another prefix
+//!   (`ballot1_`, …), so names never clash.
+//! - The linked functions keep per-invocation state: every `@compute`
+//!   entry point (GLSL: `main`) calls the init function first. On `wgsl`
+//!   and `wgsl-web` it reads `@builtin(subgroup_invocation_id)` and
+//!   `@builtin(subgroup_size)`, taken from the entry point's parameters or
+//!   added to them.
+//! - `wgsl-web` gets `enable subgroups;` and
+//!   `diagnostic(off, subgroup_uniformity);` (the helpers branch on lane
+//!   values before calling `subgroupBroadcastFirst`) unless the shader has
+//!   them; `wgsl` and `wgsl-no-subgroup`, which naga reads, lose a plain
+//!   `enable subgroups;`.
+//!
+//! # Emulated targets
+//! On `wgsl-no-subgroup` and `glsl-no-subgroup` a workgroup holds virtual
+//! subgroups of [`LinkOptions::subgroup_size`] invocations, exchanged
+//! through workgroup memory (see [`crate::polyfill`]).
+//! - The exchange arrays are sized from the entry points' workgroup size,
+//!   as naga evaluates it, so they always fit: a shader whose workgroup size
+//!   is pipeline-overridable, or whose entry points disagree, is refused.
+//! - `subgroupBallot`, `subgroupElect`, `subgroupBroadcast` and
+//!   `subgroupBroadcastFirst` hold barriers there: they must be called in
+//!   workgroup-uniform control flow. WGSL's uniformity analysis asks the
+//!   same of subgroup functions everywhere; naga checks it on the barriers.
+//! - `@builtin(subgroup_invocation_id)` and `@builtin(subgroup_size)`
+//!   parameters become values from the emulation (GLSL:
+//!   `gl_SubgroupInvocationID`, `gl_SubgroupSize`); the entry point
+//!   gets `@builtin(local_invocation_index)` if it lacks it.
+//! - Broadcasts carry `u32` values (GLSL: `uint` and `uvec4`).
+//!
+//! # Errors
+//! A [`LinkError`] renders as a compiler diagnostic on the shader's own
+//! file: path, line and column, the offending line, naga's message. An
+//! error that naga finds inside linked code is reported as a bug in
+//! ballot, with the linked text's line.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::ops::Range;
+
+use crate::back::{Language, OptionError, ShaderOptions, Target};
+use crate::check::{self, Limits, Problem};
+use crate::op::Op;
+use crate::polyfill;
+use crate::valid::{self, Diagnostic};
+
+/// Options of [`link`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LinkOptions {
+    /// The virtual subgroup size of the emulated targets: a power of two
+    /// from 1 to 128, at most the workgroup's invocation count. Default 32.
+    pub subgroup_size: u32,
+}
+
+impl Default for LinkOptions {
+    fn default() -> Self {
+        Self { subgroup_size: 32 }
+    }
+}
+
+impl LinkOptions {
+    /// The options with `subgroup_size` set.
+    pub fn subgroup_size(mut self, subgroup_size: u32) -> Self {
+        self.subgroup_size = subgroup_size;
+        self
+    }
+}
+
+/// A linked shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Linked {
+    /// The target it was linked for.
+    pub target: Target,
+    /// The shader, with the linked functions: valid for naga.
+    pub text: String,
+    /// The operations it calls that the target lacks: what was linked.
+    pub ops: BTreeSet<Op>,
+    /// The functions the linker added, by name.
+    pub functions: Vec<String>,
+    /// The workgroup size the emulation was sized for (emulated targets).
+    pub workgroup_size: Option<[u32; 3]>,
+}
+
+/// What went wrong, by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinkErrorKind {
+    /// The file is not a text naga may be given (empty, too large, not
+    /// UTF-8, nested too deep: see [`crate::check`]).
+    Input,
+    /// A name that looks like a ballot function but is none.
+    UnknownFunction,
+    /// Something the linker cannot link (a built-in it must read, in a
+    /// struct; no entry point to initialise; an overridable workgroup).
+    Unsupported,
+    /// An option does not fit the shader.
+    Options,
+    /// naga rejects the shader, at a place in the user's file.
+    Invalid,
+    /// naga rejects code the linker wrote: a bug in ballot.
+    Bug,
+}
+
+/// A linking failure, as a diagnostic on the shader's file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkError {
+    /// What went wrong.
+    pub kind: LinkErrorKind,
+    /// The shader's path, as given to [`link`].
+    pub path: String,
+    /// The target being linked.
+    pub target: Target,
+    /// The message.
+    pub message: String,
+    /// Where, in the user's file, if anywhere.
+    pub location: Option<Location>,
+}
+
+/// A place in a shader file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+    /// How many characters the error spans on that line (at least 1).
+    pub length: u32,
+    /// The line's text.
+    pub line_text: String,
+    /// What naga says of that place, if anything.
+    pub label: String,
+}
+
+impl std::error::Error for LinkError {}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let target = self.target;
+        match self.kind {
+            LinkErrorKind::Bug => writeln!(
+                f,
+                "error: naga rejects what ballot linked for target `{target}` (a bug in ballot): {}",
+                self.message
+            )?,
+            _ => writeln!(f, "error: {} (target `{target}`)", self.message)?,
+        }
+        match &self.location {
+            None => write!(f, "  --> {}", self.path),
+            Some(at) => {
+                let number = at.line.to_string();
+                let pad = " ".repeat(number.len());
+                writeln!(f, "{pad}--> {}:{}:{}", self.path, at.line, at.column)?;
+                writeln!(f, "{pad} |")?;
+                writeln!(f, "{number} | {}", at.line_text)?;
+                let indent: String = at
+                    .line_text
+                    .chars()
+                    .take(at.column as usize - 1)
+                    .map(|c| if c == '\t' { '\t' } else { ' ' })
+                    .collect();
+                let carets = "^".repeat(at.length.max(1) as usize);
+                if at.label.is_empty() {
+                    write!(f, "{pad} | {indent}{carets}")
+                } else {
+                    write!(f, "{pad} | {indent}{carets} {}", at.label)
+                }
+            }
+        }
+    }
+}
+
+/// Links `source`, the shader at `path` (used in messages), for `target`.
+/// See the module docs.
+pub fn link(
+    source: &str,
+    path: &str,
+    target: Target,
+    options: &LinkOptions,
+) -> Result<Linked, LinkError> {
+    let fail = |kind, message: String, at: Option<Range<usize>>| LinkError {
+        kind,
+        path: path.to_string(),
+        target,
+        message,
+        location: at.map(|r| locate(source, r, String::new())),
+    };
+    check::admit(target, source.as_bytes(), &Limits::default())
+        .map_err(|p: Problem| fail(LinkErrorKind::Input, p.to_string(), None))?;
+    let shader = Shader::read(source, target).map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
+    let emulated = !target.has_subgroups();
+    let subgroup_size = options.subgroup_size;
+    let mut workgroup_size = None;
+    if emulated {
+        // The exchange arrays need the entry points' workgroup size, which
+        // only naga knows (a constant expression): link once at a size
+        // that fits any subgroup, and read it back.
+        let first = shader.write(&Layout::new(subgroup_size, [subgroup_size.max(1), 1, 1]));
+        let module = match valid::diagnose(target, &first.text) {
+            Ok((module, _)) | Err((Some(module), _)) => module,
+            Err((None, diagnostic)) => return Err(first.error(&shader, path, diagnostic)),
+        };
+        workgroup_size = Some(shader.workgroup_size(&module).map_err(|(kind, m)| {
+            let at = shader.entries.first().map(|e| e.name.clone());
+            fail(kind, m, at)
+        })?);
+    }
+    let layout = Layout::new(subgroup_size, workgroup_size.unwrap_or([64, 1, 1]));
+    if emulated {
+        layout.options.validate().map_err(|e: OptionError| {
+            let at = shader.entries.first().map(|e| e.name.clone());
+            fail(
+                LinkErrorKind::Options,
+                format!("{e} (the workgroup size is the entry point's)"),
+                at,
+            )
+        })?;
+    } else if subgroup_size == 0 || !subgroup_size.is_power_of_two() || subgroup_size > 128 {
+        // Checked on every target, so that an option's error does not
+        // depend on the target list.
+        return Err(fail(
+            LinkErrorKind::Options,
+            format!("invalid `subgroup_size` {subgroup_size}: a power of two from 1 to 128"),
+            None,
+        ));
+    }
+    let written = shader.write(&layout);
+    if let Err((_, diagnostic)) = valid::diagnose(target, &written.text) {
+        return Err(written.error(&shader, path, diagnostic));
+    }
+    Ok(Linked {
+        target,
+        functions: written.functions,
+        text: written.text,
+        ops: shader.linked_ops(),
+        workgroup_size,
+    })
+}
+
+/// The emulation's sizes.
+struct Layout {
+    options: ShaderOptions,
+}
+
+impl Layout {
+    fn new(subgroup_size: u32, workgroup_size: [u32; 3]) -> Self {
+        Self {
+            options: ShaderOptions {
+                workgroup_size,
+                subgroup_size,
+                record_lanes: false,
+            },
+        }
+    }
+}
+
+// ------------------------------------------------------------------ lexing
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Ident,
+    Number,
+    Punct(u8),
+    /// A GLSL preprocessor line.
+    Directive,
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    kind: Kind,
+    range: Range<usize>,
+}
+
+/// The tokens of `text`, comments and white space skipped. WGSL block
+/// comments nest; GLSL's do not, and GLSL's `#` lines are one token each.
+fn lex(text: &str, language: Language) -> Vec<Token> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let start = i;
+        if b == b'\n' {
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if b.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if b == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            let mut open = 1usize;
+            i += 2;
+            while i < bytes.len() && open > 0 {
+                match (bytes[i], bytes.get(i + 1)) {
+                    (b'*', Some(b'/')) => {
+                        open -= 1;
+                        i += 1;
+                    }
+                    (b'/', Some(b'*')) if language == Language::Wgsl => {
+                        open += 1;
+                        i += 1;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            continue;
+        }
+        let at_line_start = std::mem::replace(&mut line_start, false);
+        let kind = if b == b'#' && language == Language::Glsl && at_line_start {
+            // To the end of the line, through `\` continuations.
+            while i < bytes.len() && bytes[i] != b'\n' {
+                if bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            Kind::Directive
+        } else if b.is_ascii_alphabetic() || b == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            Kind::Ident
+        } else if b.is_ascii_digit() {
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_')
+            {
+                i += 1;
+            }
+            Kind::Number
+        } else {
+            // One character, whole, so that ranges stay on char boundaries.
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+            Kind::Punct(b)
+        };
+        tokens.push(Token {
+            kind,
+            range: start..i,
+        });
+    }
+    tokens
+}
+
+// ------------------------------------------------------------------ reading
+
+/// A call (or, in GLSL, a built-in variable) the linker rewrites.
+#[derive(Clone, Debug)]
+struct Use {
+    op: Op,
+    /// The name's token.
+    name: Range<usize>,
+    /// Where an emulated collective's `on` argument goes (after `(`), and
+    /// whether the call has other arguments.
+    args: Option<(usize, bool)>,
+}
+
+/// A GLSL built-in variable of the subgroup extension the emulation
+/// replaces, other than the masks.
+#[derive(Clone, Debug)]
+struct Builtin {
+    name: Range<usize>,
+    /// `gl_SubgroupSize` (else `gl_SubgroupInvocationID`).
+    size: bool,
+}
+
+/// An entry point's parameter that is a built-in.
+#[derive(Clone, Debug)]
+struct Param {
+    builtin: String,
+    name: String,
+    /// The parameter's tokens, from its first attribute to its type's end.
+    range: Range<usize>,
+}
+
+/// An entry point: its name, parameters and the body's opening brace.
+#[derive(Clone, Debug)]
+struct Entry {
+    name: Range<usize>,
+    /// Where the parameter list's `(` ends and its `)` starts.
+    open: usize,
+    close: usize,
+    params: Vec<Param>,
+    /// Whether the list ends with a comma.
+    trailing_comma: bool,
+    body: usize,
+}
+
+/// The user's shader, read: what it calls, defines and declares.
+struct Shader<'a> {
+    text: &'a str,
+    target: Target,
+    uses: Vec<Use>,
+    builtins: Vec<Builtin>,
+    entries: Vec<Entry>,
+    /// Ranges to delete: `enable subgroups;` (WGSL read by naga), the
+    /// subgroup `#extension` lines (emulated GLSL).
+    deletions: Vec<Range<usize>>,
+    /// Whether a `wgsl-web` shader has the directives itself.
+    has_enable: bool,
+    has_diagnostic: bool,
+    /// Where the GLSL text's `#version` line ends.
+    after_version: usize,
+    prefix: String,
+}
+
+type ReadError = (LinkErrorKind, String, Range<usize>);
+
+/// The names a shader of `language` calls the operations by.
+fn source_name(language: Language, op: Op) -> &'static str {
+    match language {
+        Language::Glsl => op.glsl_name(),
+        Language::Wgsl => polyfill::function_name(Target::Wgsl, op),
+    }
+}
+
+/// Whether `name` looks like a ballot function's.
+fn looks_like_ballot(name: &str) -> bool {
+    name.starts_with("subgroupBallot") || name.starts_with("subgroupInverseBallot")
+}
+
+impl<'a> Shader<'a> {
+    fn read(text: &'a str, target: Target) -> Result<Self, ReadError> {
+        let language = target.language();
+        let tokens = lex(text, language);
+        let s = |t: &Token| &text[t.range.clone()];
+        let ident = |i: usize| tokens.get(i).filter(|t| t.kind == Kind::Ident).map(s);
+        let punct = |i: usize, c: u8| tokens.get(i).is_some_and(|t| t.kind == Kind::Punct(c));
+
+        // What the shader defines itself: functions, and every name that
+        // would clash with the linker's prefix.
+        let mut defined = BTreeSet::new();
+        for i in 0..tokens.len() {
+            let Some(name) = ident(i) else { continue };
+            let defines = match language {
+                Language::Wgsl => i > 0 && ident(i - 1) == Some("fn"),
+                // `type name(`, where the type is no keyword that may
+                // precede a call.
+                Language::Glsl => {
+                    punct(i + 1, b'(')
+                        && i > 0
+                        && ident(i - 1).is_some_and(|t| !matches!(t, "return" | "else"))
+                }
+            };
+            if defines {
+                defined.insert(name);
+            }
+        }
+        let mut prefix = "ballot_".to_string();
+        let mut k = 0;
+        while tokens
+            .iter()
+            .any(|t| t.kind == Kind::Ident && s(t).starts_with(&prefix))
+        {
+            k += 1;
+            prefix = format!("ballot{k}_");
+        }
+
+        let by_name: BTreeMap<&str, Op> = Op::ALL
+            .iter()
+            .map(|&op| (source_name(language, op), op))
+            .collect();
+        let emulated = !target.has_subgroups();
+        let mut uses = Vec::new();
+        let mut builtins = Vec::new();
+        for (i, token) in tokens.iter().enumerate() {
+            let Some(name) = ident(i) else { continue };
+            if defined.contains(name) || (i > 0 && punct(i - 1, b'.')) {
+                continue;
+            }
+            let called = punct(i + 1, b'(');
+            match by_name.get(name) {
+                Some(&op) => {
+                    let variable = language == Language::Glsl && is_mask(op);
+                    if !called && !variable {
+                        continue;
+                    }
+                    let args = called.then(|| (tokens[i + 1].range.end, !punct(i + 2, b')')));
+                    uses.push(Use {
+                        op,
+                        name: token.range.clone(),
+                        args,
+                    });
+                }
+                None if looks_like_ballot(name) && called => {
+                    let known: Vec<&str> = Op::ALL
+                        .iter()
+                        .map(|&op| source_name(language, op))
+                        .filter(|n| looks_like_ballot(n))
+                        .collect();
+                    return Err((
+                        LinkErrorKind::UnknownFunction,
+                        format!(
+                            "`{name}` is no subgroup ballot function; the ballot functions are {}",
+                            known.join(", ")
+                        ),
+                        token.range.clone(),
+                    ));
+                }
+                None if emulated && language == Language::Glsl => {
+                    if let Some(size) = match name {
+                        "gl_SubgroupInvocationID" => Some(false),
+                        "gl_SubgroupSize" => Some(true),
+                        _ => None,
+                    } {
+                        builtins.push(Builtin {
+                            name: token.range.clone(),
+                            size,
+                        });
+                    }
+                }
+                None => {}
+            }
+        }
+
+        let mut shader = Shader {
+            text,
+            target,
+            uses,
+            builtins,
+            entries: Vec::new(),
+            deletions: Vec::new(),
+            has_enable: false,
+            has_diagnostic: false,
+            after_version: 0,
+            prefix,
+        };
+        match language {
+            Language::Wgsl => shader.read_wgsl(&tokens)?,
+            Language::Glsl => shader.read_glsl(&tokens),
+        }
+        Ok(shader)
+    }
+
+    fn read_wgsl(&mut self, tokens: &[Token]) -> Result<(), ReadError> {
+        let text = self.text;
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        // Directives open the module.
+        let mut i = 0;
+        while matches!(s(i), "enable" | "requires" | "diagnostic") {
+            let start = i;
+            while i < tokens.len() && s(i) != ";" {
+                i += 1;
+            }
+            let words: Vec<&str> = (start..i).map(s).collect();
+            if words == ["enable", "subgroups"] {
+                self.has_enable = true;
+                if self.target != Target::WgslWeb {
+                    self.deletions
+                        .push(tokens[start].range.start..tokens[i].range.end);
+                }
+            }
+            if words == ["diagnostic", "(", "off", ",", "subgroup_uniformity", ")"] {
+                self.has_diagnostic = true;
+            }
+            i += 1;
+        }
+        let mut in_params = Vec::new();
+        for at in 0..tokens.len() {
+            if !(s(at) == "@" && s(at + 1) == "compute") {
+                continue;
+            }
+            let mut i = at + 2;
+            while i < tokens.len() && s(i) != "fn" {
+                i += 1;
+            }
+            let name = i + 1;
+            let open = name + 1;
+            if s(open) != "(" {
+                continue;
+            }
+            let mut depth = 0usize;
+            let mut close = open;
+            let mut params = Vec::new();
+            let mut param_start = open + 1;
+            while close < tokens.len() {
+                match s(close) {
+                    "(" | "[" | "<" if close > open => depth += 1,
+                    ")" | "]" | ">" if depth > 0 => depth -= 1,
+                    ")" => break,
+                    "," if depth == 0 => {
+                        params.push(param_start..close);
+                        param_start = close + 1;
+                    }
+                    _ => {}
+                }
+                if close == open {
+                    depth = 0;
+                }
+                close += 1;
+            }
+            let trailing_comma = param_start == close && close > open + 1;
+            if param_start < close {
+                params.push(param_start..close);
+            }
+            let mut body = close;
+            while body < tokens.len() && s(body) != "{" {
+                body += 1;
+            }
+            if body >= tokens.len() {
+                continue;
+            }
+            let mut entry = Entry {
+                name: tokens[name].range.clone(),
+                open: tokens[open].range.end,
+                close: tokens[close].range.start,
+                params: Vec::new(),
+                trailing_comma,
+                body: tokens[body].range.end,
+            };
+            for p in params {
+                in_params.push(p.clone());
+                // `@builtin(x) name : type`, attributes in any order.
+                let mut j = p.start;
+                let mut builtin = None;
+                while s(j) == "@" {
+                    if s(j + 1) == "builtin" && s(j + 2) == "(" {
+                        builtin = Some(s(j + 3).to_string());
+                    }
+                    j += 2;
+                    if s(j) == "(" {
+                        while j < p.end && s(j) != ")" {
+                            j += 1;
+                        }
+                        j += 1;
+                    }
+                }
+                if let Some(builtin) = builtin {
+                    entry.params.push(Param {
+                        builtin,
+                        name: s(j).to_string(),
+                        range: tokens[p.start].range.start..tokens[p.end - 1].range.end,
+                    });
+                }
+            }
+            self.entries.push(entry);
+        }
+        // The built-ins the linker reads must be parameters, where it can
+        // name them.
+        if !self.linked_ops().is_empty() {
+            for j in 0..tokens.len() {
+                let read = match s(j + 3) {
+                    "subgroup_invocation_id" | "subgroup_size" => true,
+                    "local_invocation_index" => !self.target.has_subgroups(),
+                    _ => false,
+                };
+                if s(j) == "@"
+                    && s(j + 1) == "builtin"
+                    && read
+                    && !in_params.iter().any(|p| p.contains(&j))
+                {
+                    return Err((
+                        LinkErrorKind::Unsupported,
+                        format!(
+                            "the linker reads `@builtin({})` from the entry point's parameters: \
+                             declare it as one, not as a struct member",
+                            s(j + 3)
+                        ),
+                        tokens[j].range.start..tokens[j + 4].range.end,
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn read_glsl(&mut self, tokens: &[Token]) {
+        let text = self.text;
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        for (i, token) in tokens.iter().enumerate() {
+            if token.kind == Kind::Directive {
+                let line = s(i);
+                let words: Vec<&str> = line
+                    .trim_start_matches('#')
+                    .split(|c: char| c.is_whitespace() || c == ':')
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                if words.first() == Some(&"version") {
+                    self.after_version = token.range.end;
+                }
+                if words.first() == Some(&"extension")
+                    && words
+                        .get(1)
+                        .is_some_and(|e| e.starts_with("GL_KHR_shader_subgroup"))
+                    && !self.target.has_subgroups()
+                {
+                    self.deletions.push(token.range.clone());
+                }
+            }
+            if s(i) == "void" && s(i + 1) == "main" && s(i + 2) == "(" {
+                let mut close = i + 3;
+                while close < tokens.len() && s(close) != ")" {
+                    close += 1;
+                }
+                let mut body = close;
+                while body < tokens.len() && s(body) != "{" && s(body) != ";" {
+                    body += 1;
+                }
+                if s(body) == "{" {
+                    self.entries.push(Entry {
+                        name: tokens[i + 1].range.clone(),
+                        open: tokens[i + 2].range.end,
+                        close: tokens.get(close).map_or(text.len(), |t| t.range.start),
+                        params: Vec::new(),
+                        trailing_comma: false,
+                        body: tokens[body].range.end,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Whether the target lacks `op`, so that its calls are linked.
+    fn links(&self, op: Op) -> bool {
+        match (self.target, op) {
+            (Target::Glsl, _) => false,
+            (Target::Wgsl | Target::WgslWeb, Op::Ballot | Op::Broadcast | Op::BroadcastFirst) => {
+                false
+            }
+            _ => true,
+        }
+    }
+
+    fn linked_ops(&self) -> BTreeSet<Op> {
+        self.uses
+            .iter()
+            .map(|u| u.op)
+            .filter(|&op| self.links(op))
+            .collect()
+    }
+
+    /// The workgroup size every compute entry point has, as naga reads it.
+    fn workgroup_size(&self, module: &naga::Module) -> Result<[u32; 3], (LinkErrorKind, String)> {
+        let mut size: Option<([u32; 3], &str)> = None;
+        for entry in &module.entry_points {
+            if entry.stage != naga::ShaderStage::Compute {
+                continue;
+            }
+            if entry.workgroup_size_overrides.is_some() {
+                return Err((
+                    LinkErrorKind::Unsupported,
+                    format!(
+                        "entry point `{}` has a pipeline-overridable workgroup size: the \
+                         emulated subgroups' exchange arrays are sized at link time, so it must \
+                         be a constant",
+                        entry.name
+                    ),
+                ));
+            }
+            match size {
+                Some((s, other)) if s != entry.workgroup_size => {
+                    return Err((
+                        LinkErrorKind::Unsupported,
+                        format!(
+                            "entry points `{other}` ({s:?}) and `{}` ({:?}) have different \
+                             workgroup sizes: one emulation serves every entry point",
+                            entry.name, entry.workgroup_size
+                        ),
+                    ))
+                }
+                _ => size = Some((entry.workgroup_size, &entry.name)),
+            }
+        }
+        size.map(|(s, _)| s).ok_or_else(|| {
+            (
+                LinkErrorKind::Unsupported,
+                "the shader has no compute entry point: the emulated subgroups are sized from \
+                 its workgroup and set up at its start"
+                    .to_string(),
+            )
+        })
+    }
+
+    /// The linked text at `layout`.
+    fn write(&self, layout: &Layout) -> Written {
+        let target = self.target;
+        let language = target.language();
+        let emulated = !target.has_subgroups();
+        let ops: Vec<Op> = self.linked_ops().into_iter().collect();
+        let p = &self.prefix;
+        let mut edits: Vec<Edit> = Vec::new();
+        let mut edit = |range: Range<usize>, text: String, blame: Range<usize>| {
+            edits.push(Edit { range, text, blame });
+        };
+        for range in &self.deletions {
+            edit(range.clone(), String::new(), range.clone());
+        }
+        for u in self.uses.iter().filter(|u| self.links(u.op)) {
+            let name = format!("{p}{}", &linked_name(u.op)["ballot_".len()..]);
+            match u.args {
+                None => edit(u.name.clone(), format!("{name}()"), u.name.clone()),
+                Some((after_open, more)) => {
+                    edit(u.name.clone(), name, u.name.clone());
+                    if emulated && is_collective(u.op) {
+                        let on = if more { "true, " } else { "true" };
+                        edit(after_open..after_open, on.to_string(), u.name.clone());
+                    }
+                }
+            }
+        }
+        for b in &self.builtins {
+            let name = if b.size {
+                format!("{p}subgroup_size")
+            } else {
+                format!("{p}lane")
+            };
+            edit(b.name.clone(), name, b.name.clone());
+        }
+        let needs_init = !ops.is_empty();
+        if needs_init {
+            for entry in &self.entries {
+                let param = |builtin: &str| entry.params.iter().find(|q| q.builtin == builtin);
+                let mut added = Vec::new();
+                let mut body;
+                match (language, emulated) {
+                    (Language::Glsl, _) => {
+                        body = format!(" {p}init(gl_LocalInvocationIndex);");
+                    }
+                    (Language::Wgsl, false) => {
+                        let mut arg = |builtin: &str| match param(builtin) {
+                            Some(q) => q.name.clone(),
+                            None => {
+                                let name = format!("{p}{builtin}");
+                                added.push(format!("@builtin({builtin}) {name}: u32"));
+                                name
+                            }
+                        };
+                        let lane = arg("subgroup_invocation_id");
+                        let size = arg("subgroup_size");
+                        body = format!(" {p}init({lane}, {size});");
+                    }
+                    (Language::Wgsl, true) => {
+                        let index = match param("local_invocation_index") {
+                            Some(q) => q.name.clone(),
+                            None => {
+                                let name = format!("{p}local_invocation_index");
+                                added.push(format!("@builtin(local_invocation_index) {name}: u32"));
+                                name
+                            }
+                        };
+                        body = format!(" {p}init({index});");
+                        // The subgroup built-ins become the emulation's.
+                        for q in &entry.params {
+                            let value = match q.builtin.as_str() {
+                                "subgroup_invocation_id" => format!("{p}lane"),
+                                "subgroup_size" => format!("{p}size"),
+                                _ => continue,
+                            };
+                            // The parameter goes, with the comma after it
+                            // (or, last, before it).
+                            let rest = &self.text[q.range.end..entry.close];
+                            let comma = rest.find(',').filter(|&c| rest[..c].trim().is_empty());
+                            let range = match comma {
+                                Some(c) => q.range.start..q.range.end + c + 1,
+                                None => q.range.clone(),
+                            };
+                            edit(range, String::new(), q.range.clone());
+                            body.push_str(&format!(" let {} = {value};", q.name));
+                        }
+                    }
+                }
+                if !added.is_empty() {
+                    let removed = |q: &Param| {
+                        emulated
+                            && matches!(
+                                q.builtin.as_str(),
+                                "subgroup_invocation_id" | "subgroup_size"
+                            )
+                    };
+                    let kept = entry.params.len()
+                        > entry.params.iter().filter(|q| removed(q)).count()
+                        || (entry.params.is_empty()
+                            && !self.text[entry.open..entry.close].trim().is_empty());
+                    // The remaining parameters end with a comma if the last
+                    // kept one has one (or a removed one took it).
+                    let text = self.text[entry.open..entry.close].trim_end();
+                    let needs_comma = kept && !text.ends_with(',') && !entry.trailing_comma;
+                    let lead = if needs_comma { ", " } else { "" };
+                    edit(
+                        entry.close..entry.close,
+                        format!("{lead}{}", added.join(", ")),
+                        entry.name.clone(),
+                    );
+                }
+                edit(entry.body..entry.body, body, entry.name.clone());
+            }
+        }
+        edits.sort_by_key(|e| (e.range.start, e.range.end));
+
+        // The linked functions, under the prefix.
+        let wanted = match target {
+            // The extension's own functions: only its `#extension` lines.
+            Target::Glsl => !self.uses.is_empty(),
+            _ => !ops.is_empty(),
+        };
+        let library = if !wanted {
+            String::new()
+        } else {
+            rename(&library(target, &ops, &layout.options), language, p)
+        };
+        let functions = defined_functions(&library, language);
+
+        let mut out = Out::default();
+        let (directives, library_at) = match language {
+            Language::Glsl => (String::new(), self.after_version),
+            Language::Wgsl => {
+                let mut d = String::new();
+                if target == Target::WgslWeb && !ops.is_empty() {
+                    if !self.has_enable {
+                        d.push_str("enable subgroups;\n");
+                    }
+                    if !self.has_diagnostic {
+                        d.push_str("diagnostic(off, subgroup_uniformity);\n");
+                    }
+                }
+                (d, self.text.len())
+            }
+        };
+        out.generated(&directives, None);
+        let mut from = 0;
+        let mut library_written = false;
+        for e in &edits {
+            if !library_written && library_at <= e.range.start {
+                out.user(self.text, from..library_at);
+                out.generated(&library, None);
+                from = library_at;
+                library_written = true;
+            }
+            out.user(self.text, from..e.range.start);
+            out.generated(&e.text, Some(e.blame.clone()));
+            from = e.range.end;
+        }
+        if !library_written {
+            out.user(self.text, from..library_at);
+            out.generated(&library, None);
+            from = library_at;
+        }
+        out.user(self.text, from..self.text.len());
+        Written {
+            text: out.text,
+            pieces: out.pieces,
+            functions,
+        }
+    }
+}
+
+struct Edit {
+    range: Range<usize>,
+    text: String,
+    /// What in the user's text an error in `text` is blamed on.
+    blame: Range<usize>,
+}
+
+/// Where a piece of the linked text comes from.
+#[derive(Clone, Debug)]
+enum Origin {
+    /// The user's text, from this offset on.
+    User(usize),
+    /// Written by the linker in place of (or next to) this user range.
+    Edit(Range<usize>),
+    /// The linked functions and directives.
+    Linked,
+}
+
+#[derive(Default)]
+struct Out {
+    text: String,
+    pieces: Vec<(Range<usize>, Origin)>,
+}
+
+impl Out {
+    fn user(&mut self, source: &str, range: Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        let start = self.text.len();
+        self.text.push_str(&source[range.clone()]);
+        self.pieces
+            .push((start..self.text.len(), Origin::User(range.start)));
+    }
+
+    fn generated(&mut self, text: &str, blame: Option<Range<usize>>) {
+        if text.is_empty() {
+            return;
+        }
+        let start = self.text.len();
+        self.text.push_str(text);
+        let origin = blame.map_or(Origin::Linked, Origin::Edit);
+        self.pieces.push((start..self.text.len(), origin));
+    }
+}
+
+/// A linked text, and where each of its pieces comes from.
+struct Written {
+    text: String,
+    pieces: Vec<(Range<usize>, Origin)>,
+    functions: Vec<String>,
+}
+
+impl Written {
+    /// The user's range behind `range` of the linked text, or `None` where
+    /// it starts in linked code.
+    fn origin(&self, range: &Range<usize>) -> Option<Range<usize>> {
+        let (piece, origin) = self.pieces.iter().find(|(p, _)| p.contains(&range.start))?;
+        match origin {
+            Origin::User(at) => {
+                let start = at + (range.start - piece.start);
+                let end = at + (range.end.min(piece.end) - piece.start);
+                Some(start..end.max(start + 1))
+            }
+            Origin::Edit(blame) => Some(blame.clone()),
+            Origin::Linked => None,
+        }
+    }
+
+    /// naga's verdict on this text as an error on the user's file: at the
+    /// innermost label in the user's code, or, where every label is in
+    /// linked code, a bug in ballot.
+    fn error(&self, shader: &Shader<'_>, path: &str, d: Diagnostic) -> LinkError {
+        let mapped: Vec<(Range<usize>, String)> = d
+            .labels
+            .iter()
+            .filter_map(|(r, label)| Some((self.origin(r)?, label.clone())))
+            .collect();
+        let base = LinkError {
+            kind: LinkErrorKind::Invalid,
+            path: path.to_string(),
+            target: shader.target,
+            message: d.message.clone(),
+            location: None,
+        };
+        match mapped.last() {
+            Some((range, label)) => LinkError {
+                location: Some(locate(shader.text, range.clone(), label.clone())),
+                ..base
+            },
+            None if !d.labels.is_empty() => {
+                let (range, label) = &d.labels[d.labels.len() - 1];
+                let at = locate(&self.text, range.clone(), label.clone());
+                LinkError {
+                    kind: LinkErrorKind::Bug,
+                    message: format!(
+                        "{} (at line {} of the linked text: `{}`)",
+                        d.message,
+                        at.line,
+                        at.line_text.trim()
+                    ),
+                    ..base
+                }
+            }
+            None => base,
+        }
+    }
+}
+
+/// The location of `range` in `text`.
+fn locate(text: &str, range: Range<usize>, label: String) -> Location {
+    let start = range.start.min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let line_text = text[line_start..line_end]
+        .trim_end_matches('\r')
+        .to_string();
+    let column = text[line_start..start].chars().count() as u32 + 1;
+    let end = range.end.clamp(start, line_end);
+    let length = text[start..end].chars().count().max(1) as u32;
+    Location {
+        line: text[..start].matches('\n').count() as u32 + 1,
+        column,
+        length,
+        line_text,
+        label,
+    }
+}
+
+/// The functions (and lane state) behind `ops` on `target`, named
+/// `ballot_*`, each public one under `ballot_` + its GLSL name without
+/// `gl_` (`ballot_subgroupBallotBitCount`, `ballot_subgroupEqMask`).
+fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
+    let language = target.language();
+    let emulated = !target.has_subgroups();
+    let name = linked_name;
+    let mut out =
+        String::from("\n// Linked by ballot: the subgroup functions this shader calls.\n");
+    match (language, emulated) {
+        (Language::Glsl, false) => {
+            out.push_str("#extension GL_KHR_shader_subgroup_basic : require\n");
+            out.push_str("#extension GL_KHR_shader_subgroup_ballot : require\n");
+        }
+        (Language::Glsl, true) => {
+            out.push_str(&crate::back::glsl::emulated_constants(options));
+            let helpers = polyfill::helpers_of(language, true, ops);
+            crate::back::glsl::helpers::write_all(&mut out, &helpers);
+            polyfill::glsl_public(&mut out, ops, &name);
+        }
+        (Language::Wgsl, _) => {
+            let helpers = polyfill::helpers_of(language, emulated, ops);
+            out.push_str(&crate::back::wgsl::lane_state(emulated, options, &helpers));
+            for helper in helpers {
+                out.push('\n');
+                out.push_str(
+                    crate::back::wgsl::helpers::text(helper, emulated).unwrap_or_default(),
+                );
+            }
+            polyfill::wgsl_public(&mut out, target, ops, &name);
+        }
+    }
+    out
+}
+
+/// The linked function of `op`: `ballot_` + its GLSL name without `gl_`
+/// (`ballot_subgroupBallotBitCount`, `ballot_subgroupEqMask`).
+fn linked_name(op: Op) -> String {
+    let glsl = op.glsl_name();
+    format!("ballot_{}", glsl.strip_prefix("gl_").unwrap_or(glsl)).replace("ballot_S", "ballot_s")
+}
+
+/// Whether `op` is a GLSL built-in variable (the masks).
+fn is_mask(op: Op) -> bool {
+    op.glsl_name().starts_with("gl_")
+}
+
+/// Whether `op` exchanges values between lanes: emulated, it holds
+/// barriers and takes the `on` flag.
+fn is_collective(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Ballot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
+    )
+}
+
+/// `text` with every identifier that starts with `ballot_` under `prefix`.
+fn rename(text: &str, language: Language, prefix: &str) -> String {
+    if prefix == "ballot_" {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 256);
+    let mut from = 0;
+    for token in lex(text, language) {
+        let word = &text[token.range.clone()];
+        if token.kind == Kind::Ident {
+            if let Some(rest) = word.strip_prefix("ballot_") {
+                out.push_str(&text[from..token.range.start]);
+                out.push_str(prefix);
+                out.push_str(rest);
+                from = token.range.end;
+            }
+        }
+    }
+    out.push_str(&text[from..]);
+    out
+}
+
+/// The names of the functions `text` defines.
+fn defined_functions(text: &str, language: Language) -> Vec<String> {
+    let tokens = lex(text, language);
+    let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+    let mut names = Vec::new();
+    let mut depth = 0usize;
+    for (i, t) in tokens.iter().enumerate() {
+        match t.kind {
+            Kind::Punct(b'{') => depth += 1,
+            Kind::Punct(b'}') => depth = depth.saturating_sub(1),
+            Kind::Ident if depth == 0 => {
+                let defines = match language {
+                    Language::Wgsl => i > 0 && s(i - 1) == "fn",
+                    Language::Glsl => s(i + 1) == "(" && i > 0 && tokens[i - 1].kind == Kind::Ident,
+                };
+                if defines {
+                    names.push(s(i).to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests;
