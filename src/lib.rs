@@ -14,13 +14,13 @@ pub use ballot_core::valid::{
     check_source, glslang, validate, SourceError, ToolError, ValidationError,
 };
 #[cfg(feature = "validate")]
-pub use ballot_core::{check, polyfill};
+pub use ballot_core::{check, compose, polyfill};
 pub use ballot_core::{error, ir, mask, ops, schedule, sim};
 pub use ballot_core::{
     ConfigError, Dispatch, DispatchedSubgroup, Model, Op, PerLane, Schedule, SimError, Subgroup,
     SubgroupMask, SubgroupSize, UbKind, UndefinedBehavior,
 };
-pub use ballot_macros::kernel;
+pub use ballot_macros::{include_glsl, include_wgsl, kernel};
 
 /// The names most programs need, for a glob import.
 pub mod prelude {

@@ -8,12 +8,14 @@ use quote::{format_ident, quote, ToTokens};
 use syn::{Ident, ItemFn};
 
 mod cache;
+mod include;
 mod ir_tokens;
 mod options;
 mod timing;
 mod validate;
 
 pub use cache::CACHE_VAR;
+pub use include::include;
 pub use options::Options;
 pub use validate::{MAX_THREADS, THREADS_VAR};
 
