@@ -221,8 +221,11 @@ pub fn link(
         // that fits any subgroup, and read it back.
         let first = shader.write(&Layout::new(subgroup_size, [subgroup_size.max(1), 1, 1]));
         let module = match valid::diagnose(target, &first.text) {
-            Ok((module, _)) | Err((Some(module), _)) => module,
-            Err((None, diagnostic)) => return Err(first.error(&shader, path, diagnostic)),
+            Ok((module, _)) => module,
+            Err(rejected) => match *rejected {
+                (Some(module), _) => module,
+                (None, diagnostic) => return Err(first.error(&shader, path, diagnostic)),
+            },
         };
         workgroup_size = Some(shader.workgroup_size(&module).map_err(|(kind, m)| {
             let at = shader.entries.first().map(|e| e.name.clone());
@@ -249,8 +252,8 @@ pub fn link(
         ));
     }
     let written = shader.write(&layout);
-    if let Err((_, diagnostic)) = valid::diagnose(target, &written.text) {
-        return Err(written.error(&shader, path, diagnostic));
+    if let Err(rejected) = valid::diagnose(target, &written.text) {
+        return Err(written.error(&shader, path, rejected.1));
     }
     Ok(Linked {
         target,
@@ -744,13 +747,15 @@ impl<'a> Shader<'a> {
 
     /// Whether the target lacks `op`, so that its calls are linked.
     fn links(&self, op: Op) -> bool {
-        match (self.target, op) {
-            (Target::Glsl, _) => false,
-            (Target::Wgsl | Target::WgslWeb, Op::Ballot | Op::Broadcast | Op::BroadcastFirst) => {
-                false
-            }
-            _ => true,
-        }
+        // GLSL's extension has every operation; WGSL has these three.
+        !matches!(
+            (self.target, op),
+            (Target::Glsl, _)
+                | (
+                    Target::Wgsl | Target::WgslWeb,
+                    Op::Ballot | Op::Broadcast | Op::BroadcastFirst
+                )
+        )
     }
 
     fn linked_ops(&self) -> BTreeSet<Op> {

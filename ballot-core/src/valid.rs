@@ -337,7 +337,7 @@ impl<'a> Source<'a> {
     /// [`Self::check`] for the linker: naga's message and labels, with
     /// their spans as byte ranges of the text, rather than a rendered
     /// report; and the module even when only validation fails.
-    fn diagnose(&self) -> Result<(naga::Module, ModuleInfo), (Option<naga::Module>, Diagnostic)> {
+    fn diagnose(&self) -> Result<(naga::Module, ModuleInfo), Rejected> {
         let range = |span: naga::Span| self.to_text(span).to_range();
         let module = match self.target.language() {
             Language::Wgsl => naga::front::wgsl::parse_str(&self.source).map_err(|e| {
@@ -346,7 +346,7 @@ impl<'a> Source<'a> {
                     .filter_map(|(span, label)| Some((range(span)?, label.to_string())))
                     .collect();
                 let message = e.message().to_string();
-                (None, Diagnostic { message, labels })
+                Box::new((None, Diagnostic { message, labels }))
             })?,
             Language::Glsl => {
                 let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
@@ -360,7 +360,7 @@ impl<'a> Source<'a> {
                             .map(|r| (r, String::new()))
                             .into_iter()
                             .collect();
-                        (None, Diagnostic { message, labels })
+                        Box::new((None, Diagnostic { message, labels }))
                     })?
             }
         };
@@ -378,7 +378,7 @@ impl<'a> Source<'a> {
                     message.push_str(&cause.to_string());
                     source = cause.source();
                 }
-                Err((Some(module), Diagnostic { message, labels }))
+                Err(Box::new((Some(module), Diagnostic { message, labels })))
             }
         }
     }
@@ -435,13 +435,14 @@ pub(crate) struct Diagnostic {
     pub labels: Vec<(Range<usize>, String)>,
 }
 
+/// naga's rejection of a text: the module where only validation failed,
+/// and the diagnostic. Boxed: a module is large.
+pub(crate) type Rejected = Box<(Option<naga::Module>, Diagnostic)>;
+
 /// Parses and validates a whole module of `target` (as [`check_source`]
 /// does), keeping naga's spans. On a validation error the module comes
 /// back too: the linker reads its entry points either way.
-pub(crate) fn diagnose(
-    target: Target,
-    text: &str,
-) -> Result<(naga::Module, ModuleInfo), (Option<naga::Module>, Diagnostic)> {
+pub(crate) fn diagnose(target: Target, text: &str) -> Result<(naga::Module, ModuleInfo), Rejected> {
     Source::new(target, text, false, Written::Elsewhere).diagnose()
 }
 
