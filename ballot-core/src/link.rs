@@ -126,7 +126,9 @@ pub enum LinkErrorKind {
     Bug,
 }
 
-/// A linking failure, as a diagnostic on the shader's file.
+/// A linking failure, as a diagnostic on the shader's file: its `Display`
+/// is the message, then the path, line and column, the line and a caret
+/// under the place, as rustc draws them (a caller adds `error: `).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkError {
     /// What went wrong.
@@ -164,10 +166,10 @@ impl fmt::Display for LinkError {
         match self.kind {
             LinkErrorKind::Bug => writeln!(
                 f,
-                "error: naga rejects what ballot linked for target `{target}` (a bug in ballot): {}",
+                "naga rejects what ballot linked for target `{target}` (a bug in ballot): {}",
                 self.message
             )?,
-            _ => writeln!(f, "error: {} (target `{target}`)", self.message)?,
+            _ => writeln!(f, "{} (target `{target}`)", self.message)?,
         }
         match &self.location {
             None => write!(f, "  --> {}", self.path),
