@@ -14,7 +14,7 @@ pub use ballot_core::valid::{
     check_source, glslang, validate, SourceError, ToolError, ValidationError,
 };
 #[cfg(feature = "validate")]
-pub use ballot_core::{check, compose, polyfill};
+pub use ballot_core::{check, compose, link, polyfill};
 pub use ballot_core::{error, ir, mask, ops, schedule, sim};
 pub use ballot_core::{
     ConfigError, Dispatch, DispatchedSubgroup, Model, Op, PerLane, Schedule, SimError, Subgroup,

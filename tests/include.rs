@@ -8,7 +8,7 @@ use ballot_core::valid::check_source;
 /// tests/linked/four.wgsl, linked for each WGSL target.
 const FOUR: [&str; 3] = ballot::include_wgsl!(
     "tests/linked/four.wgsl",
-    targets = [wgsl, wgsl-web, wgsl-no-subgroup]
+    targets = ["wgsl", "wgsl-web", "wgsl-no-subgroup"]
 );
 const TARGETS: [Target; 3] = [Target::Wgsl, Target::WgslWeb, Target::WgslNoSubgroup];
 
@@ -48,7 +48,10 @@ fn only_the_four_helpers_and_their_dependencies_are_linked() {
     for (target, text) in TARGETS.iter().zip(FOUR) {
         let defined = functions(text);
         for name in CALLED {
-            assert!(defined.contains(&name), "{target}: {name} missing from {defined:?}");
+            assert!(
+                defined.contains(&name),
+                "{target}: {name} missing from {defined:?}"
+            );
         }
         for name in NOT_CALLED {
             assert!(!defined.contains(&name), "{target}: {name} linked");
@@ -61,7 +64,10 @@ fn only_the_four_helpers_and_their_dependencies_are_linked() {
                 "{target}: {name}"
             );
         }
-        assert!(defined.len() < functions(&full).len(), "{target}: {defined:?}");
+        assert!(
+            defined.len() < functions(&full).len(),
+            "{target}: {defined:?}"
+        );
         // WGSL's own ballot, except where it is emulated.
         assert_eq!(
             defined.contains(&"ballot_subgroupBallot"),
@@ -88,7 +94,7 @@ fn one_target_is_one_str() {
 fn glsl_links_for_both_targets() {
     const GLSL: [&str; 2] = ballot::include_glsl!(
         "tests/linked/four.comp",
-        targets = [glsl, glsl-no-subgroup],
+        targets = ["glsl", "glsl-no-subgroup"],
         subgroup_size = 16
     );
     for (target, text) in [Target::Glsl, Target::GlslNoSubgroup].into_iter().zip(GLSL) {

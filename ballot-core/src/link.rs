@@ -52,6 +52,11 @@
 //!   gets `@builtin(local_invocation_index)` if it lacks it.
 //! - Broadcasts carry `u32` values (GLSL: `uint` and `uvec4`).
 //!
+//! # From a build script
+//! [`Build`] links files into `OUT_DIR`; `ballot link` does it from the
+//! command line; `ballot::include_wgsl!` and `include_glsl!` when the
+//! crate compiles.
+//!
 //! # Errors
 //! A [`LinkError`] renders as a compiler diagnostic on the shader's own
 //! file: path, line and column, the offending line, naga's message. An
@@ -67,6 +72,10 @@ use crate::check::{self, Limits, Problem};
 use crate::op::Op;
 use crate::polyfill;
 use crate::valid::{self, Diagnostic};
+
+mod build;
+
+pub use build::{Build, BuildError, Output};
 
 /// Options of [`link`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -21,7 +21,7 @@ use common::{loud, required, skip};
 
 const SHADERS: [&str; 3] = ballot::include_wgsl!(
     "../tests/linked/four.wgsl",
-    targets = [wgsl, wgsl-web, wgsl-no-subgroup]
+    targets = ["wgsl", "wgsl-web", "wgsl-no-subgroup"]
 );
 const WORKGROUP: u32 = 64;
 const WORKGROUPS: u32 = 4;
@@ -31,7 +31,7 @@ const WORDS: usize = INVOCATIONS * 8;
 
 /// The shader's `keep`, in Rust.
 fn keep(i: u32) -> bool {
-    i % 3 == 0 || (i.wrapping_mul(2654435761) >> 28) & 1 == 1
+    i.is_multiple_of(3) || (i.wrapping_mul(2654435761) >> 28) & 1 == 1
 }
 
 /// The shader's logic as a kernel: its four results, one byte each.
@@ -50,7 +50,10 @@ fn four(keep: bool) -> u32 {
 fn check(what: &str, words: &[u32], emulated: bool) {
     assert_eq!(words.len(), WORDS, "{what}");
     let size = words[5];
-    assert!(size.is_power_of_two() && size <= 128, "{what}: subgroup size {size}");
+    assert!(
+        size.is_power_of_two() && size <= 128,
+        "{what}: subgroup size {size}"
+    );
     if emulated {
         assert_eq!(size, 32, "{what}: the default virtual subgroup size");
     }
@@ -65,7 +68,10 @@ fn check(what: &str, words: &[u32], emulated: bool) {
         assert_eq!(reported, size, "{what}: invocation {g}'s subgroup size");
         assert_eq!(lane, g as u32 % size, "{what}: invocation {g}'s lane");
         if got != want || r[0..4].iter().any(|&w| w > 255) {
-            mismatches.push(format!("invocation {g}: {:?}, simulator {want:#010x}", &r[0..4]));
+            mismatches.push(format!(
+                "invocation {g}: {:?}, simulator {want:#010x}",
+                &r[0..4]
+            ));
         }
     }
     assert!(
@@ -85,7 +91,10 @@ fn the_linked_shader_agrees_with_the_simulator_on_vulkan() {
         Ok(gpu) => gpu,
         Err(e) => return skip("the linked shader on Vulkan", &e.to_string()),
     };
-    for (target, text) in [(Target::Wgsl, SHADERS[0]), (Target::WgslNoSubgroup, SHADERS[2])] {
+    for (target, text) in [
+        (Target::Wgsl, SHADERS[0]),
+        (Target::WgslNoSubgroup, SHADERS[2]),
+    ] {
         let what = format!("four.wgsl linked for {target} on {}", gpu.describe());
         if let Some(why) = gpu.unsupported(target) {
             skip(&what, &why);
@@ -104,7 +113,10 @@ fn the_linked_shader_agrees_with_the_simulator_on_dawn() {
         Ok(dawn) => dawn,
         Err(why) => return skip("the linked shader on Dawn", &why),
     };
-    let targets = [(Target::WgslWeb, SHADERS[1]), (Target::WgslNoSubgroup, SHADERS[2])];
+    let targets = [
+        (Target::WgslWeb, SHADERS[1]),
+        (Target::WgslNoSubgroup, SHADERS[2]),
+    ];
     let jobs: Vec<StorageJob> = targets
         .iter()
         .map(|&(target, text)| StorageJob {

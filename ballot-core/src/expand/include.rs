@@ -3,8 +3,8 @@
 //! crate builds.
 //!
 //! ```text
-//! include_wgsl!("shaders/scan.wgsl", target = wgsl-no-subgroup)
-//! include_wgsl!("shaders/scan.wgsl", targets = [wgsl, wgsl-no-subgroup], subgroup_size = 16)
+//! include_wgsl!("shaders/scan.wgsl", target = "wgsl-no-subgroup")
+//! include_wgsl!("shaders/scan.wgsl", targets = ["wgsl", "wgsl-no-subgroup"], subgroup_size = 16)
 //! ```
 //!
 //! `target = T` expands to a `&'static str`; `targets = [..]` to an array

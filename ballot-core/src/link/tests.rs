@@ -268,3 +268,51 @@ fn options_are_checked_against_the_shader() {
     .unwrap_err();
     assert!(e.message.contains("subgroup_size"), "{e}");
 }
+
+#[test]
+fn a_build_script_writes_each_target_to_its_file() {
+    let dir = std::env::temp_dir().join(format!("ballot-link-build-{}", std::process::id()));
+    let (src, out) = (dir.join("src"), dir.join("out"));
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    let shader = src.join("four.wgsl");
+    std::fs::write(&shader, FOUR).unwrap();
+    let outputs = Build::new()
+        .shader(&shader, [Target::Wgsl, Target::WgslNoSubgroup])
+        .subgroup_size(16)
+        .out_dir(&out)
+        .run()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs.len(), 2);
+    for (output, target) in outputs.iter().zip([Target::Wgsl, Target::WgslNoSubgroup]) {
+        assert_eq!(output.target, target);
+        assert_eq!(output.path, out.join(format!("four.{target}.wgsl")));
+        let written = std::fs::read_to_string(&output.path).unwrap();
+        let direct = link(
+            FOUR,
+            &shader.display().to_string(),
+            target,
+            &LinkOptions::default().subgroup_size(16),
+        );
+        assert_eq!(written, direct.unwrap().text);
+    }
+    // The wrong language, and a shader that does not link.
+    let wrong = Build::new()
+        .shader(&shader, [Target::Glsl])
+        .out_dir(&out)
+        .run();
+    assert!(
+        matches!(wrong, Err(BuildError::Language { .. })),
+        "{wrong:?}"
+    );
+    std::fs::write(&shader, FOUR.replace("FindLSB", "FindLowest")).unwrap();
+    let bad = Build::new()
+        .shader(&shader, [Target::Wgsl])
+        .out_dir(&out)
+        .run();
+    match bad {
+        Err(BuildError::Link(e)) => assert_eq!(e.kind, LinkErrorKind::UnknownFunction),
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2,7 +2,7 @@
 
 const SHADERS: [&str; 2] = ballot::include_wgsl!(
     "shaders/missing.wgsl",
-    targets = [wgsl, wgsl-no-subgroup]
+    targets = ["wgsl", "wgsl-no-subgroup"]
 );
 
 fn main() {

@@ -3,7 +3,7 @@
 
 const SHADER: &str = ballot::include_wgsl!(
     "../../../../tests/ui/include/syntax.wgsl",
-    target = wgsl-no-subgroup
+    target = "wgsl-no-subgroup"
 );
 
 fn main() {

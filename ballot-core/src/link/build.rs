@@ -1,0 +1,199 @@
+//! [`Build`]: linking from a build script, into `OUT_DIR`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::{link, LinkError, LinkOptions};
+use crate::back::{Language, Target};
+
+/// Links shader files from a crate's `build.rs`, writing each linked
+/// shader to `OUT_DIR` as `<stem>.<target>.<extension>`
+/// (`shaders/scan.wgsl` for `wgsl-no-subgroup`:
+/// `$OUT_DIR/scan.wgsl-no-subgroup.wgsl`), and telling Cargo to rerun the
+/// script when a shader changes.
+///
+/// ```no_run
+/// // build.rs, with `ballot = { version = "0.1", features = ["validate"] }`
+/// // under [build-dependencies]
+/// use ballot::link::Build;
+/// use ballot::Target;
+///
+/// fn main() {
+///     if let Err(e) = Build::new()
+///         .shader("shaders/scan.wgsl", [Target::Wgsl, Target::WgslNoSubgroup])
+///         .subgroup_size(32)
+///         .run()
+///     {
+///         // Cargo shows a build script's stderr when it fails.
+///         eprintln!("error: {e}");
+///         std::process::exit(1);
+///     }
+/// }
+/// ```
+///
+/// and in the crate:
+///
+/// ```ignore
+/// const SCAN: &str = include_str!(concat!(env!("OUT_DIR"), "/scan.wgsl-no-subgroup.wgsl"));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Build {
+    shaders: Vec<(PathBuf, Vec<Target>)>,
+    options: LinkOptions,
+    out_dir: Option<PathBuf>,
+}
+
+/// A shader [`Build::run`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Output {
+    /// The shader file it was linked from.
+    pub source: PathBuf,
+    /// Its target.
+    pub target: Target,
+    /// Where it was written.
+    pub path: PathBuf,
+}
+
+/// Why [`Build::run`] failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// No output directory: `OUT_DIR` is unset (not in a build script) and
+    /// none was given.
+    NoOutDir,
+    /// A target of the other language than the file's extension says.
+    Language {
+        /// The shader file.
+        path: PathBuf,
+        /// The target asked for.
+        target: Target,
+    },
+    /// A file could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        error: std::io::Error,
+    },
+    /// The shader does not link.
+    Link(LinkError),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::NoOutDir => {
+                write!(
+                    f,
+                    "OUT_DIR is not set: run in a build script, or call out_dir"
+                )
+            }
+            BuildError::Language { path, target } => write!(
+                f,
+                "`{}` is not a {} file, for target `{target}` (by its extension)",
+                path.display(),
+                match target.language() {
+                    Language::Wgsl => "WGSL (.wgsl)",
+                    Language::Glsl => "GLSL (.glsl, .comp)",
+                }
+            ),
+            BuildError::Io { path, error } => write!(f, "`{}`: {error}", path.display()),
+            BuildError::Link(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Io { error, .. } => Some(error),
+            BuildError::Link(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl Build {
+    /// No shaders yet, default [`LinkOptions`], output to `OUT_DIR`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Links `path` (relative to the build script's directory, the crate's
+    /// root) for each of `targets`.
+    pub fn shader(
+        mut self,
+        path: impl AsRef<Path>,
+        targets: impl IntoIterator<Item = Target>,
+    ) -> Self {
+        self.shaders
+            .push((path.as_ref().to_path_buf(), targets.into_iter().collect()));
+        self
+    }
+
+    /// The virtual subgroup size of the emulated targets (default 32).
+    pub fn subgroup_size(mut self, subgroup_size: u32) -> Self {
+        self.options.subgroup_size = subgroup_size;
+        self
+    }
+
+    /// Writes to `dir` instead of `OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Links and writes every shader, printing `cargo:rerun-if-changed`
+    /// for each source file; stops at the first error.
+    pub fn run(self) -> Result<Vec<Output>, BuildError> {
+        let out_dir = self
+            .out_dir
+            .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from))
+            .ok_or(BuildError::NoOutDir)?;
+        let mut outputs = Vec::new();
+        for (source, targets) in &self.shaders {
+            println!("cargo:rerun-if-changed={}", source.display());
+            let language = crate::check::target_for_path(source).map(Target::language);
+            for &target in targets {
+                if language.is_some_and(|l| l != target.language()) {
+                    return Err(BuildError::Language {
+                        path: source.clone(),
+                        target,
+                    });
+                }
+            }
+            let io = |error| BuildError::Io {
+                path: source.clone(),
+                error,
+            };
+            let text = std::fs::read_to_string(source).map_err(io)?;
+            let shown = source.display().to_string();
+            let stem = source
+                .file_name()
+                .and_then(|n| n.to_str())
+                .map_or("shader", |n| n.split('.').next().unwrap_or(n));
+            let extension = source
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or(match language {
+                    Some(Language::Glsl) => "comp",
+                    _ => "wgsl",
+                });
+            for &target in targets {
+                let linked =
+                    link(&text, &shown, target, &self.options).map_err(BuildError::Link)?;
+                let path = out_dir.join(format!("{stem}.{target}.{extension}"));
+                std::fs::write(&path, linked.text).map_err(|error| BuildError::Io {
+                    path: path.clone(),
+                    error,
+                })?;
+                outputs.push(Output {
+                    source: source.clone(),
+                    target,
+                    path,
+                });
+            }
+        }
+        Ok(outputs)
+    }
+}
