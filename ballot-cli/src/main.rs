@@ -2,6 +2,7 @@
 //! helper library. `ballot --help` has the details.
 
 mod check;
+mod link;
 mod polyfill;
 mod portability;
 mod targets;
@@ -28,8 +29,11 @@ struct Cli {
 enum Command {
     /// List the targets and what each needs from a device.
     Targets,
-    /// Validate a WGSL or GLSL file with naga (exit 1 if it is invalid).
+    /// Validate WGSL and GLSL files, or the shaders under directories, with
+    /// naga (exit 1 if any is invalid).
     Check(check::Args),
+    /// Link a hand-written shader with the ballot functions it calls.
+    Link(link::Args),
     /// Print or write the helper library for a target.
     Polyfill(polyfill::Args),
     /// Check that kernels give the same answer at every subgroup size and
@@ -104,6 +108,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Targets => write_stdout(targets::listing().as_bytes()),
         Command::Check(args) => check::run(&args),
+        Command::Link(args) => link::run(&args),
         Command::Polyfill(args) => polyfill::run(&args),
         Command::Portability(args) => portability::run(&args),
     }

@@ -1,0 +1,149 @@
+//! `ballot link`: a hand-written shader linked for a target, its exit
+//! codes, and its output checked by `ballot check`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn ballot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ballot"))
+        .args(args)
+        .output()
+        .expect("the ballot binary runs")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ballot-cli-link-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// The workspace's hand-written test shader: four ballot helpers.
+fn four() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/linked/four.wgsl")
+}
+
+#[test]
+fn links_for_each_wgsl_target_and_the_output_checks() {
+    let out = dir("ok");
+    for target in ["wgsl", "wgsl-web", "wgsl-no-subgroup"] {
+        let file = out.join(format!("four.{target}.wgsl"));
+        let run = ballot(&["link", s(&four()), "--target", target, "-o", s(&file)]);
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            text.contains("fn ballot_subgroupBallotExclusiveBitCount("),
+            "{target}"
+        );
+        assert!(
+            !text.contains("fn ballot_subgroupBallotFindMSB("),
+            "{target}"
+        );
+        let check = ballot(&["check", s(&file), "--target", target]);
+        assert_eq!(
+            check.status.code(),
+            Some(0),
+            "{target}: {}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+    // To stdout, at another virtual subgroup size.
+    let run = ballot(&[
+        "link",
+        s(&four()),
+        "-t",
+        "wgsl-no-subgroup",
+        "--subgroup-size",
+        "8",
+    ]);
+    assert_eq!(run.status.code(), Some(0));
+    let text = String::from_utf8(run.stdout).unwrap();
+    assert!(text.contains("const ballot_subgroup_size: u32 = 8u;"));
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn a_shader_that_does_not_link_exits_1_at_its_line() {
+    let out = dir("bad");
+    let file = out.join("bad.wgsl");
+    let text = std::fs::read_to_string(four()).unwrap();
+    let bad = text.replace(
+        "subgroupBallotFindLSB(kept)",
+        "subgroupBallotFindFirst(kept)",
+    );
+    let line = bad.lines().position(|l| l.contains("FindFirst")).unwrap() + 1;
+    let column = bad
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .find("subgroupBallotFindFirst")
+        .unwrap()
+        + 1;
+    std::fs::write(&file, bad).unwrap();
+    let run = ballot(&["link", s(&file), "--target", "wgsl"]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains(&format!("bad.wgsl:{line}:{column}")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("subgroupBallotFindFirst(kept)"),
+        "shows the line: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // A missing file.
+    let run = ballot(&["link", s(&out.join("none.wgsl")), "--target", "wgsl"]);
+    assert_eq!(run.status.code(), Some(1));
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let four = four();
+    for args in [
+        // A GLSL target for a WGSL file.
+        vec!["link", s(&four), "--target", "glsl"],
+        // An unknown target, no target, a subgroup size that is no power of two.
+        vec!["link", s(&four), "--target", "hlsl"],
+        vec!["link", s(&four)],
+        vec![
+            "link",
+            s(&four),
+            "--target",
+            "wgsl-no-subgroup",
+            "--subgroup-size",
+            "3",
+        ],
+        // Larger than the shader's workgroup of 64.
+        vec![
+            "link",
+            s(&four),
+            "--target",
+            "wgsl-no-subgroup",
+            "--subgroup-size",
+            "128",
+        ],
+    ] {
+        let run = ballot(&args);
+        assert_eq!(
+            run.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            stderr.starts_with("error:") && stderr.contains("--help"),
+            "{args:?}: clap's usage error: {stderr}"
+        );
+    }
+}
