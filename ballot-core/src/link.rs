@@ -1136,10 +1136,10 @@ fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
             out.push_str("#extension GL_KHR_shader_subgroup_ballot : require\n");
         }
         (Language::Glsl, true) => {
-            out.push_str(&crate::back::glsl::emulated_constants(options));
+            out.push_str(&crate::back::glsl::emulated_constants(options, false));
             let helpers = polyfill::helpers_of(language, true, ops);
             crate::back::glsl::helpers::write_all(&mut out, &helpers);
-            polyfill::glsl_public(&mut out, ops, &name);
+            polyfill::glsl_public(&mut out, ops, &name, false);
         }
         (Language::Wgsl, _) => {
             let helpers = polyfill::helpers_of(language, emulated, ops);
@@ -1150,7 +1150,7 @@ fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
                     crate::back::wgsl::helpers::text(helper, emulated).unwrap_or_default(),
                 );
             }
-            polyfill::wgsl_public(&mut out, target, ops, &name);
+            polyfill::wgsl_public(&mut out, target, ops, &name, false);
         }
     }
     out

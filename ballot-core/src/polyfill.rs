@@ -39,7 +39,13 @@
 //! `local_invocation_index` in `s * S .. s * S + S`, and the last one is
 //! partial when the workgroup's invocation count is not a multiple of `S`.
 //! The shader's workgroup must have exactly as many invocations as
-//! [`PolyfillOptions::workgroup_size`]. Ballot, Elect, Broadcast and
+//! [`PolyfillOptions::workgroup_size`]. Where it has more, the misuse is
+//! loud, never an access past the exchange memory: the invocations past
+//! the declared count exchange through a spare slot, and every public
+//! function returns them a failure value: all bits set (`0xFFFFFFFF` in
+//! each word) where it returns a mask or a number, which no ballot below
+//! subgroup size 128 and no count or index can be, and `false` where it
+//! returns a boolean. The invocations within the count are unaffected. Ballot, Elect, Broadcast and
 //! BroadcastFirst take an explicit `on` flag (whether the calling
 //! invocation takes part, i.e. is *active*), and hold barriers: every
 //! invocation of the workgroup must call them, in workgroup-uniform control
@@ -245,18 +251,48 @@ pub(crate) fn helpers_of(language: Language, emulated: bool, ops: &[Op]) -> BTre
 
 fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
     out.push('\n');
-    out.push_str(&glsl::emulated_constants(options));
-    let helpers = helpers_of(Language::Glsl, true, &Op::ALL);
+    out.push_str(&glsl::emulated_constants(options, true));
+    let mut helpers = helpers_of(Language::Glsl, true, &Op::ALL);
+    helpers.insert(Helper::Guard);
     glsl::helpers::write_all(out, &helpers);
     out.push_str("// The public functions.\n");
-    glsl_public(out, &Op::ALL, &|op| {
-        function_name(Target::GlslNoSubgroup, op).to_string()
-    });
+    glsl_public(
+        out,
+        &Op::ALL,
+        &|op| function_name(Target::GlslNoSubgroup, op).to_string(),
+        true,
+    );
+}
+
+/// The value a guarded public function returns to an invocation past the
+/// library's workgroup, by its return type: all bits set for masks and
+/// numbers (no ballot has bits at or above a size below 128, no count or
+/// index reaches 0xFFFFFFFF), `false` for booleans.
+fn failure(ret: &str) -> &'static str {
+    match ret {
+        "uvec4" => "uvec4(0xFFFFFFFFu)",
+        "vec4<u32>" => "vec4<u32>(0xffffffffu)",
+        "uint" => "0xFFFFFFFFu",
+        "u32" => "0xffffffffu",
+        _ => "false",
+    }
 }
 
 /// The public functions of `ops` on `glsl-no-subgroup`, named by `name`,
-/// over the `ballot_*` helpers.
-pub(crate) fn glsl_public(out: &mut String, ops: &[Op], name: &dyn Fn(Op) -> String) {
+/// over the `ballot_*` helpers; with the `guard`, returning [`failure`]
+/// values past the workgroup (after the helper ran: it may hold a barrier).
+pub(crate) fn glsl_public(out: &mut String, ops: &[Op], name: &dyn Fn(Op) -> String, guard: bool) {
+    let function = |ret: &str, name: &str, params: &str, value: String| {
+        if guard {
+            format!(
+                "{ret} {name}({params}) {{\n    {ret} result = {value};\n    \
+                 return ballot_overflow ? {} : result;\n}}\n",
+                failure(ret)
+            )
+        } else {
+            format!("{ret} {name}({params}) {{\n    return {value};\n}}\n")
+        }
+    };
     // A blank line between functions, none after the last: the library
     // ends where its last function does, as the other targets' do.
     let mut functions = Vec::new();
@@ -274,23 +310,25 @@ pub(crate) fn glsl_public(out: &mut String, ops: &[Op], name: &dyn Fn(Op) -> Str
             Op::EqMask | Op::GeMask | Op::GtMask | Op::LeMask | Op::LtMask => ("uvec4", "", ""),
             Op::Elect => ("bool", "bool on", "on"),
             Op::Broadcast => {
-                functions.push(format!(
-                    "uint {name}(bool on, uint value, uint id) {{\n    \
-                     return {helper}(on, uvec4(value, 0u, 0u, 0u), id).x;\n}}\n"
+                functions.push(function(
+                    "uint",
+                    &name,
+                    "bool on, uint value, uint id",
+                    format!("{helper}(on, uvec4(value, 0u, 0u, 0u), id).x"),
                 ));
                 ("uvec4", "bool on, uvec4 value, uint id", "on, value, id")
             }
             Op::BroadcastFirst => {
-                functions.push(format!(
-                    "uint {name}(bool on, uint value) {{\n    \
-                     return {helper}(on, uvec4(value, 0u, 0u, 0u)).x;\n}}\n"
+                functions.push(function(
+                    "uint",
+                    &name,
+                    "bool on, uint value",
+                    format!("{helper}(on, uvec4(value, 0u, 0u, 0u)).x"),
                 ));
                 ("uvec4", "bool on, uvec4 value", "on, value")
             }
         };
-        functions.push(format!(
-            "{ret} {name}({params}) {{\n    return {helper}({args});\n}}\n"
-        ));
+        functions.push(function(ret, &name, params, format!("{helper}({args})")));
     }
     out.push_str(&functions.join("\n"));
 }
@@ -303,16 +341,23 @@ fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
         // analysis would reject in subgroupElect's broadcast.
         out.push_str("\nenable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
     }
-    let helpers = helpers_of(Language::Wgsl, emulated, &Op::ALL);
+    let mut helpers = helpers_of(Language::Wgsl, emulated, &Op::ALL);
+    if emulated {
+        helpers.insert(Helper::Guard);
+    }
     out.push_str(&wgsl::lane_state(emulated, options, &helpers));
     for helper in helpers {
         out.push('\n');
         out.push_str(wgsl::helpers::text(helper, emulated).unwrap_or_default());
     }
     out.push_str("\n// The public functions, under the GLSL names of what they replace.\n");
-    wgsl_public(out, target, &Op::ALL, &|op| {
-        function_name(target, op).to_string()
-    });
+    wgsl_public(
+        out,
+        target,
+        &Op::ALL,
+        &|op| function_name(target, op).to_string(),
+        emulated,
+    );
 }
 
 /// The public functions of `ops` on a WGSL `target`, named by `name`, over
@@ -322,8 +367,17 @@ pub(crate) fn wgsl_public(
     target: Target,
     ops: &[Op],
     name: &dyn Fn(Op) -> String,
+    guard: bool,
 ) {
     let emulated = !target.has_subgroups();
+    let function = |name: &str, params: &str, ret: &str, value: &str| {
+        let value = if guard {
+            format!("select({value}, {}, ballot_overflow)", failure(ret))
+        } else {
+            value.to_string()
+        };
+        format!("\nfn {name}({params}) -> {ret} {{\n    return {value};\n}}\n")
+    };
     for &op in ops {
         if target.has_subgroups() && matches!(op, Op::Ballot | Op::Broadcast | Op::BroadcastFirst) {
             // WGSL's own.
@@ -363,9 +417,11 @@ pub(crate) fn wgsl_public(
             Op::Elect if emulated => ("on: bool", "bool", "ballot_elect(on)"),
             Op::Elect => ("", "bool", "ballot_elect()"),
             Op::Broadcast => {
-                out.push_str(&format!(
-                    "\nfn {name}(on: bool, value: u32, id: u32) -> u32 {{\n    \
-                     return ballot_broadcast(on, vec4<u32>(value, 0u, 0u, 0u), id).x;\n}}\n"
+                out.push_str(&function(
+                    &name,
+                    "on: bool, value: u32, id: u32",
+                    "u32",
+                    "ballot_broadcast(on, vec4<u32>(value, 0u, 0u, 0u), id).x",
                 ));
                 (
                     "on: bool, value: vec4<u32>, id: u32",
@@ -374,9 +430,11 @@ pub(crate) fn wgsl_public(
                 )
             }
             Op::BroadcastFirst => {
-                out.push_str(&format!(
-                    "\nfn {name}(on: bool, value: u32) -> u32 {{\n    \
-                     return ballot_broadcast_first(on, vec4<u32>(value, 0u, 0u, 0u)).x;\n}}\n"
+                out.push_str(&function(
+                    &name,
+                    "on: bool, value: u32",
+                    "u32",
+                    "ballot_broadcast_first(on, vec4<u32>(value, 0u, 0u, 0u)).x",
                 ));
                 (
                     "on: bool, value: vec4<u32>",
@@ -391,9 +449,7 @@ pub(crate) fn wgsl_public(
         } else {
             ""
         };
-        out.push_str(&format!(
-            "\nfn {name}{suffix}({params}) -> {ret} {{\n    return {body};\n}}\n"
-        ));
+        out.push_str(&function(&format!("{name}{suffix}"), params, ret, body));
     }
 }
 
@@ -414,7 +470,9 @@ fn header(target: Target, options: &ShaderOptions) -> String {
     let emulated_rules = format!(
         "Subgroups of {s} invocations are emulated in workgroup memory, for a workgroup \
          of {n} invocations (e.g. {x}x{y}x{z}; the shader's workgroup must have exactly \
-         that many): virtual subgroup k is the invocations with local invocation index \
+         that many: invocations past them get failure values, all bits set (0xFFFFFFFF) \
+         from the functions that return masks and numbers, false from the others): \
+         virtual subgroup k is the invocations with local invocation index \
          in k * {s} .. k * {s} + {s}; the last is partial if {s} does not divide {n}. \
          Ballot, Elect, Broadcast and BroadcastFirst take `on` first, whether the \
          invocation is active, and hold barriers: EVERY invocation of the workgroup must \

@@ -40,6 +40,12 @@ helpers! {
     /// GLSL, emulated: the invocation's place in its virtual subgroup and
     /// `ballot_init` (WGSL's printer writes its own lane state).
     LaneState,
+    /// Emulated, in polyfill libraries only: invocations past the workgroup
+    /// size the library was written for exchange through a spare slot, and
+    /// the public functions give them the documented failure values, so
+    /// that a shader run in a larger workgroup fails loudly rather than
+    /// indexing past the exchange memory.
+    Guard,
     /// Emulated: one flag per invocation in workgroup memory.
     Share,
     /// Emulated: one exchanged value per invocation in workgroup memory.
@@ -205,7 +211,7 @@ impl Helper {
     pub const fn name(self) -> Option<&'static str> {
         use Helper::*;
         Some(match self {
-            LaneState | Share | Values | Votes => return None,
+            LaneState | Guard | Share | Values | Votes => return None,
             LowestFlag => "ballot_lowest_flag",
             IsNan => "ballot_is_nan",
             F32Bits => "ballot_f32_bits",

@@ -2,6 +2,7 @@
 
 const uint ballot_subgroup_size = 32u;
 const uint ballot_workgroup_size = 64u;
+const uint ballot_exchange_size = 64u;
 
 layout(local_size_x = 64, local_size_y = 1, local_size_z = 1) in;
 
@@ -17,7 +18,7 @@ uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
 
-shared bool ballot_flags[ballot_workgroup_size];
+shared bool ballot_flags[ballot_exchange_size];
 
 // Bits lo..lo + 32 of SubgroupMask::first(n).
 uint ballot_first_word(uint n, uint lo) {

@@ -2,6 +2,7 @@
 
 const uint ballot_subgroup_size = 8u;
 const uint ballot_workgroup_size = 12u;
+const uint ballot_exchange_size = 12u;
 
 layout(local_size_x = 2, local_size_y = 3, local_size_z = 2) in;
 
@@ -19,9 +20,9 @@ uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
 
-shared bool ballot_flags[ballot_workgroup_size];
+shared bool ballot_flags[ballot_exchange_size];
 
-shared bool ballot_votes[ballot_workgroup_size];
+shared bool ballot_votes[ballot_exchange_size];
 shared bool ballot_vote;
 
 // The lowest lane of this virtual subgroup whose flag is set, or

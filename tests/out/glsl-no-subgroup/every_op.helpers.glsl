@@ -15,6 +15,7 @@
 
 const uint ballot_subgroup_size = 32u;
 const uint ballot_workgroup_size = 64u;
+const uint ballot_exchange_size = 64u;
 
 // The invocation's place in its virtual subgroup: lane `index % size` of
 // the subgroup that starts at `index - lane` and holds `count` invocations
@@ -25,9 +26,9 @@ uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
 
-shared bool ballot_flags[ballot_workgroup_size];
+shared bool ballot_flags[ballot_exchange_size];
 
-shared uvec4 ballot_slots[ballot_workgroup_size];
+shared uvec4 ballot_slots[ballot_exchange_size];
 
 // The lowest lane of this virtual subgroup whose flag is set, or
 // ballot_count when none is; read between the barriers of an exchange.

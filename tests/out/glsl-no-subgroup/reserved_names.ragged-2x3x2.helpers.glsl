@@ -15,6 +15,7 @@
 
 const uint ballot_subgroup_size = 8u;
 const uint ballot_workgroup_size = 12u;
+const uint ballot_exchange_size = 12u;
 
 // The invocation's place in its virtual subgroup: lane `index % size` of
 // the subgroup that starts at `index - lane` and holds `count` invocations
@@ -25,7 +26,7 @@ uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
 
-shared bool ballot_flags[ballot_workgroup_size];
+shared bool ballot_flags[ballot_exchange_size];
 
 // Bits lo..lo + 32 of SubgroupMask::first(n).
 uint ballot_first_word(uint n, uint lo) {

@@ -11,12 +11,14 @@
 //
 // Subgroups of 32 invocations are emulated in workgroup memory, for a workgroup
 // of 64 invocations (e.g. 64x1x1; the shader's workgroup must have exactly that
-// many): virtual subgroup k is the invocations with local invocation index in k
-// * 32 .. k * 32 + 32; the last is partial if 32 does not divide 64. Ballot,
-// Elect, Broadcast and BroadcastFirst take `on` first, whether the invocation
-// is active, and hold barriers: EVERY invocation of the workgroup must call
-// them, in workgroup-uniform control flow, passing on = false where it would
-// not have called them. The other functions are lane-local: call them anywhere.
+// many: invocations past them get failure values, all bits set (0xFFFFFFFF)
+// from the functions that return masks and numbers, false from the others):
+// virtual subgroup k is the invocations with local invocation index in k * 32
+// .. k * 32 + 32; the last is partial if 32 does not divide 64. Ballot, Elect,
+// Broadcast and BroadcastFirst take `on` first, whether the invocation is
+// active, and hold barriers: EVERY invocation of the workgroup must call them,
+// in workgroup-uniform control flow, passing on = false where it would not have
+// called them. The other functions are lane-local: call them anywhere.
 //
 // Names: `ballot` + the GLSL name, capitalised (ballotSubgroupBallot,
 // ballotSubgroupBallotFindMSB, ballotSubgroupEqMask(), …): glslang declares
@@ -33,6 +35,7 @@
 
 const uint ballot_subgroup_size = 32u;
 const uint ballot_workgroup_size = 64u;
+const uint ballot_exchange_size = 65u;
 
 // The invocation's place in its virtual subgroup: lane `index % size` of
 // the subgroup that starts at `index - lane` and holds `count` invocations
@@ -43,9 +46,12 @@ uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
 
-shared bool ballot_flags[ballot_workgroup_size];
+// Whether this invocation is past the workgroup the library was written for.
+bool ballot_overflow = false;
 
-shared uvec4 ballot_slots[ballot_workgroup_size];
+shared bool ballot_flags[ballot_exchange_size];
+
+shared uvec4 ballot_slots[ballot_exchange_size];
 
 // The lowest lane of this virtual subgroup whose flag is set, or
 // ballot_count when none is; read between the barriers of an exchange.
@@ -231,6 +237,12 @@ void ballot_init(uint local_invocation_index) {
     ballot_lane = local_invocation_index % ballot_subgroup_size;
     ballot_base = local_invocation_index - ballot_lane;
     ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
+    if (local_invocation_index >= ballot_workgroup_size) {
+        ballot_overflow = true;
+        ballot_index = ballot_workgroup_size;
+        ballot_base = ballot_workgroup_size;
+        ballot_count = 0u;
+    }
     ballot_below_bits = ballot_mask_first(ballot_subgroup_size);
     ballot_eq_bits = ballot_mask_lane(ballot_lane);
     ballot_ge_bits = ballot_below(~ballot_mask_first(ballot_lane));
@@ -241,75 +253,93 @@ void ballot_init(uint local_invocation_index) {
 
 // The public functions.
 uvec4 ballotSubgroupBallot(bool on, bool predicate) {
-    return ballot_ballot(on, predicate);
+    uvec4 result = ballot_ballot(on, predicate);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupInverseBallot(uvec4 value) {
-    return ballot_inverse_ballot(value);
+    bool result = ballot_inverse_ballot(value);
+    return ballot_overflow ? false : result;
 }
 
 bool ballotSubgroupBallotBitExtract(uvec4 value, uint index) {
-    return ballot_bit_extract(value, index);
+    bool result = ballot_bit_extract(value, index);
+    return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupBallotBitCount(uvec4 value) {
-    return ballot_bit_count(value);
+    uint result = ballot_bit_count(value);
+    return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 uint ballotSubgroupBallotInclusiveBitCount(uvec4 value) {
-    return ballot_inclusive_bit_count(value);
+    uint result = ballot_inclusive_bit_count(value);
+    return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 uint ballotSubgroupBallotExclusiveBitCount(uvec4 value) {
-    return ballot_exclusive_bit_count(value);
+    uint result = ballot_exclusive_bit_count(value);
+    return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 uint ballotSubgroupBallotFindLSB(uvec4 value) {
-    return ballot_find_lsb(value);
+    uint result = ballot_find_lsb(value);
+    return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 uint ballotSubgroupBallotFindMSB(uvec4 value) {
-    return ballot_find_msb(value);
+    uint result = ballot_find_msb(value);
+    return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 uvec4 ballotSubgroupEqMask() {
-    return ballot_eq_mask();
+    uvec4 result = ballot_eq_mask();
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uvec4 ballotSubgroupGeMask() {
-    return ballot_ge_mask();
+    uvec4 result = ballot_ge_mask();
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uvec4 ballotSubgroupGtMask() {
-    return ballot_gt_mask();
+    uvec4 result = ballot_gt_mask();
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uvec4 ballotSubgroupLeMask() {
-    return ballot_le_mask();
+    uvec4 result = ballot_le_mask();
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uvec4 ballotSubgroupLtMask() {
-    return ballot_lt_mask();
+    uvec4 result = ballot_lt_mask();
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupElect(bool on) {
-    return ballot_elect(on);
+    bool result = ballot_elect(on);
+    return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupBroadcast(bool on, uint value, uint id) {
-    return ballot_broadcast(on, uvec4(value, 0u, 0u, 0u), id).x;
+    uint result = ballot_broadcast(on, uvec4(value, 0u, 0u, 0u), id).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 uvec4 ballotSubgroupBroadcast(bool on, uvec4 value, uint id) {
-    return ballot_broadcast(on, value, id);
+    uvec4 result = ballot_broadcast(on, value, id);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupBroadcastFirst(bool on, uint value) {
-    return ballot_broadcast_first(on, uvec4(value, 0u, 0u, 0u)).x;
+    uint result = ballot_broadcast_first(on, uvec4(value, 0u, 0u, 0u)).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 uvec4 ballotSubgroupBroadcastFirst(bool on, uvec4 value) {
-    return ballot_broadcast_first(on, value);
+    uvec4 result = ballot_broadcast_first(on, value);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 // Self-test: not part of the library. It calls every function and writes

@@ -10,12 +10,14 @@
 //
 // Subgroups of 32 invocations are emulated in workgroup memory, for a workgroup
 // of 64 invocations (e.g. 64x1x1; the shader's workgroup must have exactly that
-// many): virtual subgroup k is the invocations with local invocation index in k
-// * 32 .. k * 32 + 32; the last is partial if 32 does not divide 64. Ballot,
-// Elect, Broadcast and BroadcastFirst take `on` first, whether the invocation
-// is active, and hold barriers: EVERY invocation of the workgroup must call
-// them, in workgroup-uniform control flow, passing on = false where it would
-// not have called them. The other functions are lane-local: call them anywhere.
+// many: invocations past them get failure values, all bits set (0xFFFFFFFF)
+// from the functions that return masks and numbers, false from the others):
+// virtual subgroup k is the invocations with local invocation index in k * 32
+// .. k * 32 + 32; the last is partial if 32 does not divide 64. Ballot, Elect,
+// Broadcast and BroadcastFirst take `on` first, whether the invocation is
+// active, and hold barriers: EVERY invocation of the workgroup must call them,
+// in workgroup-uniform control flow, passing on = false where it would not have
+// called them. The other functions are lane-local: call them anywhere.
 //
 // Names: the GLSL ones (subgroupBallot, subgroupBallotFindMSB, …), shadowing
 // WGSL's built-ins; built-in variables become functions without gl_
@@ -31,9 +33,11 @@
 //
 // Names starting with ballot_ are the library's own.
 
-// The virtual subgroup size, and the invocations per workgroup.
+// The virtual subgroup size, the invocations per workgroup, and the
+// exchange memory's slots.
 const ballot_subgroup_size: u32 = 32u;
 const ballot_workgroup_size: u32 = 64u;
+const ballot_exchange_size: u32 = 65u;
 
 // The invocation's place: its local_invocation_index, its lane, and its
 // virtual subgroup's first invocation, lane count and size.
@@ -51,6 +55,12 @@ fn ballot_init(local_invocation_index: u32) {
     ballot_base = (local_invocation_index - ballot_lane);
     ballot_count = min(ballot_subgroup_size, (ballot_workgroup_size - ballot_base));
     ballot_size = ballot_subgroup_size;
+    if (local_invocation_index >= ballot_workgroup_size) {
+        ballot_overflow = true;
+        ballot_index = ballot_workgroup_size;
+        ballot_base = ballot_workgroup_size;
+        ballot_count = 0u;
+    }
     ballot_below_bits = ballot_mask_first(ballot_size);
     ballot_eq_bits = (ballot_mask_lane(ballot_lane) & ballot_below_bits);
     ballot_ge_bits = ((~ballot_mask_first(ballot_lane)) & ballot_below_bits);
@@ -59,8 +69,11 @@ fn ballot_init(local_invocation_index: u32) {
     ballot_lt_bits = (ballot_mask_first(ballot_lane) & ballot_below_bits);
 }
 
+// Whether this invocation is past the workgroup the library was written for.
+var<private> ballot_overflow: bool;
+
 // Exchange memory of the virtual subgroups: one flag per invocation.
-var<workgroup> ballot_flags: array<u32, ballot_workgroup_size>;
+var<workgroup> ballot_flags: array<u32, ballot_exchange_size>;
 
 // Publishes this invocation's flag to its virtual subgroup. It holds a
 // barrier: every invocation of the workgroup calls it, in uniform control flow.
@@ -70,7 +83,7 @@ fn ballot_share(flag: bool) {
 }
 
 // Exchange memory of broadcasts: one value per invocation, as bits.
-var<workgroup> ballot_values: array<vec4<u32>, ballot_workgroup_size>;
+var<workgroup> ballot_values: array<vec4<u32>, ballot_exchange_size>;
 
 // The lowest lane of this virtual subgroup whose shared flag is set, or the
 // subgroup size when none is.
@@ -267,73 +280,73 @@ fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
 // The public functions, under the GLSL names of what they replace.
 
 fn subgroupBallot(on: bool, predicate: bool) -> vec4<u32> {
-    return ballot_ballot(on, predicate);
+    return select(ballot_ballot(on, predicate), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInverseBallot(value: vec4<u32>) -> bool {
-    return ballot_inverse_ballot(value);
+    return select(ballot_inverse_ballot(value), false, ballot_overflow);
 }
 
 fn subgroupBallotBitExtract(value: vec4<u32>, index: u32) -> bool {
-    return ballot_bit_extract(value, index);
+    return select(ballot_bit_extract(value, index), false, ballot_overflow);
 }
 
 fn subgroupBallotBitCount(value: vec4<u32>) -> u32 {
-    return ballot_bit_count(value);
+    return select(ballot_bit_count(value), 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupBallotInclusiveBitCount(value: vec4<u32>) -> u32 {
-    return ballot_inclusive_bit_count(value);
+    return select(ballot_inclusive_bit_count(value), 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupBallotExclusiveBitCount(value: vec4<u32>) -> u32 {
-    return ballot_exclusive_bit_count(value);
+    return select(ballot_exclusive_bit_count(value), 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupBallotFindLSB(value: vec4<u32>) -> u32 {
-    return ballot_find_lsb(value);
+    return select(ballot_find_lsb(value), 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupBallotFindMSB(value: vec4<u32>) -> u32 {
-    return ballot_find_msb(value);
+    return select(ballot_find_msb(value), 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupEqMask() -> vec4<u32> {
-    return ballot_eq_mask();
+    return select(ballot_eq_mask(), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupGeMask() -> vec4<u32> {
-    return ballot_ge_mask();
+    return select(ballot_ge_mask(), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupGtMask() -> vec4<u32> {
-    return ballot_gt_mask();
+    return select(ballot_gt_mask(), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupLeMask() -> vec4<u32> {
-    return ballot_le_mask();
+    return select(ballot_le_mask(), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupLtMask() -> vec4<u32> {
-    return ballot_lt_mask();
+    return select(ballot_lt_mask(), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupElect(on: bool) -> bool {
-    return ballot_elect(on);
+    return select(ballot_elect(on), false, ballot_overflow);
 }
 
 fn subgroupBroadcast(on: bool, value: u32, id: u32) -> u32 {
-    return ballot_broadcast(on, vec4<u32>(value, 0u, 0u, 0u), id).x;
+    return select(ballot_broadcast(on, vec4<u32>(value, 0u, 0u, 0u), id).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupBroadcastVec4(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, id);
+    return select(ballot_broadcast(on, value, id), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupBroadcastFirst(on: bool, value: u32) -> u32 {
-    return ballot_broadcast_first(on, vec4<u32>(value, 0u, 0u, 0u)).x;
+    return select(ballot_broadcast_first(on, vec4<u32>(value, 0u, 0u, 0u)).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupBroadcastFirstVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
-    return ballot_broadcast_first(on, value);
+    return select(ballot_broadcast_first(on, value), vec4<u32>(0xffffffffu), ballot_overflow);
 }

@@ -3,9 +3,11 @@
 // documented value: FindLSB / FindMSB with no bit below the subgroup size
 // give 0xffffffffu, and BitExtract at or above the size gives false.
 
-// The virtual subgroup size, and the invocations per workgroup.
+// The virtual subgroup size, the invocations per workgroup, and the
+// exchange memory's slots.
 const ballot_subgroup_size: u32 = 128u;
 const ballot_workgroup_size: u32 = 128u;
+const ballot_exchange_size: u32 = 128u;
 
 // The invocation's place: its local_invocation_index, its lane, and its
 // virtual subgroup's first invocation, lane count and size.
@@ -27,7 +29,7 @@ fn ballot_init(local_invocation_index: u32) {
 }
 
 // Exchange memory of the virtual subgroups: one flag per invocation.
-var<workgroup> ballot_flags: array<u32, ballot_workgroup_size>;
+var<workgroup> ballot_flags: array<u32, ballot_exchange_size>;
 
 // Publishes this invocation's flag to its virtual subgroup. It holds a
 // barrier: every invocation of the workgroup calls it, in uniform control flow.

@@ -138,7 +138,8 @@ impl Writer<'_, &mut Forms> {
         }
         writeln!(self.out)?;
         if self.emulated() {
-            self.out.write_str(&emulated_constants(self.options))?;
+            self.out
+                .write_str(&emulated_constants(self.options, false))?;
         }
         self.out.only(Some(Form::ComputeShader));
         self.write_interface()?;
@@ -296,12 +297,16 @@ impl<W: Write> Writer<'_, W> {
 use crate::back::Level;
 
 /// The emulated target's constants, followed by a blank line: the virtual
-/// subgroup size and the invocations per workgroup, which the helpers read.
-pub(crate) fn emulated_constants(options: &ShaderOptions) -> String {
+/// subgroup size, the invocations per workgroup and the exchange memory's
+/// slots, which the helpers read. With the `guard` (polyfill libraries),
+/// one spare slot takes the writes of invocations past the workgroup.
+pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool) -> String {
+    let n = options.invocations_per_workgroup();
     format!(
-        "const uint ballot_subgroup_size = {}u;\nconst uint ballot_workgroup_size = {}u;\n\n",
+        "const uint ballot_subgroup_size = {}u;\nconst uint ballot_workgroup_size = {n}u;\n\
+         const uint ballot_exchange_size = {}u;\n\n",
         options.subgroup_size,
-        options.invocations_per_workgroup()
+        n + u32::from(guard)
     )
 }
 

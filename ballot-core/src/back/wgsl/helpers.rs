@@ -20,6 +20,7 @@ use crate::lower::helpers::Needs;
 pub(crate) fn init(helper: Helper) -> Option<&'static str> {
     use Helper::*;
     Some(match helper {
+        Guard => WGSL_GUARD_INIT,
         Below => "ballot_below_bits = ballot_mask_first(ballot_size);",
         EqMask => "ballot_eq_bits = (ballot_mask_lane(ballot_lane) & ballot_below_bits);",
         GeMask => "ballot_ge_bits = ((~ballot_mask_first(ballot_lane)) & ballot_below_bits);",
@@ -36,6 +37,12 @@ pub(crate) fn init(helper: Helper) -> Option<&'static str> {
 pub(crate) fn text(helper: Helper, emulated: bool) -> Option<&'static str> {
     use Helper::*;
     Some(match helper {
+        Guard => {
+            "\
+// Whether this invocation is past the workgroup the library was written for.
+var<private> ballot_overflow: bool;
+"
+        }
         Share => SHARE,
         Values => VALUES,
         LowestFlag => LOWEST_FLAG,
@@ -94,9 +101,18 @@ pub(super) fn collect(plan: &Plan<'_>) -> BTreeSet<Helper> {
     needs.into_set()
 }
 
+/// What `ballot_init` does with an invocation past the declared workgroup.
+const WGSL_GUARD_INIT: &str = "\
+if (local_invocation_index >= ballot_workgroup_size) {
+        ballot_overflow = true;
+        ballot_index = ballot_workgroup_size;
+        ballot_base = ballot_workgroup_size;
+        ballot_count = 0u;
+    }";
+
 const SHARE: &str = "\
 // Exchange memory of the virtual subgroups: one flag per invocation.
-var<workgroup> ballot_flags: array<u32, ballot_workgroup_size>;
+var<workgroup> ballot_flags: array<u32, ballot_exchange_size>;
 
 // Publishes this invocation's flag to its virtual subgroup. It holds a
 // barrier: every invocation of the workgroup calls it, in uniform control flow.
@@ -108,7 +124,7 @@ fn ballot_share(flag: bool) {
 
 const VALUES: &str = "\
 // Exchange memory of broadcasts: one value per invocation, as bits.
-var<workgroup> ballot_values: array<vec4<u32>, ballot_workgroup_size>;
+var<workgroup> ballot_values: array<vec4<u32>, ballot_exchange_size>;
 ";
 
 const LOWEST_FLAG: &str = "\

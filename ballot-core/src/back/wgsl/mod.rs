@@ -310,7 +310,8 @@ pub(crate) fn lane_state(
     helpers: &std::collections::BTreeSet<helpers::Helper>,
 ) -> String {
     let (mut out, state) = if emulated {
-        (emulated_constants(options), EMULATED_LANE_STATE)
+        let guard = helpers.contains(&helpers::Helper::Guard);
+        (emulated_constants(options, guard), EMULATED_LANE_STATE)
     } else {
         (String::new(), NATIVE_LANE_STATE)
     };
@@ -328,15 +329,20 @@ pub(crate) fn lane_state(
     out
 }
 
-/// The emulated targets' constants: the virtual subgroup size and the
-/// invocations per workgroup, which the helpers and lane state read.
-pub(crate) fn emulated_constants(options: &ShaderOptions) -> String {
+/// The emulated targets' constants: the virtual subgroup size, the
+/// invocations per workgroup, and the exchange memory's slots, which the
+/// helpers and lane state read. With the `guard` (polyfill libraries),
+/// one spare slot takes the writes of invocations past the workgroup.
+pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool) -> String {
+    let n = options.invocations_per_workgroup();
     format!(
-        "\n// The virtual subgroup size, and the invocations per workgroup.\n\
+        "\n// The virtual subgroup size, the invocations per workgroup, and the\n\
+         // exchange memory's slots.\n\
          const ballot_subgroup_size: u32 = {}u;\n\
-         const ballot_workgroup_size: u32 = {}u;\n",
+         const ballot_workgroup_size: u32 = {n}u;\n\
+         const ballot_exchange_size: u32 = {}u;\n",
         options.subgroup_size,
-        options.invocations_per_workgroup()
+        n + u32::from(guard)
     )
 }
 
