@@ -171,9 +171,28 @@ pub fn library(target: Target, options: &PolyfillOptions) -> Result<String, Poly
 /// docs): a complete compute shader, validated with naga. GLSL starts with
 /// `#version 450`.
 pub fn self_test(target: Target, options: &PolyfillOptions) -> Result<String, PolyfillError> {
+    self_test_in(target, options, options.workgroup_size)
+}
+
+/// [`self_test`] with its entry point in a workgroup of `workgroup_size`,
+/// which may differ from the library's: in a larger one, the invocations
+/// past the library's workgroup get the failure values of the module
+/// docs in every record an operation writes (records 0 to 7, and 8.x and
+/// 8.y), and the others the records of [`self_test`]. This is how tests
+/// see the workgroup contract fail loudly.
+pub fn self_test_in(
+    target: Target,
+    options: &PolyfillOptions,
+    workgroup_size: [u32; 3],
+) -> Result<String, PolyfillError> {
     options.validate()?;
-    let shader = options.shader_options();
-    let library = write_library(target, &shader);
+    let library = write_library(target, &options.shader_options());
+    let entry = PolyfillOptions {
+        workgroup_size,
+        ..options.clone()
+    };
+    entry.validate()?;
+    let shader = entry.shader_options();
     let text = match target {
         Target::Glsl | Target::GlslNoSubgroup => {
             format!("#version 450\n{library}{}", glsl_self_test(target, &shader))
