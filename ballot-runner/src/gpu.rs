@@ -377,7 +377,7 @@ impl Gpu {
                     message,
                 })
         };
-        self.storage_dispatch(&what, module, workgroups, words)
+        self.run_storage_module(&what, module, workgroups, words)
     }
 
     /// [`Gpu::run_storage`] for a SPIR-V module, handed to the driver
@@ -404,12 +404,17 @@ impl Gpu {
             });
         }
         let module = || Ok(self.passthrough(what, workgroup_size, spirv.to_vec()));
-        self.storage_dispatch(what, module, workgroups, words)
+        self.run_storage_module(what, module, workgroups, words)
     }
 
     /// Dispatches the shader `module` makes over one read-write buffer of
-    /// `words` words (see [`Gpu::run_storage`]) and reads the buffer back.
-    fn storage_dispatch(
+    /// `words` words (see [`Gpu::run_storage`]) and reads the buffer back:
+    /// for a module the caller creates, such as one from
+    /// `ballot::include_wgsl!(.., descriptor)`. `what` names it in errors.
+    ///
+    /// # Errors
+    /// `module`'s error, or the device's.
+    pub fn run_storage_module(
         &self,
         what: &str,
         module: impl FnOnce() -> Result<wgpu::ShaderModule, RunnerError>,

@@ -139,3 +139,36 @@ fn the_linked_shader_agrees_with_the_simulator_on_dawn() {
         check(&job.name, &words, target == Target::WgslNoSubgroup);
     }
 }
+
+/// `include_wgsl!(.., descriptor)`: the same shaders as wgpu's shader
+/// module descriptors, made into modules by the device and run.
+#[test]
+fn the_descriptors_make_modules_that_agree_with_the_simulator() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("the linked shader's descriptors on Vulkan", &e.to_string()),
+    };
+    let descriptors = ballot::include_wgsl!(
+        "../tests/linked/four.wgsl",
+        targets = ["wgsl", "wgsl-no-subgroup"],
+        descriptor
+    );
+    let targets = [Target::Wgsl, Target::WgslNoSubgroup];
+    for (descriptor, target) in descriptors.into_iter().zip(targets) {
+        let label = descriptor.label.unwrap_or_default().to_string();
+        assert_eq!(label, format!("../tests/linked/four.wgsl ({target})"));
+        if let Some(why) = gpu.unsupported(target) {
+            skip(&label, &why);
+            continue;
+        }
+        let words = gpu
+            .run_storage_module(
+                &label,
+                || Ok(gpu.device().create_shader_module(descriptor)),
+                [WORKGROUPS, 1, 1],
+                WORDS,
+            )
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        check(&label, &words, target == Target::WgslNoSubgroup);
+    }
+}

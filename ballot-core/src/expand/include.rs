@@ -8,7 +8,9 @@
 //! ```
 //!
 //! `target = T` expands to a `&'static str`; `targets = [..]` to an array
-//! of them, in the order given. The path is relative to the crate's
+//! of them, in the order given. With `descriptor` (and `ballot`'s `wgpu`
+//! feature), to `wgpu::ShaderModuleDescriptor`s, labelled with the path and
+//! the target. The path is relative to the crate's
 //! `CARGO_MANIFEST_DIR`, as Cargo's build scripts take paths. The output
 //! `include_str!`s the file, so that the crate is rebuilt when it
 //! changes. Every error is a `compile_error!` at the macro's argument it
@@ -40,6 +42,8 @@ struct Args {
     /// Whether `targets = [..]` (an array) was written.
     many: bool,
     subgroup_size: Option<LitInt>,
+    /// `descriptor`: `wgpu::ShaderModuleDescriptor`s rather than texts.
+    descriptor: bool,
 }
 
 impl Parse for Args {
@@ -48,12 +52,17 @@ impl Parse for Args {
         let mut targets = None;
         let mut many = false;
         let mut subgroup_size = None;
+        let mut descriptor = false;
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
                 break;
             }
             let key: syn::Ident = input.parse()?;
+            if key == "descriptor" {
+                descriptor = true;
+                continue;
+            }
             input.parse::<Token![=]>()?;
             match key.to_string().as_str() {
                 "target" | "targets" if targets.is_some() => {
@@ -81,8 +90,8 @@ impl Parse for Args {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
-                            "unknown option `{other}`: the options are `target`, `targets` and \
-                             `subgroup_size`"
+                            "unknown option `{other}`: the options are `target`, `targets`, \
+                             `subgroup_size` and `descriptor`"
                         ),
                     ))
                 }
@@ -99,6 +108,7 @@ impl Parse for Args {
             targets,
             many,
             subgroup_size,
+            descriptor,
         })
     }
 }
@@ -162,11 +172,23 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
             ),
         )
     })?;
+    if args.descriptor && language != Language::Wgsl {
+        return Err(syn::Error::new(
+            args.path.span(),
+            "`descriptor` is for WGSL: wgpu takes GLSL only through its `glsl` feature",
+        ));
+    }
     let mut texts = Vec::new();
     for &(target, _) in &args.targets {
         let linked = link(&source, &relative, target, &options)
             .map_err(|e| syn::Error::new(args.path.span(), e.to_string()))?;
-        texts.push(linked.text);
+        let text = linked.text;
+        texts.push(if args.descriptor {
+            let label = format!("{relative} ({target})");
+            quote!(::ballot::__private::shader_module_descriptor::<()>(#label, #text))
+        } else {
+            quote!(#text)
+        });
     }
     // The file as a dependency of the crate: Cargo rebuilds when it changes.
     let full = full.to_string_lossy().into_owned();
