@@ -10,6 +10,9 @@
 //! of its normal dependencies, the proc macro's left out, holds no syn,
 //! proc-macro2, quote, clap or naga.
 //!
+//! Last, `include_wgsl!` links a hand-written shader in that crate, and an
+//! edit to the shader alone rebuilds it.
+//!
 //! It takes minutes (the dependencies build once, unoptimised), so it is
 //! ignored by a plain `cargo test`; `scripts/test` runs it.
 
@@ -232,6 +235,75 @@ fn hostile_kernels_build_every_time_in_a_default_profile() {
     assert!(errors[0].contains("MAX_DEPTH"), "{stderr}");
 
     runtime_carries_no_compiler(&dir);
+    a_changed_shader_rebuilds_the_crate(&dir, &target);
+}
+
+/// `include_wgsl!` in the same crate: the shader links when the crate
+/// builds; an edit to the shader alone (the Rust source untouched) makes
+/// the next build fail at the shader's line; undoing it builds again.
+fn a_changed_shader_rebuilds_the_crate(dir: &Path, target: &Path) {
+    let shader = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/linked/four.wgsl"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("shaders")).unwrap();
+    let path = dir.join("shaders/four.wgsl");
+    std::fs::write(&path, &shader).unwrap();
+    std::fs::write(
+        dir.join("src/lib.rs"),
+        format!(
+            "{}\npub const FOUR: [&str; 3] = ballot::include_wgsl!(\n    \"shaders/four.wgsl\",\n    \
+             targets = [\"wgsl\", \"wgsl-web\", \"wgsl-no-subgroup\"]\n);\n",
+            source()
+        ),
+    )
+    .unwrap();
+    let build = |what: &str| {
+        let start = Instant::now();
+        let out = cargo_build(dir, target);
+        println!(
+            "{what}: {} in {:.1} s",
+            out.status,
+            start.elapsed().as_secs_f64()
+        );
+        out
+    };
+    let out = build("include_wgsl!");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let broken = shader.replace(
+        "subgroupBallotFindLSB(kept)",
+        "subgroupBallotFindFirst(kept)",
+    );
+    let line = broken
+        .lines()
+        .position(|l| l.contains("FindFirst"))
+        .unwrap()
+        + 1;
+    std::fs::write(&path, broken).unwrap();
+    let out = build("the shader broken");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "the edited shader was not linked again"
+    );
+    assert!(
+        stderr.contains(&format!("shaders/four.wgsl:{line}:"))
+            && stderr.contains("subgroupBallotFindFirst"),
+        "{stderr}"
+    );
+
+    std::fs::write(&path, &shader).unwrap();
+    let out = build("the shader mended");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// What the user's program links (normal dependencies, without the proc
