@@ -390,6 +390,19 @@ pub(crate) fn temp_name(temp: usize) -> String {
 /// The variable holding the kernel's result.
 pub(crate) const RESULT: &str = "ballot_ret_val";
 
+/// What `ballot_init` does, in the polyfill libraries, with an invocation
+/// past the declared workgroup ([`crate::lower::helpers::Helper::Guard`]):
+/// GLSL and WGSL spell it alike. It moves the invocation to the spare
+/// exchange slot, in a virtual subgroup of no lanes, and flags it for the
+/// public functions' failure values.
+pub(crate) const GUARD_INIT: &str = "\
+if (local_invocation_index >= ballot_workgroup_size) {
+        ballot_overflow = true;
+        ballot_index = ballot_workgroup_size;
+        ballot_base = ballot_workgroup_size;
+        ballot_count = 0u;
+    }";
+
 /// Writes `steps`, one per line (blocks over several), at `level`.
 fn write_steps<T: Shading>(w: &mut T, f: Func<'_>, steps: &[Step], level: Level) -> fmt::Result {
     steps

@@ -76,7 +76,7 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
 pub(crate) const fn init(helper: Helper) -> Option<&'static str> {
     use Helper::*;
     Some(match helper {
-        Guard => GLSL_GUARD_INIT,
+        Guard => crate::back::shading::GUARD_INIT,
         Below => "ballot_below_bits = ballot_mask_first(ballot_subgroup_size);",
         EqMask => "ballot_eq_bits = ballot_mask_lane(ballot_lane);",
         GeMask => "ballot_ge_bits = ballot_below(~ballot_mask_first(ballot_lane));",
@@ -106,15 +106,6 @@ pub(crate) fn write_all(out: &mut String, helpers: &BTreeSet<Helper>) {
         out.push_str("}\n\n");
     }
 }
-
-/// What `ballot_init` does with an invocation past the declared workgroup.
-const GLSL_GUARD_INIT: &str = "\
-if (local_invocation_index >= ballot_workgroup_size) {
-        ballot_overflow = true;
-        ballot_index = ballot_workgroup_size;
-        ballot_base = ballot_workgroup_size;
-        ballot_count = 0u;
-    }";
 
 const LANE_STATE: &str = "\
 // The invocation's place in its virtual subgroup: lane `index % size` of

@@ -20,7 +20,7 @@ use crate::lower::helpers::Needs;
 pub(crate) fn init(helper: Helper) -> Option<&'static str> {
     use Helper::*;
     Some(match helper {
-        Guard => WGSL_GUARD_INIT,
+        Guard => crate::back::shading::GUARD_INIT,
         Below => "ballot_below_bits = ballot_mask_first(ballot_size);",
         EqMask => "ballot_eq_bits = (ballot_mask_lane(ballot_lane) & ballot_below_bits);",
         GeMask => "ballot_ge_bits = ((~ballot_mask_first(ballot_lane)) & ballot_below_bits);",
@@ -100,15 +100,6 @@ pub(super) fn collect(plan: &Plan<'_>) -> BTreeSet<Helper> {
     }
     needs.into_set()
 }
-
-/// What `ballot_init` does with an invocation past the declared workgroup.
-const WGSL_GUARD_INIT: &str = "\
-if (local_invocation_index >= ballot_workgroup_size) {
-        ballot_overflow = true;
-        ballot_index = ballot_workgroup_size;
-        ballot_base = ballot_workgroup_size;
-        ballot_count = 0u;
-    }";
 
 const SHARE: &str = "\
 // Exchange memory of the virtual subgroups: one flag per invocation.
