@@ -13,8 +13,12 @@
 //!
 //! A name that starts like a ballot function (`subgroupBallot…`,
 //! `subgroupInverseBallot…`) but is none of them is an error at its
-//! token, unless the shader defines it itself; a function the shader
-//! defines under one of the names above is the shader's, and is left alone.
+//! token, unless the shader defines it itself; a function (GLSL: or a
+//! macro) the shader defines under one of the names above is the
+//! shader's, and is left alone. Names in comments, and members
+//! (`x.subgroupBallotBitCount`), are no calls. In GLSL, calls in a
+//! `#define`'s body are linked like any other; names in other `#` lines
+//! are not read.
 //!
 //! # What linking does
 //! - Each call of a function the target lacks is renamed to a linked
@@ -24,6 +28,9 @@
 //! - Every linked name starts with `ballot_`; where the shader has names
 //!   of its own that start so, the linker's take another prefix
 //!   (`ballot1_`, …), so names never clash.
+//! - The linked functions go after the GLSL `#version` line, and before
+//!   the first WGSL declaration (after the directives): never at the end,
+//!   so that a shader cut short is an error in its own text.
 //! - The linked functions keep per-invocation state: every `@compute`
 //!   entry point (GLSL: `main`) calls the init function first. On `wgsl`
 //!   and `wgsl-web` it reads `@builtin(subgroup_invocation_id)` and
@@ -32,8 +39,15 @@
 //! - `wgsl-web` gets `enable subgroups;` and
 //!   `diagnostic(off, subgroup_uniformity);` (the helpers branch on lane
 //!   values before calling `subgroupBroadcastFirst`) unless the shader has
-//!   them; `wgsl` and `wgsl-no-subgroup`, which naga reads, lose a plain
-//!   `enable subgroups;`.
+//!   them (a filter of its own severity stays the only one; `error` is
+//!   refused, as it would fail the helpers); `wgsl` and
+//!   `wgsl-no-subgroup`, which naga reads, lose `enable subgroups;` (or
+//!   `subgroups` from a list, `enable f16, subgroups;`).
+//! - On `wgsl` and `wgsl-web` naga refuses
+//!   `@builtin(subgroup_invocation_id)`, which the init function reads, in
+//!   a workgroup of more than one dimension: the entry points need a
+//!   one-dimensional workgroup (`@workgroup_size(64)`, not `(8, 8)`); the
+//!   error is on the entry point's name.
 //!
 //! # Emulated targets
 //! On `wgsl-no-subgroup` and `glsl-no-subgroup` a workgroup holds virtual
@@ -45,11 +59,16 @@
 //! - `subgroupBallot`, `subgroupElect`, `subgroupBroadcast` and
 //!   `subgroupBroadcastFirst` hold barriers there: they must be called in
 //!   workgroup-uniform control flow. WGSL's uniformity analysis asks the
-//!   same of subgroup functions everywhere; naga checks it on the barriers.
+//!   same of subgroup functions everywhere, but **nothing here checks
+//!   it**: naga does not analyse barriers' uniformity, so a call under a
+//!   branch on per-invocation data links and validates, and then hangs or
+//!   reads stale exchange memory on a GPU (Tint, in a browser, rejects such
+//!   a barrier; glslang and naga's GLSL front end do not).
 //! - `@builtin(subgroup_invocation_id)` and `@builtin(subgroup_size)`
 //!   parameters become values from the emulation (GLSL:
-//!   `gl_SubgroupInvocationID`, `gl_SubgroupSize`); the entry point
-//!   gets `@builtin(local_invocation_index)` if it lacks it.
+//!   `gl_SubgroupInvocationID`, `gl_SubgroupSize`), in a shader that calls
+//!   no ballot function too; the entry point gets
+//!   `@builtin(local_invocation_index)` if it lacks it.
 //! - Broadcasts carry `u32` values (GLSL: `uint` and `uvec4`).
 //!
 //! # From a build script
@@ -299,8 +318,18 @@ enum Kind {
     Ident,
     Number,
     Punct(u8),
-    /// A GLSL preprocessor line.
+    /// A GLSL preprocessor line; of a `#define`, only `#define` itself:
+    /// the macro's name and body are tokens, so that its calls are linked
+    /// and its names counted.
     Directive,
+}
+
+/// Whether `c`, outside ASCII, is blank space between WGSL tokens.
+fn is_unicode_blank(c: char) -> bool {
+    matches!(
+        c,
+        '\u{85}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}'
+    )
 }
 
 #[derive(Clone, Debug)]
@@ -310,7 +339,10 @@ struct Token {
 }
 
 /// The tokens of `text`, comments and white space skipped. WGSL block
-/// comments nest; GLSL's do not, and GLSL's `#` lines are one token each.
+/// comments nest; GLSL's do not, and GLSL's `#` lines are one token each
+/// (but `#define`'s, see [`Kind::Directive`]). Characters outside ASCII,
+/// but WGSL's blank space, are identifier characters: WGSL identifiers may
+/// hold them, and a name such as `ésubgroupElect` is one word.
 fn lex(text: &str, language: Language) -> Vec<Token> {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
@@ -324,8 +356,12 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
             i += 1;
             continue;
         }
-        if b.is_ascii_whitespace() {
+        if b.is_ascii_whitespace() || b == 0x0b {
             i += 1;
+            continue;
+        }
+        if !b.is_ascii() && text[i..].starts_with(is_unicode_blank) {
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
             continue;
         }
         if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
@@ -355,6 +391,17 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
         }
         let at_line_start = std::mem::replace(&mut line_start, false);
         let kind = if b == b'#' && language == Language::Glsl && at_line_start {
+            let rest = text[i + 1..].trim_start_matches([' ', '\t']);
+            if let Some(after) = rest.strip_prefix("define") {
+                if after.starts_with([' ', '\t']) {
+                    i = text.len() - after.len();
+                    tokens.push(Token {
+                        kind: Kind::Directive,
+                        range: start..i,
+                    });
+                    continue;
+                }
+            }
             // To the end of the line, through `\` continuations.
             while i < bytes.len() && bytes[i] != b'\n' {
                 if bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'\n') {
@@ -363,9 +410,13 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
                 i += 1;
             }
             Kind::Directive
-        } else if b.is_ascii_alphabetic() || b == b'_' {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
+        } else if b.is_ascii_alphabetic() || b == b'_' || !b.is_ascii() {
+            while let Some(c) = text[i..].chars().next() {
+                let word = c.is_ascii_alphanumeric() || c == '_';
+                if !word && (c.is_ascii() || is_unicode_blank(c)) {
+                    break;
+                }
+                i += c.len_utf8();
             }
             Kind::Ident
         } else if b.is_ascii_digit() {
@@ -376,8 +427,7 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
             }
             Kind::Number
         } else {
-            // One character, whole, so that ranges stay on char boundaries.
-            i += text[i..].chars().next().map_or(1, char::len_utf8);
+            i += 1;
             Kind::Punct(b)
         };
         tokens.push(Token {
@@ -410,9 +460,10 @@ struct Builtin {
     size: bool,
 }
 
-/// An entry point's parameter that is a built-in.
+/// An entry point's parameter.
 #[derive(Clone, Debug)]
 struct Param {
+    /// The built-in it is, or empty (a struct of them).
     builtin: String,
     name: String,
     /// The parameter's tokens, from its first attribute to its type's end.
@@ -423,8 +474,7 @@ struct Param {
 #[derive(Clone, Debug)]
 struct Entry {
     name: Range<usize>,
-    /// Where the parameter list's `(` ends and its `)` starts.
-    open: usize,
+    /// Where the parameter list's `)` starts.
     close: usize,
     params: Vec<Param>,
     /// Whether the list ends with a comma.
@@ -445,8 +495,12 @@ struct Shader<'a> {
     /// Whether a `wgsl-web` shader has the directives itself.
     has_enable: bool,
     has_diagnostic: bool,
-    /// Where the GLSL text's `#version` line ends.
-    after_version: usize,
+    /// Where the linked functions go: after the GLSL text's `#version`
+    /// line; before the WGSL text's first declaration, after its
+    /// directives. Never at the end, where a text cut short (a missing
+    /// `}`, `;`) would take them in and naga's error would fall in linked
+    /// code.
+    library_at: usize,
     prefix: String,
 }
 
@@ -481,11 +535,13 @@ impl<'a> Shader<'a> {
             let defines = match language {
                 Language::Wgsl => i > 0 && ident(i - 1) == Some("fn"),
                 // `type name(`, where the type is no keyword that may
-                // precede a call.
+                // precede a call; or a macro's name.
                 Language::Glsl => {
-                    punct(i + 1, b'(')
-                        && i > 0
-                        && ident(i - 1).is_some_and(|t| !matches!(t, "return" | "else"))
+                    i > 0
+                        && (punct(i + 1, b'(')
+                            && ident(i - 1).is_some_and(|t| !matches!(t, "return" | "else"))
+                            || tokens[i - 1].kind == Kind::Directive
+                                && s(&tokens[i - 1])[1..].trim() == "define")
                 }
             };
             if defines {
@@ -568,7 +624,7 @@ impl<'a> Shader<'a> {
             deletions: Vec::new(),
             has_enable: false,
             has_diagnostic: false,
-            after_version: 0,
+            library_at: 0,
             prefix,
         };
         match language {
@@ -588,19 +644,53 @@ impl<'a> Shader<'a> {
             while i < tokens.len() && s(i) != ";" {
                 i += 1;
             }
+            if i == tokens.len() {
+                // Cut short: naga says so, on the text as it is.
+                break;
+            }
             let words: Vec<&str> = (start..i).map(s).collect();
-            if words == ["enable", "subgroups"] {
+            // `enable subgroups;`, or `subgroups` in a list (`enable f16,
+            // subgroups;`): naga's targets lose that name only.
+            let item = (start + 1..i).find(|&k| s(k) == "subgroups");
+            if let (Some(k), true) = (item, words[0] == "enable") {
                 self.has_enable = true;
                 if self.target != Target::WgslWeb {
-                    self.deletions
-                        .push(tokens[start].range.start..tokens[i].range.end);
+                    let names = words[1..].iter().filter(|w| **w != ",").count();
+                    let range = if names == 1 {
+                        tokens[start].range.start..tokens[i].range.end
+                    } else if s(k + 1) == "," {
+                        tokens[k].range.start..tokens[k + 1].range.end
+                    } else {
+                        // Last in the list: the comma before it goes.
+                        tokens[k - 1].range.start..tokens[k].range.end
+                    };
+                    self.deletions.push(range);
                 }
             }
-            if words == ["diagnostic", "(", "off", ",", "subgroup_uniformity", ")"] {
+            // Any global filter of the rule: a second one of another
+            // severity would be an error. `error` itself fails the helpers.
+            if words.len() >= 5
+                && words[..2] == ["diagnostic", "("]
+                && words[4] == "subgroup_uniformity"
+            {
+                if words[2] == "error"
+                    && self.target == Target::WgslWeb
+                    && !self.linked_ops().is_empty()
+                {
+                    return Err((
+                        LinkErrorKind::Unsupported,
+                        "the linked functions branch on lane values before subgroup \
+                         functions: `subgroup_uniformity` must not be an error (make it \
+                         `off` or `warning`)"
+                            .to_string(),
+                        tokens[start].range.start..tokens[i].range.end,
+                    ));
+                }
                 self.has_diagnostic = true;
             }
             i += 1;
         }
+        self.library_at = tokens.get(i).map_or(text.len(), |t| t.range.start);
         let mut in_params = Vec::new();
         for at in 0..tokens.len() {
             if !(s(at) == "@" && s(at + 1) == "compute") {
@@ -648,7 +738,6 @@ impl<'a> Shader<'a> {
             }
             let mut entry = Entry {
                 name: tokens[name].range.clone(),
-                open: tokens[open].range.end,
                 close: tokens[close].range.start,
                 params: Vec::new(),
                 trailing_comma,
@@ -671,19 +760,17 @@ impl<'a> Shader<'a> {
                         j += 1;
                     }
                 }
-                if let Some(builtin) = builtin {
-                    entry.params.push(Param {
-                        builtin,
-                        name: s(j).to_string(),
-                        range: tokens[p.start].range.start..tokens[p.end - 1].range.end,
-                    });
-                }
+                entry.params.push(Param {
+                    builtin: builtin.unwrap_or_default(),
+                    name: s(j).to_string(),
+                    range: tokens[p.start].range.start..tokens[p.end - 1].range.end,
+                });
             }
             self.entries.push(entry);
         }
         // The built-ins the linker reads must be parameters, where it can
         // name them.
-        if !self.linked_ops().is_empty() {
+        if self.links_any() {
             for j in 0..tokens.len() {
                 let read = match s(j + 3) {
                     "subgroup_invocation_id" | "subgroup_size" => true,
@@ -722,7 +809,7 @@ impl<'a> Shader<'a> {
                     .filter(|w| !w.is_empty())
                     .collect();
                 if words.first() == Some(&"version") {
-                    self.after_version = token.range.end;
+                    self.library_at = token.range.end;
                 }
                 if words.first() == Some(&"extension")
                     && words
@@ -745,7 +832,6 @@ impl<'a> Shader<'a> {
                 if s(body) == "{" {
                     self.entries.push(Entry {
                         name: tokens[i + 1].range.clone(),
-                        open: tokens[i + 2].range.end,
                         close: tokens.get(close).map_or(text.len(), |t| t.range.start),
                         params: Vec::new(),
                         trailing_comma: false,
@@ -767,6 +853,20 @@ impl<'a> Shader<'a> {
                     Op::Ballot | Op::Broadcast | Op::BroadcastFirst
                 )
         )
+    }
+
+    /// Whether the linker links anything in: operations, or, emulated,
+    /// the lane state behind the subgroup built-ins the shader reads
+    /// (which it does even where it calls no ballot function).
+    fn links_any(&self) -> bool {
+        let reads_builtins = !self.builtins.is_empty()
+            || self.entries.iter().flat_map(|e| &e.params).any(|q| {
+                matches!(
+                    q.builtin.as_str(),
+                    "subgroup_invocation_id" | "subgroup_size"
+                )
+            });
+        !self.linked_ops().is_empty() || !self.target.has_subgroups() && reads_builtins
     }
 
     fn linked_ops(&self) -> BTreeSet<Op> {
@@ -854,7 +954,7 @@ impl<'a> Shader<'a> {
             };
             edit(b.name.clone(), name, b.name.clone());
         }
-        let needs_init = !ops.is_empty();
+        let needs_init = self.links_any();
         if needs_init {
             for entry in &self.entries {
                 let param = |builtin: &str| entry.params.iter().find(|q| q.builtin == builtin);
@@ -915,14 +1015,14 @@ impl<'a> Shader<'a> {
                                 "subgroup_invocation_id" | "subgroup_size"
                             )
                     };
-                    let kept = entry.params.len()
-                        > entry.params.iter().filter(|q| removed(q)).count()
-                        || (entry.params.is_empty()
-                            && !self.text[entry.open..entry.close].trim().is_empty());
-                    // The remaining parameters end with a comma if the last
-                    // kept one has one (or a removed one took it).
-                    let text = self.text[entry.open..entry.close].trim_end();
-                    let needs_comma = kept && !text.ends_with(',') && !entry.trailing_comma;
+                    // The added ones need a comma before them only after a
+                    // last parameter that stays and has none: a removed
+                    // parameter takes the comma after it, so the one
+                    // before it keeps its own.
+                    let needs_comma = entry
+                        .params
+                        .last()
+                        .is_some_and(|q| !removed(q) && !entry.trailing_comma);
                     let lead = if needs_comma { ", " } else { "" };
                     edit(
                         entry.close..entry.close,
@@ -939,7 +1039,7 @@ impl<'a> Shader<'a> {
         let wanted = match target {
             // The extension's own functions: only its `#extension` lines.
             Target::Glsl => !self.uses.is_empty(),
-            _ => !ops.is_empty(),
+            _ => needs_init,
         };
         let library = if !wanted {
             String::new()
@@ -950,7 +1050,7 @@ impl<'a> Shader<'a> {
 
         let mut out = Out::default();
         let (directives, library_at) = match language {
-            Language::Glsl => (String::new(), self.after_version),
+            Language::Glsl => (String::new(), self.library_at),
             Language::Wgsl => {
                 let mut d = String::new();
                 if target == Target::WgslWeb && !ops.is_empty() {
@@ -961,7 +1061,7 @@ impl<'a> Shader<'a> {
                         d.push_str("diagnostic(off, subgroup_uniformity);\n");
                     }
                 }
-                (d, self.text.len())
+                (d, self.library_at)
             }
         };
         out.generated(&directives, None);
@@ -1049,12 +1149,19 @@ impl Written {
     /// The user's range behind `range` of the linked text, or `None` where
     /// it starts in linked code.
     fn origin(&self, range: &Range<usize>) -> Option<Range<usize>> {
-        let (piece, origin) = self.pieces.iter().find(|(p, _)| p.contains(&range.start))?;
+        // naga puts "expected `}`" of a text cut short at its very end,
+        // past every piece: that is the last piece's.
+        let at_end = |p: &Range<usize>| range.start == p.end && p.end == self.text.len();
+        let (piece, origin) = self
+            .pieces
+            .iter()
+            .find(|(p, _)| p.contains(&range.start) || at_end(p))?;
         match origin {
+            // An empty range stays so: `locate` shows it as one character.
             Origin::User(at) => {
                 let start = at + (range.start - piece.start);
                 let end = at + (range.end.min(piece.end) - piece.start);
-                Some(start..end.max(start + 1))
+                Some(start..end.max(start))
             }
             Origin::Edit(blame) => Some(blame.clone()),
             Origin::Linked => None,
@@ -1096,21 +1203,43 @@ impl Written {
                     ..base
                 }
             }
-            None => base,
+            // naga gives an entry point's errors (its built-ins, its
+            // workgroup) no span: they are on the entry point's name.
+            None => {
+                let name = d
+                    .message
+                    .strip_prefix("Entry point ")
+                    .and_then(|m| m.split_once(' '))
+                    .map(|(name, _)| name);
+                let entry = shader
+                    .entries
+                    .iter()
+                    .find(|e| Some(&shader.text[e.name.clone()]) == name);
+                LinkError {
+                    location: entry.map(|e| locate(shader.text, e.name.clone(), String::new())),
+                    ..base
+                }
+            }
         }
     }
 }
 
-/// The location of `range` in `text`.
+/// The location of `range` in `text`, widened to whole characters.
 fn locate(text: &str, range: Range<usize>, label: String) -> Location {
-    let start = range.start.min(text.len());
+    let mut start = range.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     let line_text = text[line_start..line_end]
         .trim_end_matches('\r')
         .to_string();
     let column = text[line_start..start].chars().count() as u32 + 1;
-    let end = range.end.clamp(start, line_end);
+    let mut end = range.end.clamp(start, line_end);
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
     let length = text[start..end].chars().count().max(1) as u32;
     Location {
         line: text[..start].matches('\n').count() as u32 + 1,
