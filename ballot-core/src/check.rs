@@ -299,30 +299,10 @@ fn scan(text: &str, language: Language, limits: &Limits) -> Result<(), Problem> 
         let b = bytes[i];
         match b {
             b'\n' => line += 1,
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let mut open = 1usize;
-                i += 2;
-                while i < bytes.len() && open > 0 {
-                    match (bytes[i], bytes.get(i + 1)) {
-                        (b'*', Some(b'/')) => {
-                            open -= 1;
-                            i += 1;
-                        }
-                        (b'/', Some(b'*')) if language == Language::Wgsl => {
-                            open += 1;
-                            i += 1;
-                        }
-                        (b'\n', _) => line += 1,
-                        _ => {}
-                    }
-                    i += 1;
-                }
+            b'/' if comment_end(bytes, i, language).is_some() => {
+                let end = comment_end(bytes, i, language).unwrap_or(bytes.len());
+                line += bytes[i..end].iter().filter(|&&b| b == b'\n').count();
+                i = end;
                 continue;
             }
             // A preprocessor directive starts afresh too.
@@ -354,6 +334,40 @@ fn scan(text: &str, language: Language, limits: &Limits) -> Result<(), Problem> 
         i += 1;
     }
     Ok(())
+}
+
+/// Where the comment that starts at `i` ends, if one does: a line comment
+/// before its line break, a block comment after its `*/` (or at the end of
+/// the text). WGSL block comments nest; GLSL's do not. The pre-scan and
+/// the linker's lexer skip comments alike.
+pub(crate) fn comment_end(bytes: &[u8], i: usize, language: Language) -> Option<usize> {
+    match (bytes.get(i), bytes.get(i + 1)) {
+        (Some(b'/'), Some(b'/')) => Some(
+            bytes[i..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |n| i + n),
+        ),
+        (Some(b'/'), Some(b'*')) => {
+            let (mut open, mut i) = (1usize, i + 2);
+            while i < bytes.len() && open > 0 {
+                match (bytes[i], bytes.get(i + 1)) {
+                    (b'*', Some(b'/')) => {
+                        open -= 1;
+                        i += 1;
+                    }
+                    (b'/', Some(b'*')) if language == Language::Wgsl => {
+                        open += 1;
+                        i += 1;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            Some(i.min(bytes.len()))
+        }
+        _ => None,
+    }
 }
 
 /// Bounds what each `#define` expands to: its body's tokens, a use of an

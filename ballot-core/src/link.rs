@@ -364,29 +364,8 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
             i += text[i..].chars().next().map_or(1, char::len_utf8);
             continue;
         }
-        if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if b == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            let mut open = 1usize;
-            i += 2;
-            while i < bytes.len() && open > 0 {
-                match (bytes[i], bytes.get(i + 1)) {
-                    (b'*', Some(b'/')) => {
-                        open -= 1;
-                        i += 1;
-                    }
-                    (b'/', Some(b'*')) if language == Language::Wgsl => {
-                        open += 1;
-                        i += 1;
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
+        if let Some(end) = check::comment_end(bytes, i, language) {
+            i = end;
             continue;
         }
         let at_line_start = std::mem::replace(&mut line_start, false);
