@@ -938,10 +938,11 @@ impl<'a> Shader<'a> {
             for entry in &self.entries {
                 let param = |builtin: &str| entry.params.iter().find(|q| q.builtin == builtin);
                 let mut added = Vec::new();
+                // The statements the body starts with.
                 let mut body;
                 match (language, emulated) {
                     (Language::Glsl, _) => {
-                        body = format!(" {p}init(gl_LocalInvocationIndex);");
+                        body = vec![format!("{p}init(gl_LocalInvocationIndex);")];
                     }
                     (Language::Wgsl, false) => {
                         let mut arg = |builtin: &str| match param(builtin) {
@@ -954,7 +955,7 @@ impl<'a> Shader<'a> {
                         };
                         let lane = arg("subgroup_invocation_id");
                         let size = arg("subgroup_size");
-                        body = format!(" {p}init({lane}, {size});");
+                        body = vec![format!("{p}init({lane}, {size});")];
                     }
                     (Language::Wgsl, true) => {
                         let index = match param("local_invocation_index") {
@@ -965,7 +966,7 @@ impl<'a> Shader<'a> {
                                 name
                             }
                         };
-                        body = format!(" {p}init({index});");
+                        body = vec![format!("{p}init({index});")];
                         // The subgroup built-ins become the emulation's.
                         for q in &entry.params {
                             let value = match q.builtin.as_str() {
@@ -981,8 +982,8 @@ impl<'a> Shader<'a> {
                                 Some(c) => q.range.start..q.range.end + c + 1,
                                 None => q.range.clone(),
                             };
-                            edit(range, String::new(), q.range.clone());
-                            body.push_str(&format!(" let {} = {value};", q.name));
+                            edit(whole_line(self.text, range), String::new(), q.range.clone());
+                            body.push(format!("let {} = {value};", q.name));
                         }
                     }
                 }
@@ -1002,14 +1003,42 @@ impl<'a> Shader<'a> {
                         .params
                         .last()
                         .is_some_and(|q| !removed(q) && !entry.trailing_comma);
-                    let lead = if needs_comma { ", " } else { "" };
-                    edit(
-                        entry.close..entry.close,
-                        format!("{lead}{}", added.join(", ")),
-                        entry.name.clone(),
-                    );
+                    // The parameter list, after the `(` that follows the name.
+                    let open = self.text[entry.name.end..entry.close]
+                        .find('(')
+                        .map_or(entry.close, |n| entry.name.end + n + 1);
+                    let list = &self.text[open..entry.close];
+                    let close_line = list.rfind('\n').map(|n| open + n + 1);
+                    match close_line.filter(|&at| self.text[at..entry.close].trim().is_empty()) {
+                        // One parameter a line, `)` on a line of its own: one
+                        // line each, indented as the first.
+                        Some(at) => {
+                            if let (true, Some(last)) = (needs_comma, entry.params.last()) {
+                                let end = last.range.end;
+                                edit(end..end, ",".to_string(), entry.name.clone());
+                            }
+                            let first = list.trim_start_matches(['\r', '\n']);
+                            let indent = &first[..first.len() - first.trim_start().len()];
+                            let indent = if indent.is_empty() { "    " } else { indent };
+                            let lines: String =
+                                added.iter().map(|a| format!("{indent}{a},\n")).collect();
+                            edit(at..at, lines, entry.name.clone());
+                        }
+                        None => {
+                            let lead = if needs_comma { ", " } else { "" };
+                            edit(
+                                entry.close..entry.close,
+                                format!("{lead}{}", added.join(", ")),
+                                entry.name.clone(),
+                            );
+                        }
+                    }
                 }
-                edit(entry.body..entry.body, body, entry.name.clone());
+                edit(
+                    entry.body..entry.body,
+                    statements(self.text, entry.body, &body),
+                    entry.name.clone(),
+                );
             }
         }
         edits.sort_by_key(|e| (e.range.start, e.range.end));
@@ -1203,6 +1232,45 @@ impl Written {
     }
 }
 
+/// `range`, widened to its whole line where nothing else is on it: the
+/// line goes, its line break before it included.
+fn whole_line(text: &str, range: Range<usize>) -> Range<usize> {
+    let start = text[..range.start].rfind('\n');
+    let end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |n| range.end + n);
+    match start {
+        Some(nl)
+            if text[nl + 1..range.start].trim().is_empty()
+                && text[range.end..end].trim().is_empty() =>
+        {
+            nl..end
+        }
+        _ => range,
+    }
+}
+
+/// `statements` as they go right after the `{` at `body`: a line each,
+/// indented as the body's first line, where the body starts on a new line;
+/// else on the brace's line.
+fn statements(text: &str, body: usize, statements: &[String]) -> String {
+    let rest = &text[body..];
+    let multiline = rest.trim_start_matches([' ', '\t', '\r']).starts_with('\n');
+    if !multiline {
+        return statements.iter().map(|s| format!(" {s}")).collect();
+    }
+    let indent = rest
+        .lines()
+        .skip(1)
+        .find(|l| !l.trim().is_empty())
+        .map_or("    ", |l| &l[..l.len() - l.trim_start().len()]);
+    let indent = if indent.is_empty() { "    " } else { indent };
+    statements
+        .iter()
+        .map(|s| format!("\n{indent}{s}"))
+        .collect()
+}
+
 /// The location of `range` in `text`, widened to whole characters.
 fn locate(text: &str, range: Range<usize>, label: String) -> Location {
     let mut start = range.start.min(text.len());
@@ -1261,6 +1329,8 @@ fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
             polyfill::wgsl_public(&mut out, target, ops, &name, false);
         }
     }
+    // A blank line between the linked functions and the shader's own code.
+    out.push('\n');
     out
 }
 
