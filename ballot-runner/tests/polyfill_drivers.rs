@@ -549,9 +549,10 @@ fn run_spirv(gpu: &Gpu, case: &Case, text: &str) -> Vec<u32> {
 /// inclusive count, which record 1.z must catch.
 fn wrong_exclusive_count(case: &Case) -> String {
     let text = polyfill::self_test(case.target, &case.options).unwrap();
-    // The public wrapper's body, the same in both languages.
-    let right = "return ballot_exclusive_bit_count(value);";
-    let wrong = "return ballot_inclusive_bit_count(value);";
+    // The public wrapper's call, the same in both languages (the helper's
+    // own parameter is `v`).
+    let right = "ballot_exclusive_bit_count(value)";
+    let wrong = "ballot_inclusive_bit_count(value)";
     assert_eq!(
         text.matches(right).count(),
         1,
