@@ -645,7 +645,8 @@ fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(local_invocation_in
     let l = linked(source, Target::WgslNoSubgroup);
     assert!(!l.text.contains("subgroup_invocation_id)"), "{}", l.text);
     assert!(
-        l.text.contains("{\n    ballot_init(i);\n    let lane = ballot_lane;\n    out[i] = lane;"),
+        l.text
+            .contains("{\n    ballot_init(i);\n    let lane = ballot_lane;\n    out[i] = lane;"),
         "{}",
         l.text
     );
