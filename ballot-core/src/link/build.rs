@@ -14,9 +14,9 @@ use crate::back::{Language, Target};
 ///
 /// ```no_run
 /// // build.rs, with `ballot = { version = "0.1", features = ["validate"] }`
-/// // under [build-dependencies]
-/// use ballot::link::Build;
-/// use ballot::Target;
+/// // under [build-dependencies]: `ballot::link::Build` and `ballot::Target`.
+/// use ballot_core::back::Target;
+/// use ballot_core::link::Build;
 ///
 /// fn main() {
 ///     if let Err(e) = Build::new()
