@@ -249,7 +249,7 @@ pub fn link(
         // The exchange arrays need the entry points' workgroup size, which
         // only naga knows (a constant expression): link once at a size
         // that fits any subgroup, and read it back.
-        let first = shader.write(&Layout::new(subgroup_size, [subgroup_size.max(1), 1, 1]));
+        let first = shader.write(&sizes(subgroup_size, [subgroup_size.max(1), 1, 1]));
         let module = match valid::diagnose(target, &first.text) {
             Ok((module, _)) => module,
             Err(rejected) => match *rejected {
@@ -262,9 +262,9 @@ pub fn link(
             fail(kind, m, at)
         })?);
     }
-    let layout = Layout::new(subgroup_size, workgroup_size.unwrap_or([64, 1, 1]));
+    let layout = sizes(subgroup_size, workgroup_size.unwrap_or([64, 1, 1]));
     if emulated {
-        layout.options.validate().map_err(|e: OptionError| {
+        layout.validate().map_err(|e: OptionError| {
             let at = shader.entries.first().map(|e| e.name.clone());
             fail(
                 LinkErrorKind::Options,
@@ -294,20 +294,12 @@ pub fn link(
     })
 }
 
-/// The emulation's sizes.
-struct Layout {
-    options: ShaderOptions,
-}
-
-impl Layout {
-    fn new(subgroup_size: u32, workgroup_size: [u32; 3]) -> Self {
-        Self {
-            options: ShaderOptions {
-                workgroup_size,
-                subgroup_size,
-                record_lanes: false,
-            },
-        }
+/// The emulation's sizes, as the writers take them.
+fn sizes(subgroup_size: u32, workgroup_size: [u32; 3]) -> ShaderOptions {
+    ShaderOptions {
+        workgroup_size,
+        subgroup_size,
+        record_lanes: false,
     }
 }
 
@@ -898,8 +890,8 @@ impl<'a> Shader<'a> {
         })
     }
 
-    /// The linked text at `layout`.
-    fn write(&self, layout: &Layout) -> Written {
+    /// The linked text at the emulation's sizes `layout`.
+    fn write(&self, layout: &ShaderOptions) -> Written {
         let target = self.target;
         let language = target.language();
         let emulated = !target.has_subgroups();
@@ -1052,7 +1044,7 @@ impl<'a> Shader<'a> {
         let library = if !wanted {
             String::new()
         } else {
-            rename(&library(target, &ops, &layout.options), language, p)
+            rename(&library(target, &ops, layout), language, p)
         };
         let functions = defined_functions(&library, language);
 
