@@ -92,6 +92,7 @@ const DEFAULT: ShaderOptions = ShaderOptions {
     workgroup_size: [64, 1, 1],
     subgroup_size: 32,
     record_lanes: false,
+    maximal_reconvergence: false,
 };
 
 /// The emulated targets' largest virtual subgroup, the only size at which
@@ -100,6 +101,7 @@ const SUBGROUP_128: ShaderOptions = ShaderOptions {
     workgroup_size: [128, 1, 1],
     subgroup_size: 128,
     record_lanes: false,
+    maximal_reconvergence: false,
 };
 
 /// A workgroup of 2 × 3 × 2 = 12 invocations in virtual subgroups of 8: the
@@ -109,6 +111,7 @@ const RAGGED: ShaderOptions = ShaderOptions {
     workgroup_size: [2, 3, 2],
     subgroup_size: 8,
     record_lanes: true,
+    maximal_reconvergence: false,
 };
 
 const FIXTURES: &[Fixture] = &[

@@ -299,7 +299,7 @@ fn sizes(subgroup_size: u32, workgroup_size: [u32; 3]) -> ShaderOptions {
     ShaderOptions {
         workgroup_size,
         subgroup_size,
-        record_lanes: false,
+        ..ShaderOptions::default()
     }
 }
 

@@ -127,7 +127,7 @@ impl PolyfillOptions {
         ShaderOptions {
             workgroup_size: self.workgroup_size,
             subgroup_size: self.subgroup_size,
-            record_lanes: false,
+            ..ShaderOptions::default()
         }
     }
 }

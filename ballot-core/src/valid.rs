@@ -3,8 +3,9 @@
 //! spirv-val.
 //!
 //! naga parses every text as it is written: lines may be added where naga
-//! needs them, but no character of the text is changed, and reports point
-//! at the text's own lines and columns.
+//! needs them, and what naga cannot parse may read as blank space, but no
+//! other character of the text is changed, and reports point at the
+//! text's own lines and columns.
 //!
 //! | target | what naga parses |
 //! |---|---|
@@ -15,11 +16,16 @@
 //! | `glsl` | the text with stand-ins for the extensions' names (`back::glsl::standins`): on a line of its own after the `#version` line |
 //!
 //! A GLSL helper library also gets an empty entry point after it, and a
-//! `#version 450` line before it where it has none.
+//! `#version 450` line before it where it has none. In any GLSL text,
+//! `GL_EXT_maximal_reconvergence`'s `[[maximally_reconverges]]` reads as
+//! blank space: naga's glsl-in parses no attributes, and the attribute
+//! changes only how SPIR-V runs, not what is valid (its `#extension` line
+//! naga takes as it is).
 //!
 //! What ballot writes itself needs none of that: the writers' validation
 //! mode (`back::Mode::Validation`) declares the stand-ins on a line of the
-//! text, and a kernel's `wgsl-web` text is its `wgsl` text after the
+//! text and writes the attribute as blank space, and a kernel's
+//! `wgsl-web` text is its `wgsl` text after the
 //! directives, whose verdict it takes. The expansion validates that text
 //! (`validate_printed`), and a compute shader together with its library
 //! (`validate_with_library`).
@@ -244,6 +250,10 @@ impl<'a> Source<'a> {
             Target::Wgsl | Target::WgslNoSubgroup => {}
             Target::WgslWeb => source = Some(after_directives(text)),
             Target::Glsl | Target::GlslNoSubgroup => {
+                // The writers' validation mode blanks its own attribute.
+                if written == Written::Elsewhere {
+                    source = blank_attributes(text);
+                }
                 let stand_ins = (target == Target::Glsl && written == Written::Elsewhere)
                     .then(|| standins::declarations(|name| text.contains(name)))
                     .filter(|line| !line.is_empty());
@@ -267,15 +277,17 @@ impl<'a> Source<'a> {
         }
         let mut added = Vec::new();
         if !additions.is_empty() {
+            // Blanking keeps every offset, so the additions' still hold.
+            let base = source.as_deref().unwrap_or(text);
             let mut with = String::with_capacity(text.len() + 1024);
             let mut from = 0;
             for (at, lines) in &additions {
-                with.push_str(&text[from..*at]);
+                with.push_str(&base[from..*at]);
                 with.push_str(lines);
                 added.push((*at, lines.len()));
                 from = *at;
             }
-            with.push_str(&text[from..]);
+            with.push_str(&base[from..]);
             source = Some(with);
         }
         Source {
@@ -458,6 +470,44 @@ fn version_line_end(text: &str) -> Option<usize> {
     }
     None
 }
+
+/// A GLSL text as naga parses it, where it has `GL_EXT_maximal_reconvergence`'s
+/// entry-point attribute (`[[maximally_reconverges]]`, with any spaces
+/// inside the brackets), which naga's glsl-in does not parse: a copy with
+/// the attribute as blank space, line breaks kept, so that naga reads
+/// every other character at its own offset, line and column. `None` where
+/// there is none. The `#extension` line needs nothing: naga takes any.
+fn blank_attributes(text: &str) -> Option<String> {
+    let mut blanked: Option<String> = None;
+    let mut from = 0;
+    while let Some(found) = text[from..].find("[[") {
+        let start = from + found;
+        let attribute = text[start + 2..]
+            .trim_start()
+            .strip_prefix(MAXIMALLY_RECONVERGES_NAME)
+            .map(str::trim_start)
+            .and_then(|rest| rest.strip_prefix("]]"));
+        let Some(rest) = attribute else {
+            from = start + 2;
+            continue;
+        };
+        let end = text.len() - rest.len();
+        let copy = blanked.get_or_insert_with(|| text.to_string());
+        let spaces: String = text[start..end]
+            .chars()
+            .map(|c| match c {
+                '\n' => "\n".to_string(),
+                c => " ".repeat(c.len_utf8()),
+            })
+            .collect();
+        copy.replace_range(start..end, &spaces);
+        from = end;
+    }
+    blanked
+}
+
+/// The attribute's name inside its brackets.
+const MAXIMALLY_RECONVERGES_NAME: &str = "maximally_reconverges";
 
 /// A `wgsl-web` text as naga parses it: its leading directives (`enable`,
 /// `requires`, `diagnostic`: WGSL has them before any declaration) as

@@ -660,6 +660,7 @@ fn job(
             workgroup_size: shape.workgroup,
             subgroup_size: virtual_size,
             record_lanes: true,
+            ..ShaderOptions::default()
         },
         workgroups: shape.count,
         cases,

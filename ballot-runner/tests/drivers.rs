@@ -303,6 +303,7 @@ fn size_counterexamples_differ_between_drivers_as_predicted() {
             // merely fit the workgroup.
             subgroup_size: 1,
             record_lanes: true,
+            ..ballot_core::back::ShaderOptions::default()
         },
         workgroups: [1, 1, 1],
         cases: vec![vec![Arg::PerLane(

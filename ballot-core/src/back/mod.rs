@@ -236,6 +236,23 @@ pub struct ShaderOptions {
     /// Whether the compute shader also writes each invocation's lane id,
     /// subgroup size and subgroup key (see the module docs). Default off.
     pub record_lanes: bool,
+    /// Whether the `glsl` target's compute shader asks for maximal
+    /// reconvergence: `#extension GL_EXT_maximal_reconvergence : require`
+    /// and `void main() [[maximally_reconverges]]`, which glslang turns into
+    /// SPIR-V's `MaximallyReconvergesKHR` execution mode. Then a collective
+    /// in divergent control flow runs with exactly the lanes the native
+    /// simulator gives it; without it, Vulkan promises that only in some
+    /// cases (docs/reconvergence.md, "What ballot's targets promise"). The
+    /// device must enable `VK_KHR_shader_maximal_reconvergence`'s
+    /// `shaderMaximalReconvergence` feature, and glslang must be 14.1.0 or
+    /// later. The helper form has no entry point and is unchanged: the
+    /// attribute belongs on the user's `main`.
+    ///
+    /// Only `glsl` takes it, and every other target refuses it with
+    /// [`OptionError::Unsupported`]: the emulated targets reconverge
+    /// maximally by construction, and WGSL has no such attribute. Default
+    /// off.
+    pub maximal_reconvergence: bool,
 }
 
 impl Default for ShaderOptions {
@@ -244,6 +261,7 @@ impl Default for ShaderOptions {
             workgroup_size: [64, 1, 1],
             subgroup_size: 32,
             record_lanes: false,
+            maximal_reconvergence: false,
         }
     }
 }
@@ -285,6 +303,28 @@ impl ShaderOptions {
         }
         Ok(())
     }
+
+    /// [`validate`](Self::validate), then whether `target` takes every
+    /// option that is set: [`OptionError::Unsupported`] names the first
+    /// one it does not.
+    pub fn validate_for(&self, target: Target) -> Result<(), OptionError> {
+        self.validate()?;
+        if self.maximal_reconvergence && target != Target::Glsl {
+            let reason = if target.has_subgroups() {
+                "WGSL has no attribute or directive that asks for maximal reconvergence; \
+                 only the `glsl` target (GL_EXT_maximal_reconvergence) does"
+            } else {
+                "the emulated targets are if-converted, so they reconverge maximally \
+                 by construction, on every device"
+            };
+            return Err(OptionError::Unsupported {
+                option: "maximal_reconvergence",
+                target,
+                reason,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// An invalid option for emitted shaders.
@@ -313,6 +353,16 @@ pub enum OptionError {
         subgroup_size: u32,
         /// The workgroup size.
         workgroup_size: [u32; 3],
+    },
+    /// An option that the target does not take.
+    #[error("`{option}` is not supported by target `{target}`: {reason}")]
+    Unsupported {
+        /// The option's name.
+        option: &'static str,
+        /// The target that refuses it.
+        target: Target,
+        /// Why the target has no use for it.
+        reason: &'static str,
     },
     /// A target name that does not exist.
     #[error("unknown target `{given}`; the targets are glsl, glsl-no-subgroup, wgsl, wgsl-web and wgsl-no-subgroup")]
@@ -375,7 +425,8 @@ impl fmt::Display for Level {
 /// A callee missing from `kernels` is [`ShaderError::MissingCallee`] with
 /// [`Missing::Error`]; with [`Missing::Stub`] it becomes a function of the
 /// call's signature that returns zero, so that one kernel can be checked
-/// alone. Invalid `options` are an [`OptionError`] that names the option.
+/// alone. Invalid `options`, or one that `target` does not take, are an
+/// [`OptionError`] that names the option.
 pub fn emit(
     target: Target,
     form: Form,
@@ -397,7 +448,10 @@ pub(crate) enum Mode {
     Output,
     /// For naga: on `glsl`, the line after the `#extension` lines, blank
     /// in the output, declares stand-ins for the extensions' names
-    /// ([`glsl::standins`]). Every other line is the output's. WGSL text
+    /// ([`glsl::standins`]), and `main`'s `[[maximally_reconverges]]`
+    /// attribute ([`ShaderOptions::maximal_reconvergence`]), which naga
+    /// does not parse, is blank space of its width. Every other line is the
+    /// output's, and every other character of `main`'s line. WGSL text
     /// needs nothing: naga knows every name the writers use, and a
     /// `wgsl-web` text is validated as the `wgsl` text it ends with.
     Validation,
@@ -413,7 +467,7 @@ pub(crate) fn write_forms(
     missing: Missing,
     mode: Mode,
 ) -> Result<forms::Forms, ShaderError> {
-    options.validate()?;
+    options.validate_for(target)?;
     // The writers recurse along the kernel's nesting.
     crate::stack::deep(|| {
         let request = Request {

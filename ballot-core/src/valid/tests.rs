@@ -111,6 +111,72 @@ fn glsl_stand_ins_go_on_a_line_of_their_own_and_reports_keep_the_texts_lines() {
     assert!(!err.message.contains("return uvec4(0u)"), "{}", err.message);
 }
 
+/// `USER_GLSL` asking for maximal reconvergence, the attribute spaced out
+/// over two lines.
+const MAXIMAL_GLSL: &str = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
+    #extension GL_EXT_maximal_reconvergence : require\n\
+    layout(local_size_x = 32) in;\n\
+    void main() [[ maximally_reconverges\n\
+    ]] {\n\
+    uvec4 m = subgroupBallot(gl_SubgroupInvocationID < 3u);\n\
+    uint n = subgroupBallotBitCount(m) + gl_SubgroupSize;\n\
+    }\n";
+
+#[test]
+fn the_maximal_reconvergence_attribute_reads_as_blank_space_at_the_texts_offsets() {
+    let source = Source::new(Target::Glsl, MAXIMAL_GLSL, false, Written::Elsewhere);
+    assert!(!source.source.contains("[["), "{}", source.source);
+    assert!(!source.source.contains("maximally_reconverges"));
+    // The directive stays: naga takes any `#extension` line.
+    assert!(source
+        .source
+        .contains("GL_EXT_maximal_reconvergence : require"));
+    // Only the stand-ins' line is added, and every line keeps its length.
+    let text_lines: Vec<&str> = MAXIMAL_GLSL.lines().collect();
+    let read_lines: Vec<&str> = source.source.lines().collect();
+    assert_eq!(read_lines.len(), text_lines.len() + 1);
+    for (text, read) in text_lines[1..].iter().zip(&read_lines[2..]) {
+        assert_eq!(text.len(), read.len(), "{read}");
+    }
+    assert_eq!(read_lines[5].trim_end(), "void main()");
+    assert_eq!(read_lines[6], "   {");
+
+    let err = broken_at(
+        |text| validate(Target::Glsl, Form::ComputeShader, text),
+        MAXIMAL_GLSL,
+        ("uint n", "bool n"),
+        8,
+    );
+    assert!(err.message.contains("8 │ bool n ="), "{}", err.message);
+    // A user's shader without subgroups may ask for it too.
+    let own = "#version 450\n#extension GL_EXT_maximal_reconvergence : require\n\
+               layout(local_size_x = 32) in;\n\
+               void main() [[maximally_reconverges]] {\n    uint n = 3u;\n}\n";
+    let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
+    let parsed = naga::front::glsl::Frontend::default().parse(&options, own);
+    assert!(parsed.is_err(), "naga's glsl-in parses no attribute");
+    assert_eq!(
+        check_source(Target::GlslNoSubgroup, "own.comp", own),
+        Ok(())
+    );
+}
+
+#[test]
+fn only_the_whole_maximal_reconvergence_attribute_is_blanked() {
+    for text in [
+        "uint a[2]; uint f() { return a[a[0]]; }",
+        "// [[maximally_reconverges_later]]",
+        "[[unroll]] for (;;) {}",
+        "[[maximally_reconverges, unroll]]",
+    ] {
+        assert_eq!(blank_attributes(text), None, "{text}");
+    }
+    assert_eq!(
+        blank_attributes("a [[maximally_reconverges]] b [[x]]").as_deref(),
+        Some("a                           b [[x]]")
+    );
+}
+
 #[test]
 fn glsl_helper_libraries_are_wrapped_and_lines_refer_to_the_library() {
     let helpers = "uint twice(uint x) {\n    return x * 2u;\n}\n";

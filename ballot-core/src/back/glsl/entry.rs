@@ -10,9 +10,10 @@
 
 use core::fmt::{self, Write};
 
+use super::features::MAXIMALLY_RECONVERGES;
 use super::{type_name, zero, Source, Writer};
 use crate::back::shading::Shading;
-use crate::back::Level;
+use crate::back::{Level, Mode};
 use crate::ir::Type;
 
 /// The element type a buffer stores for `ty`: `bool` is a `uint` 0 or 1.
@@ -78,7 +79,7 @@ impl<W: Write> Writer<'_, W> {
     pub(super) fn write_main(&mut self) -> fmt::Result {
         let level = Level(1);
         let wg = self.options.invocations_per_workgroup();
-        writeln!(self.out, "void main() {{")?;
+        writeln!(self.out, "void main(){} {{", self.main_attribute())?;
         writeln!(
             self.out,
             "{level}uvec3 ballot_id = gl_WorkGroupID;\n\
@@ -106,6 +107,21 @@ impl<W: Write> Writer<'_, W> {
             }
         }
         writeln!(self.out, "}}")
+    }
+
+    /// What goes between `main`'s prototype and its body: with
+    /// [`ShaderOptions::maximal_reconvergence`](crate::back::ShaderOptions::maximal_reconvergence),
+    /// ` [[maximally_reconverges]]`. naga's glsl-in does not parse
+    /// attributes, so in the validation mode the attribute reads as blank
+    /// space of its width: every column of the line stays the output's.
+    fn main_attribute(&self) -> String {
+        if !self.options.maximal_reconvergence {
+            return String::new();
+        }
+        match self.mode {
+            Mode::Output => format!(" {MAXIMALLY_RECONVERGES}"),
+            Mode::Validation => " ".repeat(MAXIMALLY_RECONVERGES.len() + 1),
+        }
     }
 
     /// Each invocation's lane id, subgroup size, subgroup key and
@@ -176,5 +192,135 @@ impl<W: Write> Writer<'_, W> {
             self.out,
             "{level}if (ballot_global < uint(ballot_out.length())) {{ ballot_out[ballot_global] = {value}; }}"
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::back::glsl::standins::tests::every_name;
+    use crate::back::{
+        emit, write_forms, Form, Missing, Mode, OptionError, ShaderError, ShaderOptions, Target,
+    };
+
+    const DIRECTIVE: &str = "#extension GL_EXT_maximal_reconvergence : require";
+    const MAIN: &str = "void main() [[maximally_reconverges]] {";
+
+    fn maximal(record_lanes: bool) -> ShaderOptions {
+        ShaderOptions {
+            maximal_reconvergence: true,
+            record_lanes,
+            ..ShaderOptions::default()
+        }
+    }
+
+    #[test]
+    fn without_the_option_nothing_asks_for_maximal_reconvergence() {
+        let kernel = every_name();
+        for target in [Target::Glsl, Target::GlslNoSubgroup] {
+            for form in Form::ALL {
+                let options = ShaderOptions::default();
+                let text = emit(target, form, &[&kernel], &options, Missing::Error).unwrap();
+                assert!(!text.contains("maximal"), "{target} {form}:\n{text}");
+                assert!(!text.contains("[["), "{target} {form}:\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_option_puts_the_directive_and_the_attribute_in_the_compute_shader_alone() {
+        let kernel = every_name();
+        for options in [maximal(false), maximal(true)] {
+            let write = |options: &ShaderOptions, mode| {
+                write_forms(
+                    Target::Glsl,
+                    &Form::ALL,
+                    &[&kernel],
+                    options,
+                    Missing::Error,
+                    mode,
+                )
+                .expect("written")
+            };
+            let output = write(&options, Mode::Output);
+            let compute = output.text(Form::ComputeShader).expect("asked for");
+            let lines: Vec<&str> = compute.lines().collect();
+            // With the other extensions, before any code.
+            let at = lines.iter().position(|l| *l == DIRECTIVE);
+            let at = at.unwrap_or_else(|| panic!("no directive in\n{compute}"));
+            assert!(lines[..at].iter().all(|l| l.starts_with('#')), "{compute}");
+            assert_eq!(lines.iter().filter(|l| **l == MAIN).count(), 1, "{compute}");
+            // The rest is the text without the option, and the library
+            // (which has no `main`) is unchanged.
+            let plain = write(
+                &ShaderOptions {
+                    maximal_reconvergence: false,
+                    ..options.clone()
+                },
+                Mode::Output,
+            );
+            let without = compute
+                .replace(&format!("{DIRECTIVE}\n"), "")
+                .replace(" [[maximally_reconverges]]", "");
+            assert_eq!(Some(without.as_str()), plain.text(Form::ComputeShader));
+            assert_eq!(output.text(Form::Helpers), plain.text(Form::Helpers));
+            // naga accepts the text users get, and the expansion's shim,
+            // whose `main` line has the attribute as blank space.
+            let valid = crate::valid::validate(Target::Glsl, Form::ComputeShader, compute);
+            assert_eq!(valid, Ok(()));
+            let shim = write(&options, Mode::Validation);
+            let shim_compute = shim.text(Form::ComputeShader).expect("asked for");
+            assert!(shim_compute.contains(DIRECTIVE) && !shim_compute.contains("[["));
+            let main = shim_compute.lines().find(|l| l.starts_with("void main()"));
+            assert_eq!(main.map(str::len), Some(MAIN.len()), "{shim_compute}");
+            let (verdict, library) = crate::valid::validate_with_library(
+                Target::Glsl,
+                shim_compute,
+                shim.compute_only(),
+            );
+            assert_eq!(verdict, Ok(()));
+            assert!(library, "the library's verdict is the compute shader's");
+        }
+    }
+
+    #[test]
+    fn every_other_target_refuses_the_option_by_name() {
+        let kernel = every_name();
+        for target in Target::ALL.into_iter().filter(|t| *t != Target::Glsl) {
+            for form in Form::ALL {
+                let err = emit(target, form, &[&kernel], &maximal(false), Missing::Error)
+                    .expect_err("refused");
+                let ShaderError::Options(OptionError::Unsupported {
+                    option,
+                    target: refusing,
+                    reason,
+                }) = &err
+                else {
+                    panic!("{target} {form}: {err:?}");
+                };
+                assert_eq!((*option, *refusing), ("maximal_reconvergence", target));
+                let why = match target.has_subgroups() {
+                    true => "WGSL has no attribute",
+                    false => "if-converted",
+                };
+                assert!(reason.contains(why), "{reason}");
+                let message = err.to_string();
+                let expected =
+                    format!("`maximal_reconvergence` is not supported by target `{target}`");
+                assert!(message.starts_with(&expected), "{message}");
+            }
+        }
+        assert_eq!(maximal(false).validate_for(Target::Glsl), Ok(()));
+        // The checks of every target come first.
+        let both = ShaderOptions {
+            subgroup_size: 3,
+            ..maximal(false)
+        };
+        assert!(matches!(
+            both.validate_for(Target::Wgsl),
+            Err(OptionError::Invalid {
+                option: "subgroup_size",
+                ..
+            })
+        ));
     }
 }

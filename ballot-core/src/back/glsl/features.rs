@@ -18,6 +18,10 @@ pub(super) enum Extension {
     Basic,
     /// `GL_KHR_shader_subgroup_ballot`: every other operation.
     Ballot,
+    /// `GL_EXT_maximal_reconvergence`: the `[[maximally_reconverges]]`
+    /// attribute on `main`, with
+    /// [`ShaderOptions::maximal_reconvergence`](crate::back::ShaderOptions::maximal_reconvergence).
+    MaximalReconvergence,
 }
 
 impl Extension {
@@ -26,6 +30,7 @@ impl Extension {
         match self {
             Extension::Basic => "GL_KHR_shader_subgroup_basic",
             Extension::Ballot => "GL_KHR_shader_subgroup_ballot",
+            Extension::MaximalReconvergence => "GL_EXT_maximal_reconvergence",
         }
     }
 
@@ -43,6 +48,11 @@ pub(super) const LANE_ID: &str = "gl_SubgroupInvocationID";
 
 /// The built-in variable the `glsl` target reads the subgroup size from.
 pub(super) const SUBGROUP_SIZE: &str = "gl_SubgroupSize";
+
+/// The attribute `GL_EXT_maximal_reconvergence` puts on an entry point,
+/// "between the function prototype and the function body" (the
+/// extension's section 6.1): `void main() [[maximally_reconverges]] {`.
+pub(crate) const MAXIMALLY_RECONVERGES: &str = "[[maximally_reconverges]]";
 
 /// What a module needs besides its kernels.
 #[derive(Clone, Debug, Default)]

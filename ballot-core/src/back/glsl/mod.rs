@@ -68,11 +68,15 @@ pub(crate) fn write(request: Request<'_>) -> Forms {
     let functions = names::name(request.module, !target.has_subgroups());
     // The compute shader's needs: the library's, and what the lane record
     // reads.
-    let features = Features::collect(target, &functions, options.record_lanes);
+    let mut features = Features::collect(target, &functions, options.record_lanes);
     let library_extensions = match options.record_lanes {
         true => Features::collect(target, &functions, false).extensions,
         false => features.extensions.clone(),
     };
+    if options.maximal_reconvergence {
+        // Its attribute goes on `main`, which only the compute shader has.
+        features.extensions.insert(Extension::MaximalReconvergence);
+    }
     let mut forms = Forms::new(request.wanted);
     let mut writer = Writer {
         out: &mut forms,
@@ -96,7 +100,7 @@ struct Writer<'a, W> {
     target: Target,
     mode: Mode,
     /// The `#extension` lines of the helper form: the compute shader's
-    /// (`features`) but those only its lane record needs.
+    /// (`features`) but those only its lane record and `main` need.
     library_extensions: BTreeSet<Extension>,
     options: &'a ShaderOptions,
     /// The module's functions, callees first, the entry last.

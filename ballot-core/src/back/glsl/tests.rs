@@ -422,6 +422,7 @@ fn every_subgroup_size_and_ragged_workgroups() {
             workgroup_size: workgroup,
             subgroup_size: size,
             record_lanes: true,
+            ..ShaderOptions::default()
         };
         check_all(&[&divergent()], &options);
         check_all(&[&every_op()], &options);

@@ -243,11 +243,13 @@ fn option_sets() -> Vec<ShaderOptions> {
             workgroup_size: [8, 3, 2],
             subgroup_size: 16,
             record_lanes: true,
+            ..ShaderOptions::default()
         },
         ShaderOptions {
             workgroup_size: [128, 1, 1],
             subgroup_size: 128,
             record_lanes: true,
+            ..ShaderOptions::default()
         },
     ]
 }
@@ -456,7 +458,7 @@ fn invalid_options_are_reported() {
     let options = ShaderOptions {
         workgroup_size: [16, 1, 1],
         subgroup_size: 32,
-        record_lanes: false,
+        ..ShaderOptions::default()
     };
     let result = write(
         Target::WgslNoSubgroup,

@@ -86,7 +86,7 @@ pub fn shader_text(
     let options = ShaderOptions {
         workgroup_size: [256, 1, 1],
         subgroup_size: subgroup,
-        record_lanes: false,
+        ..ShaderOptions::default()
     };
     emit(target, form, kernels, &options, Missing::Error).map_err(|e| e.to_string())
 }
