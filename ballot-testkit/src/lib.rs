@@ -11,6 +11,10 @@
 //!   skipped, why, and the command that installs what was missing;
 //! - [`REQUIRE_TOOLS_VAR`]`=1` and [`REQUIRE_GPU_VAR`]`=1` turn the skips
 //!   of each kind into failures. CI sets both.
+//! - A tool that runs but is older than a test needs is a kind of its own,
+//!   which only [`REQUIRE_VERSIONS_VAR`]`=1` turns into a failure: Debian
+//!   bookworm's glslang and SPIRV-Tools predate some extensions, and no
+//!   package of that release brings newer ones, so CI cannot require them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write as _;
@@ -24,6 +28,10 @@ pub const REQUIRE_TOOLS_VAR: &str = "BALLOT_REQUIRE_TOOLS";
 /// Set to `1`, a missing driver fails the test instead of skipping it.
 pub const REQUIRE_GPU_VAR: &str = "BALLOT_REQUIRE_GPU";
 
+/// Set to `1`, a tool too old for a test fails the test instead of
+/// skipping it.
+pub const REQUIRE_VERSIONS_VAR: &str = "BALLOT_REQUIRE_TOOL_VERSIONS";
+
 /// A file that every skip appends one line to:
 /// `kind<TAB>what<TAB>why<TAB>install`. `scripts/test` sets it and reads
 /// it back for its summary.
@@ -36,6 +44,9 @@ pub enum Need {
     Tool,
     /// A driver or device; [`REQUIRE_GPU_VAR`] forbids the skip.
     Gpu,
+    /// A newer version of a tool that runs; [`REQUIRE_VERSIONS_VAR`]
+    /// forbids the skip.
+    Version,
 }
 
 impl Need {
@@ -45,6 +56,7 @@ impl Need {
         match self {
             Need::Tool => REQUIRE_TOOLS_VAR,
             Need::Gpu => REQUIRE_GPU_VAR,
+            Need::Version => REQUIRE_VERSIONS_VAR,
         }
     }
 
@@ -53,6 +65,7 @@ impl Need {
         match self {
             Need::Tool => "tool",
             Need::Gpu => "gpu",
+            Need::Version => "version",
         }
     }
 
@@ -83,6 +96,13 @@ pub const GLSLANG: Tool = Tool {
 /// The SPIR-V validator of SPIRV-Tools.
 pub const SPIRV_VAL: Tool = Tool {
     program: "spirv-val",
+    version_args: &["--version"],
+    install: "apt-get install spirv-tools",
+};
+
+/// The SPIR-V disassembler of SPIRV-Tools.
+pub const SPIRV_DIS: Tool = Tool {
+    program: "spirv-dis",
     version_args: &["--version"],
     install: "apt-get install spirv-tools",
 };
@@ -136,6 +156,29 @@ pub fn have_tools(what: &str, tools: &[Tool]) -> bool {
 #[track_caller]
 pub fn skip_gpu(what: &str, why: &str) {
     skip(Need::Gpu, what, why, GPU_INSTALL);
+}
+
+/// Skips `what` because a tool that runs is too old for it: `why` names
+/// the tool, its version and the first version that would do; `install`
+/// says where a newer one comes from. Panics instead if
+/// [`REQUIRE_VERSIONS_VAR`]`=1`.
+#[track_caller]
+pub fn skip_outdated(what: &str, why: &str, install: &str) {
+    skip(Need::Version, what, why, install);
+}
+
+/// The first line `tool` prints with its version arguments, for reports;
+/// empty if it prints nothing or does not run.
+pub fn version_line(tool: &Tool) -> String {
+    Command::new(tool.program)
+        .args(tool.version_args)
+        .stdin(Stdio::null())
+        .output()
+        .map(|out| {
+            let text = String::from_utf8_lossy(&out.stdout);
+            text.lines().next().unwrap_or_default().trim().to_string()
+        })
+        .unwrap_or_default()
 }
 
 /// How to install the drivers the GPU tests look for, on Debian.
