@@ -24,6 +24,15 @@
 //!   translates, but its SPIR-V has no `OpEntryPoint` and no `Linkage`
 //!   capability, so `spirv-val` rejects it; cross-compile the library's
 //!   [self-test](crate::polyfill::self_test) to get a complete module.
+//! - **No maximal reconvergence.** naga 30's SPIR-V writer has no option
+//!   for the `MaximallyReconvergesKHR` execution mode (its `spv::Options`
+//!   and the execution modes it writes: `LocalSize`, the fragment and mesh
+//!   ones), and WGSL has no attribute that would carry it, so the SPIR-V
+//!   written here has Vulkan's default reconvergence rules
+//!   (docs/reconvergence.md, section 2.2). For a kernel that needs
+//!   maximal reconvergence, compile the `glsl` target's compute shader,
+//!   written with [`ShaderOptions::maximal_reconvergence`](crate::back::ShaderOptions::maximal_reconvergence),
+//!   with glslang 14.1.0 or later.
 //! - Only SPIR-V is checked here (by `spirv-val --target-env vulkan1.1` in
 //!   tests). No HLSL or MSL compiler (dxc, metal) is run: tests check that
 //!   the text is written, and that it holds the expected wave / simd
