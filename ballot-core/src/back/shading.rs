@@ -393,13 +393,14 @@ pub(crate) const RESULT: &str = "ballot_ret_val";
 /// What `ballot_init` does, in the polyfill libraries, with an invocation
 /// past the declared workgroup ([`crate::lower::helpers::Helper::Guard`]):
 /// GLSL and WGSL spell it alike. It moves the invocation to the spare
-/// exchange slot, in a virtual subgroup of no lanes, and flags it for the
-/// public functions' failure values.
+/// exchange slot, past every virtual subgroup's, in a virtual subgroup of
+/// no lanes (whose reads stay in bounds and come back empty), and flags it
+/// for the public functions' failure values.
 pub(crate) const GUARD_INIT: &str = "\
 if (local_invocation_index >= ballot_workgroup_size) {
         ballot_overflow = true;
-        ballot_index = ballot_workgroup_size;
-        ballot_base = ballot_workgroup_size;
+        ballot_index = ballot_padded_size;
+        ballot_base = 0u;
         ballot_count = 0u;
     }";
 

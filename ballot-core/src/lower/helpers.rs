@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::back::Language;
+use crate::back::{Language, ShaderOptions};
 use crate::ir::{BinaryOp, Expr, Handle, Kernel, MaskFn, Type};
 use crate::op::Op;
 
@@ -46,14 +46,6 @@ helpers! {
     /// that a shader run in a larger workgroup fails loudly rather than
     /// indexing past the exchange memory.
     Guard,
-    /// Emulated: one flag per invocation in workgroup memory.
-    Share,
-    /// Emulated: one exchanged value per invocation in workgroup memory.
-    Values,
-    /// GLSL, emulated: the loop votes in workgroup memory.
-    Votes,
-    /// Emulated: the lowest flagged lane of the virtual subgroup.
-    LowestFlag,
     /// GLSL: NaN on the bits, which fast-math compilers keep.
     IsNan,
     /// WGSL: an `f32` from its bits, for NaN and the infinities.
@@ -114,6 +106,13 @@ helpers! {
     FindLsb,
     /// `subgroupBallotFindMSB`.
     FindMsb,
+    /// Emulated: the exchange memory of flags, one barrier's exchange
+    /// (`ballot_share`) and the ballot it gives (`ballot_gather`).
+    Share,
+    /// Emulated: one exchanged value per invocation in workgroup memory.
+    Values,
+    /// Emulated: the lowest lane set in a ballot.
+    LowestFlag,
     /// `subgroupElect` (emulated; in WGSL also native, which naga lacks).
     Elect,
     /// Emulated `subgroupBallot`.
@@ -211,7 +210,7 @@ impl Helper {
     pub const fn name(self) -> Option<&'static str> {
         use Helper::*;
         Some(match self {
-            LaneState | Guard | Share | Values | Votes => return None,
+            LaneState | Guard | Share | Values => return None,
             LowestFlag => "ballot_lowest_flag",
             IsNan => "ballot_is_nan",
             F32Bits => "ballot_f32_bits",
@@ -275,11 +274,11 @@ impl Helper {
                 InclusiveBitCount => &[MaskCount, LeMask],
                 ExclusiveBitCount => &[MaskCount, LtMask],
                 FindLsb | FindMsb => &[Below],
-                LowestFlag | Ballot => &[Share],
-                Elect => &[LowestFlag],
-                BroadcastFirst => &[Values, LowestFlag],
+                Share => &[MaskFirst],
+                Ballot | WorkgroupAny => &[Share],
+                Elect => &[Share, LowestFlag],
+                BroadcastFirst => &[Share, Values, LowestFlag],
                 Broadcast => &[Share, Values],
-                WorkgroupAny => &[Votes],
                 _ => &[],
             },
             Language::Wgsl => match self {
@@ -292,12 +291,53 @@ impl Helper {
                 InclusiveBitCount => &[MaskCount, LeMask],
                 ExclusiveBitCount => &[MaskCount, LtMask],
                 FindLsb | FindMsb => &[Below],
+                Share => &[MaskFirst],
                 Elect if emulated => &[Share, LowestFlag],
-                LowestFlag | Ballot | WorkgroupAny => &[Share],
+                Ballot | WorkgroupAny => &[Share],
                 BroadcastFirst => &[Share, Values, LowestFlag],
                 Broadcast => &[Share, Values],
                 _ => &[],
             },
+        }
+    }
+}
+
+/// The layout of the emulated targets' exchange memory, in slots of one
+/// `u32` flag (and one `uvec4` value) per invocation. Both printers write
+/// it as constants that the helper texts read.
+///
+/// The exchange memory has two halves that exchanges use in turn, so that
+/// each needs one barrier. A virtual subgroup's ballot is read a `vec4` of
+/// slots at a time, so each half covers the workgroup padded to whole
+/// virtual subgroups and whole `vec4`s; the polyfill libraries' guard adds
+/// a spare `vec4` past that for invocations beyond the workgroup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Exchange {
+    /// The virtual subgroup size.
+    pub subgroup: u32,
+    /// Invocations per workgroup.
+    pub workgroup: u32,
+    /// The slots of the whole virtual subgroups the workgroup fills, padded
+    /// to whole `vec4`s: the spare slot's index.
+    pub padded: u32,
+    /// Slots per half.
+    pub half: u32,
+    /// `vec4`s of slots a virtual subgroup's ballot reads.
+    pub chunks: u32,
+}
+
+impl Exchange {
+    /// The layout for `options`, with or without the guard's spare slot.
+    pub fn new(options: &ShaderOptions, guard: bool) -> Exchange {
+        let subgroup = options.subgroup_size;
+        let workgroup = options.invocations_per_workgroup();
+        let padded = workgroup.next_multiple_of(subgroup.max(4));
+        Exchange {
+            subgroup,
+            workgroup,
+            padded,
+            half: padded + if guard { 4 } else { 0 },
+            chunks: (subgroup / 4).max(1),
         }
     }
 }

@@ -15,7 +15,9 @@
 
 const uint ballot_subgroup_size = 8u;
 const uint ballot_workgroup_size = 12u;
-const uint ballot_exchange_size = 12u;
+const uint ballot_padded_size = 16u;
+const uint ballot_exchange_size = 16u;
+const uint ballot_subgroup_chunks = 2u;
 
 // The invocation's place in its virtual subgroup: lane `index % size` of
 // the subgroup that starts at `index - lane` and holds `count` invocations
@@ -25,22 +27,6 @@ uint ballot_index;
 uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
-
-shared bool ballot_flags[ballot_exchange_size];
-
-shared bool ballot_votes[ballot_exchange_size];
-shared bool ballot_vote;
-
-// The lowest lane of this virtual subgroup whose flag is set, or
-// ballot_count when none is; read between the barriers of an exchange.
-uint ballot_lowest_flag() {
-    for (uint i = 0u; i < ballot_count; i = i + 1u) {
-        if (ballot_flags[ballot_base + i]) {
-            return i;
-        }
-    }
-    return ballot_count;
-}
 
 // Bits lo..lo + 32 of SubgroupMask::first(n).
 uint ballot_first_word(uint n, uint lo) {
@@ -73,40 +59,81 @@ uint ballot_bit_count(uvec4 v) {
     return ballot_mask_count(ballot_below(v));
 }
 
+// Exchange memory of the virtual subgroups, in two halves of
+// ballot_exchange_size slots. An exchange writes one half, waits at one
+// barrier and reads it; the next exchange writes the other half, so no second
+// barrier has to keep a write from overtaking a read. A slot holds its
+// invocation's flag as the invocation's bit in a 32-lane word, so that a
+// virtual subgroup's ballot is the or of its slots, read four at a time.
+shared uvec4 ballot_flags[ballot_exchange_size / 2u];
+// The half the next exchange writes: 0 or ballot_exchange_size, the same in
+// every invocation, since every invocation makes every exchange.
+uint ballot_half;
+// This invocation's bit in its slot, where its virtual subgroup's bits start
+// in their word (0 unless the subgroup has fewer than 32 lanes), and the bits
+// of the lanes the subgroup has, the only ones its ballots keep.
+uint ballot_bit;
+uint ballot_shift;
+uvec4 ballot_count_bits;
+
+// Publishes this invocation's flag, waits for the workgroup, and returns the
+// half it went to.
+uint ballot_share(bool flag) {
+    uint at = ballot_half;
+    ballot_half = ballot_exchange_size - at;
+    uint slot = at + ballot_index;
+    ballot_flags[slot >> 2u][slot & 3u] = flag ? ballot_bit : 0u;
+    barrier();
+    return at;
+}
+
+// The flags of this virtual subgroup in the half at `at`, as its ballot.
+uvec4 ballot_gather(uint at) {
+    uvec4 m = uvec4(0u);
+    uint first = (at + ballot_base) >> 2u;
+    for (uint i = 0u; i < ballot_subgroup_chunks; i = i + 1u) {
+        uvec4 q = ballot_flags[first + i];
+        m[i >> 3u] = m[i >> 3u] | ((q.x | q.y) | (q.z | q.w));
+    }
+    return (m >> uvec4(ballot_shift)) & ballot_count_bits;
+}
+
+// The lowest lane set in a ballot of this virtual subgroup, or the subgroup
+// size when none is.
+uint ballot_lowest_flag(uvec4 m) {
+    for (uint k = 0u; k < 4u; k = k + 1u) {
+        if (m[k] != 0u) {
+            return (32u * k) + uint(findLSB(m[k]));
+        }
+    }
+    return ballot_subgroup_size;
+}
+
+// The exchange comes first: `&&` short-circuits, and every invocation must
+// reach its barrier.
 bool ballot_elect(bool act) {
-    ballot_flags[ballot_index] = act;
-    barrier();
-    uint first = ballot_lowest_flag();
-    barrier();
+    uint first = ballot_lowest_flag(ballot_gather(ballot_share(act)));
     return act && (first == ballot_lane);
 }
 
 uvec4 ballot_ballot(bool act, bool p) {
-    ballot_flags[ballot_index] = act && p;
-    barrier();
-    uvec4 m = uvec4(0u);
-    for (uint i = 0u; i < ballot_count; i = i + 1u) {
-        if (ballot_flags[ballot_base + i]) {
-            m[i >> 5u] = m[i >> 5u] | (1u << (i & 31u));
-        }
-    }
-    barrier();
-    return m;
+    return ballot_gather(ballot_share(act && p));
 }
 
 // Whether any invocation of the workgroup passes true: loops that reach
 // barriers run until none is active, so that all leave them together.
-// Invocation 0 writes the result between the two barriers; every invocation
-// reads it before it can reach the first barrier of the next vote.
+// Invocation 0 writes the result between the exchange's barrier and its own;
+// every invocation reads it before it can reach the barrier of the next vote.
+shared bool ballot_vote;
 bool ballot_workgroup_any(bool act) {
-    ballot_votes[ballot_index] = act;
-    barrier();
+    uint at = ballot_share(act);
     if (ballot_index == 0u) {
-        bool found = false;
-        for (uint i = 0u; i < ballot_workgroup_size; i = i + 1u) {
-            found = found || ballot_votes[i];
+        uint votes = 0u;
+        for (uint i = 0u; i < (ballot_workgroup_size + 3u) / 4u; i = i + 1u) {
+            uvec4 q = ballot_flags[(at >> 2u) + i];
+            votes = votes | ((q.x | q.y) | (q.z | q.w));
         }
-        ballot_vote = found;
+        ballot_vote = votes != 0u;
     }
     barrier();
     return ballot_vote;
@@ -118,6 +145,14 @@ void ballot_init(uint local_invocation_index) {
     ballot_base = local_invocation_index - ballot_lane;
     ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
     ballot_below_bits = ballot_mask_first(ballot_subgroup_size);
+    ballot_half = 0u;
+    ballot_bit = 1u << (ballot_index & 31u);
+    ballot_shift = ballot_base & 31u;
+    ballot_count_bits = ballot_mask_first(ballot_count);
+    for (uint s = ballot_workgroup_size + local_invocation_index; s < ballot_padded_size; s = s + ballot_workgroup_size) {
+        ballot_flags[s >> 2u][s & 3u] = 0u;
+        ballot_flags[(ballot_exchange_size + s) >> 2u][s & 3u] = 0u;
+    }
 }
 
 int divergent_masked(bool ballot_active_in, uint n, int limit) {

@@ -2,7 +2,9 @@
 
 const uint ballot_subgroup_size = 32u;
 const uint ballot_workgroup_size = 64u;
+const uint ballot_padded_size = 64u;
 const uint ballot_exchange_size = 64u;
+const uint ballot_subgroup_chunks = 8u;
 
 layout(local_size_x = 64, local_size_y = 1, local_size_z = 1) in;
 
@@ -17,8 +19,6 @@ uint ballot_index;
 uint ballot_lane;
 uint ballot_base;
 uint ballot_count;
-
-shared bool ballot_flags[ballot_exchange_size];
 
 // Bits lo..lo + 32 of SubgroupMask::first(n).
 uint ballot_first_word(uint n, uint lo) {
@@ -50,17 +50,47 @@ uint ballot_exclusive_bit_count(uvec4 v) {
     return ballot_mask_count(v & ballot_lt_mask());
 }
 
-uvec4 ballot_ballot(bool act, bool p) {
-    ballot_flags[ballot_index] = act && p;
+// Exchange memory of the virtual subgroups, in two halves of
+// ballot_exchange_size slots. An exchange writes one half, waits at one
+// barrier and reads it; the next exchange writes the other half, so no second
+// barrier has to keep a write from overtaking a read. A slot holds its
+// invocation's flag as the invocation's bit in a 32-lane word, so that a
+// virtual subgroup's ballot is the or of its slots, read four at a time.
+shared uvec4 ballot_flags[ballot_exchange_size / 2u];
+// The half the next exchange writes: 0 or ballot_exchange_size, the same in
+// every invocation, since every invocation makes every exchange.
+uint ballot_half;
+// This invocation's bit in its slot, where its virtual subgroup's bits start
+// in their word (0 unless the subgroup has fewer than 32 lanes), and the bits
+// of the lanes the subgroup has, the only ones its ballots keep.
+uint ballot_bit;
+uint ballot_shift;
+uvec4 ballot_count_bits;
+
+// Publishes this invocation's flag, waits for the workgroup, and returns the
+// half it went to.
+uint ballot_share(bool flag) {
+    uint at = ballot_half;
+    ballot_half = ballot_exchange_size - at;
+    uint slot = at + ballot_index;
+    ballot_flags[slot >> 2u][slot & 3u] = flag ? ballot_bit : 0u;
     barrier();
+    return at;
+}
+
+// The flags of this virtual subgroup in the half at `at`, as its ballot.
+uvec4 ballot_gather(uint at) {
     uvec4 m = uvec4(0u);
-    for (uint i = 0u; i < ballot_count; i = i + 1u) {
-        if (ballot_flags[ballot_base + i]) {
-            m[i >> 5u] = m[i >> 5u] | (1u << (i & 31u));
-        }
+    uint first = (at + ballot_base) >> 2u;
+    for (uint i = 0u; i < ballot_subgroup_chunks; i = i + 1u) {
+        uvec4 q = ballot_flags[first + i];
+        m[i >> 3u] = m[i >> 3u] | ((q.x | q.y) | (q.z | q.w));
     }
-    barrier();
-    return m;
+    return (m >> uvec4(ballot_shift)) & ballot_count_bits;
+}
+
+uvec4 ballot_ballot(bool act, bool p) {
+    return ballot_gather(ballot_share(act && p));
 }
 
 void ballot_init(uint local_invocation_index) {
@@ -69,6 +99,14 @@ void ballot_init(uint local_invocation_index) {
     ballot_base = local_invocation_index - ballot_lane;
     ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
     ballot_lt_bits = ballot_mask_first(ballot_lane);
+    ballot_half = 0u;
+    ballot_bit = 1u << (ballot_index & 31u);
+    ballot_shift = ballot_base & 31u;
+    ballot_count_bits = ballot_mask_first(ballot_count);
+    for (uint s = ballot_workgroup_size + local_invocation_index; s < ballot_padded_size; s = s + ballot_workgroup_size) {
+        ballot_flags[s >> 2u][s & 3u] = 0u;
+        ballot_flags[(ballot_exchange_size + s) >> 2u][s & 3u] = 0u;
+    }
 }
 
 uint compaction_slot_masked(bool ballot_active_in, bool keep) {

@@ -35,7 +35,9 @@
 
 const uint ballot_subgroup_size = 32u;
 const uint ballot_workgroup_size = 64u;
-const uint ballot_exchange_size = 65u;
+const uint ballot_padded_size = 64u;
+const uint ballot_exchange_size = 68u;
+const uint ballot_subgroup_chunks = 8u;
 
 // The invocation's place in its virtual subgroup: lane `index % size` of
 // the subgroup that starts at `index - lane` and holds `count` invocations
@@ -48,21 +50,6 @@ uint ballot_count;
 
 // Whether this invocation is past the workgroup the library was written for.
 bool ballot_overflow = false;
-
-shared bool ballot_flags[ballot_exchange_size];
-
-shared uvec4 ballot_slots[ballot_exchange_size];
-
-// The lowest lane of this virtual subgroup whose flag is set, or
-// ballot_count when none is; read between the barriers of an exchange.
-uint ballot_lowest_flag() {
-    for (uint i = 0u; i < ballot_count; i = i + 1u) {
-        if (ballot_flags[ballot_base + i]) {
-            return i;
-        }
-    }
-    return ballot_count;
-}
 
 // Bits lo..lo + 32 of SubgroupMask::first(n).
 uint ballot_first_word(uint n, uint lo) {
@@ -181,54 +168,96 @@ uint ballot_find_msb(uvec4 v) {
     return 0xFFFFFFFFu;
 }
 
+// Exchange memory of the virtual subgroups, in two halves of
+// ballot_exchange_size slots. An exchange writes one half, waits at one
+// barrier and reads it; the next exchange writes the other half, so no second
+// barrier has to keep a write from overtaking a read. A slot holds its
+// invocation's flag as the invocation's bit in a 32-lane word, so that a
+// virtual subgroup's ballot is the or of its slots, read four at a time.
+shared uvec4 ballot_flags[ballot_exchange_size / 2u];
+// The half the next exchange writes: 0 or ballot_exchange_size, the same in
+// every invocation, since every invocation makes every exchange.
+uint ballot_half;
+// This invocation's bit in its slot, where its virtual subgroup's bits start
+// in their word (0 unless the subgroup has fewer than 32 lanes), and the bits
+// of the lanes the subgroup has, the only ones its ballots keep.
+uint ballot_bit;
+uint ballot_shift;
+uvec4 ballot_count_bits;
+
+// Publishes this invocation's flag, waits for the workgroup, and returns the
+// half it went to.
+uint ballot_share(bool flag) {
+    uint at = ballot_half;
+    ballot_half = ballot_exchange_size - at;
+    uint slot = at + ballot_index;
+    ballot_flags[slot >> 2u][slot & 3u] = flag ? ballot_bit : 0u;
+    barrier();
+    return at;
+}
+
+// The flags of this virtual subgroup in the half at `at`, as its ballot.
+uvec4 ballot_gather(uint at) {
+    uvec4 m = uvec4(0u);
+    uint first = (at + ballot_base) >> 2u;
+    for (uint i = 0u; i < ballot_subgroup_chunks; i = i + 1u) {
+        uvec4 q = ballot_flags[first + i];
+        m[i >> 3u] = m[i >> 3u] | ((q.x | q.y) | (q.z | q.w));
+    }
+    return (m >> uvec4(ballot_shift)) & ballot_count_bits;
+}
+
+// Exchange memory of broadcasts, in the flags' two halves: one value per
+// invocation, as bits.
+shared uvec4 ballot_slots[2u * ballot_exchange_size];
+
+// The lowest lane set in a ballot of this virtual subgroup, or the subgroup
+// size when none is.
+uint ballot_lowest_flag(uvec4 m) {
+    for (uint k = 0u; k < 4u; k = k + 1u) {
+        if (m[k] != 0u) {
+            return (32u * k) + uint(findLSB(m[k]));
+        }
+    }
+    return ballot_subgroup_size;
+}
+
+// The exchange comes first: `&&` short-circuits, and every invocation must
+// reach its barrier.
 bool ballot_elect(bool act) {
-    ballot_flags[ballot_index] = act;
-    barrier();
-    uint first = ballot_lowest_flag();
-    barrier();
+    uint first = ballot_lowest_flag(ballot_gather(ballot_share(act)));
     return act && (first == ballot_lane);
 }
 
 uvec4 ballot_ballot(bool act, bool p) {
-    ballot_flags[ballot_index] = act && p;
-    barrier();
-    uvec4 m = uvec4(0u);
-    for (uint i = 0u; i < ballot_count; i = i + 1u) {
-        if (ballot_flags[ballot_base + i]) {
-            m[i >> 5u] = m[i >> 5u] | (1u << (i & 31u));
-        }
-    }
-    barrier();
-    return m;
+    return ballot_gather(ballot_share(act && p));
 }
 
-// Values travel as uvec4 bits; callers encode and decode them.
+// Values travel as uvec4 bits; callers encode and decode them. The value goes
+// to the half that ballot_share then publishes the flag to.
 uvec4 ballot_broadcast_first(bool act, uvec4 v) {
-    ballot_flags[ballot_index] = act;
-    ballot_slots[ballot_index] = v;
-    barrier();
-    uint first = ballot_lowest_flag();
+    ballot_slots[ballot_half + ballot_index] = v;
+    uint at = ballot_share(act);
+    uint first = ballot_lowest_flag(ballot_gather(at));
     uvec4 r = v;
     if (first < ballot_count) {
-        r = ballot_slots[ballot_base + first];
+        r = ballot_slots[at + ballot_base + first];
     }
-    barrier();
     return r;
 }
 
 // Lane id's value; the caller's own value when that lane is inactive or at or
 // above the size (undefined).
 uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
-    ballot_flags[ballot_index] = act;
-    ballot_slots[ballot_index] = v;
-    barrier();
+    ballot_slots[ballot_half + ballot_index] = v;
+    uint at = ballot_share(act);
     uvec4 r = v;
     if (id < ballot_count) {
-        if (ballot_flags[ballot_base + id]) {
-            r = ballot_slots[ballot_base + id];
+        uint slot = at + ballot_base + id;
+        if (ballot_flags[slot >> 2u][slot & 3u] != 0u) {
+            r = ballot_slots[slot];
         }
     }
-    barrier();
     return r;
 }
 
@@ -239,8 +268,8 @@ void ballot_init(uint local_invocation_index) {
     ballot_count = min(ballot_subgroup_size, ballot_workgroup_size - ballot_base);
     if (local_invocation_index >= ballot_workgroup_size) {
         ballot_overflow = true;
-        ballot_index = ballot_workgroup_size;
-        ballot_base = ballot_workgroup_size;
+        ballot_index = ballot_padded_size;
+        ballot_base = 0u;
         ballot_count = 0u;
     }
     ballot_below_bits = ballot_mask_first(ballot_subgroup_size);
@@ -249,6 +278,14 @@ void ballot_init(uint local_invocation_index) {
     ballot_gt_bits = ballot_below(~ballot_mask_first(ballot_lane + 1u));
     ballot_le_bits = ballot_mask_first(ballot_lane + 1u);
     ballot_lt_bits = ballot_mask_first(ballot_lane);
+    ballot_half = 0u;
+    ballot_bit = 1u << (ballot_index & 31u);
+    ballot_shift = ballot_base & 31u;
+    ballot_count_bits = ballot_mask_first(ballot_count);
+    for (uint s = ballot_workgroup_size + local_invocation_index; s < ballot_padded_size; s = s + ballot_workgroup_size) {
+        ballot_flags[s >> 2u][s & 3u] = 0u;
+        ballot_flags[(ballot_exchange_size + s) >> 2u][s & 3u] = 0u;
+    }
 }
 
 // The public functions.

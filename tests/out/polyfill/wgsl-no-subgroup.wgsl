@@ -33,11 +33,14 @@
 //
 // Names starting with ballot_ are the library's own.
 
-// The virtual subgroup size, the invocations per workgroup, and the
-// exchange memory's slots.
+// The virtual subgroup size, the invocations per workgroup, the slots
+// of whole virtual subgroups they fill, the slots of each half of the
+// exchange memory, and a virtual subgroup's slots as vec4s.
 const ballot_subgroup_size: u32 = 32u;
 const ballot_workgroup_size: u32 = 64u;
-const ballot_exchange_size: u32 = 65u;
+const ballot_padded_size: u32 = 64u;
+const ballot_exchange_size: u32 = 68u;
+const ballot_subgroup_chunks: u32 = 8u;
 
 // The invocation's place: its local_invocation_index, its lane, and its
 // virtual subgroup's first invocation, lane count and size.
@@ -57,8 +60,8 @@ fn ballot_init(local_invocation_index: u32) {
     ballot_size = ballot_subgroup_size;
     if (local_invocation_index >= ballot_workgroup_size) {
         ballot_overflow = true;
-        ballot_index = ballot_workgroup_size;
-        ballot_base = ballot_workgroup_size;
+        ballot_index = ballot_padded_size;
+        ballot_base = 0u;
         ballot_count = 0u;
     }
     ballot_below_bits = ballot_mask_first(ballot_size);
@@ -67,35 +70,18 @@ fn ballot_init(local_invocation_index: u32) {
     ballot_gt_bits = ((~ballot_mask_first((ballot_lane + 1u))) & ballot_below_bits);
     ballot_le_bits = (ballot_mask_first((ballot_lane + 1u)) & ballot_below_bits);
     ballot_lt_bits = (ballot_mask_first(ballot_lane) & ballot_below_bits);
+    ballot_half = 0u;
+    ballot_bit = (1u << (ballot_index & 31u));
+    ballot_shift = (ballot_base & 31u);
+    ballot_count_bits = ballot_mask_first(ballot_count);
+    for (var s = (ballot_workgroup_size + local_invocation_index); s < ballot_padded_size; s += ballot_workgroup_size) {
+        ballot_flags[(s >> 2u)][(s & 3u)] = 0u;
+        ballot_flags[((ballot_exchange_size + s) >> 2u)][(s & 3u)] = 0u;
+    }
 }
 
 // Whether this invocation is past the workgroup the library was written for.
 var<private> ballot_overflow: bool;
-
-// Exchange memory of the virtual subgroups: one flag per invocation.
-var<workgroup> ballot_flags: array<u32, ballot_exchange_size>;
-
-// Publishes this invocation's flag to its virtual subgroup. It holds a
-// barrier: every invocation of the workgroup calls it, in uniform control flow.
-fn ballot_share(flag: bool) {
-    ballot_flags[ballot_index] = select(0u, 1u, flag);
-    workgroupBarrier();
-}
-
-// Exchange memory of broadcasts: one value per invocation, as bits.
-var<workgroup> ballot_values: array<vec4<u32>, ballot_exchange_size>;
-
-// The lowest lane of this virtual subgroup whose shared flag is set, or the
-// subgroup size when none is.
-fn ballot_lowest_flag() -> u32 {
-    var lowest = ballot_subgroup_size;
-    for (var i = 0u; i < ballot_subgroup_size; i++) {
-        if ((i < ballot_count) && (ballot_flags[(ballot_base + i)] != 0u)) {
-            lowest = min(lowest, i);
-        }
-    }
-    return lowest;
-}
 
 // SubgroupMask::first(n): bits 0..n, saturating at 128.
 fn ballot_mask_first(n: u32) -> vec4<u32> {
@@ -226,40 +212,86 @@ fn ballot_find_msb(v: vec4<u32>) -> u32 {
     return msb;
 }
 
+// Exchange memory of the virtual subgroups, in two halves of
+// ballot_exchange_size slots. An exchange writes one half, waits at one
+// barrier and reads it; the next exchange writes the other half, so no second
+// barrier has to keep a write from overtaking a read. A slot holds its
+// invocation's flag as the invocation's bit in a 32-lane word, so that a
+// virtual subgroup's ballot is the or of its slots, read four at a time.
+var<workgroup> ballot_flags: array<vec4<u32>, (ballot_exchange_size / 2u)>;
+// The half the next exchange writes: 0 or ballot_exchange_size, the same in
+// every invocation, since every invocation makes every exchange.
+var<private> ballot_half: u32;
+// This invocation's bit in its slot, where its virtual subgroup's bits start
+// in their word (0 unless the subgroup has fewer than 32 lanes), and the bits
+// of the lanes the subgroup has, the only ones its ballots keep.
+var<private> ballot_bit: u32;
+var<private> ballot_shift: u32;
+var<private> ballot_count_bits: vec4<u32>;
+
+// Publishes this invocation's flag, waits for the workgroup, and returns the
+// half it went to. It holds a barrier: every invocation of the workgroup
+// calls it, in uniform control flow.
+fn ballot_share(flag: bool) -> u32 {
+    let at = ballot_half;
+    ballot_half = (ballot_exchange_size - at);
+    let slot = (at + ballot_index);
+    ballot_flags[(slot >> 2u)][(slot & 3u)] = select(0u, ballot_bit, flag);
+    workgroupBarrier();
+    return at;
+}
+
+// The flags of this virtual subgroup in the half at `at`, as its ballot.
+fn ballot_gather(at: u32) -> vec4<u32> {
+    var m = vec4<u32>(0u);
+    let first = ((at + ballot_base) >> 2u);
+    for (var i = 0u; i < ballot_subgroup_chunks; i++) {
+        let q = ballot_flags[(first + i)];
+        m[(i >> 3u)] = (m[(i >> 3u)] | ((q.x | q.y) | (q.z | q.w)));
+    }
+    return ((m >> vec4<u32>(ballot_shift)) & ballot_count_bits);
+}
+
+// Exchange memory of broadcasts, in the flags' two halves: one value per
+// invocation, as bits.
+var<workgroup> ballot_values: array<vec4<u32>, (2u * ballot_exchange_size)>;
+
+// The lowest lane set in a ballot of this virtual subgroup, or the subgroup
+// size when none is.
+fn ballot_lowest_flag(m: vec4<u32>) -> u32 {
+    // Subgroups of up to 32 lanes have only the first word.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return select(ballot_subgroup_size, firstTrailingBit(m.x), (m.x != 0u));
+    }
+    let t = firstTrailingBit(m);
+    var lowest = (96u + t.w);
+    lowest = select(lowest, (64u + t.z), (m.z != 0u));
+    lowest = select(lowest, (32u + t.y), (m.y != 0u));
+    lowest = select(lowest, t.x, (m.x != 0u));
+    return lowest;
+}
+
 // subgroupElect: whether this is the lowest active lane.
 fn ballot_elect(on: bool) -> bool {
-    ballot_share(on);
-    let lowest = ballot_lowest_flag();
-    // Every lane has read the flags before the next exchange writes them.
-    workgroupBarrier();
-    return (lowest == ballot_lane);
+    return (ballot_lowest_flag(ballot_gather(ballot_share(on))) == ballot_lane);
 }
 
 // subgroupBallot(predicate): bit i is set iff lane i is active and its
 // predicate holds.
 fn ballot_ballot(on: bool, predicate: bool) -> vec4<u32> {
-    ballot_share((on && predicate));
-    var bits = vec4<u32>(0u);
-    for (var i = 0u; i < ballot_subgroup_size; i++) {
-        if ((i < ballot_count) && (ballot_flags[(ballot_base + i)] != 0u)) {
-            bits[(i >> 5u)] = (bits[(i >> 5u)] | (1u << (i & 31u)));
-        }
-    }
-    // Every lane has read the flags before the next exchange writes them.
-    workgroupBarrier();
-    return bits;
+    return ballot_gather(ballot_share((on && predicate)));
 }
 
-// subgroupBroadcastFirst(value): the value of the lowest active lane.
+// subgroupBroadcastFirst(value): the value of the lowest active lane. The
+// value goes to the half that ballot_share then publishes the flag to.
 fn ballot_broadcast_first(on: bool, value: vec4<u32>) -> vec4<u32> {
-    ballot_values[ballot_index] = value;
-    ballot_share(on);
-    let lowest = ballot_lowest_flag();
+    ballot_values[(ballot_half + ballot_index)] = value;
+    let at = ballot_share(on);
+    let lowest = ballot_lowest_flag(ballot_gather(at));
     var result = value;
     if (lowest < ballot_count) {
-        result = ballot_values[(ballot_base + lowest)];
+        result = ballot_values[((at + ballot_base) + lowest)];
     }
-    workgroupBarrier();
     return result;
 }
 
@@ -267,13 +299,15 @@ fn ballot_broadcast_first(on: bool, value: vec4<u32>) -> vec4<u32> {
 // lane has none to give, so the invocation keeps its own, where the spec
 // leaves the result undefined.
 fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
-    ballot_values[ballot_index] = value;
-    ballot_share(on);
+    ballot_values[(ballot_half + ballot_index)] = value;
+    let at = ballot_share(on);
     var result = value;
-    if ((id < ballot_count) && (ballot_flags[(ballot_base + id)] != 0u)) {
-        result = ballot_values[(ballot_base + id)];
+    if (id < ballot_count) {
+        let slot = ((at + ballot_base) + id);
+        if (ballot_flags[(slot >> 2u)][(slot & 3u)] != 0u) {
+            result = ballot_values[slot];
+        }
     }
-    workgroupBarrier();
     return result;
 }
 

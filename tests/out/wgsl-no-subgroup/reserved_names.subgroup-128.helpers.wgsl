@@ -9,11 +9,14 @@
 // documented value: FindLSB / FindMSB with no bit below the subgroup size
 // give 0xffffffffu, and BitExtract at or above the size gives false.
 
-// The virtual subgroup size, the invocations per workgroup, and the
-// exchange memory's slots.
+// The virtual subgroup size, the invocations per workgroup, the slots
+// of whole virtual subgroups they fill, the slots of each half of the
+// exchange memory, and a virtual subgroup's slots as vec4s.
 const ballot_subgroup_size: u32 = 128u;
 const ballot_workgroup_size: u32 = 128u;
+const ballot_padded_size: u32 = 128u;
 const ballot_exchange_size: u32 = 128u;
+const ballot_subgroup_chunks: u32 = 32u;
 
 // The invocation's place: its local_invocation_index, its lane, and its
 // virtual subgroup's first invocation, lane count and size.
@@ -32,16 +35,14 @@ fn ballot_init(local_invocation_index: u32) {
     ballot_count = min(ballot_subgroup_size, (ballot_workgroup_size - ballot_base));
     ballot_size = ballot_subgroup_size;
     ballot_below_bits = ballot_mask_first(ballot_size);
-}
-
-// Exchange memory of the virtual subgroups: one flag per invocation.
-var<workgroup> ballot_flags: array<u32, ballot_exchange_size>;
-
-// Publishes this invocation's flag to its virtual subgroup. It holds a
-// barrier: every invocation of the workgroup calls it, in uniform control flow.
-fn ballot_share(flag: bool) {
-    ballot_flags[ballot_index] = select(0u, 1u, flag);
-    workgroupBarrier();
+    ballot_half = 0u;
+    ballot_bit = (1u << (ballot_index & 31u));
+    ballot_shift = (ballot_base & 31u);
+    ballot_count_bits = ballot_mask_first(ballot_count);
+    for (var s = (ballot_workgroup_size + local_invocation_index); s < ballot_padded_size; s += ballot_workgroup_size) {
+        ballot_flags[(s >> 2u)][(s & 3u)] = 0u;
+        ballot_flags[((ballot_exchange_size + s) >> 2u)][(s & 3u)] = 0u;
+    }
 }
 
 // SubgroupMask::first(n): bits 0..n, saturating at 128.
@@ -72,19 +73,50 @@ fn ballot_bit_count(v: vec4<u32>) -> u32 {
     return ballot_mask_count((v & ballot_below()));
 }
 
+// Exchange memory of the virtual subgroups, in two halves of
+// ballot_exchange_size slots. An exchange writes one half, waits at one
+// barrier and reads it; the next exchange writes the other half, so no second
+// barrier has to keep a write from overtaking a read. A slot holds its
+// invocation's flag as the invocation's bit in a 32-lane word, so that a
+// virtual subgroup's ballot is the or of its slots, read four at a time.
+var<workgroup> ballot_flags: array<vec4<u32>, (ballot_exchange_size / 2u)>;
+// The half the next exchange writes: 0 or ballot_exchange_size, the same in
+// every invocation, since every invocation makes every exchange.
+var<private> ballot_half: u32;
+// This invocation's bit in its slot, where its virtual subgroup's bits start
+// in their word (0 unless the subgroup has fewer than 32 lanes), and the bits
+// of the lanes the subgroup has, the only ones its ballots keep.
+var<private> ballot_bit: u32;
+var<private> ballot_shift: u32;
+var<private> ballot_count_bits: vec4<u32>;
+
+// Publishes this invocation's flag, waits for the workgroup, and returns the
+// half it went to. It holds a barrier: every invocation of the workgroup
+// calls it, in uniform control flow.
+fn ballot_share(flag: bool) -> u32 {
+    let at = ballot_half;
+    ballot_half = (ballot_exchange_size - at);
+    let slot = (at + ballot_index);
+    ballot_flags[(slot >> 2u)][(slot & 3u)] = select(0u, ballot_bit, flag);
+    workgroupBarrier();
+    return at;
+}
+
+// The flags of this virtual subgroup in the half at `at`, as its ballot.
+fn ballot_gather(at: u32) -> vec4<u32> {
+    var m = vec4<u32>(0u);
+    let first = ((at + ballot_base) >> 2u);
+    for (var i = 0u; i < ballot_subgroup_chunks; i++) {
+        let q = ballot_flags[(first + i)];
+        m[(i >> 3u)] = (m[(i >> 3u)] | ((q.x | q.y) | (q.z | q.w)));
+    }
+    return ((m >> vec4<u32>(ballot_shift)) & ballot_count_bits);
+}
+
 // subgroupBallot(predicate): bit i is set iff lane i is active and its
 // predicate holds.
 fn ballot_ballot(on: bool, predicate: bool) -> vec4<u32> {
-    ballot_share((on && predicate));
-    var bits = vec4<u32>(0u);
-    for (var i = 0u; i < ballot_subgroup_size; i++) {
-        if ((i < ballot_count) && (ballot_flags[(ballot_base + i)] != 0u)) {
-            bits[(i >> 5u)] = (bits[(i >> 5u)] | (1u << (i & 31u)));
-        }
-    }
-    // Every lane has read the flags before the next exchange writes them.
-    workgroupBarrier();
-    return bits;
+    return ballot_gather(ballot_share((on && predicate)));
 }
 
 // `reserved_names` if-converted: every invocation runs every statement, and

@@ -21,9 +21,8 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
     Some(match helper {
         LaneState => LANE_STATE,
         Guard => "// Whether this invocation is past the workgroup the library was written for.\nbool ballot_overflow = false;\n",
-        Share => "shared bool ballot_flags[ballot_exchange_size];\n",
-        Values => "shared uvec4 ballot_slots[ballot_exchange_size];\n",
-        Votes => "shared bool ballot_votes[ballot_exchange_size];\nshared bool ballot_vote;\n",
+        Share => SHARE,
+        Values => VALUES,
         IsNan => IS_NAN,
         DivU32 => DIV_U32,
         RemU32 => REM_U32,
@@ -59,7 +58,7 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
         ExclusiveBitCount => EXCLUSIVE_BIT_COUNT,
         FindLsb => FIND_LSB,
         FindMsb => FIND_MSB,
-        LowestFlag => FIRST_ACTIVE,
+        LowestFlag => LOWEST_FLAG,
         Ballot => BALLOT,
         Elect => ELECT,
         BroadcastFirst => BROADCAST_FIRST,
@@ -77,6 +76,7 @@ pub(crate) const fn init(helper: Helper) -> Option<&'static str> {
     use Helper::*;
     Some(match helper {
         Guard => crate::back::shading::GUARD_INIT,
+        Share => SHARE_INIT,
         Below => "ballot_below_bits = ballot_mask_first(ballot_subgroup_size);",
         EqMask => "ballot_eq_bits = ballot_mask_lane(ballot_lane);",
         GeMask => "ballot_ge_bits = ballot_below(~ballot_mask_first(ballot_lane));",
@@ -394,61 +394,109 @@ uint ballot_find_msb(uvec4 v) {
 }
 ";
 
-const FIRST_ACTIVE: &str = "\
-// The lowest lane of this virtual subgroup whose flag is set, or
-// ballot_count when none is; read between the barriers of an exchange.
-uint ballot_lowest_flag() {
-    for (uint i = 0u; i < ballot_count; i = i + 1u) {
-        if (ballot_flags[ballot_base + i]) {
-            return i;
-        }
+/// What `ballot_init` sets for [`SHARE`]; the loop clears the slots past
+/// the workgroup that the last virtual subgroup's reads cover, which no
+/// invocation writes, in both halves.
+const SHARE_INIT: &str = "\
+ballot_half = 0u;
+    ballot_bit = 1u << (ballot_index & 31u);
+    ballot_shift = ballot_base & 31u;
+    ballot_count_bits = ballot_mask_first(ballot_count);
+    for (uint s = ballot_workgroup_size + local_invocation_index; s < ballot_padded_size; s = s + ballot_workgroup_size) {
+        ballot_flags[s >> 2u][s & 3u] = 0u;
+        ballot_flags[(ballot_exchange_size + s) >> 2u][s & 3u] = 0u;
+    }";
+
+const SHARE: &str = "\
+// Exchange memory of the virtual subgroups, in two halves of
+// ballot_exchange_size slots. An exchange writes one half, waits at one
+// barrier and reads it; the next exchange writes the other half, so no second
+// barrier has to keep a write from overtaking a read. A slot holds its
+// invocation's flag as the invocation's bit in a 32-lane word, so that a
+// virtual subgroup's ballot is the or of its slots, read four at a time.
+shared uvec4 ballot_flags[ballot_exchange_size / 2u];
+// The half the next exchange writes: 0 or ballot_exchange_size, the same in
+// every invocation, since every invocation makes every exchange.
+uint ballot_half;
+// This invocation's bit in its slot, where its virtual subgroup's bits start
+// in their word (0 unless the subgroup has fewer than 32 lanes), and the bits
+// of the lanes the subgroup has, the only ones its ballots keep.
+uint ballot_bit;
+uint ballot_shift;
+uvec4 ballot_count_bits;
+
+// Publishes this invocation's flag, waits for the workgroup, and returns the
+// half it went to.
+uint ballot_share(bool flag) {
+    uint at = ballot_half;
+    ballot_half = ballot_exchange_size - at;
+    uint slot = at + ballot_index;
+    ballot_flags[slot >> 2u][slot & 3u] = flag ? ballot_bit : 0u;
+    barrier();
+    return at;
+}
+
+// The flags of this virtual subgroup in the half at `at`, as its ballot.
+uvec4 ballot_gather(uint at) {
+    uvec4 m = uvec4(0u);
+    uint first = (at + ballot_base) >> 2u;
+    for (uint i = 0u; i < ballot_subgroup_chunks; i = i + 1u) {
+        uvec4 q = ballot_flags[first + i];
+        m[i >> 3u] = m[i >> 3u] | ((q.x | q.y) | (q.z | q.w));
     }
-    return ballot_count;
+    return (m >> uvec4(ballot_shift)) & ballot_count_bits;
 }
 ";
 
-// Every exchange writes this invocation's slot, waits for the workgroup,
-// reads the slots of its virtual subgroup, and waits again, so that no
-// invocation overwrites a slot that another has yet to read. Every
-// invocation calls it, active (`act`) or not, so that all reach the barriers.
+const VALUES: &str = "\
+// Exchange memory of broadcasts, in the flags' two halves: one value per
+// invocation, as bits.
+shared uvec4 ballot_slots[2u * ballot_exchange_size];
+";
+
+const LOWEST_FLAG: &str = "\
+// The lowest lane set in a ballot of this virtual subgroup, or the subgroup
+// size when none is.
+uint ballot_lowest_flag(uvec4 m) {
+    for (uint k = 0u; k < 4u; k = k + 1u) {
+        if (m[k] != 0u) {
+            return (32u * k) + uint(findLSB(m[k]));
+        }
+    }
+    return ballot_subgroup_size;
+}
+";
+
+// Every exchange publishes this invocation's flag (ballot_share) and reads
+// its virtual subgroup's after one barrier. Every invocation calls it,
+// active (`act`) or not, so that all reach the barrier.
 
 const BALLOT: &str = "\
 uvec4 ballot_ballot(bool act, bool p) {
-    ballot_flags[ballot_index] = act && p;
-    barrier();
-    uvec4 m = uvec4(0u);
-    for (uint i = 0u; i < ballot_count; i = i + 1u) {
-        if (ballot_flags[ballot_base + i]) {
-            m[i >> 5u] = m[i >> 5u] | (1u << (i & 31u));
-        }
-    }
-    barrier();
-    return m;
+    return ballot_gather(ballot_share(act && p));
 }
 ";
 
 const ELECT: &str = "\
+// The exchange comes first: `&&` short-circuits, and every invocation must
+// reach its barrier.
 bool ballot_elect(bool act) {
-    ballot_flags[ballot_index] = act;
-    barrier();
-    uint first = ballot_lowest_flag();
-    barrier();
+    uint first = ballot_lowest_flag(ballot_gather(ballot_share(act)));
     return act && (first == ballot_lane);
 }
 ";
 
 const BROADCAST_FIRST: &str = "\
-// Values travel as uvec4 bits; callers encode and decode them.
+// Values travel as uvec4 bits; callers encode and decode them. The value goes
+// to the half that ballot_share then publishes the flag to.
 uvec4 ballot_broadcast_first(bool act, uvec4 v) {
-    ballot_flags[ballot_index] = act;
-    ballot_slots[ballot_index] = v;
-    barrier();
-    uint first = ballot_lowest_flag();
+    ballot_slots[ballot_half + ballot_index] = v;
+    uint at = ballot_share(act);
+    uint first = ballot_lowest_flag(ballot_gather(at));
     uvec4 r = v;
     if (first < ballot_count) {
-        r = ballot_slots[ballot_base + first];
+        r = ballot_slots[at + ballot_base + first];
     }
-    barrier();
     return r;
 }
 ";
@@ -457,16 +505,15 @@ const BROADCAST: &str = "\
 // Lane id's value; the caller's own value when that lane is inactive or at or
 // above the size (undefined).
 uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
-    ballot_flags[ballot_index] = act;
-    ballot_slots[ballot_index] = v;
-    barrier();
+    ballot_slots[ballot_half + ballot_index] = v;
+    uint at = ballot_share(act);
     uvec4 r = v;
     if (id < ballot_count) {
-        if (ballot_flags[ballot_base + id]) {
-            r = ballot_slots[ballot_base + id];
+        uint slot = at + ballot_base + id;
+        if (ballot_flags[slot >> 2u][slot & 3u] != 0u) {
+            r = ballot_slots[slot];
         }
     }
-    barrier();
     return r;
 }
 ";
@@ -474,17 +521,18 @@ uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
 const ANY_ACTIVE: &str = "\
 // Whether any invocation of the workgroup passes true: loops that reach
 // barriers run until none is active, so that all leave them together.
-// Invocation 0 writes the result between the two barriers; every invocation
-// reads it before it can reach the first barrier of the next vote.
+// Invocation 0 writes the result between the exchange's barrier and its own;
+// every invocation reads it before it can reach the barrier of the next vote.
+shared bool ballot_vote;
 bool ballot_workgroup_any(bool act) {
-    ballot_votes[ballot_index] = act;
-    barrier();
+    uint at = ballot_share(act);
     if (ballot_index == 0u) {
-        bool found = false;
-        for (uint i = 0u; i < ballot_workgroup_size; i = i + 1u) {
-            found = found || ballot_votes[i];
+        uint votes = 0u;
+        for (uint i = 0u; i < (ballot_workgroup_size + 3u) / 4u; i = i + 1u) {
+            uvec4 q = ballot_flags[(at >> 2u) + i];
+            votes = votes | ((q.x | q.y) | (q.z | q.w));
         }
-        ballot_vote = found;
+        ballot_vote = votes != 0u;
     }
     barrier();
     return ballot_vote;

@@ -58,6 +58,7 @@ use crate::back::shading::{self, Func, Shading};
 use crate::back::{Form, Language, Mode, Request, ShaderOptions, Target};
 use crate::ir::Type;
 use crate::lower;
+use crate::lower::helpers::Exchange;
 use features::{Extension, Features};
 use names::{Function, Source};
 
@@ -302,15 +303,16 @@ use crate::back::Level;
 
 /// The emulated target's constants, followed by a blank line: the virtual
 /// subgroup size, the invocations per workgroup and the exchange memory's
-/// slots, which the helpers read. With the `guard` (polyfill libraries),
-/// one spare slot takes the writes of invocations past the workgroup.
+/// layout ([`Exchange`]), which the helpers read. With the `guard`
+/// (polyfill libraries), a spare slot takes the writes of invocations past
+/// the workgroup.
 pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool) -> String {
-    let n = options.invocations_per_workgroup();
+    let e = Exchange::new(options, guard);
     format!(
-        "const uint ballot_subgroup_size = {}u;\nconst uint ballot_workgroup_size = {n}u;\n\
-         const uint ballot_exchange_size = {}u;\n\n",
-        options.subgroup_size,
-        n + u32::from(guard)
+        "const uint ballot_subgroup_size = {}u;\nconst uint ballot_workgroup_size = {}u;\n\
+         const uint ballot_padded_size = {}u;\nconst uint ballot_exchange_size = {}u;\n\
+         const uint ballot_subgroup_chunks = {}u;\n\n",
+        e.subgroup, e.workgroup, e.padded, e.half, e.chunks
     )
 }
 

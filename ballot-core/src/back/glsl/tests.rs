@@ -440,7 +440,7 @@ fn only_used_helpers_are_written() {
     for absent in [
         "ballot_broadcast",
         "ballot_slots",
-        "ballot_votes",
+        "ballot_vote",
         "ballot_div_",
         "ballot_elect",
     ] {

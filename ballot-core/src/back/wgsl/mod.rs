@@ -50,6 +50,7 @@ use crate::back::{Form, Language, Level, Request, ShaderOptions, Target};
 use crate::ir::Type;
 use crate::lower;
 use crate::lower::fold::Folded;
+use crate::lower::helpers::Exchange;
 use plan::{Function, Plan, Source};
 
 /// Prints the WGSL targets for [`crate::back::write_forms`] (a GLSL
@@ -330,19 +331,22 @@ pub(crate) fn lane_state(
 }
 
 /// The emulated targets' constants: the virtual subgroup size, the
-/// invocations per workgroup, and the exchange memory's slots, which the
-/// helpers and lane state read. With the `guard` (polyfill libraries),
-/// one spare slot takes the writes of invocations past the workgroup.
+/// invocations per workgroup, and the exchange memory's layout
+/// ([`Exchange`]), which the helpers and lane state read. With the `guard`
+/// (polyfill libraries), a spare slot takes the writes of invocations past
+/// the workgroup.
 pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool) -> String {
-    let n = options.invocations_per_workgroup();
+    let e = Exchange::new(options, guard);
     format!(
-        "\n// The virtual subgroup size, the invocations per workgroup, and the\n\
-         // exchange memory's slots.\n\
+        "\n// The virtual subgroup size, the invocations per workgroup, the slots\n\
+         // of whole virtual subgroups they fill, the slots of each half of the\n\
+         // exchange memory, and a virtual subgroup's slots as vec4s.\n\
          const ballot_subgroup_size: u32 = {}u;\n\
-         const ballot_workgroup_size: u32 = {n}u;\n\
-         const ballot_exchange_size: u32 = {}u;\n",
-        options.subgroup_size,
-        n + u32::from(guard)
+         const ballot_workgroup_size: u32 = {}u;\n\
+         const ballot_padded_size: u32 = {}u;\n\
+         const ballot_exchange_size: u32 = {}u;\n\
+         const ballot_subgroup_chunks: u32 = {}u;\n",
+        e.subgroup, e.workgroup, e.padded, e.half, e.chunks
     )
 }
 
