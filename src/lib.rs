@@ -1,6 +1,11 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+// `#[ballot::kernel]` refers to this crate as `::ballot`, also in `primitives`.
+extern crate self as ballot;
+
+pub mod primitives;
+
 pub use ballot_core::back::{
     emit, Form, Language, Missing, OptionError, ShaderError, ShaderOptions, Target, UNDEFINED_FIND,
 };

@@ -1,0 +1,358 @@
+//! `ballot::primitives` on the Vulkan driver through wgpu: ordered
+//! compaction of keys and of pairs, and the exclusive scan, for every
+//! target, at sizes 1, 31, 2^10 + 3, 2^20 and 2^24 and at 0%, 5%, 50%, 95%
+//! and 100% kept, each output word and count compared with
+//! `primitives::reference`, the definitions. `BALLOT_PRIMITIVE_MAX_LOG`
+//! lowers the largest size (for quick runs); lavapipe's subgroup size is
+//! set by `LP_NATIVE_VECTOR_WIDTH` (scripts/test runs 4, 8 and 16).
+//!
+//! Without a Vulkan adapter the test says why on stderr and passes, unless
+//! `BALLOT_REQUIRE_GPU=1`.
+
+use ballot::primitives::{
+    padded_words, reference, Compaction, ExclusiveScan, Keep, PairCompaction, Primitive,
+    PrimitiveOptions,
+};
+use ballot::Target;
+use ballot_runner::Gpu;
+use wgpu::util::DeviceExt;
+
+mod common;
+
+use common::{loud, skip};
+
+/// The sizes every target runs.
+fn sizes() -> Vec<u32> {
+    let max_log: u32 = std::env::var("BALLOT_PRIMITIVE_MAX_LOG")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24);
+    [1, 31, (1 << 10) + 3, 1 << 20, 1 << 24]
+        .into_iter()
+        .filter(|&n| n <= 1 << max_log)
+        .collect()
+}
+
+/// The kept shares, and the `Keep` that gives each over uniform words.
+fn keeps() -> [(u32, Keep); 5] {
+    let below = |percent: u64| Keep::Below(((1u64 << 32) * percent / 100) as u32);
+    [
+        (0, Keep::Below(0)),
+        (5, below(5)),
+        (50, below(50)),
+        (95, below(95)),
+        (100, Keep::AtLeast(0)),
+    ]
+}
+
+/// A fixed xorshift stream.
+fn words(n: u32, seed: u32) -> Vec<u32> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        })
+        .collect()
+}
+
+struct Runner<'g> {
+    gpu: &'g Gpu,
+}
+
+impl Runner<'_> {
+    fn device(&self) -> &wgpu::Device {
+        self.gpu.device()
+    }
+
+    /// A storage buffer of `data`, padded as the primitives read it.
+    fn input(&self, data: &[u32]) -> wgpu::Buffer {
+        let mut padded = data.to_vec();
+        padded.resize(padded_words(data.len() as u32) as usize, 0);
+        self.device()
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: &bytes(&padded),
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+    }
+
+    /// An output buffer of `n` words, all 0xdeadbeef, so that a word left
+    /// unwritten differs from any expected one that is not.
+    fn output(&self, n: u32) -> wgpu::Buffer {
+        self.device()
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: &bytes(&vec![0xdead_beef; n.max(1) as usize]),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            })
+    }
+
+    fn read(&self, buffer: &wgpu::Buffer, words: usize) -> Vec<u32> {
+        let staging = self.device().create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: (words.max(1) * 4) as u64,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device().create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, (words.max(1) * 4) as u64);
+        self.gpu.queue().submit([encoder.finish()]);
+        staging
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, |r| r.unwrap());
+        self.device()
+            .poll(wgpu::PollType::wait_indefinitely())
+            .unwrap();
+        let view = staging.slice(..).get_mapped_range().unwrap();
+        let out = view
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect::<Vec<_>>();
+        drop(view);
+        staging.unmap();
+        out[..words].to_vec()
+    }
+
+    fn submit(&self, encoder: wgpu::CommandEncoder) {
+        self.gpu.queue().submit([encoder.finish()]);
+    }
+}
+
+fn bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The three pipelines of one target.
+struct Pipelines {
+    compact: Compaction,
+    pairs: PairCompaction,
+    scan: ExclusiveScan,
+}
+
+fn pipelines(gpu: &Gpu, target: Target, options: &PrimitiveOptions) -> Result<Pipelines, String> {
+    let device = gpu.device();
+    let e = |e: ballot::primitives::PrimitiveError| e.to_string();
+    if target.language() == ballot::Language::Glsl {
+        let spirv = |primitive: Primitive| -> Result<Vec<u32>, String> {
+            let text =
+                ballot::primitives::PrimitiveShader::new(primitive, target, options).map_err(e)?;
+            let bytes =
+                ballot_core::valid::glslang_spirv(text.text()).map_err(|e| e.to_string())?;
+            Ok(ballot_runner::gpu::words_of(&bytes))
+        };
+        // SAFETY: each SPIR-V is glslang's compilation of that primitive's
+        // shader for `target` with `options`.
+        unsafe {
+            Ok(Pipelines {
+                compact: Compaction::from_spirv(
+                    device,
+                    target,
+                    options,
+                    &spirv(Primitive::Compact)?,
+                )
+                .map_err(e)?,
+                pairs: PairCompaction::from_spirv(
+                    device,
+                    target,
+                    options,
+                    &spirv(Primitive::CompactPairs)?,
+                )
+                .map_err(e)?,
+                scan: ExclusiveScan::from_spirv(
+                    device,
+                    target,
+                    options,
+                    &spirv(Primitive::ExclusiveScan)?,
+                )
+                .map_err(e)?,
+            })
+        }
+    } else {
+        Ok(Pipelines {
+            compact: Compaction::new(device, target, options).map_err(e)?,
+            pairs: PairCompaction::new(device, target, options).map_err(e)?,
+            scan: ExclusiveScan::new(device, target, options).map_err(e)?,
+        })
+    }
+}
+
+/// The first difference between `got` and `want`, described.
+fn differs(what: &str, got: &[u32], want: &[u32]) -> Option<String> {
+    if got == want {
+        return None;
+    }
+    let wrong = got.iter().zip(want).filter(|(a, b)| a != b).count();
+    let first = got.iter().zip(want).position(|(a, b)| a != b);
+    Some(format!(
+        "{what}: {wrong} of {} words wrong, the first at {first:?}",
+        want.len()
+    ))
+}
+
+/// Runs every primitive of `pipelines` at every size and share; returns
+/// the failures.
+fn run_target(runner: &Runner<'_>, target: Target, pipelines: &Pipelines) -> Vec<String> {
+    let device = runner.device();
+    let mut failures = Vec::new();
+    let mut fail = |what: String| {
+        eprintln!("FAIL {what}");
+        failures.push(what);
+    };
+    for n in sizes() {
+        let keys = words(n, 0x9e37_79b9 ^ n);
+        let values: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+        let small: Vec<u32> = keys.iter().map(|k| k >> 20).collect();
+        let keys_buffer = runner.input(&keys);
+        let values_buffer = runner.input(&values);
+        let out_keys = runner.output(n);
+        let out_values = runner.output(n);
+        let workspace = pipelines.pairs.workspace(device, n);
+        for (percent, keep) in keeps() {
+            let at = format!("{target}, n = {n}, {percent}% kept");
+            // Keys alone.
+            let mut encoder = device.create_command_encoder(&Default::default());
+            pipelines
+                .compact
+                .encode(
+                    device,
+                    &mut encoder,
+                    &workspace,
+                    n,
+                    keep,
+                    &keys_buffer,
+                    &out_keys,
+                )
+                .unwrap();
+            runner.submit(encoder);
+            let want = reference::compact(&keys, keep);
+            let count = workspace.read_count(device, runner.gpu.queue()).unwrap();
+            if count as usize != want.len() {
+                fail(format!("compact, {at}: count {count}, not {}", want.len()));
+            } else if let Some(why) = differs(
+                &format!("compact, {at}"),
+                &runner.read(&out_keys, want.len()),
+                &want,
+            ) {
+                fail(why);
+            }
+            // Pairs.
+            let mut encoder = device.create_command_encoder(&Default::default());
+            pipelines
+                .pairs
+                .encode(
+                    device,
+                    &mut encoder,
+                    &workspace,
+                    n,
+                    keep,
+                    &keys_buffer,
+                    &values_buffer,
+                    &out_keys,
+                    &out_values,
+                )
+                .unwrap();
+            runner.submit(encoder);
+            let (want_keys, want_values) = reference::compact_pairs(&keys, &values, keep);
+            let count = workspace.read_count(device, runner.gpu.queue()).unwrap();
+            if count as usize != want_keys.len() {
+                fail(format!(
+                    "pairs, {at}: count {count}, not {}",
+                    want_keys.len()
+                ));
+            } else {
+                let got_keys = runner.read(&out_keys, want_keys.len());
+                let got_values = runner.read(&out_values, want_values.len());
+                for why in [
+                    differs(&format!("pairs' keys, {at}"), &got_keys, &want_keys),
+                    differs(&format!("pairs' values, {at}"), &got_values, &want_values),
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    fail(why);
+                }
+            }
+        }
+        // The scan, of full words (the sums wrap) and of small ones.
+        for (what, input) in [("full words", &keys), ("12-bit words", &small)] {
+            let at = format!("scan of {what}, {target}, n = {n}");
+            let buffer = if what == "full words" {
+                &keys_buffer
+            } else {
+                &runner.input(input)
+            };
+            let mut encoder = device.create_command_encoder(&Default::default());
+            pipelines
+                .scan
+                .encode(device, &mut encoder, &workspace, n, buffer, &out_keys)
+                .unwrap();
+            runner.submit(encoder);
+            let (want, total) = reference::exclusive_scan(input);
+            let count = workspace.read_count(device, runner.gpu.queue()).unwrap();
+            if count != total {
+                fail(format!("{at}: total {count}, not {total}"));
+            }
+            if let Some(why) = differs(&at, &runner.read(&out_keys, n as usize), &want) {
+                fail(why);
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn primitives_on_the_driver() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("device-wide primitives", &e.to_string()),
+    };
+    let runner = Runner { gpu: &gpu };
+    let hardware = gpu.info().subgroup_min_size.max(4);
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for target in [
+        Target::Glsl,
+        Target::Wgsl,
+        Target::GlslNoSubgroup,
+        Target::WgslNoSubgroup,
+    ] {
+        if let Some(why) = gpu.unsupported(target) {
+            skip(&format!("primitives on {target}"), &why);
+            continue;
+        }
+        // Emulated subgroups of 32 (the default), and of 8 where the
+        // workgroup holds more of them than loads.
+        let sizes: &[u32] = if target.has_subgroups() {
+            &[hardware]
+        } else {
+            &[32, 8]
+        };
+        for &subgroup_size in sizes {
+            let options = PrimitiveOptions {
+                subgroup_size,
+                ..PrimitiveOptions::default()
+            };
+            let start = std::time::Instant::now();
+            match pipelines(&gpu, target, &options) {
+                Ok(pipelines) => failures.extend(run_target(&runner, target, &pipelines)),
+                Err(e) => failures.push(format!("{target}: {e}")),
+            }
+            ran += 1;
+            loud(&format!(
+                "primitives on {target}, subgroups of {subgroup_size}, {}: {:.1?}",
+                gpu.describe(),
+                start.elapsed()
+            ));
+        }
+    }
+    assert!(ran > 0 || !common::required(), "no target ran");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,457 @@
+//! Device-wide primitives: ordered stream compaction (of keys, or of
+//! key-value pairs) and exclusive prefix sum over `u32`, for every
+//! [`Target`], the fallbacks included.
+//!
+//! Each primitive is one compute shader and one dispatch. Workgroups take
+//! tiles in order from a counter, publish each tile's sum, and look back at
+//! their predecessors' sums for their offset (Merrill and Garland's
+//! decoupled look-back). A predecessor that has published nothing after a
+//! few looks is summed by the waiting workgroup itself (the decoupled
+//! fallback of Smith, Levien and Owens, 2025), so the primitives are correct
+//! on devices that give no forward-progress guarantee between workgroups,
+//! such as those behind WebGPU.
+//!
+//! Compaction places each tile's kept elements with ballots: the kernel
+//! [`compaction_step`], lowered for the target like any other kernel, so
+//! that the fallback targets get the same emulation as user kernels. The
+//! scan needs no subgroup operation.
+//!
+//! [`PrimitiveShader`] writes the shader and says how to run it (buffer
+//! sizes, parameters, workgroups), for any host. With the `wgpu` feature,
+//! [`Compaction`], [`PairCompaction`] and [`ExclusiveScan`] run it on a
+//! `wgpu::Device`.
+//!
+//! ```
+//! use ballot::primitives::{Keep, Primitive, PrimitiveOptions, PrimitiveShader};
+//! use ballot::Target;
+//!
+//! // Keep the values below 100, on a browser without subgroups.
+//! let shader = PrimitiveShader::new(
+//!     Primitive::Compact,
+//!     Target::WgslNoSubgroup,
+//!     &PrimitiveOptions::default(),
+//! )?;
+//! let n = 1_000_000;
+//! assert!(shader.text().contains("fn main"));
+//! assert_eq!(shader.params(n, Keep::Below(100))[..2], [n, shader.tiles(n)]);
+//! # Ok::<(), ballot::primitives::PrimitiveError>(())
+//! ```
+//!
+//! # Bindings
+//! Group (set) 0, all storage buffers:
+//!
+//! | binding | contents | access |
+//! |---|---|---|
+//! | 0 | keys: `n` words, padded to a multiple of 4 ([`padded_words`]) | read |
+//! | 1 | values, as keys ([`Primitive::CompactPairs`] only) | read |
+//! | 2 | output keys, `n` words (for the scan, the sums) | read-write |
+//! | 3 | output values, `n` words ([`Primitive::CompactPairs`] only) | read-write |
+//! | 4 | status: [`PrimitiveShader::status_words`], zeroed before each run; word 1 then holds the count (or the scan's total) | read-write |
+//! | 5 | parameters: [`PrimitiveShader::params`] | read |
+
+#[cfg(feature = "wgpu")]
+mod host;
+
+#[cfg(feature = "wgpu")]
+pub use host::{Compaction, ExclusiveScan, PairCompaction, Workspace};
+
+use crate::prelude::*;
+use ballot_core::back::{emit, Language, Missing, ShaderError};
+
+/// The place and the count of each lane's element in one ballot: the lanes
+/// below this one that keep theirs (low 16 bits) and all the lanes that do
+/// (high 16 bits). One ballot serves both, so a fallback target exchanges
+/// flags once per element.
+#[crate::kernel]
+pub fn compaction_step(keep: bool) -> u32 {
+    let kept = subgroup_ballot(keep);
+    subgroup_ballot_exclusive_bit_count(kept) | (subgroup_ballot_bit_count(kept) << 16u32)
+}
+
+/// A device-wide primitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Primitive {
+    /// Ordered stream compaction: the keys that [`Keep`] keeps, in order.
+    Compact,
+    /// Ordered compaction of key-value pairs: the pairs whose key is kept.
+    CompactPairs,
+    /// Exclusive prefix sum, wrapping: output `i` is the sum of keys
+    /// `0..i`, modulo 2^32.
+    ExclusiveScan,
+}
+
+impl Primitive {
+    /// Every primitive.
+    pub const ALL: [Primitive; 3] = [
+        Primitive::Compact,
+        Primitive::CompactPairs,
+        Primitive::ExclusiveScan,
+    ];
+
+    /// The primitive's name, as in shader labels.
+    pub fn name(self) -> &'static str {
+        match self {
+            Primitive::Compact => "compact",
+            Primitive::CompactPairs => "compact_pairs",
+            Primitive::ExclusiveScan => "exclusive_scan",
+        }
+    }
+}
+
+/// Which keys a compaction keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Keep {
+    /// `key < bound`.
+    Below(u32),
+    /// `key >= bound`.
+    AtLeast(u32),
+    /// `key != value`.
+    NotEqual(u32),
+    /// `start <= key < end`.
+    InRange(u32, u32),
+    /// `key & mask != 0`.
+    AnyBit(u32),
+}
+
+impl Keep {
+    /// Whether `key` is kept: the semantics every shader follows.
+    pub fn keeps(self, key: u32) -> bool {
+        match self {
+            Keep::Below(bound) => key < bound,
+            Keep::AtLeast(bound) => key >= bound,
+            Keep::NotEqual(value) => key != value,
+            Keep::InRange(start, end) => start <= key && key < end,
+            Keep::AnyBit(mask) => key & mask != 0,
+        }
+    }
+
+    /// The shader's code and operands (`params[2..5]`).
+    fn words(self) -> [u32; 3] {
+        match self {
+            Keep::Below(bound) => [0, bound, 0],
+            Keep::AtLeast(bound) => [1, bound, 0],
+            Keep::NotEqual(value) => [2, value, 0],
+            Keep::InRange(start, end) => [3, start, end],
+            Keep::AnyBit(mask) => [4, mask, 0],
+        }
+    }
+}
+
+/// How a primitive's shader is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrimitiveOptions {
+    /// For a target with subgroups, the smallest subgroup size the device
+    /// may use (wgpu's `AdapterInfo::subgroup_min_size`): the tile holds
+    /// one count per subgroup per load. For a fallback target, the size of
+    /// the emulated subgroups. A power of two from 4 to 128; 32 by default.
+    pub subgroup_size: u32,
+    /// How many times a workgroup reads a predecessor's unpublished status
+    /// before it sums that tile itself. At least 1; 4 by default. Fewer
+    /// waste less time behind a workgroup that is not running; more
+    /// re-read less input where every workgroup runs.
+    pub spins: u32,
+}
+
+impl Default for PrimitiveOptions {
+    fn default() -> Self {
+        PrimitiveOptions {
+            subgroup_size: 32,
+            spins: 4,
+        }
+    }
+}
+
+/// Why a primitive cannot be built or run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrimitiveError {
+    /// An option is out of range.
+    #[error("invalid option `{option}`: {reason}")]
+    Option {
+        /// The option's field name.
+        option: &'static str,
+        /// What it must be.
+        reason: String,
+    },
+    /// The ballot kernel could not be written for the target.
+    #[error(transparent)]
+    Shader(#[from] ShaderError),
+    /// `n` is too large for 32-bit element indices.
+    #[error("{n} elements: at most {max} fit 32-bit indices with this tile size")]
+    TooLarge {
+        /// The element count asked for.
+        n: u64,
+        /// The largest allowed.
+        max: u32,
+    },
+    /// A buffer is too small for the run.
+    #[error("buffer `{buffer}` holds {bytes} bytes; the run needs {needed}")]
+    BufferTooSmall {
+        /// The buffer's role: `keys`, `values`, `out_keys`, `out_values`.
+        buffer: &'static str,
+        /// Its size.
+        bytes: u64,
+        /// The bytes the run reads or writes.
+        needed: u64,
+    },
+    /// The device rejected the shader or the pipeline.
+    #[error("the device rejected the {primitive} pipeline for {target}: {message}")]
+    Pipeline {
+        /// The primitive.
+        primitive: &'static str,
+        /// The target.
+        target: Target,
+        /// The device's message.
+        message: String,
+    },
+    /// Reading the count back failed.
+    #[error("reading the count back: {0}")]
+    Readback(String),
+    /// The target's language cannot be compiled by this host: GLSL
+    /// targets need SPIR-V from glslang (`from_spirv`).
+    #[error("{target} is {language:?}: compile the shader to SPIR-V and use `from_spirv`")]
+    NeedsSpirv {
+        /// The target.
+        target: Target,
+        /// Its language.
+        language: Language,
+    },
+}
+
+/// The words a keys or values buffer of `n` elements must hold: loads
+/// read whole `vec4`s, so `n` is rounded up to a multiple of 4. The words
+/// past `n` are never used.
+pub fn padded_words(n: u32) -> u64 {
+    u64::from(n).div_ceil(4) * 4
+}
+
+/// A primitive's shader for one target, and how to run it.
+#[derive(Clone, Debug)]
+pub struct PrimitiveShader {
+    primitive: Primitive,
+    target: Target,
+    loads: u32,
+    text: String,
+}
+
+const SKELETON_GLSL: &str = include_str!("primitives/skeleton.glsl");
+const SKELETON_WGSL: &str = include_str!("primitives/skeleton.wgsl");
+const COMPACT_GLSL: &str = include_str!("primitives/compact.glsl");
+const COMPACT_WGSL: &str = include_str!("primitives/compact.wgsl");
+const SCAN_GLSL: &str = include_str!("primitives/scan.glsl");
+const SCAN_WGSL: &str = include_str!("primitives/scan.wgsl");
+
+/// Invocations per workgroup.
+const WORKGROUP: u32 = 256;
+
+impl PrimitiveShader {
+    /// The shader of `primitive` for `target`.
+    ///
+    /// # Errors
+    /// [`PrimitiveError::Option`] for an option out of range, or the ballot
+    /// kernel's [`ShaderError`].
+    pub fn new(
+        primitive: Primitive,
+        target: Target,
+        options: &PrimitiveOptions,
+    ) -> Result<Self, PrimitiveError> {
+        let size = options.subgroup_size;
+        if !(4..=128).contains(&size) || !size.is_power_of_two() {
+            return Err(PrimitiveError::Option {
+                option: "subgroup_size",
+                reason: format!("{size} is not a power of two from 4 to 128"),
+            });
+        }
+        if options.spins == 0 {
+            return Err(PrimitiveError::Option {
+                option: "spins",
+                reason: "0: a workgroup must read a status at least once".to_string(),
+            });
+        }
+        // Compaction scans one count per subgroup per load, one per
+        // invocation: at most 256. Eight loads where subgroups allow it,
+        // as on the H200 they hide the look-back best.
+        let (loads, counts) = match primitive {
+            Primitive::ExclusiveScan => (4, WORKGROUP),
+            _ => {
+                let loads = 8.min(size);
+                (loads, loads * WORKGROUP / size)
+            }
+        };
+        let glsl = target.language() == Language::Glsl;
+        let emulated = !target.has_subgroups();
+        let compact = primitive != Primitive::ExclusiveScan;
+        let helpers = if compact {
+            let shader_options = ShaderOptions {
+                workgroup_size: [WORKGROUP, 1, 1],
+                subgroup_size: size,
+                ..ShaderOptions::default()
+            };
+            emit(
+                target,
+                Form::Helpers,
+                &compaction_step::kernels(),
+                &shader_options,
+                Missing::Error,
+            )?
+        } else {
+            String::new()
+        };
+        let (skeleton, body) = match (glsl, compact) {
+            (true, true) => (SKELETON_GLSL, COMPACT_GLSL),
+            (true, false) => (SKELETON_GLSL, SCAN_GLSL),
+            (false, true) => (SKELETON_WGSL, COMPACT_WGSL),
+            (false, false) => (SKELETON_WGSL, SCAN_WGSL),
+        };
+        // Where the subgroup's size comes from, and what the entry point
+        // passes the helpers.
+        let (size_expr, init, builtins) = match (glsl, emulated, compact) {
+            (_, _, false) => ("", "", ""),
+            (true, false, _) => ("gl_SubgroupSize", "", ""),
+            (true, true, _) => (
+                "ballot_subgroup_size",
+                "ballot_init(gl_LocalInvocationIndex);",
+                "",
+            ),
+            (false, false, _) => (
+                "ballot_size",
+                "ballot_init(ballot_lane_id, ballot_lanes);",
+                ", @builtin(subgroup_invocation_id) ballot_lane_id: u32, \
+                 @builtin(subgroup_size) ballot_lanes: u32",
+            ),
+            (false, true, _) => ("ballot_subgroup_size", "ballot_init(lid);", ""),
+        };
+        let pairs = if primitive == Primitive::CompactPairs {
+            "true"
+        } else {
+            "false"
+        };
+        let body = fill(body, &[("PAIRS", pairs), ("SUBGROUP_SIZE", size_expr)]);
+        let text = fill(
+            skeleton,
+            &[
+                ("HELPERS", &helpers),
+                ("PRIMITIVE", &body),
+                ("INIT", init),
+                ("BUILTINS", builtins),
+                ("LOADS", &loads.to_string()),
+                ("COUNTS", &counts.to_string()),
+                ("SPINS", &options.spins.to_string()),
+            ],
+        );
+        Ok(PrimitiveShader {
+            primitive,
+            target,
+            loads,
+            text,
+        })
+    }
+
+    /// The primitive.
+    pub fn primitive(&self) -> Primitive {
+        self.primitive
+    }
+
+    /// The target.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// The shader: a complete compute shader, entry point `main`,
+    /// workgroups of 256 invocations.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The elements each workgroup takes.
+    pub fn tile_elements(&self) -> u32 {
+        WORKGROUP * 4 * self.loads
+    }
+
+    /// The largest `n` a run takes: the element indices of its last tile
+    /// must fit in 32 bits.
+    pub fn max_elements(&self) -> u32 {
+        u32::MAX - self.tile_elements()
+    }
+
+    /// The tiles, and so the workgroups that do work, for `n` elements.
+    pub fn tiles(&self, n: u32) -> u32 {
+        n.div_ceil(self.tile_elements())
+    }
+
+    /// The dispatch for `n` elements: at least [`Self::tiles`] workgroups,
+    /// in x and y, as the x dimension takes at most 65,535. Workgroups past
+    /// the last tile return at once.
+    pub fn workgroups(&self, n: u32) -> [u32; 3] {
+        let tiles = self.tiles(n).max(1);
+        let x = tiles.min(65_535);
+        [x, tiles.div_ceil(x), 1]
+    }
+
+    /// The words of the status buffer (binding 4) for `n` elements. It
+    /// must be zero when the dispatch starts.
+    pub fn status_words(&self, n: u32) -> u64 {
+        2 + 2 * u64::from(self.tiles(n))
+    }
+
+    /// The parameter words (binding 5) for `n` elements; `keep` is ignored
+    /// by the scan.
+    pub fn params(&self, n: u32, keep: Keep) -> [u32; 5] {
+        let [code, a, b] = keep.words();
+        [n, self.tiles(n), code, a, b]
+    }
+
+    /// `Err(TooLarge)` unless a run takes `n` elements.
+    pub fn check_len(&self, n: u64) -> Result<u32, PrimitiveError> {
+        match u32::try_from(n) {
+            Ok(n) if n <= self.max_elements() => Ok(n),
+            _ => Err(PrimitiveError::TooLarge {
+                n,
+                max: self.max_elements(),
+            }),
+        }
+    }
+}
+
+/// `template` with each `{NAME}` replaced by its value.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    values
+        .iter()
+        .fold(template.to_string(), |text, (name, value)| {
+            text.replace(&format!("{{{name}}}"), value)
+        })
+}
+
+/// The CPU reference of each primitive, from its definition: what the
+/// shaders are tested against.
+pub mod reference {
+    use super::Keep;
+
+    /// The keys that `keep` keeps, in order.
+    pub fn compact(keys: &[u32], keep: Keep) -> Vec<u32> {
+        keys.iter().copied().filter(|&k| keep.keeps(k)).collect()
+    }
+
+    /// The pairs whose key `keep` keeps, in order.
+    pub fn compact_pairs(keys: &[u32], values: &[u32], keep: Keep) -> (Vec<u32>, Vec<u32>) {
+        keys.iter()
+            .zip(values)
+            .filter(|(&k, _)| keep.keeps(k))
+            .map(|(&k, &v)| (k, v))
+            .unzip()
+    }
+
+    /// The exclusive prefix sums, wrapping, and the total.
+    pub fn exclusive_scan(keys: &[u32]) -> (Vec<u32>, u32) {
+        let mut sum = 0u32;
+        let sums = keys
+            .iter()
+            .map(|&k| {
+                let before = sum;
+                sum = sum.wrapping_add(k);
+                before
+            })
+            .collect();
+        (sums, sum)
+    }
+}

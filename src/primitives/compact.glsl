@@ -1,0 +1,95 @@
+// Ordered compaction: keep keys[i] where keep(keys[i]); with PAIRS, values[i]
+// goes along. A tile is WG * LOADS uvec4s, striped: load q of invocation i
+// is the tile's uvec4 q * WG + i, so that loads coalesce, and the tile's
+// order is (q, subgroup, lane, component). A kept element's place in its
+// subgroup's run of load q comes from one ballot per component; the
+// subgroups' counts, scanned, place the runs in the tile.
+const bool PAIRS = {PAIRS};
+
+// params[2]: how to keep; params[3], params[4]: its operands.
+bool keep(uint x) {
+    uint a = params[3];
+    uint b = params[4];
+    switch (params[2]) {
+    case 0u: return x < a;
+    case 1u: return x >= a;
+    case 2u: return x != a;
+    case 3u: return x >= a && x < b;
+    default: return (x & a) != 0u;
+    }
+}
+
+uvec4 v[LOADS];
+// Bit 4q + j: component j of load q is kept (LOADS is at most 8).
+uint kept;
+uint place[LOADS];
+uint sg;
+uint subgroups;
+
+uint tile_counts(uint tile, uint lid, uint n) {
+    uint size = {SUBGROUP_SIZE};
+    subgroups = WG / size;
+    sg = lid / size;
+    uint lane = lid % size;
+    uint base = tile * WG * LOADS;
+    uint quads = (n + 3u) / 4u;
+    for (uint q = 0u; q < LOADS; q++) {
+        uint index = base + q * WG + lid;
+        v[q] = index < quads ? keys[index] : uvec4(0u);
+    }
+    kept = 0u;
+    for (uint q = 0u; q < LOADS; q++) {
+        uint first = (base + q * WG + lid) * 4u;
+        uint before = 0u;
+        uint total = 0u;
+        for (uint j = 0u; j < 4u; j++) {
+            bool k = first + j < n && keep(v[q][j]);
+            uint step = compaction_step(k);
+            before += step & 0xffffu;
+            total += step >> 16u;
+            kept |= k ? 1u << (4u * q + j) : 0u;
+        }
+        place[q] = before;
+        if (lane == 0u) {
+            s_counts[q * subgroups + sg] = total;
+        }
+    }
+    return LOADS * subgroups;
+}
+
+uint tile_weight(uint t, uint lid, uint n) {
+    uint quads = (n + 3u) / 4u;
+    uint count = 0u;
+    for (uint q = 0u; q < LOADS; q++) {
+        uint index = t * WG * LOADS + q * WG + lid;
+        if (index < quads) {
+            uvec4 x = keys[index];
+            for (uint j = 0u; j < 4u; j++) {
+                count += (index * 4u + j < n && keep(x[j])) ? 1u : 0u;
+            }
+        }
+    }
+    return count;
+}
+
+void tile_write(uint tile, uint lid, uint n, uint offset) {
+    uint base = tile * WG * LOADS;
+    for (uint q = 0u; q < LOADS; q++) {
+        uint i = q * subgroups + sg;
+        uint at = offset + (i == 0u ? 0u : s_counts[i - 1u]) + place[q];
+        uint mine = (kept >> (4u * q)) & 0xfu;
+        if (mine == 0u) {
+            continue;
+        }
+        uvec4 w = PAIRS ? values[base + q * WG + lid] : uvec4(0u);
+        for (uint j = 0u; j < 4u; j++) {
+            if ((mine & (1u << j)) != 0u) {
+                out_keys[at] = v[q][j];
+                if (PAIRS) {
+                    out_values[at] = w[j];
+                }
+                at++;
+            }
+        }
+    }
+}

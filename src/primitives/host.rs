@@ -1,0 +1,460 @@
+//! The primitives on a `wgpu::Device`: pipelines, buffers, dispatch, and
+//! reading back the count.
+
+use std::borrow::Cow;
+
+use wgpu::util::DeviceExt;
+
+use super::{padded_words, Keep, Primitive, PrimitiveError, PrimitiveOptions, PrimitiveShader};
+use crate::{Language, Target};
+
+/// One primitive's pipeline, and what it binds where a buffer is unused.
+#[derive(Debug)]
+struct Pipeline {
+    shader: PrimitiveShader,
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+    /// For unused binding 1 (read-only) and 3 (read-write), at `binding / 2`:
+    /// one
+    /// buffer may not be both in a dispatch.
+    unused: [wgpu::Buffer; 2],
+}
+
+/// How the shader module is made.
+enum Module<'a> {
+    /// WGSL, with or without wgpu's runtime checks.
+    Wgsl { checked: bool },
+    /// SPIR-V from glslang, for the GLSL targets.
+    Spirv(&'a [u32]),
+}
+
+impl Pipeline {
+    fn new(
+        device: &wgpu::Device,
+        primitive: Primitive,
+        target: Target,
+        options: &PrimitiveOptions,
+        module: Module<'_>,
+    ) -> Result<Self, PrimitiveError> {
+        let shader = PrimitiveShader::new(primitive, target, options)?;
+        let label = Some(primitive.name());
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = match module {
+            Module::Wgsl { checked } => {
+                if target.language() != Language::Wgsl {
+                    let _ = pollster::block_on(scope.pop());
+                    return Err(PrimitiveError::NeedsSpirv {
+                        target,
+                        language: target.language(),
+                    });
+                }
+                let desc = wgpu::ShaderModuleDescriptor {
+                    label,
+                    source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(shader.text())),
+                };
+                if checked {
+                    device.create_shader_module(desc)
+                } else {
+                    // SAFETY: the caller of `new_unchecked` vouches for it;
+                    // the shader indexes its buffers only below the sizes
+                    // `encode` checks, and every loop ends (the look-back
+                    // moves down a tile at least every `spins` windows).
+                    unsafe {
+                        device.create_shader_module_trusted(
+                            desc,
+                            wgpu::ShaderRuntimeChecks::unchecked(),
+                        )
+                    }
+                }
+            }
+            Module::Spirv(words) => {
+                let entry = [wgpu::PassthroughShaderEntryPoint {
+                    name: Cow::Borrowed("main"),
+                    workgroup_size: (256, 1, 1),
+                }];
+                // SAFETY: `from_spirv`'s caller vouches that `words` is this
+                // shader compiled by glslang; its bindings are the layout's.
+                unsafe {
+                    device.create_shader_module_passthrough(
+                        wgpu::ShaderModuleDescriptorPassthrough {
+                            label,
+                            entry_points: Cow::Borrowed(&entry),
+                            spirv: Some(Cow::Borrowed(words)),
+                            ..Default::default()
+                        },
+                    )
+                }
+            }
+        };
+        let entries: Vec<_> = [true, true, false, false, false, true]
+            .iter()
+            .enumerate()
+            .map(|(binding, &read_only)| wgpu::BindGroupLayoutEntry {
+                binding: binding as u32,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect();
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label,
+            entries: &entries,
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label,
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label,
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(PrimitiveError::Pipeline {
+                primitive: primitive.name(),
+                target,
+                message: error.to_string(),
+            });
+        }
+        let unused = [(); 2].map(|()| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("ballot primitive: unused binding"),
+                size: 16,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            })
+        });
+        Ok(Pipeline {
+            shader,
+            layout,
+            pipeline,
+            unused,
+        })
+    }
+
+    /// Records the run over `n` elements: clearing the status, one
+    /// dispatch. `buffers` are keys, values, out_keys, out_values.
+    fn encode(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        workspace: &Workspace,
+        n: u32,
+        keep: Keep,
+        buffers: [Option<&wgpu::Buffer>; 4],
+    ) -> Result<(), PrimitiveError> {
+        let n = self.shader.check_len(u64::from(n))?;
+        let needs = [padded_words(n), padded_words(n), u64::from(n), u64::from(n)];
+        let names = ["keys", "values", "out_keys", "out_values"];
+        for ((buffer, words), name) in buffers.iter().zip(needs).zip(names) {
+            if let Some(buffer) = buffer {
+                if buffer.size() < words * 4 {
+                    return Err(PrimitiveError::BufferTooSmall {
+                        buffer: name,
+                        bytes: buffer.size(),
+                        needed: words * 4,
+                    });
+                }
+            }
+        }
+        let status_bytes = self.shader.status_words(n) * 4;
+        if workspace.status.size() < status_bytes {
+            return Err(PrimitiveError::BufferTooSmall {
+                buffer: "workspace",
+                bytes: workspace.status.size(),
+                needed: status_bytes,
+            });
+        }
+        encoder.clear_buffer(&workspace.status, 0, Some(status_bytes));
+        if n == 0 {
+            // Nothing to dispatch: the cleared status says 0.
+            return Ok(());
+        }
+        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("ballot primitive: parameters"),
+            contents: &words_bytes(&self.shader.params(n, keep)),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let bound = [
+            buffers[0],
+            buffers[1],
+            buffers[2],
+            buffers[3],
+            Some(&workspace.status),
+            Some(&params),
+        ];
+        let entries: Vec<_> = bound
+            .iter()
+            .enumerate()
+            .map(|(binding, buffer)| wgpu::BindGroupEntry {
+                binding: binding as u32,
+                resource: buffer
+                    .unwrap_or_else(|| &self.unused[binding / 2])
+                    .as_entire_binding(),
+            })
+            .collect();
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(self.shader.primitive().name()),
+            layout: &self.layout,
+            entries: &entries,
+        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(self.shader.primitive().name()),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        let [x, y, z] = self.shader.workgroups(n);
+        pass.dispatch_workgroups(x, y, z);
+        Ok(())
+    }
+}
+
+fn words_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The scratch memory of runs of up to some number of elements: the tiles'
+/// status words, and the count the last run left.
+#[derive(Debug)]
+pub struct Workspace {
+    status: wgpu::Buffer,
+}
+
+impl Workspace {
+    /// The buffer whose word 1 (bytes 4..8) holds the last run's count of
+    /// kept elements, or the scan's total, once the run is done: to copy
+    /// into a buffer of your own, or to bind as an indirect count.
+    pub fn count_buffer(&self) -> (&wgpu::Buffer, wgpu::BufferAddress) {
+        (&self.status, 4)
+    }
+
+    /// Reads the count back: copies it, submits, and waits for the device.
+    ///
+    /// # Errors
+    /// [`PrimitiveError::Readback`] if mapping the copy failed.
+    pub fn read_count(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<u32, PrimitiveError> {
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("ballot primitive: count"),
+            size: 4,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&self.status, 4, &staging, 0, 4);
+        queue.submit([encoder.finish()]);
+        let (send, receive) = std::sync::mpsc::channel();
+        staging
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |result| {
+                let _ = send.send(result);
+            });
+        let _ = device.poll(wgpu::PollType::wait_indefinitely());
+        let readback = |e: &dyn std::fmt::Display| PrimitiveError::Readback(e.to_string());
+        receive
+            .recv()
+            .unwrap_or(Err(wgpu::BufferAsyncError))
+            .map_err(|e| readback(&e))?;
+        let view = staging
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| readback(&e))?;
+        let count = u32::from_le_bytes([view[0], view[1], view[2], view[3]]);
+        drop(view);
+        staging.unmap();
+        Ok(count)
+    }
+}
+
+macro_rules! primitive_host {
+    ($(#[$doc:meta])* $name:ident, $primitive:expr) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $name(Pipeline);
+
+        impl $name {
+            /// The pipeline for a WGSL `target` (`wgsl`, `wgsl-web` or
+            /// `wgsl-no-subgroup`), with wgpu's runtime checks.
+            ///
+            /// # Errors
+            /// [`PrimitiveError::NeedsSpirv`] for a GLSL target; an option
+            /// out of range; the device's rejection of the pipeline.
+            pub fn new(
+                device: &wgpu::Device,
+                target: Target,
+                options: &PrimitiveOptions,
+            ) -> Result<Self, PrimitiveError> {
+                Pipeline::new(device, $primitive, target, options, Module::Wgsl { checked: true })
+                    .map(Self)
+            }
+
+            /// [`Self::new`] without wgpu's runtime checks (bounds checks,
+            /// loop bounds), for speed.
+            ///
+            /// # Safety
+            /// The buffers bound must be the sizes `encode` checks, as they
+            /// are through this type; the shader itself indexes within
+            /// them, which the crate's tests check on several drivers.
+            pub unsafe fn new_unchecked(
+                device: &wgpu::Device,
+                target: Target,
+                options: &PrimitiveOptions,
+            ) -> Result<Self, PrimitiveError> {
+                Pipeline::new(device, $primitive, target, options, Module::Wgsl { checked: false })
+                    .map(Self)
+            }
+
+            /// The pipeline for any target from `spirv`, the SPIR-V of
+            /// [`Self::shader_text`]'s text for that target (from glslang
+            /// for GLSL: `glslangValidator -V --target-env vulkan1.1`). The
+            /// device needs `Features::PASSTHROUGH_SHADERS`.
+            ///
+            /// # Safety
+            /// `spirv` must be that shader's SPIR-V: wgpu hands it to the
+            /// driver unchecked.
+            pub unsafe fn from_spirv(
+                device: &wgpu::Device,
+                target: Target,
+                options: &PrimitiveOptions,
+                spirv: &[u32],
+            ) -> Result<Self, PrimitiveError> {
+                Pipeline::new(device, $primitive, target, options, Module::Spirv(spirv)).map(Self)
+            }
+
+            /// The shader's text for `target`, to compile for
+            /// [`Self::from_spirv`].
+            ///
+            /// # Errors
+            /// As [`PrimitiveShader::new`].
+            pub fn shader_text(
+                target: Target,
+                options: &PrimitiveOptions,
+            ) -> Result<String, PrimitiveError> {
+                Ok(PrimitiveShader::new($primitive, target, options)?.text().to_string())
+            }
+
+            /// The shader and its layout.
+            pub fn shader(&self) -> &PrimitiveShader {
+                &self.0.shader
+            }
+
+            /// Scratch memory for runs of up to `max_elements` elements.
+            pub fn workspace(&self, device: &wgpu::Device, max_elements: u32) -> Workspace {
+                workspace(device, &self.0.shader, max_elements)
+            }
+        }
+    };
+}
+
+fn workspace(device: &wgpu::Device, shader: &PrimitiveShader, max_elements: u32) -> Workspace {
+    Workspace {
+        status: device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("ballot primitive: status"),
+            size: shader.status_words(max_elements) * 4,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        }),
+    }
+}
+
+primitive_host!(
+    /// Ordered stream compaction on a `wgpu::Device`: the keys a [`Keep`]
+    /// keeps, in order, and their count.
+    Compaction,
+    Primitive::Compact
+);
+primitive_host!(
+    /// Ordered compaction of key-value pairs on a `wgpu::Device`: the pairs
+    /// whose key a [`Keep`] keeps, in order, and their count.
+    PairCompaction,
+    Primitive::CompactPairs
+);
+primitive_host!(
+    /// Exclusive prefix sum (wrapping) on a `wgpu::Device`, and the total.
+    ExclusiveScan,
+    Primitive::ExclusiveScan
+);
+
+impl Compaction {
+    /// Records the compaction of the first `n` words of `keys` into
+    /// `out_keys`; the count lands in `workspace` ([`Workspace::count_buffer`]).
+    /// `keys` holds at least [`padded_words`]`(n)` words, `out_keys` `n`.
+    ///
+    /// # Errors
+    /// [`PrimitiveError::TooLarge`] or [`PrimitiveError::BufferTooSmall`].
+    pub fn encode(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        workspace: &Workspace,
+        n: u32,
+        keep: Keep,
+        keys: &wgpu::Buffer,
+        out_keys: &wgpu::Buffer,
+    ) -> Result<(), PrimitiveError> {
+        let buffers = [Some(keys), None, Some(out_keys), None];
+        self.0.encode(device, encoder, workspace, n, keep, buffers)
+    }
+}
+
+impl PairCompaction {
+    /// Records the compaction of the first `n` pairs of `keys` and
+    /// `values` into `out_keys` and `out_values`; the count lands in
+    /// `workspace`. The inputs hold at least [`padded_words`]`(n)` words,
+    /// the outputs `n`.
+    ///
+    /// # Errors
+    /// [`PrimitiveError::TooLarge`] or [`PrimitiveError::BufferTooSmall`].
+    #[allow(clippy::too_many_arguments)] // the four buffers are the call
+    pub fn encode(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        workspace: &Workspace,
+        n: u32,
+        keep: Keep,
+        keys: &wgpu::Buffer,
+        values: &wgpu::Buffer,
+        out_keys: &wgpu::Buffer,
+        out_values: &wgpu::Buffer,
+    ) -> Result<(), PrimitiveError> {
+        let buffers = [Some(keys), Some(values), Some(out_keys), Some(out_values)];
+        self.0.encode(device, encoder, workspace, n, keep, buffers)
+    }
+}
+
+impl ExclusiveScan {
+    /// Records the exclusive prefix sum of the first `n` words of `input`
+    /// into `output`; the total lands in `workspace`. `input` holds at
+    /// least [`padded_words`]`(n)` words, `output` `n`.
+    ///
+    /// # Errors
+    /// [`PrimitiveError::TooLarge`] or [`PrimitiveError::BufferTooSmall`].
+    pub fn encode(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        workspace: &Workspace,
+        n: u32,
+        input: &wgpu::Buffer,
+        output: &wgpu::Buffer,
+    ) -> Result<(), PrimitiveError> {
+        let buffers = [Some(input), None, Some(output), None];
+        self.0
+            .encode(device, encoder, workspace, n, Keep::Below(0), buffers)
+    }
+}

@@ -1,0 +1,152 @@
+#version 450
+// A device-wide primitive in one pass: ballot's `primitives` module fills
+// in the braces. Each workgroup takes the next tile (a counter, so that
+// tiles start in order), sums it, publishes the sum, and looks back at its
+// predecessors for its offset (Merrill and Garland's decoupled look-back).
+// A predecessor that has published nothing after MAX_SPINS windows is
+// summed here instead (Smith, Levien and Owens' decoupled fallback), so no
+// workgroup ever waits on one that the device has not scheduled.
+{HELPERS}
+layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
+
+const uint WG = 256u;
+const uint LOADS = {LOADS}u;
+const uint COUNTS = {COUNTS}u;
+const uint LOOK = 32u;
+const uint MAX_SPINS = {SPINS}u;
+// A status word: a flag above bit 16, half of a 32-bit sum below. A tile
+// has two, the low and the high half, so that sums need not fit in fewer
+// bits; a reader takes them only when both carry the same flag.
+const uint AGGREGATE = 1u;
+const uint PREFIX = 2u;
+
+layout(std430, set = 0, binding = 0) readonly buffer Keys { uvec4 keys[]; };
+layout(std430, set = 0, binding = 1) readonly buffer Values { uvec4 values[]; };
+layout(std430, set = 0, binding = 2) writeonly buffer OutKeys { uint out_keys[]; };
+layout(std430, set = 0, binding = 3) writeonly buffer OutValues { uint out_values[]; };
+// [0]: the next tile to take; [1]: the result's total; [2 + 2t], [3 + 2t]:
+// tile t's status words.
+layout(std430, set = 0, binding = 4) coherent buffer Status { uint status[]; };
+// n, the number of tiles, then the primitive's own parameters.
+layout(std430, set = 0, binding = 5) readonly buffer Params { uint params[]; };
+
+shared uint s_counts[COUNTS];
+shared uint s_tile;
+shared uint s_offset;
+shared uint s_look;
+shared uint s_spins;
+shared uint s_flags[LOOK];
+shared uint s_sums[LOOK];
+shared uint s_fallback;
+
+{PRIMITIVE}
+
+// Publishes tile t's sum with `flag`. atomicMax, because a fallback may
+// publish a tile's aggregate at any time, and must not undo its prefix.
+void publish(uint t, uint flag, uint sum) {
+    atomicMax(status[2u + 2u * t], (flag << 16u) | (sum & 0xffffu));
+    atomicMax(status[3u + 2u * t], (flag << 16u) | (sum >> 16u));
+}
+
+void main() {
+    {INIT}
+    uint lid = gl_LocalInvocationIndex;
+    uint n = params[0];
+    if (lid == 0u) {
+        s_tile = atomicAdd(status[0], 1u);
+    }
+    barrier();
+    uint tile = s_tile;
+    if (tile >= params[1]) {
+        return;
+    }
+
+    uint counts = tile_counts(tile, lid, n);
+    barrier();
+    // Inclusive scan of the tile's counts (Hillis and Steele).
+    uint sum = lid < counts ? s_counts[lid] : 0u;
+    for (uint d = 1u; d < counts; d <<= 1u) {
+        uint add = (lid < counts && lid >= d) ? s_counts[lid - d] : 0u;
+        barrier();
+        if (lid < counts) {
+            sum += add;
+            s_counts[lid] = sum;
+        }
+        barrier();
+    }
+    uint aggregate = s_counts[counts - 1u];
+
+    if (lid == 0u) {
+        publish(tile, tile == 0u ? PREFIX : AGGREGATE, aggregate);
+        s_offset = 0u;
+        s_look = tile;
+        s_spins = 0u;
+    }
+    barrier();
+    // s_look: the predecessors not yet summed are the tiles below it. The
+    // first LOOK invocations read a window of them at once, nearest first;
+    // invocation 0 sums the window up to the first inclusive prefix, or to
+    // the first tile that has published nothing.
+    while (s_look != 0u) {
+        uint look = s_look;
+        if (lid < LOOK) {
+            uint flag = PREFIX;
+            uint value = 0u;
+            if (lid < look) {
+                uint t = look - 1u - lid;
+                uint low = status[2u + 2u * t];
+                uint high = status[3u + 2u * t];
+                flag = (low >> 16u) == (high >> 16u) ? low >> 16u : 0u;
+                value = (low & 0xffffu) | (high << 16u);
+            }
+            s_flags[lid] = flag;
+            s_sums[lid] = value;
+        }
+        barrier();
+        if (lid == 0u) {
+            uint i = 0u;
+            bool done = false;
+            for (; i < LOOK; i++) {
+                if (s_flags[i] == 0u) {
+                    break;
+                }
+                s_offset += s_sums[i];
+                if (s_flags[i] == PREFIX) {
+                    done = true;
+                    break;
+                }
+            }
+            s_look = done ? 0u : look - i;
+            s_spins = i == 0u ? s_spins + 1u : 0u;
+        }
+        barrier();
+        if (s_spins >= MAX_SPINS) {
+            // The decoupled fallback: sum the nearest unpublished tile
+            // here, and publish its aggregate for the tiles after it.
+            uint t = s_look - 1u;
+            if (lid == 0u) {
+                s_fallback = 0u;
+            }
+            barrier();
+            atomicAdd(s_fallback, tile_weight(t, lid, n));
+            barrier();
+            if (lid == 0u) {
+                publish(t, AGGREGATE, s_fallback);
+                s_offset += s_fallback;
+                s_look = t;
+                s_spins = 0u;
+            }
+            barrier();
+        }
+    }
+    uint offset = s_offset;
+    if (lid == 0u) {
+        if (tile != 0u) {
+            publish(tile, PREFIX, offset + aggregate);
+        }
+        if (tile == params[1] - 1u) {
+            status[1] = offset + aggregate;
+        }
+    }
+    tile_write(tile, lid, n, offset);
+}

@@ -1,0 +1,138 @@
+// A device-wide primitive in one pass: the WGSL twin of skeleton.glsl,
+// which explains the tile order, the status words and the look-back with
+// its fallback. ballot's `primitives` module fills in the braces.
+{HELPERS}
+
+const WG: u32 = 256u;
+const LOADS: u32 = {LOADS}u;
+const COUNTS: u32 = {COUNTS}u;
+const LOOK: u32 = 32u;
+const MAX_SPINS: u32 = {SPINS}u;
+const AGGREGATE: u32 = 1u;
+const PREFIX: u32 = 2u;
+
+@group(0) @binding(0) var<storage, read> keys: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> values: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read_write> out_keys: array<u32>;
+@group(0) @binding(3) var<storage, read_write> out_values: array<u32>;
+@group(0) @binding(4) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read> params: array<u32>;
+
+var<workgroup> s_counts: array<u32, COUNTS>;
+var<workgroup> s_tile: u32;
+var<workgroup> s_offset: u32;
+var<workgroup> s_look: u32;
+var<workgroup> s_spins: u32;
+var<workgroup> s_flags: array<u32, LOOK>;
+var<workgroup> s_sums: array<u32, LOOK>;
+var<workgroup> s_fallback: atomic<u32>;
+
+{PRIMITIVE}
+
+fn publish(t: u32, flag: u32, sum: u32) {
+    atomicMax(&status[2u + 2u * t], (flag << 16u) | (sum & 0xffffu));
+    atomicMax(&status[3u + 2u * t], (flag << 16u) | (sum >> 16u));
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
+    {INIT}
+    let n = params[0];
+    if (lid == 0u) {
+        s_tile = atomicAdd(&status[0], 1u);
+    }
+    let tile = workgroupUniformLoad(&s_tile);
+    if (tile >= params[1]) {
+        return;
+    }
+
+    let counts = tile_counts(tile, lid, n);
+    workgroupBarrier();
+    var sum = 0u;
+    if (lid < counts) {
+        sum = s_counts[lid];
+    }
+    for (var d = 1u; d < counts; d <<= 1u) {
+        var add = 0u;
+        if (lid < counts && lid >= d) {
+            add = s_counts[lid - d];
+        }
+        workgroupBarrier();
+        if (lid < counts) {
+            sum += add;
+            s_counts[lid] = sum;
+        }
+        workgroupBarrier();
+    }
+    let aggregate = s_counts[counts - 1u];
+
+    if (lid == 0u) {
+        publish(tile, select(AGGREGATE, PREFIX, tile == 0u), aggregate);
+        s_offset = 0u;
+        s_look = tile;
+        s_spins = 0u;
+    }
+    loop {
+        let look = workgroupUniformLoad(&s_look);
+        if (look == 0u) {
+            break;
+        }
+        if (lid < LOOK) {
+            var flag = PREFIX;
+            var value = 0u;
+            if (lid < look) {
+                let t = look - 1u - lid;
+                let low = atomicLoad(&status[2u + 2u * t]);
+                let high = atomicLoad(&status[3u + 2u * t]);
+                flag = select(0u, low >> 16u, (low >> 16u) == (high >> 16u));
+                value = (low & 0xffffu) | (high << 16u);
+            }
+            s_flags[lid] = flag;
+            s_sums[lid] = value;
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            var i = 0u;
+            var done = false;
+            for (; i < LOOK; i++) {
+                if (s_flags[i] == 0u) {
+                    break;
+                }
+                s_offset += s_sums[i];
+                if (s_flags[i] == PREFIX) {
+                    done = true;
+                    break;
+                }
+            }
+            s_look = select(look - i, 0u, done);
+            s_spins = select(0u, s_spins + 1u, i == 0u);
+        }
+        let spins = workgroupUniformLoad(&s_spins);
+        if (spins >= MAX_SPINS) {
+            let t = look - 1u;
+            if (lid == 0u) {
+                atomicStore(&s_fallback, 0u);
+            }
+            workgroupBarrier();
+            atomicAdd(&s_fallback, tile_weight(t, lid, n));
+            workgroupBarrier();
+            if (lid == 0u) {
+                let weight = atomicLoad(&s_fallback);
+                publish(t, AGGREGATE, weight);
+                s_offset += weight;
+                s_look = t;
+                s_spins = 0u;
+            }
+        }
+    }
+    let offset = workgroupUniformLoad(&s_offset);
+    if (lid == 0u) {
+        if (tile != 0u) {
+            publish(tile, PREFIX, offset + aggregate);
+        }
+        if (tile == params[1] - 1u) {
+            atomicStore(&status[1], offset + aggregate);
+        }
+    }
+    tile_write(tile, lid, n, offset);
+}
