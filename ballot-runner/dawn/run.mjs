@@ -9,9 +9,20 @@
 // what the shader did not write shows), and is read back. Every case of a
 // job has the same bindings, as the driver kernels' shader interface and a
 // polyfill self-test (a single `fill` buffer at binding 0) both do.
+//
+// A job with `"binary": true` instead has, at job level, no `cases` but
+//   "buffers": [{"binding": n, "read_only": bool, "size": words,
+//                "input": PATH?, "output": PATH?}]
+// and is dispatched once. Its buffers may hold tens of MB, far too many
+// words for JSON, so their contents travel as files of raw bytes
+// (little-endian u32 words, as Rust writes and WebGPU stores them): a
+// buffer starts as the bytes of `input` (zeros without one, and past its
+// end), and a buffer with `output` has its first `size` words written
+// there after the dispatch. `read_only` buffers are `var<storage, read>`.
 // RESULTS.jsonl: one line per job, in order, written as each job finishes so
 // that a crash still leaves the earlier results:
-//   {"cases": [{"read": [[u32...] per `fill` buffer, in order]}]} or {"error": "..."}
+//   {"cases": [{"read": [[u32...] per `fill` buffer, in order]}]} or {"error": "..."};
+//   for a binary job, {"written": [PATH per buffer with `output`, in order]} or {"error": "..."}
 
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { create, globals } from 'webgpu';
@@ -39,9 +50,16 @@ async function main() {
   const hasSubgroups = adapter.features.has('subgroups');
   const device = await adapter.requestDevice({
     requiredFeatures: hasSubgroups ? ['subgroups'] : [],
+    // The adapter's maxima, not WebGPU's defaults: the default binding
+    // size (128 MiB) and buffer size (256 MiB) are below what binary jobs
+    // may bind on a real GPU, and 65535 workgroups per dimension is only
+    // the guaranteed minimum.
     requiredLimits: {
       maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage,
       maxComputeInvocationsPerWorkgroup: adapter.limits.maxComputeInvocationsPerWorkgroup,
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+      maxBufferSize: adapter.limits.maxBufferSize,
+      maxComputeWorkgroupsPerDimension: adapter.limits.maxComputeWorkgroupsPerDimension,
     },
   });
   let lost = null;
@@ -53,7 +71,9 @@ async function main() {
     try {
       if (lost) throw new Error(`device lost: ${lost}`);
       if (job.subgroups && !hasSubgroups) throw new Error('the adapter lacks the `subgroups` feature');
-      line = { cases: await runJob(device, job) };
+      line = job.binary
+        ? { written: await runBinaryJob(device, job) }
+        : { cases: await runJob(device, job) };
     } catch (e) {
       line = { error: String(e && e.message || e) };
     }
@@ -64,8 +84,9 @@ async function main() {
   return gpu;
 }
 
-async function runJob(device, job) {
-  device.pushErrorScope('validation');
+// The job's shader module, in the validation error scope the caller pushed
+// (popped here if Tint rejects the shader).
+async function compileShader(device, job) {
   const module = device.createShaderModule({ code: job.shader });
   const compile = await module.getCompilationInfo();
   const errors = compile.messages.filter((m) => m.type === 'error');
@@ -73,6 +94,12 @@ async function runJob(device, job) {
     await device.popErrorScope();
     throw new Error(`Tint rejects the shader: ${errors.map((m) => `${m.lineNum}:${m.linePos}: ${m.message}`).join('; ')}`);
   }
+  return module;
+}
+
+async function runJob(device, job) {
+  device.pushErrorScope('validation');
+  const module = await compileShader(device, job);
   const layoutOf = job.cases[0] ? job.cases[0].buffers : [];
   const entries = layoutOf.map((b) => ({
     binding: b.binding,
@@ -140,6 +167,96 @@ async function runJob(device, job) {
     cases.push({ read });
   }
   return cases;
+}
+
+// A `binary` job: one dispatch over `job.buffers`, whose contents come from
+// and go to files. Returns the paths written, in the order of the buffers.
+async function runBinaryJob(device, job) {
+  device.pushErrorScope('validation');
+  const module = await compileShader(device, job);
+  // An explicit layout, not 'auto': 'auto' leaves out the bindings the
+  // shader does not use, and a bind group naming them would be rejected.
+  const bindLayout = device.createBindGroupLayout({
+    entries: job.buffers.map((b) => ({
+      binding: b.binding,
+      visibility: GPUShaderStage.COMPUTE,
+      buffer: { type: b.read_only ? 'read-only-storage' : 'storage' },
+    })),
+  });
+  const pipeline = device.createComputePipeline({
+    layout: device.createPipelineLayout({ bindGroupLayouts: [bindLayout] }),
+    compute: { module, entryPoint: 'main' },
+  });
+  const err = await device.popErrorScope();
+  if (err) throw new Error(`pipeline rejected: ${err.message}`);
+
+  device.pushErrorScope('validation');
+  device.pushErrorScope('out-of-memory');
+  // Scopes still pushed: a throw below pops them in `finally`, so that the
+  // next job's scopes are not nested in these.
+  let scopes = 2;
+  const pop = () => { scopes -= 1; return device.popErrorScope(); };
+  const made = [];
+  try {
+    const buffers = job.buffers.map((b) => {
+      // At least 16 bytes and a multiple of 16, so that a shader's
+      // `array<vec4<u32>>` view of a short buffer still binds.
+      const size = Math.ceil(Math.max(b.size, 4) * 4 / 16) * 16;
+      const buffer = device.createBuffer({
+        size,
+        usage: GPUBufferUsage.STORAGE | (b.output ? GPUBufferUsage.COPY_SRC : 0),
+        mappedAtCreation: true,
+      });
+      made.push(buffer);
+      if (b.input) {
+        const bytes = readFileSync(b.input);
+        if (bytes.length > b.size * 4) throw new Error(`${b.input} holds ${bytes.length} bytes, more than ${b.size} words`);
+        // Zero-initialised by WebGPU; the file's bytes go at the start.
+        new Uint8Array(buffer.getMappedRange()).set(bytes);
+      }
+      buffer.unmap();
+      return buffer;
+    });
+    const group = device.createBindGroup({
+      layout: bindLayout,
+      entries: job.buffers.map((b, i) => ({ binding: b.binding, resource: { buffer: buffers[i] } })),
+    });
+    const encoder = device.createCommandEncoder();
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(...job.workgroups);
+    pass.end();
+    // One staging buffer per read-back buffer: together they could pass
+    // maxBufferSize.
+    const reads = [];
+    job.buffers.forEach((b, i) => {
+      if (!b.output) return;
+      const bytes = b.size * 4;
+      const staging = device.createBuffer({ size: Math.max(4, bytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      made.push(staging);
+      if (bytes > 0) encoder.copyBufferToBuffer(buffers[i], 0, staging, 0, bytes);
+      reads.push({ path: b.output, staging, bytes });
+    });
+    device.queue.submit([encoder.finish()]);
+    const oom = await pop();
+    const submitErr = await pop();
+    if (oom) throw new Error(`out of memory: ${oom.message}`);
+    if (submitErr) throw new Error(`dispatch rejected: ${submitErr.message}`);
+    const written = [];
+    for (const r of reads) {
+      await r.staging.mapAsync(GPUMapMode.READ);
+      // Written straight from the mapping, before unmap: no copy in Node.
+      writeFileSync(r.path, new Uint8Array(r.staging.getMappedRange(0, Math.max(4, r.bytes)), 0, r.bytes));
+      r.staging.unmap();
+      written.push(r.path);
+    }
+    return written;
+  } finally {
+    while (scopes > 0) await pop();
+    // Freed at once, not when collected: the next job may need the memory.
+    for (const buffer of made) buffer.destroy();
+  }
 }
 
 main().then(

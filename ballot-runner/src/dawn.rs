@@ -6,6 +6,11 @@
 //! JSON line per job, and Rust reads them back for [`crate::compare()`]. One
 //! process for the whole batch, because starting Dawn costs far more than a
 //! dispatch.
+//!
+//! [`Dawn::run_buffers`] runs shaders over several large storage buffers
+//! ([`BuffersJob`]): their words, up to tens of MB, would take seconds to
+//! print and parse as JSON, so they travel as files of little-endian `u32`s
+//! in the batch's temporary directory, and only the job list is JSON.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -189,18 +194,105 @@ impl Dawn {
         }
     }
 
+    /// Runs every [`BuffersJob`] in one Node process: per job, the words of
+    /// each buffer with [`BufferSpec::read_back`], in the order of
+    /// [`BuffersJob::buffers`] (or that job's error: Tint rejected the
+    /// shader, the pipeline or dispatch was invalid, the device was lost).
+    ///
+    /// ```no_run
+    /// # use ballot_runner::dawn::{BufferSpec, BuffersJob, Dawn};
+    /// # use ballot_core::back::Target;
+    /// let dawn = Dawn::find().unwrap();
+    /// let job = BuffersJob {
+    ///     name: "double".to_string(),
+    ///     target: Target::WgslNoSubgroup,
+    ///     shader: "@group(0) @binding(0) var<storage, read> a: array<u32>;
+    ///              @group(0) @binding(1) var<storage, read_write> b: array<u32>;
+    ///              @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+    ///                  if g.x < arrayLength(&b) { b[g.x] = 2u * a[g.x]; }
+    ///              }"
+    ///         .to_string(),
+    ///     workgroups: [1, 1, 1],
+    ///     buffers: vec![
+    ///         BufferSpec { binding: 0, read_only: true, words: (0..64).collect(), read_back: false },
+    ///         BufferSpec { binding: 1, read_only: false, words: vec![0; 64], read_back: true },
+    ///     ],
+    /// };
+    /// let results = dawn.run_buffers(&[job]).unwrap();
+    /// let read = results.into_iter().next().unwrap().unwrap();
+    /// assert_eq!(read[0][5], 10);
+    /// ```
+    ///
+    /// # Errors
+    /// Node could not run, died before writing every job's result, or the
+    /// batch's files could not be written; a job's own error is the inner
+    /// one.
+    pub fn run_buffers(&self, jobs: &[BuffersJob]) -> Result<Vec<BuffersResult>, RunnerError> {
+        let work = WorkDir::new()?;
+        let mut batch = Vec::with_capacity(jobs.len());
+        for (j, job) in jobs.iter().enumerate() {
+            let mut buffers = Vec::with_capacity(job.buffers.len());
+            for buffer in &job.buffers {
+                // Named by the job's index, not its name, which may hold any
+                // character.
+                let stem = format!("{j}-{}", buffer.binding);
+                let mut spec = json!({
+                    "binding": buffer.binding,
+                    "read_only": buffer.read_only,
+                    "size": buffer.words.len(),
+                });
+                // All zeros needs no file: run.mjs's buffers start zeroed.
+                if buffer.words.iter().any(|&w| w != 0) {
+                    let input = work.0.join(format!("{stem}.bin"));
+                    std::fs::write(&input, words_to_bytes(&buffer.words))
+                        .map_err(|e| RunnerError::Dawn(format!("{}: {e}", input.display())))?;
+                    spec["input"] = json!(input);
+                }
+                if buffer.read_back {
+                    spec["output"] = json!(work.0.join(format!("{stem}.out.bin")));
+                }
+                buffers.push(spec);
+            }
+            batch.push(json!({
+                "name": job.name,
+                "shader": job.shader,
+                "subgroups": job.target.has_subgroups(),
+                "workgroups": job.workgroups,
+                "binary": true,
+                "buffers": buffers,
+            }));
+        }
+        let names: Vec<String> = jobs.iter().map(|j| j.name.clone()).collect();
+        let lines = self.run_lines(&work.0, &batch, &names)?;
+        Ok(jobs
+            .iter()
+            .zip(batch)
+            .zip(lines)
+            .map(|((job, sent), line)| read_buffers(job, &sent, &line))
+            .collect())
+    }
+
     /// Runs `batch` (run.mjs's jobs, named `names` in errors) and returns,
     /// per job, per case, the words of each read-write buffer in binding
     /// order.
     fn run_batch(&self, batch: &[Json], names: &[String]) -> Result<Vec<JobResult>, RunnerError> {
-        // Unique per call too: tests of one binary run batches in parallel.
-        static BATCHES: AtomicUsize = AtomicUsize::new(0);
-        let work = std::env::temp_dir().join(format!(
-            "ballot-dawn-{}-{}",
-            std::process::id(),
-            BATCHES.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&work).map_err(|e| RunnerError::Dawn(e.to_string()))?;
+        let work = WorkDir::new()?;
+        let lines = self.run_lines(&work.0, batch, names)?;
+        Ok(names
+            .iter()
+            .zip(lines)
+            .map(|(name, line)| parse_result(name, &line))
+            .collect())
+    }
+
+    /// Runs `batch` through run.mjs with its files in `work`, and returns
+    /// run.mjs's result line for each job.
+    fn run_lines(
+        &self,
+        work: &Path,
+        batch: &[Json],
+        names: &[String],
+    ) -> Result<Vec<String>, RunnerError> {
         let input = work.join("jobs.json");
         let output = work.join("results.jsonl");
         std::fs::write(&input, json!({ "jobs": batch }).to_string())
@@ -213,8 +305,7 @@ impl Dawn {
             .status()
             .map_err(|e| RunnerError::Dawn(format!("starting node: {e}")))?;
         let text = std::fs::read_to_string(&output).unwrap_or_default();
-        let _ = std::fs::remove_dir_all(&work);
-        let lines: Vec<&str> = text.lines().collect();
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
         if lines.len() < names.len() {
             let crashed = names.get(lines.len()).cloned().unwrap_or_default();
             return Err(RunnerError::Dawn(format!(
@@ -223,12 +314,125 @@ impl Dawn {
                 names.len()
             )));
         }
-        Ok(names
-            .iter()
-            .zip(lines)
-            .map(|(name, line)| parse_result(name, line))
-            .collect())
+        Ok(lines)
     }
+}
+
+/// A batch's temporary directory, removed when dropped: on every return,
+/// error or not, since a [`BuffersJob`]'s files may take hundreds of MB.
+struct WorkDir(PathBuf);
+
+impl WorkDir {
+    fn new() -> Result<Self, RunnerError> {
+        // Unique per call too: tests of one binary run batches in parallel.
+        static BATCHES: AtomicUsize = AtomicUsize::new(0);
+        let work = std::env::temp_dir().join(format!(
+            "ballot-dawn-{}-{}",
+            std::process::id(),
+            BATCHES.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&work).map_err(|e| RunnerError::Dawn(e.to_string()))?;
+        Ok(Self(work))
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One storage buffer of a [`BuffersJob`], bound at group 0.
+#[derive(Clone, Debug)]
+pub struct BufferSpec {
+    /// Its `@binding` in group 0.
+    pub binding: u32,
+    /// Whether the shader declares it `var<storage, read>` (layout type
+    /// `read-only-storage`) rather than `var<storage, read_write>`.
+    pub read_only: bool,
+    /// Its initial contents, and its length in words. The buffer itself is
+    /// `max(words.len(), 4) * 4` bytes rounded up to a multiple of 16, the
+    /// rest zeros, so that an empty or short buffer still binds as an
+    /// array of `vec4`s.
+    pub words: Vec<u32>,
+    /// Whether its first `words.len()` words are read back after the
+    /// dispatch.
+    pub read_back: bool,
+}
+
+/// A WGSL shader run once over several storage buffers (group 0), on
+/// Dawn, for [`Dawn::run_buffers`]: buffers of millions of words, such as
+/// a benchmark's or a large test's inputs and outputs.
+#[derive(Clone, Debug)]
+pub struct BuffersJob {
+    /// The job's name in errors.
+    pub name: String,
+    /// A [`TARGETS`] target: whether the device needs `subgroups`.
+    pub target: Target,
+    /// The WGSL text, with its entry point `main`.
+    pub shader: String,
+    /// How many workgroups the one dispatch has, in x, y, z; each at most
+    /// the adapter's `maxComputeWorkgroupsPerDimension` (65535 on most).
+    pub workgroups: [u32; 3],
+    /// Its buffers. The bind group layout lists every one, so a binding the
+    /// shader does not use is accepted too.
+    pub buffers: Vec<BufferSpec>,
+}
+
+/// One [`BuffersJob`]'s result from [`Dawn::run_buffers`]: the words of
+/// each buffer with [`BufferSpec::read_back`], in the job's order, or the
+/// job's error.
+pub type BuffersResult = Result<Vec<Vec<u32>>, RunnerError>;
+
+/// `words` as little-endian bytes, the files' format.
+fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// A [`BuffersJob`]'s result from run.mjs's `line`: the files it wrote for
+/// the buffers with `read_back`, as `sent` names them.
+fn read_buffers(job: &BuffersJob, sent: &Json, line: &str) -> BuffersResult {
+    let bad = |message: String| RunnerError::Dispatch {
+        job: job.name.clone(),
+        message,
+    };
+    let value: Json = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+    if let Some(error) = value.get("error") {
+        return Err(RunnerError::Pipeline {
+            job: job.name.clone(),
+            message: error.as_str().unwrap_or_default().to_string(),
+        });
+    }
+    if value.get("written").is_none() {
+        return Err(bad(format!(
+            "Dawn's result is neither an error nor files: {line}"
+        )));
+    }
+    let sent = sent["buffers"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    job.buffers
+        .iter()
+        .zip(sent)
+        .filter(|(buffer, _)| buffer.read_back)
+        .map(|(buffer, spec)| {
+            let path = spec["output"].as_str().unwrap_or_default();
+            let bytes = std::fs::read(path).map_err(|e| bad(format!("{path}: {e}")))?;
+            if bytes.len() != buffer.words.len() * 4 {
+                return Err(bad(format!(
+                    "binding {}: {} bytes read back, not {} words",
+                    buffer.binding,
+                    bytes.len(),
+                    buffer.words.len()
+                )));
+            }
+            Ok(bytes
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect())
+        })
+        .collect()
 }
 
 /// A compute shader whose only binding is a read-write storage buffer at
