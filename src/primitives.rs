@@ -53,7 +53,7 @@
 mod host;
 
 #[cfg(feature = "wgpu")]
-pub use host::{Compaction, ExclusiveScan, PairCompaction, Workspace};
+pub use host::{Bound, Compaction, ExclusiveScan, PairCompaction, Workspace};
 
 use crate::prelude::*;
 use ballot_core::back::{emit, Language, Missing, ShaderError};
@@ -244,6 +244,15 @@ const SCAN_WGSL: &str = include_str!("primitives/scan.wgsl");
 /// Invocations per workgroup.
 const WORKGROUP: u32 = 256;
 
+/// The fewest elements a tile of any primitive holds: four `vec4` loads
+/// per invocation.
+const MIN_TILE: u32 = WORKGROUP * 4 * 4;
+
+/// The status words of `n` elements in tiles of `tile`.
+fn status_words(n: u32, tile: u32) -> u64 {
+    2 + 2 * u64::from(n.div_ceil(tile))
+}
+
 impl PrimitiveShader {
     /// The shader of `primitive` for `target`.
     ///
@@ -391,7 +400,7 @@ impl PrimitiveShader {
     /// The words of the status buffer (binding 4) for `n` elements. It
     /// must be zero when the dispatch starts.
     pub fn status_words(&self, n: u32) -> u64 {
-        2 + 2 * u64::from(self.tiles(n))
+        status_words(n, self.tile_elements())
     }
 
     /// The parameter words (binding 5) for `n` elements; `keep` is ignored

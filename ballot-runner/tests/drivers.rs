@@ -21,21 +21,7 @@ use ballot_runner::{compare, suite, Gpu, Job, RunnerError};
 
 mod common;
 
-use common::{loud, required, skip};
-
-/// The targets among `of` that `BALLOT_TARGETS` allows.
-fn targets(of: &[Target]) -> Vec<Target> {
-    match std::env::var("BALLOT_TARGETS") {
-        Ok(list) if !list.trim().is_empty() => {
-            let wanted: Vec<Target> = list
-                .split(',')
-                .map(|t| t.trim().parse().expect("BALLOT_TARGETS names a target"))
-                .collect();
-            of.iter().copied().filter(|t| wanted.contains(t)).collect()
-        }
-        _ => of.to_vec(),
-    }
-}
+use common::{loud, required, skip, targets};
 
 fn check(summary: &Summary) {
     loud(&summary.render(40));

@@ -2,8 +2,9 @@
 //! compaction of keys and of pairs, and the exclusive scan, for every
 //! target, at sizes 1, 31, 2^10 + 3, 2^20 and 2^24 and at 0%, 5%, 50%, 95%
 //! and 100% kept, each output word and count compared with
-//! `primitives::reference`, the definitions. `BALLOT_PRIMITIVE_MAX_LOG`
-//! lowers the largest size (for quick runs); lavapipe's subgroup size is
+//! `primitives::reference`, the definitions, and the WGSL targets the same
+//! way on Dawn. `BALLOT_PRIMITIVE_MAX_LOG` lowers the largest size (for
+//! quick runs), `BALLOT_TARGETS=glsl,wgsl` picks targets; lavapipe's subgroup size is
 //! set by `LP_NATIVE_VECTOR_WIDTH` (scripts/test runs 4, 8 and 16).
 //!
 //! Without a Vulkan adapter the test says why on stderr and passes, unless
@@ -19,7 +20,7 @@ use wgpu::util::DeviceExt;
 
 mod common;
 
-use common::{loud, skip};
+use common::{loud, skip, targets};
 
 /// The sizes every target runs.
 fn sizes() -> Vec<u32> {
@@ -313,12 +314,12 @@ fn primitives_on_the_driver() {
     let hardware = gpu.info().subgroup_min_size.max(4);
     let mut failures = Vec::new();
     let mut ran = 0;
-    for target in [
+    for target in targets(&[
         Target::Glsl,
         Target::Wgsl,
         Target::GlslNoSubgroup,
         Target::WgslNoSubgroup,
-    ] {
+    ]) {
         if let Some(why) = gpu.unsupported(target) {
             skip(&format!("primitives on {target}"), &why);
             continue;
@@ -349,6 +350,137 @@ fn primitives_on_the_driver() {
         }
     }
     assert!(ran > 0 || !common::required(), "no target ran");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The WGSL targets' shaders on Dawn/Tint, at the same sizes and shares,
+/// through `ballot_runner::dawn` with the bindings `PrimitiveShader`
+/// documents: what a browser host does.
+#[test]
+fn primitives_on_dawn() {
+    use ballot::primitives::PrimitiveShader;
+    use ballot_runner::dawn::{BufferSpec, BuffersJob, Dawn};
+
+    let dawn = match Dawn::find() {
+        Ok(dawn) => dawn,
+        Err(why) => return skip("device-wide primitives on Dawn", &why),
+    };
+    // Dawn's subgroups may be as small as 4 on a software adapter: the
+    // smallest the shader must allow for.
+    let options = |target: Target| PrimitiveOptions {
+        subgroup_size: if target.has_subgroups() { 4 } else { 32 },
+        ..PrimitiveOptions::default()
+    };
+    let start = std::time::Instant::now();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for target in targets(&ballot_runner::dawn::TARGETS) {
+        for n in sizes() {
+            // One Node process per size: all sizes' buffers at once would
+            // take gigabytes.
+            let mut jobs = Vec::new();
+            // What each job's read-back must be: output keys, output values
+            // (pairs only), and the count.
+            let mut wants: Vec<(String, Vec<Vec<u32>>, u32)> = Vec::new();
+            let keys = words(n, 0x9e37_79b9 ^ n);
+            let values: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+            let padded = |data: &[u32]| {
+                let mut data = data.to_vec();
+                data.resize(padded_words(n) as usize, 0);
+                data
+            };
+            let mut cases: Vec<(Primitive, Keep, String)> = keeps()
+                .into_iter()
+                .flat_map(|(percent, keep)| {
+                    [Primitive::Compact, Primitive::CompactPairs]
+                        .map(|p| (p, keep, format!("{percent}% kept")))
+                })
+                .collect();
+            cases.push((Primitive::ExclusiveScan, Keep::Below(0), "scan".to_string()));
+            for (primitive, keep, what) in cases {
+                let shader = PrimitiveShader::new(primitive, target, &options(target)).unwrap();
+                let name = format!("{} on {target}, n = {n}, {what}", primitive.name());
+                let (want, count) = match primitive {
+                    Primitive::Compact => {
+                        let want = reference::compact(&keys, keep);
+                        let count = want.len() as u32;
+                        (vec![want], count)
+                    }
+                    Primitive::CompactPairs => {
+                        let (k, v) = reference::compact_pairs(&keys, &values, keep);
+                        let count = k.len() as u32;
+                        (vec![k, v], count)
+                    }
+                    Primitive::ExclusiveScan => {
+                        let (sums, total) = reference::exclusive_scan(&keys);
+                        (vec![sums], total)
+                    }
+                };
+                let pairs = primitive == Primitive::CompactPairs;
+                let spec = |binding, read_only, words, read_back| BufferSpec {
+                    binding,
+                    read_only,
+                    words,
+                    read_back,
+                };
+                jobs.push(BuffersJob {
+                    name: name.clone(),
+                    target,
+                    shader: shader.text().to_string(),
+                    workgroups: shader.workgroups(n),
+                    buffers: vec![
+                        spec(0, true, padded(&keys), false),
+                        spec(1, true, if pairs { padded(&values) } else { vec![] }, false),
+                        spec(2, false, vec![0xdead_beef; n as usize], true),
+                        spec(
+                            3,
+                            false,
+                            vec![0xdead_beef; if pairs { n as usize } else { 1 }],
+                            pairs,
+                        ),
+                        spec(4, false, vec![0; shader.status_words(n) as usize], true),
+                        spec(5, true, shader.params(n, keep).to_vec(), false),
+                    ],
+                });
+                wants.push((name, want, count));
+            }
+            let results = match dawn.run_buffers(&jobs) {
+                Ok(results) => results,
+                Err(e) if !common::required() && e.to_string().contains("no Vulkan adapter") => {
+                    return skip("device-wide primitives on Dawn", &e.to_string())
+                }
+                Err(e) => panic!("primitives on Dawn: {e}"),
+            };
+            ran += jobs.len();
+            for ((name, want, count), result) in wants.iter().zip(results) {
+                let read = match result {
+                    Ok(read) => read,
+                    Err(e) => {
+                        failures.push(format!("{name}: {e}"));
+                        continue;
+                    }
+                };
+                let status = read.last().expect("the status is read back");
+                if status[1] != *count {
+                    failures.push(format!("{name}: count {}, not {count}", status[1]));
+                }
+                for (got, want) in read.iter().zip(want) {
+                    if let Some(why) = differs(name, &got[..want.len()], want) {
+                        failures.push(why);
+                    }
+                }
+            }
+        }
+    }
+    loud(&format!(
+        "primitives on Dawn: {ran} jobs in {:.1?}",
+        start.elapsed()
+    ));
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",

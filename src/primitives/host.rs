@@ -5,7 +5,10 @@ use std::borrow::Cow;
 
 use wgpu::util::DeviceExt;
 
-use super::{padded_words, Keep, Primitive, PrimitiveError, PrimitiveOptions, PrimitiveShader};
+use super::{
+    padded_words, status_words, Keep, Primitive, PrimitiveError, PrimitiveOptions, PrimitiveShader,
+    MIN_TILE,
+};
 use crate::{Language, Target};
 
 /// One primitive's pipeline, and what it binds where a buffer is unused.
@@ -140,17 +143,16 @@ impl Pipeline {
         })
     }
 
-    /// Records the run over `n` elements: clearing the status, one
-    /// dispatch. `buffers` are keys, values, out_keys, out_values.
-    fn encode(
+    /// The run over `n` elements, bound. `buffers` are keys, values,
+    /// out_keys, out_values.
+    fn bind(
         &self,
         device: &wgpu::Device,
-        encoder: &mut wgpu::CommandEncoder,
         workspace: &Workspace,
         n: u32,
         keep: Keep,
         buffers: [Option<&wgpu::Buffer>; 4],
-    ) -> Result<(), PrimitiveError> {
+    ) -> Result<Bound<'_>, PrimitiveError> {
         let n = self.shader.check_len(u64::from(n))?;
         let needs = [padded_words(n), padded_words(n), u64::from(n), u64::from(n)];
         let names = ["keys", "values", "out_keys", "out_values"];
@@ -172,11 +174,6 @@ impl Pipeline {
                 bytes: workspace.status.size(),
                 needed: status_bytes,
             });
-        }
-        encoder.clear_buffer(&workspace.status, 0, Some(status_bytes));
-        if n == 0 {
-            // Nothing to dispatch: the cleared status says 0.
-            return Ok(());
         }
         let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("ballot primitive: parameters"),
@@ -206,15 +203,53 @@ impl Pipeline {
             layout: &self.layout,
             entries: &entries,
         });
+        Ok(Bound {
+            pipeline: &self.pipeline,
+            group,
+            status: workspace.status.clone(),
+            status_bytes,
+            // Nothing to dispatch for no elements: the cleared status says 0.
+            workgroups: (n > 0).then(|| self.shader.workgroups(n)),
+        })
+    }
+}
+
+/// A run bound to its buffers: to record into a compute pass of your own
+/// (after [`Bound::clear`], outside it), as when timing or fusing passes.
+#[derive(Debug)]
+pub struct Bound<'p> {
+    pipeline: &'p wgpu::ComputePipeline,
+    group: wgpu::BindGroup,
+    status: wgpu::Buffer,
+    status_bytes: u64,
+    workgroups: Option<[u32; 3]>,
+}
+
+impl Bound<'_> {
+    /// Records the clearing of the status words, which the dispatch needs:
+    /// before the pass that holds [`Bound::dispatch`].
+    pub fn clear(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.clear_buffer(&self.status, 0, Some(self.status_bytes));
+    }
+
+    /// Records the dispatch into `pass`.
+    pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>) {
+        if let Some([x, y, z]) = self.workgroups {
+            pass.set_pipeline(self.pipeline);
+            pass.set_bind_group(0, &self.group, &[]);
+            pass.dispatch_workgroups(x, y, z);
+        }
+    }
+
+    /// Records the whole run: the clearing, then the dispatch in a pass of
+    /// its own.
+    pub fn encode(&self, encoder: &mut wgpu::CommandEncoder) {
+        self.clear(encoder);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(self.shader.primitive().name()),
+            label: Some("ballot primitive"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        let [x, y, z] = self.shader.workgroups(n);
-        pass.dispatch_workgroups(x, y, z);
-        Ok(())
+        self.dispatch(&mut pass);
     }
 }
 
@@ -230,6 +265,21 @@ pub struct Workspace {
 }
 
 impl Workspace {
+    /// Scratch memory for runs of any primitive over up to `max_elements`
+    /// elements, one run at a time.
+    pub fn new(device: &wgpu::Device, max_elements: u32) -> Self {
+        Workspace {
+            status: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("ballot primitive: status"),
+                size: status_words(max_elements, MIN_TILE) * 4,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+        }
+    }
+
     /// The buffer whose word 1 (bytes 4..8) holds the last run's count of
     /// kept elements, or the scan's total, once the run is done: to copy
     /// into a buffer of your own, or to bind as an indirect count.
@@ -350,25 +400,13 @@ macro_rules! primitive_host {
                 &self.0.shader
             }
 
-            /// Scratch memory for runs of up to `max_elements` elements.
+            /// Scratch memory for runs of up to `max_elements` elements
+            /// ([`Workspace::new`]).
             pub fn workspace(&self, device: &wgpu::Device, max_elements: u32) -> Workspace {
-                workspace(device, &self.0.shader, max_elements)
+                Workspace::new(device, max_elements)
             }
         }
     };
-}
-
-fn workspace(device: &wgpu::Device, shader: &PrimitiveShader, max_elements: u32) -> Workspace {
-    Workspace {
-        status: device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("ballot primitive: status"),
-            size: shader.status_words(max_elements) * 4,
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        }),
-    }
 }
 
 primitive_host!(
@@ -390,6 +428,23 @@ primitive_host!(
 );
 
 impl Compaction {
+    /// [`Self::encode`]'s run, bound, to record into a pass of your own.
+    ///
+    /// # Errors
+    /// As [`Self::encode`].
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        workspace: &Workspace,
+        n: u32,
+        keep: Keep,
+        keys: &wgpu::Buffer,
+        out_keys: &wgpu::Buffer,
+    ) -> Result<Bound<'_>, PrimitiveError> {
+        let buffers = [Some(keys), None, Some(out_keys), None];
+        self.0.bind(device, workspace, n, keep, buffers)
+    }
+
     /// Records the compaction of the first `n` words of `keys` into
     /// `out_keys`; the count lands in `workspace` ([`Workspace::count_buffer`]).
     /// `keys` holds at least [`padded_words`]`(n)` words, `out_keys` `n`.
@@ -406,12 +461,33 @@ impl Compaction {
         keys: &wgpu::Buffer,
         out_keys: &wgpu::Buffer,
     ) -> Result<(), PrimitiveError> {
-        let buffers = [Some(keys), None, Some(out_keys), None];
-        self.0.encode(device, encoder, workspace, n, keep, buffers)
+        self.bind(device, workspace, n, keep, keys, out_keys)?
+            .encode(encoder);
+        Ok(())
     }
 }
 
 impl PairCompaction {
+    /// [`Self::encode`]'s run, bound, to record into a pass of your own.
+    ///
+    /// # Errors
+    /// As [`Self::encode`].
+    #[allow(clippy::too_many_arguments)] // the four buffers are the call
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        workspace: &Workspace,
+        n: u32,
+        keep: Keep,
+        keys: &wgpu::Buffer,
+        values: &wgpu::Buffer,
+        out_keys: &wgpu::Buffer,
+        out_values: &wgpu::Buffer,
+    ) -> Result<Bound<'_>, PrimitiveError> {
+        let buffers = [Some(keys), Some(values), Some(out_keys), Some(out_values)];
+        self.0.bind(device, workspace, n, keep, buffers)
+    }
+
     /// Records the compaction of the first `n` pairs of `keys` and
     /// `values` into `out_keys` and `out_values`; the count lands in
     /// `workspace`. The inputs hold at least [`padded_words`]`(n)` words,
@@ -432,12 +508,31 @@ impl PairCompaction {
         out_keys: &wgpu::Buffer,
         out_values: &wgpu::Buffer,
     ) -> Result<(), PrimitiveError> {
-        let buffers = [Some(keys), Some(values), Some(out_keys), Some(out_values)];
-        self.0.encode(device, encoder, workspace, n, keep, buffers)
+        self.bind(
+            device, workspace, n, keep, keys, values, out_keys, out_values,
+        )?
+        .encode(encoder);
+        Ok(())
     }
 }
 
 impl ExclusiveScan {
+    /// [`Self::encode`]'s run, bound, to record into a pass of your own.
+    ///
+    /// # Errors
+    /// As [`Self::encode`].
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        workspace: &Workspace,
+        n: u32,
+        input: &wgpu::Buffer,
+        output: &wgpu::Buffer,
+    ) -> Result<Bound<'_>, PrimitiveError> {
+        let buffers = [Some(input), None, Some(output), None];
+        self.0.bind(device, workspace, n, Keep::Below(0), buffers)
+    }
+
     /// Records the exclusive prefix sum of the first `n` words of `input`
     /// into `output`; the total lands in `workspace`. `input` holds at
     /// least [`padded_words`]`(n)` words, `output` `n`.
@@ -453,8 +548,8 @@ impl ExclusiveScan {
         input: &wgpu::Buffer,
         output: &wgpu::Buffer,
     ) -> Result<(), PrimitiveError> {
-        let buffers = [Some(input), None, Some(output), None];
-        self.0
-            .encode(device, encoder, workspace, n, Keep::Below(0), buffers)
+        self.bind(device, workspace, n, input, output)?
+            .encode(encoder);
+        Ok(())
     }
 }

@@ -7,6 +7,8 @@
 
 pub use ballot_testkit::loud;
 
+use ballot_core::back::Target;
+
 /// Whether `BALLOT_REQUIRE_GPU=1` forbids skipping.
 pub fn required() -> bool {
     ballot_testkit::Need::Gpu.required()
@@ -17,4 +19,18 @@ pub fn required() -> bool {
 #[track_caller]
 pub fn skip(what: &str, why: &str) {
     ballot_testkit::skip_gpu(what, why);
+}
+
+/// The targets among `of` that `BALLOT_TARGETS` allows.
+pub fn targets(of: &[Target]) -> Vec<Target> {
+    match std::env::var("BALLOT_TARGETS") {
+        Ok(list) if !list.trim().is_empty() => {
+            let wanted: Vec<Target> = list
+                .split(',')
+                .map(|t| t.trim().parse().expect("BALLOT_TARGETS names a target"))
+                .collect();
+            of.iter().copied().filter(|t| wanted.contains(t)).collect()
+        }
+        _ => of.to_vec(),
+    }
 }

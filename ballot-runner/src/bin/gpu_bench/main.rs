@@ -2,20 +2,19 @@
 //! Vulkan).
 //!
 //! ```text
-//! gpu_bench [ops|compaction|copy|probe|spirv|all] [--quick]
+//! gpu_bench [ops|compaction|copy|spirv|all] [--quick]
 //! ```
 //!
 //! - `ops`: every ballot operation in a loop inside one kernel, over 2^26
 //!   invocations, in its `glsl` native form, its `wgsl` polyfill form (with
 //!   and without wgpu's runtime checks) and both `*-no-subgroup` fallbacks;
 //!   each time is reported as a ratio to `glsl`.
-//! - `compaction`: ordered stream compaction of 2^20, 2^24 and 2^28 `u32`s
-//!   at 50% and 5% selectivity, built on the flagship `compaction_slot`
-//!   kernel with a single-pass decoupled look-back scan, in the same five
-//!   forms, next to a device copy of the same size (the bandwidth limit).
-//!   Every result is checked against the CPU before its time is reported.
-//! - `probe`: the `glsl` compaction at 2^28 and 2^24 next to variants that
-//!   leave a stage out or do it differently: where its time goes.
+//! - `compaction`: the device-wide primitives of `ballot::primitives`, as
+//!   users call them: ordered stream compaction of 2^20 to 2^28 `u32`s at
+//!   5%, 50% and 95% kept, and the exclusive scan, in the same five forms,
+//!   next to a device copy of the same size (the bandwidth limit). Every
+//!   result is checked against `primitives::reference` before its time is
+//!   reported.
 //! - `copy`: the device copy alone, at every size from 2^20 to 2^28.
 //! - `spirv`: no GPU needed; the instruction count of each shader's SPIR-V,
 //!   `glsl` (glslang) against `wgsl` (naga).
@@ -56,25 +55,6 @@ pub const RATIO_HEADERS: &str =
 /// Timed dispatches per figure; the median is reported.
 pub const REPEATS: usize = 15;
 
-/// The output slot of each kept element: the flagship kernel.
-#[ballot::kernel]
-pub fn compaction_slot(keep: bool) -> u32 {
-    subgroup_ballot_exclusive_bit_count(subgroup_ballot(keep))
-}
-
-/// How many lanes of the subgroup keep their element.
-#[ballot::kernel]
-pub fn kept_in_subgroup(keep: bool) -> u32 {
-    subgroup_ballot_bit_count(subgroup_ballot(keep))
-}
-
-/// Both of the above: the helper form of a shader holds its first kernel
-/// and what that calls, so this kernel brings the other two along.
-#[ballot::kernel]
-pub fn compaction_step(keep: bool) -> u32 {
-    compaction_slot(keep) | (kept_in_subgroup(keep) << 16u32)
-}
-
 /// `kernels` as `form` for `target`, in workgroups of 256 with virtual
 /// subgroups of `subgroup` where they are emulated.
 pub fn shader_text(
@@ -98,11 +78,8 @@ fn main() -> ExitCode {
         .iter()
         .find(|a| !a.starts_with("--"))
         .map_or("all", String::as_str);
-    if !matches!(
-        what,
-        "ops" | "compaction" | "copy" | "probe" | "spirv" | "all"
-    ) {
-        eprintln!("usage: gpu_bench [ops|compaction|copy|probe|spirv|all] [--quick]");
+    if !matches!(what, "ops" | "compaction" | "copy" | "spirv" | "all") {
+        eprintln!("usage: gpu_bench [ops|compaction|copy|spirv|all] [--quick]");
         return ExitCode::from(2);
     }
     if what == "spirv" {
@@ -144,9 +121,6 @@ fn main() -> ExitCode {
     let result = (|| {
         if what == "copy" {
             return compaction::copy_sweep(&gpu);
-        }
-        if what == "probe" {
-            return compaction::probe(&gpu, subgroup, quick);
         }
         if what != "compaction" {
             ops::run(&gpu, subgroup, quick)?;

@@ -4,10 +4,11 @@
 //! without wgpu's runtime checks).
 
 use ballot::prelude::*;
+use ballot::primitives::{Primitive, PrimitiveOptions, PrimitiveShader};
 use ballot_core::cross::{self, CrossOutput, CrossTarget};
 use ballot_runner::gpu::words_of;
 
-use crate::{compaction, ops};
+use crate::ops;
 
 /// The instructions inside functions: what runs, without the module's
 /// declarations, types and decorations.
@@ -53,10 +54,19 @@ pub fn run(subgroup: u32) -> Result<(), String> {
     for (op, glsl, wgsl) in ops::shaders(subgroup)? {
         rows.push((op.to_string(), glsl, wgsl));
     }
+    let options = PrimitiveOptions {
+        subgroup_size: subgroup,
+        ..PrimitiveOptions::default()
+    };
+    let primitive = |target| {
+        PrimitiveShader::new(Primitive::Compact, target, &options)
+            .map(|shader| shader.text().to_string())
+            .map_err(|e| e.to_string())
+    };
     rows.push((
         "compaction".to_string(),
-        compaction::shader(Target::Glsl, subgroup)?,
-        compaction::shader(Target::Wgsl, subgroup)?,
+        primitive(Target::Glsl)?,
+        primitive(Target::Wgsl)?,
     ));
     for (name, glsl, wgsl) in rows {
         let (g, w) = (glsl_count(&glsl)?, wgsl_count(&wgsl)?);

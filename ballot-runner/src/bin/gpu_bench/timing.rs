@@ -164,26 +164,45 @@ pub struct Times {
 
 /// Runs `kernel` with `group` over `workgroups` workgroups, each dispatch
 /// in its own timed pass after `reset` (untimed) has run, and returns the
-/// spread of one batch of `repeats`, in milliseconds.
+/// spread of one batch of `repeats`, in milliseconds ([`time_runs`]).
+pub fn time(
+    gpu: &Gpu,
+    kernel: &Kernel,
+    group: &wgpu::BindGroup,
+    [x, y, z]: [u32; 3],
+    repeats: usize,
+    reset: &dyn Fn(&mut wgpu::CommandEncoder),
+) -> Times {
+    time_runs(gpu, repeats, &|encoder, timestamps| {
+        reset(encoder);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: None,
+            timestamp_writes: Some(timestamps),
+        });
+        pass.set_pipeline(&kernel.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.dispatch_workgroups(x, y, z);
+    })
+}
+
+/// Times `run`, which records whatever it must before its pass, then one
+/// compute pass with the timestamp writes it is given; returns the spread
+/// of one batch of `repeats`, in milliseconds.
 ///
 /// Batches of `repeats` timed passes run until at least [`WARM_UP`] has
 /// passed and the last two batches' medians agree within [`SETTLED`] (or
 /// [`WARM_UP_MAX`] has passed); the last batch is reported. An idle H200
 /// lowers its clocks, and at 2^28 elements a kernel's first second of
 /// batches ran at under half the speed of the later ones.
-pub fn time(
+pub fn time_runs(
     gpu: &Gpu,
-    kernel: &Kernel,
-    group: &wgpu::BindGroup,
-    workgroups: [u32; 3],
     repeats: usize,
-    reset: &dyn Fn(&mut wgpu::CommandEncoder),
+    run: &dyn Fn(&mut wgpu::CommandEncoder, wgpu::ComputePassTimestampWrites<'_>),
 ) -> Times {
-    let step = (kernel, group, workgroups);
     let start = std::time::Instant::now();
-    let mut last = batch(gpu, step, repeats, reset);
+    let mut last = batch(gpu, run, repeats);
     loop {
-        let next = batch(gpu, step, repeats, reset);
+        let next = batch(gpu, run, repeats);
         let settled = (next.median - last.median).abs() <= SETTLED * last.median;
         let waited = start.elapsed();
         last = next;
@@ -193,12 +212,11 @@ pub fn time(
     }
 }
 
-/// One batch of [`time`]: `repeats` passes, each timed on its own.
+/// One batch of [`time_runs`]: `repeats` passes, each timed on its own.
 fn batch(
     gpu: &Gpu,
-    (kernel, group, [x, y, z]): (&Kernel, &wgpu::BindGroup, [u32; 3]),
+    run: &dyn Fn(&mut wgpu::CommandEncoder, wgpu::ComputePassTimestampWrites<'_>),
     repeats: usize,
-    reset: &dyn Fn(&mut wgpu::CommandEncoder),
 ) -> Times {
     let device = gpu.device();
     let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -214,18 +232,14 @@ fn batch(
     });
     let mut encoder = device.create_command_encoder(&Default::default());
     for r in 0..repeats {
-        reset(&mut encoder);
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: None,
-            timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+        run(
+            &mut encoder,
+            wgpu::ComputePassTimestampWrites {
                 query_set: &queries,
                 beginning_of_pass_write_index: Some((2 * r) as u32),
                 end_of_pass_write_index: Some((2 * r + 1) as u32),
-            }),
-        });
-        pass.set_pipeline(&kernel.pipeline);
-        pass.set_bind_group(0, group, &[]);
-        pass.dispatch_workgroups(x, y, z);
+            },
+        );
     }
     encoder.resolve_query_set(&queries, 0..(2 * repeats) as u32, &resolved, 0);
     gpu.queue().submit([encoder.finish()]);
@@ -272,15 +286,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>,
     }
 }
 ";
-
-/// Text with every `{NAME}` replaced by its value.
-pub fn fill(template: &str, values: &[(&str, Cow<'_, str>)]) -> String {
-    let mut text = template.to_string();
-    for (name, value) in values {
-        text = text.replace(&format!("{{{name}}}"), value);
-    }
-    text
-}
 
 /// `times[1..]` as ratios to `times[0]`, as table cells.
 pub fn ratios(times: &[f64]) -> String {
