@@ -324,17 +324,19 @@ fn primitives_on_the_driver() {
             skip(&format!("primitives on {target}"), &why);
             continue;
         }
-        // Emulated subgroups of 32 (the default), and of 8 where the
-        // workgroup holds more of them than loads.
-        let sizes: &[u32] = if target.has_subgroups() {
-            &[hardware]
+        // The defaults, and a configuration that takes the decoupled
+        // fallback at the first unpublished predecessor (`spins: 1`): real
+        // subgroups at the device's size, emulated ones of 32 (the default)
+        // and of 8 (more subgroups in the workgroup than loads).
+        let configs: &[(u32, u32)] = if target.has_subgroups() {
+            &[(hardware, 4), (hardware, 1)]
         } else {
-            &[32, 8]
+            &[(32, 4), (8, 1)]
         };
-        for &subgroup_size in sizes {
+        for &(subgroup_size, spins) in configs {
             let options = PrimitiveOptions {
                 subgroup_size,
-                ..PrimitiveOptions::default()
+                spins,
             };
             let start = std::time::Instant::now();
             match pipelines(&gpu, target, &options) {
@@ -343,7 +345,7 @@ fn primitives_on_the_driver() {
             }
             ran += 1;
             loud(&format!(
-                "primitives on {target}, subgroups of {subgroup_size}, {}: {:.1?}",
+                "primitives on {target}, subgroups of {subgroup_size}, {spins} spins, {}: {:.1?}",
                 gpu.describe(),
                 start.elapsed()
             ));
@@ -487,4 +489,84 @@ fn primitives_on_dawn() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Every primitive's shader for every target and subgroup size is valid
+/// where no driver is needed: naga validates the WGSL, glslang compiles the
+/// GLSL to SPIR-V.
+#[test]
+fn every_shader_validates() {
+    use ballot::primitives::PrimitiveShader;
+    use ballot::Form;
+
+    let glslang = ballot_testkit::have_tools(
+        "the primitives' GLSL through glslang",
+        &[ballot_testkit::GLSLANG],
+    );
+    let mut failures = Vec::new();
+    for target in Target::ALL {
+        for primitive in Primitive::ALL {
+            for subgroup_size in [4, 8, 16, 32, 64, 128] {
+                let options = PrimitiveOptions {
+                    subgroup_size,
+                    ..PrimitiveOptions::default()
+                };
+                let shader = PrimitiveShader::new(primitive, target, &options).unwrap();
+                let what = format!(
+                    "{} on {target}, subgroups of {subgroup_size}",
+                    primitive.name()
+                );
+                let result = match target.language() {
+                    ballot::Language::Wgsl => {
+                        ballot_core::valid::validate(target, Form::ComputeShader, shader.text())
+                            .map_err(|e| e.to_string())
+                    }
+                    ballot::Language::Glsl if glslang => {
+                        ballot_core::valid::glslang_spirv(shader.text())
+                            .map(drop)
+                            .map_err(|e| e.to_string())
+                    }
+                    ballot::Language::Glsl => Ok(()),
+                };
+                if let Err(e) = result {
+                    failures.push(format!("{what}: {e}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn options_out_of_range_are_named() {
+    use ballot::primitives::{PrimitiveError, PrimitiveShader};
+
+    for (options, named) in [
+        (
+            PrimitiveOptions {
+                subgroup_size: 12,
+                ..PrimitiveOptions::default()
+            },
+            "subgroup_size",
+        ),
+        (
+            PrimitiveOptions {
+                subgroup_size: 2,
+                ..PrimitiveOptions::default()
+            },
+            "subgroup_size",
+        ),
+        (
+            PrimitiveOptions {
+                spins: 0,
+                ..PrimitiveOptions::default()
+            },
+            "spins",
+        ),
+    ] {
+        match PrimitiveShader::new(Primitive::Compact, Target::Wgsl, &options) {
+            Err(PrimitiveError::Option { option, .. }) => assert_eq!(option, named),
+            other => panic!("{options:?}: {other:?}"),
+        }
+    }
 }

@@ -65,7 +65,8 @@ void main() {
     barrier();
     // Inclusive scan of the tile's counts (Hillis and Steele).
     uint sum = lid < counts ? s_counts[lid] : 0u;
-    for (uint d = 1u; d < counts; d <<= 1u) {
+    // Up to COUNTS, a constant, as in skeleton.wgsl (for Tint).
+    for (uint d = 1u; d < COUNTS; d <<= 1u) {
         uint add = (lid < counts && lid >= d) ? s_counts[lid - d] : 0u;
         barrier();
         if (lid < counts) {
@@ -117,7 +118,9 @@ void main() {
                 }
             }
             s_look = done ? 0u : look - i;
-            s_spins = i == 0u ? s_spins + 1u : 0u;
+            // Only a window that found its nearest tile unpublished is a
+            // spin; one that ends the look-back must not start a fallback.
+            s_spins = (i == 0u && !done) ? s_spins + 1u : 0u;
         }
         barrier();
         if (s_spins >= MAX_SPINS) {

@@ -52,7 +52,9 @@ fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
     if (lid < counts) {
         sum = s_counts[lid];
     }
-    for (var d = 1u; d < counts; d <<= 1u) {
+    // Up to COUNTS, a constant: the uniformity analysis of Tint does not
+    // take `counts`, which comes from the subgroup size, as uniform.
+    for (var d = 1u; d < COUNTS; d <<= 1u) {
         var add = 0u;
         if (lid < counts && lid >= d) {
             add = s_counts[lid - d];
@@ -105,7 +107,7 @@ fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
                 }
             }
             s_look = select(look - i, 0u, done);
-            s_spins = select(0u, s_spins + 1u, i == 0u);
+            s_spins = select(0u, s_spins + 1u, i == 0u && !done);
         }
         let spins = workgroupUniformLoad(&s_spins);
         if (spins >= MAX_SPINS) {
