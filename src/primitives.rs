@@ -245,7 +245,8 @@ const SCAN_WGSL: &str = include_str!("primitives/scan.wgsl");
 const WORKGROUP: u32 = 256;
 
 /// The fewest elements a tile of any primitive holds: four `vec4` loads
-/// per invocation.
+/// per invocation. `Workspace`s are sized for it.
+#[cfg(feature = "wgpu")]
 const MIN_TILE: u32 = WORKGROUP * 4 * 4;
 
 /// The status words of `n` elements in tiles of `tile`.

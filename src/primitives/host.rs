@@ -451,6 +451,7 @@ impl Compaction {
     ///
     /// # Errors
     /// [`PrimitiveError::TooLarge`] or [`PrimitiveError::BufferTooSmall`].
+    #[allow(clippy::too_many_arguments)] // wgpu's objects, then the run's
     pub fn encode(
         &self,
         device: &wgpu::Device,
