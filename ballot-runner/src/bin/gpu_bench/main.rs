@@ -2,7 +2,7 @@
 //! Vulkan).
 //!
 //! ```text
-//! gpu_bench [ops|compaction|copy|spirv|all] [--quick]
+//! gpu_bench [ops|compaction|copy|why|spirv|all] [--quick]
 //! ```
 //!
 //! - `ops`: every ballot operation in a loop inside one kernel, over 2^26
@@ -16,6 +16,9 @@
 //!   result is checked against `primitives::reference` before its time is
 //!   reported.
 //! - `copy`: the device copy alone, at every size from 2^20 to 2^28.
+//! - `why`: where the WGSL fallback's time goes: five collectives through
+//!   the GLSL fallback compiled by glslang and by naga, and through the WGSL
+//!   fallback, with and without wgpu's runtime checks.
 //! - `spirv`: no GPU needed; the instruction count of each shader's SPIR-V,
 //!   `glsl` (glslang) against `wgsl` (naga).
 //!
@@ -78,8 +81,11 @@ fn main() -> ExitCode {
         .iter()
         .find(|a| !a.starts_with("--"))
         .map_or("all", String::as_str);
-    if !matches!(what, "ops" | "compaction" | "copy" | "spirv" | "all") {
-        eprintln!("usage: gpu_bench [ops|compaction|copy|spirv|all] [--quick]");
+    if !matches!(
+        what,
+        "ops" | "compaction" | "copy" | "why" | "spirv" | "all"
+    ) {
+        eprintln!("usage: gpu_bench [ops|compaction|copy|why|spirv|all] [--quick]");
         return ExitCode::from(2);
     }
     if what == "spirv" {
@@ -121,6 +127,9 @@ fn main() -> ExitCode {
     let result = (|| {
         if what == "copy" {
             return compaction::copy_sweep(&gpu);
+        }
+        if what == "why" {
+            return ops::why(&gpu, subgroup, quick);
         }
         if what != "compaction" {
             ops::run(&gpu, subgroup, quick)?;

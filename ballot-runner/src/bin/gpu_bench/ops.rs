@@ -189,3 +189,97 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     println!();
     Ok(())
 }
+
+/// The `glsl-no-subgroup` text through naga (GLSL front end, WGSL writer):
+/// the same algorithm as the GLSL fallback, compiled as WGSL is.
+fn through_naga(glsl: &str) -> Result<String, String> {
+    let mut frontend = naga::front::glsl::Frontend::default();
+    let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
+    let module = frontend
+        .parse(&options, glsl)
+        .map_err(|e| format!("naga's GLSL front end: {e:?}"))?;
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .map_err(|e| format!("naga: {e:?}"))?;
+    let text =
+        naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|e| format!("naga's WGSL writer: {e:?}"))?;
+    // naga reads GLSL's barrier() as every barrier there is; in Vulkan
+    // GLSL it is a workgroup barrier, ordering shared memory.
+    Ok(text
+        .lines()
+        .filter(|line| {
+            let line = line.trim();
+            line != "storageBarrier();"
+                && line != "subgroupBarrier();"
+                && line != "textureBarrier();"
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// Where the WGSL fallback's time goes: the collectives' times as ratios to
+/// `glsl`, for the GLSL fallback compiled by glslang and by naga (GLSL in,
+/// WGSL out, then wgpu), and for the WGSL fallback, each with and without
+/// wgpu's runtime checks.
+pub fn why(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
+    let invocations: u32 = if quick { 1 << 16 } else { 1 << 26 };
+    let workgroups = invocations / 256;
+    let xs: Vec<u32> = (0..invocations)
+        .map(|i| i.wrapping_mul(0x9E37_79B9).rotate_left(7))
+        .collect();
+    let input = timing::upload(gpu, "x", &xs);
+    let iters = timing::upload(gpu, "iters", &[ITERS]);
+    let output = timing::storage(gpu, "out", invocations as usize);
+    println!("## Where the WGSL fallback's time goes (ratios to glsl)\n");
+    println!(
+        "| operation | glsl (ms) | glsl-no-subgroup (glslang) | the same through naga | \
+         the same, unchecked | wgsl-no-subgroup | wgsl-no-subgroup, unchecked |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let wanted = ["Ballot", "BitCount", "Elect", "BroadcastFirst", "Broadcast"];
+    for (op, kernel) in kernels().into_iter().filter(|(op, _)| wanted.contains(op)) {
+        let glsl_fallback = shader(Target::GlslNoSubgroup, kernel, subgroup)?;
+        let naga_text = through_naga(&glsl_fallback)?;
+        let wgsl_fallback = shader(Target::WgslNoSubgroup, kernel, subgroup)?;
+        let variants = [
+            (Target::Glsl, shader(Target::Glsl, kernel, subgroup)?, true),
+            (Target::GlslNoSubgroup, glsl_fallback, true),
+            (Target::WgslNoSubgroup, naga_text.clone(), true),
+            (Target::WgslNoSubgroup, naga_text, false),
+            (Target::WgslNoSubgroup, wgsl_fallback.clone(), true),
+            (Target::WgslNoSubgroup, wgsl_fallback, false),
+        ];
+        let mut times = Vec::new();
+        let mut outputs = Vec::new();
+        for (i, (target, text, checks)) in variants.iter().enumerate() {
+            let label = format!("{}-why-{i}", kernel.name);
+            let pipeline = timing::Kernel::with_checks(
+                gpu,
+                *target,
+                &label,
+                text,
+                &[true, true, false],
+                *checks,
+            )?;
+            let group = pipeline.bind(gpu, &[&input, &iters, &output]);
+            times.push(
+                timing::time(gpu, &pipeline, &group, grid(workgroups), REPEATS, &|_| {}).median,
+            );
+            outputs.push(timing::download(
+                gpu,
+                &output,
+                4096.min(invocations as usize),
+            ));
+        }
+        if outputs.iter().any(|out| *out != outputs[0]) {
+            return Err(format!("{op}: the variants disagree"));
+        }
+        println!("| {op} | {:.3} | {} |", times[0], ratios(&times));
+    }
+    println!();
+    Ok(())
+}
