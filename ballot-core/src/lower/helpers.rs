@@ -324,6 +324,12 @@ pub(crate) struct Exchange {
     pub half: u32,
     /// `vec4`s of slots a virtual subgroup's ballot reads.
     pub chunks: u32,
+    /// Words of flag bits per buffer, where a language sets bits with
+    /// workgroup atomics (WGSL): one bit per slot, the spare slot's
+    /// included.
+    pub words: u32,
+    /// The words a virtual subgroup's ballot reads there.
+    pub subgroup_words: u32,
 }
 
 impl Exchange {
@@ -338,6 +344,8 @@ impl Exchange {
             padded,
             half: padded + if guard { 4 } else { 0 },
             chunks: (subgroup / 4).max(1),
+            words: (padded + u32::from(guard)).div_ceil(32),
+            subgroup_words: subgroup.div_ceil(32),
         }
     }
 }

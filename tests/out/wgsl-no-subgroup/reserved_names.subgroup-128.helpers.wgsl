@@ -11,12 +11,14 @@
 
 // The virtual subgroup size, the invocations per workgroup, the slots
 // of whole virtual subgroups they fill, the slots of each half of the
-// exchange memory, and a virtual subgroup's slots as vec4s.
+// broadcast values, the words of flag bits per exchange buffer, and a
+// virtual subgroup's words.
 const ballot_subgroup_size: u32 = 128u;
 const ballot_workgroup_size: u32 = 128u;
 const ballot_padded_size: u32 = 128u;
 const ballot_exchange_size: u32 = 128u;
-const ballot_subgroup_chunks: u32 = 32u;
+const ballot_exchange_words: u32 = 4u;
+const ballot_subgroup_words: u32 = 4u;
 
 // The invocation's place: its local_invocation_index, its lane, and its
 // virtual subgroup's first invocation, lane count and size.
@@ -36,13 +38,10 @@ fn ballot_init(local_invocation_index: u32) {
     ballot_size = ballot_subgroup_size;
     ballot_below_bits = ballot_mask_first(ballot_size);
     ballot_half = 0u;
+    ballot_round = 0u;
     ballot_bit = (1u << (ballot_index & 31u));
     ballot_shift = (ballot_base & 31u);
     ballot_count_bits = ballot_mask_first(ballot_count);
-    for (var s = (ballot_workgroup_size + local_invocation_index); s < ballot_padded_size; s += ballot_workgroup_size) {
-        ballot_flags[(s >> 2u)][(s & 3u)] = 0u;
-        ballot_flags[((ballot_exchange_size + s) >> 2u)][(s & 3u)] = 0u;
-    }
 }
 
 // SubgroupMask::first(n): bits 0..n, saturating at 128.
@@ -73,17 +72,22 @@ fn ballot_bit_count(v: vec4<u32>) -> u32 {
     return ballot_mask_count((v & ballot_below()));
 }
 
-// Exchange memory of the virtual subgroups, in two halves of
-// ballot_exchange_size slots. An exchange writes one half, waits at one
-// barrier and reads it; the next exchange writes the other half, so no second
-// barrier has to keep a write from overtaking a read. A slot holds its
-// invocation's flag as the invocation's bit in a 32-lane word, so that a
-// virtual subgroup's ballot is the or of its slots, read four at a time.
-var<workgroup> ballot_flags: array<vec4<u32>, (ballot_exchange_size / 2u)>;
-// The half the next exchange writes: 0 or ballot_exchange_size, the same in
-// every invocation, since every invocation makes every exchange.
+// Exchange memory of the virtual subgroups: three buffers of
+// ballot_exchange_words words, in which an invocation sets its bit with
+// atomicOr, so that a virtual subgroup's ballot is one word (a few above 32
+// lanes). Exchange k sets bits in buffer k % 3, waits at one barrier and reads
+// them; it also clears buffer (k + 1) % 3, whose last reads (exchange k - 2)
+// ended before barrier k - 1 and whose next writes (exchange k + 1) start
+// after barrier k. WGSL zeroes workgroup memory, so the first buffers start
+// clear.
+var<workgroup> ballot_words: array<atomic<u32>, (3u * ballot_exchange_words)>;
+// The buffer the next exchange writes, as its first word: the same in every
+// invocation, since every invocation makes every exchange.
+var<private> ballot_round: u32;
+// The half of the broadcast values the next exchange writes: 0 or
+// ballot_exchange_size.
 var<private> ballot_half: u32;
-// This invocation's bit in its slot, where its virtual subgroup's bits start
+// This invocation's bit in its word, where its virtual subgroup's bits start
 // in their word (0 unless the subgroup has fewer than 32 lanes), and the bits
 // of the lanes the subgroup has, the only ones its ballots keep.
 var<private> ballot_bit: u32;
@@ -91,24 +95,33 @@ var<private> ballot_shift: u32;
 var<private> ballot_count_bits: vec4<u32>;
 
 // Publishes this invocation's flag, waits for the workgroup, and returns the
-// half it went to. It holds a barrier: every invocation of the workgroup
+// buffer it went to. It holds a barrier: every invocation of the workgroup
 // calls it, in uniform control flow.
 fn ballot_share(flag: bool) -> u32 {
-    let at = ballot_half;
-    ballot_half = (ballot_exchange_size - at);
-    let slot = (at + ballot_index);
-    ballot_flags[(slot >> 2u)][(slot & 3u)] = select(0u, ballot_bit, flag);
+    let at = ballot_round;
+    let next = select((at + ballot_exchange_words), 0u, (at == (2u * ballot_exchange_words)));
+    ballot_round = next;
+    ballot_half = (ballot_exchange_size - ballot_half);
+    let word = (ballot_index >> 5u);
+    // One invocation per word clears it; the spare slot's word is cleared by
+    // the invocations past the workgroup that set it.
+    if ((ballot_index & 31u) == 0u) {
+        atomicStore(&ballot_words[(next + word)], 0u);
+    }
+    if (flag) {
+        atomicOr(&ballot_words[(at + word)], ballot_bit);
+    }
     workgroupBarrier();
     return at;
 }
 
-// The flags of this virtual subgroup in the half at `at`, as its ballot.
+// The flags of this virtual subgroup in the buffer at `at`, as its ballot.
 fn ballot_gather(at: u32) -> vec4<u32> {
-    var m = vec4<u32>(0u);
-    let first = ((at + ballot_base) >> 2u);
-    for (var i = 0u; i < ballot_subgroup_chunks; i++) {
-        let q = ballot_flags[(first + i)];
-        m[(i >> 3u)] = (m[(i >> 3u)] | ((q.x | q.y) | (q.z | q.w)));
+    let first = (at + (ballot_base >> 5u));
+    var m = vec4<u32>(atomicLoad(&ballot_words[first]), 0u, 0u, 0u);
+    // Only a subgroup of more than 32 lanes has more words.
+    for (var i = 1u; i < ballot_subgroup_words; i++) {
+        m[i] = atomicLoad(&ballot_words[(first + i)]);
     }
     return ((m >> vec4<u32>(ballot_shift)) & ballot_count_bits);
 }

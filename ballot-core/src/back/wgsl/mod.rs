@@ -340,13 +340,15 @@ pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool) -> String
     format!(
         "\n// The virtual subgroup size, the invocations per workgroup, the slots\n\
          // of whole virtual subgroups they fill, the slots of each half of the\n\
-         // exchange memory, and a virtual subgroup's slots as vec4s.\n\
+         // broadcast values, the words of flag bits per exchange buffer, and a\n\
+         // virtual subgroup's words.\n\
          const ballot_subgroup_size: u32 = {}u;\n\
          const ballot_workgroup_size: u32 = {}u;\n\
          const ballot_padded_size: u32 = {}u;\n\
          const ballot_exchange_size: u32 = {}u;\n\
-         const ballot_subgroup_chunks: u32 = {}u;\n",
-        e.subgroup, e.workgroup, e.padded, e.half, e.chunks
+         const ballot_exchange_words: u32 = {}u;\n\
+         const ballot_subgroup_words: u32 = {}u;\n",
+        e.subgroup, e.workgroup, e.padded, e.half, e.words, e.subgroup_words
     )
 }
 
