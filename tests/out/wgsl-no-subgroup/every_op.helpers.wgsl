@@ -244,6 +244,9 @@ fn ballot_gather(at: u32) -> vec4<u32> {
 // as bits. A broadcast writes one half before its exchange's barrier; the
 // next writes the other, so no write overtakes a read.
 var<workgroup> ballot_values: array<vec4<u32>, (2u * ballot_exchange_size)>;
+// Beside each value, whether its invocation was active: Broadcast reads one
+// lane's, without the contention of every lane setting a bit in one word.
+var<workgroup> ballot_present: array<u32, (2u * ballot_exchange_size)>;
 
 // The lowest lane set in a ballot of this virtual subgroup, or the subgroup
 // size when none is.
@@ -282,14 +285,18 @@ fn ballot_broadcast_first(on: bool, value: vec4<u32>) -> vec4<u32> {
 // lane has none to give, so the invocation keeps its own, where the spec
 // leaves the result undefined.
 fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
+    // An exchange of values alone: it takes the next half of the values, and
+    // leaves the flag buffers to the next exchange that sets bits.
     let half = ballot_half;
+    ballot_half = (ballot_exchange_size - half);
     ballot_values[(half + ballot_index)] = value;
-    let at = ballot_share(on);
+    ballot_present[(half + ballot_index)] = select(0u, 1u, on);
+    workgroupBarrier();
     var result = value;
     if (id < ballot_count) {
-        let lane = (ballot_base + id);
-        if ((atomicLoad(&ballot_words[(at + (lane >> 5u))]) & (1u << (lane & 31u))) != 0u) {
-            result = ballot_values[(half + lane)];
+        let slot = ((half + ballot_base) + id);
+        if (ballot_present[slot] != 0u) {
+            result = ballot_values[slot];
         }
     }
     return result;
