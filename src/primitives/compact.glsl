@@ -6,16 +6,19 @@
 // subgroups' counts, scanned, place the runs in the tile.
 const bool PAIRS = {PAIRS};
 
-// params[2]: how to keep; params[3], params[4]: its operands.
+// params[2]: how to keep; params[3], params[4]: its operands, read once in
+// tile_counts.
+uint keep_code;
+uint keep_a;
+uint keep_b;
+
 bool keep(uint x) {
-    uint a = params[3];
-    uint b = params[4];
-    switch (params[2]) {
-    case 0u: return x < a;
-    case 1u: return x >= a;
-    case 2u: return x != a;
-    case 3u: return x >= a && x < b;
-    default: return (x & a) != 0u;
+    switch (keep_code) {
+    case 0u: return x < keep_a;
+    case 1u: return x >= keep_a;
+    case 2u: return x != keep_a;
+    case 3u: return x >= keep_a && x < keep_b;
+    default: return (x & keep_a) != 0u;
     }
 }
 
@@ -27,6 +30,9 @@ uint sg;
 uint subgroups;
 
 uint tile_counts(uint tile, uint lid, uint n) {
+    keep_code = params[2];
+    keep_a = params[3];
+    keep_b = params[4];
     uint size = {SUBGROUP_SIZE};
     subgroups = WG / size;
     sg = lid / size;

@@ -2,15 +2,18 @@
 // tile order.
 const PAIRS: bool = {PAIRS};
 
+// How to keep, and its operands: params[2..5], read once in tile_counts.
+var<private> keep_code: u32;
+var<private> keep_a: u32;
+var<private> keep_b: u32;
+
 fn keep(x: u32) -> bool {
-    let a = params[3];
-    let b = params[4];
-    switch (params[2]) {
-        case 0u: { return x < a; }
-        case 1u: { return x >= a; }
-        case 2u: { return x != a; }
-        case 3u: { return x >= a && x < b; }
-        default: { return (x & a) != 0u; }
+    switch (keep_code) {
+        case 0u: { return x < keep_a; }
+        case 1u: { return x >= keep_a; }
+        case 2u: { return x != keep_a; }
+        case 3u: { return x >= keep_a && x < keep_b; }
+        default: { return (x & keep_a) != 0u; }
     }
 }
 
@@ -21,6 +24,9 @@ var<private> sg: u32;
 var<private> subgroups: u32;
 
 fn tile_counts(tile: u32, lid: u32, n: u32) -> u32 {
+    keep_code = params[2];
+    keep_a = params[3];
+    keep_b = params[4];
     let size = {SUBGROUP_SIZE};
     subgroups = WG / size;
     sg = lid / size;

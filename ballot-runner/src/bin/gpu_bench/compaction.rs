@@ -39,6 +39,94 @@ fn options(target: Target, subgroup: u32) -> PrimitiveOptions {
     }
 }
 
+/// The compaction for `target` with `spins` reads of an unpublished
+/// predecessor before the fallback sums it.
+fn compaction_with(
+    gpu: &Gpu,
+    target: Target,
+    subgroup: u32,
+    spins: u32,
+) -> Result<Compaction, String> {
+    let options = PrimitiveOptions {
+        spins,
+        ..options(target, subgroup)
+    };
+    let e = |e: PrimitiveError| e.to_string();
+    if target.language() == Language::Glsl {
+        let words = spirv(Primitive::Compact, target, &options)?;
+        // SAFETY: glslang's compilation of this shader.
+        return unsafe { Compaction::from_spirv(gpu.device(), target, &options, &words) }
+            .map_err(e);
+    }
+    Compaction::new(gpu.device(), target, &options).map_err(e)
+}
+
+/// The compaction at 2^24 and 2^28, 50% kept, as `PrimitiveOptions::spins`
+/// varies: what the decoupled fallback costs where every workgroup runs.
+pub fn spins(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
+    let logs: &[u32] = if quick { &[16] } else { &[24, 28] };
+    let counts = [1u32, 4, 16, 64, 256, 4096];
+    println!("## Compaction against spins (50% kept; ms)\n");
+    println!(
+        "| n | target | {} |",
+        counts.map(|c| format!("spins {c}")).join(" | ")
+    );
+    println!("|---|---|{}", "---|".repeat(counts.len()));
+    let device = gpu.device();
+    for &log in logs {
+        let n = 1u32 << log;
+        let xs = random_words(n);
+        let input = timing::storage(gpu, "xs", padded_words(n) as usize);
+        gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
+        let output = timing::storage(gpu, "ys", n as usize);
+        let workspace = Workspace::new(device, n);
+        let keep = Keep::Below(1 << 31);
+        let expected = reference::compact(&xs, keep);
+        for target in [Target::Glsl, Target::WgslNoSubgroup] {
+            let mut cells = Vec::new();
+            for &count in &counts {
+                let compaction = compaction_with(gpu, target, subgroup, count)?;
+                let bound = compaction
+                    .bind(device, &workspace, n, keep, &input, &output)
+                    .map_err(|e| e.to_string())?;
+                let t = timed(gpu, &bound);
+                check(gpu, &workspace, &output, &expected, expected.len() as u32)
+                    .map_err(|why| format!("spins {count} on {target}: {why}"))?;
+                cells.push(format!("{:.3}", t.median));
+            }
+            println!("| 2^{log} | {target} | {} |", cells.join(" | "));
+        }
+        // The glsl shader with its fallback's summing left out: a wrong
+        // shader wherever the fallback runs, which at 4096 spins it did not
+        // above. What the fallback's code costs where it does not run.
+        let options = PrimitiveOptions {
+            spins: 4096,
+            ..options(Target::Glsl, subgroup)
+        };
+        let text = PrimitiveShader::new(Primitive::Compact, Target::Glsl, &options)
+            .map_err(|e| e.to_string())?
+            .text()
+            .replace("tile_weight(t, lid, n)", "0u");
+        let bytes = ballot_core::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
+        // SAFETY: glslang's compilation of a shader with the same bindings.
+        let compaction =
+            unsafe { Compaction::from_spirv(device, Target::Glsl, &options, &words_of(&bytes)) }
+                .map_err(|e| e.to_string())?;
+        let bound = compaction
+            .bind(device, &workspace, n, keep, &input, &output)
+            .map_err(|e| e.to_string())?;
+        let t = timed(gpu, &bound);
+        let right = check(gpu, &workspace, &output, &expected, expected.len() as u32).is_ok();
+        println!(
+            "| 2^{log} | glsl, no fallback code | spins 4096: {:.3} ({}) |",
+            t.median,
+            if right { "right" } else { "wrong" }
+        );
+    }
+    println!();
+    Ok(())
+}
+
 /// glslang's SPIR-V of `primitive`'s shader for a GLSL `target`.
 fn spirv(
     primitive: Primitive,

@@ -2,7 +2,7 @@
 //! Vulkan).
 //!
 //! ```text
-//! gpu_bench [ops|compaction|copy|why|spirv|all] [--quick]
+//! gpu_bench [ops|compaction|copy|why|spins|spirv|all] [--quick]
 //! ```
 //!
 //! - `ops`: every ballot operation in a loop inside one kernel, over 2^26
@@ -19,6 +19,7 @@
 //! - `why`: where the WGSL fallback's time goes: five collectives through
 //!   the GLSL fallback compiled by glslang and by naga, and through the WGSL
 //!   fallback, with and without wgpu's runtime checks.
+//! - `spins`: the compaction as `PrimitiveOptions::spins` varies.
 //! - `spirv`: no GPU needed; the instruction count of each shader's SPIR-V,
 //!   `glsl` (glslang) against `wgsl` (naga).
 //!
@@ -83,9 +84,9 @@ fn main() -> ExitCode {
         .map_or("all", String::as_str);
     if !matches!(
         what,
-        "ops" | "compaction" | "copy" | "why" | "spirv" | "all"
+        "ops" | "compaction" | "copy" | "why" | "spins" | "spirv" | "all"
     ) {
-        eprintln!("usage: gpu_bench [ops|compaction|copy|why|spirv|all] [--quick]");
+        eprintln!("usage: gpu_bench [ops|compaction|copy|why|spins|spirv|all] [--quick]");
         return ExitCode::from(2);
     }
     if what == "spirv" {
@@ -127,6 +128,9 @@ fn main() -> ExitCode {
     let result = (|| {
         if what == "copy" {
             return compaction::copy_sweep(&gpu);
+        }
+        if what == "spins" {
+            return compaction::spins(&gpu, subgroup, quick);
         }
         if what == "why" {
             return ops::why(&gpu, subgroup, quick);
