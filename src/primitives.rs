@@ -125,14 +125,21 @@ impl Keep {
         }
     }
 
-    /// The shader's code and operands (`params[2..5]`).
-    fn words(self) -> [u32; 3] {
+    /// The shader's form of the test, `params[2..6]`: `[mask, start, last,
+    /// any]`, keeping `x` where `any != 0` and
+    /// `(x & mask).wrapping_sub(start) <= last`. One branch-free form for
+    /// every kind: a branch on the kind per element cost the H200 1.7× the
+    /// time (`docs/performance.md`).
+    fn words(self) -> [u32; 4] {
+        const ALL: u32 = u32::MAX;
         match self {
-            Keep::Below(bound) => [0, bound, 0],
-            Keep::AtLeast(bound) => [1, bound, 0],
-            Keep::NotEqual(value) => [2, value, 0],
-            Keep::InRange(start, end) => [3, start, end],
-            Keep::AnyBit(mask) => [4, mask, 0],
+            Keep::Below(0) => [ALL, 0, 0, 0],
+            Keep::Below(bound) => [ALL, 0, bound - 1, 1],
+            Keep::AtLeast(bound) => [ALL, bound, u32::MAX - bound, 1],
+            Keep::NotEqual(value) => [ALL, value.wrapping_add(1), u32::MAX - 1, 1],
+            Keep::InRange(start, end) if end <= start => [ALL, 0, 0, 0],
+            Keep::InRange(start, end) => [ALL, start, end - start - 1, 1],
+            Keep::AnyBit(mask) => [mask, 1, u32::MAX - 1, 1],
         }
     }
 }
@@ -406,9 +413,9 @@ impl PrimitiveShader {
 
     /// The parameter words (binding 5) for `n` elements; `keep` is ignored
     /// by the scan.
-    pub fn params(&self, n: u32, keep: Keep) -> [u32; 5] {
-        let [code, a, b] = keep.words();
-        [n, self.tiles(n), code, a, b]
+    pub fn params(&self, n: u32, keep: Keep) -> [u32; 6] {
+        let [mask, start, last, any] = keep.words();
+        [n, self.tiles(n), mask, start, last, any]
     }
 
     /// `Err(TooLarge)` unless a run takes `n` elements.
@@ -463,5 +470,52 @@ pub mod reference {
             })
             .collect();
         (sums, sum)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Keep;
+
+    /// The shader's test, on the words.
+    fn shader_keeps([mask, start, last, any]: [u32; 4], x: u32) -> bool {
+        any != 0 && (x & mask).wrapping_sub(start) <= last
+    }
+
+    #[test]
+    fn the_shaders_form_keeps_what_keep_keeps() {
+        let edges = [0, 1, 2, 3, 5, 9, 100, 1 << 31, u32::MAX - 1, u32::MAX];
+        let mut keeps = Vec::new();
+        for &a in &edges {
+            keeps.extend([
+                Keep::Below(a),
+                Keep::AtLeast(a),
+                Keep::NotEqual(a),
+                Keep::AnyBit(a),
+            ]);
+            for &b in &edges {
+                keeps.push(Keep::InRange(a, b));
+            }
+        }
+        let mut x = 0x9e37_79b9u32;
+        let mut xs: Vec<u32> = (0..2000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x
+            })
+            .collect();
+        xs.extend(edges);
+        xs.extend(edges.iter().map(|e| e.wrapping_add(1)));
+        for keep in keeps {
+            for &x in &xs {
+                assert_eq!(
+                    shader_keeps(keep.words(), x),
+                    keep.keeps(x),
+                    "{keep:?} of {x:#x}"
+                );
+            }
+        }
     }
 }

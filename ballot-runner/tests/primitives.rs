@@ -570,3 +570,79 @@ fn options_out_of_range_are_named() {
         }
     }
 }
+
+/// Every kind of `Keep`, edges included, on every target: the shaders'
+/// single branch-free test against `Keep::keeps`.
+#[test]
+fn every_keep_on_the_driver() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("every Keep on the driver", &e.to_string()),
+    };
+    let runner = Runner { gpu: &gpu };
+    let device = gpu.device();
+    let n = (1 << 12) + 3;
+    // Small keys beside random ones, so that equality and ranges meet them.
+    let keys: Vec<u32> = words(n, 7)
+        .into_iter()
+        .enumerate()
+        .map(|(i, x)| if i % 3 == 0 { i as u32 % 17 } else { x })
+        .collect();
+    let keeps = [
+        Keep::Below(0),
+        Keep::Below(9),
+        Keep::AtLeast(0),
+        Keep::AtLeast(1 << 31),
+        Keep::NotEqual(5),
+        Keep::NotEqual(u32::MAX),
+        Keep::InRange(3, 9),
+        Keep::InRange(9, 3),
+        Keep::InRange(5, 5),
+        Keep::AnyBit(0),
+        Keep::AnyBit(1),
+        Keep::AnyBit(1 << 31),
+    ];
+    let input = runner.input(&keys);
+    let output = runner.output(n);
+    let workspace = ballot::primitives::Workspace::new(device, n);
+    let hardware = gpu.info().subgroup_min_size.max(4);
+    let mut failures = Vec::new();
+    for target in targets(&[
+        Target::Glsl,
+        Target::Wgsl,
+        Target::GlslNoSubgroup,
+        Target::WgslNoSubgroup,
+    ]) {
+        if let Some(why) = gpu.unsupported(target) {
+            skip(&format!("every Keep on {target}"), &why);
+            continue;
+        }
+        let options = PrimitiveOptions {
+            subgroup_size: if target.has_subgroups() { hardware } else { 32 },
+            ..PrimitiveOptions::default()
+        };
+        let compact = match pipelines(&gpu, target, &options) {
+            Ok(pipelines) => pipelines.compact,
+            Err(e) => {
+                failures.push(format!("{target}: {e}"));
+                continue;
+            }
+        };
+        for keep in keeps {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            compact
+                .encode(device, &mut encoder, &workspace, n, keep, &input, &output)
+                .unwrap();
+            runner.submit(encoder);
+            let want = reference::compact(&keys, keep);
+            let count = workspace.read_count(device, gpu.queue()).unwrap();
+            let at = format!("{keep:?} on {target}");
+            if count as usize != want.len() {
+                failures.push(format!("{at}: count {count}, not {}", want.len()));
+            } else if let Some(why) = differs(&at, &runner.read(&output, want.len()), &want) {
+                failures.push(why);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

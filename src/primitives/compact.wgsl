@@ -2,19 +2,15 @@
 // tile order.
 const PAIRS: bool = {PAIRS};
 
-// How to keep, and its operands: params[2..5], read once in tile_counts.
-var<private> keep_code: u32;
-var<private> keep_a: u32;
-var<private> keep_b: u32;
+// Whether to keep x, as compact.glsl says: ((x & mask) - start) <= last,
+// where any is set; params[2..6], read once in tile_counts.
+var<private> keep_mask: u32;
+var<private> keep_start: u32;
+var<private> keep_last: u32;
+var<private> keep_any: bool;
 
 fn keep(x: u32) -> bool {
-    switch (keep_code) {
-        case 0u: { return x < keep_a; }
-        case 1u: { return x >= keep_a; }
-        case 2u: { return x != keep_a; }
-        case 3u: { return x >= keep_a && x < keep_b; }
-        default: { return (x & keep_a) != 0u; }
-    }
+    return keep_any && ((x & keep_mask) - keep_start) <= keep_last;
 }
 
 var<private> v: array<vec4<u32>, LOADS>;
@@ -24,9 +20,10 @@ var<private> sg: u32;
 var<private> subgroups: u32;
 
 fn tile_counts(tile: u32, lid: u32, n: u32) -> u32 {
-    keep_code = params[2];
-    keep_a = params[3];
-    keep_b = params[4];
+    keep_mask = params[2];
+    keep_start = params[3];
+    keep_last = params[4];
+    keep_any = params[5] != 0u;
     let size = {SUBGROUP_SIZE};
     subgroups = WG / size;
     sg = lid / size;
