@@ -18,7 +18,7 @@
 //!
 //! [`PrimitiveShader`] writes the shader and says how to run it (buffer
 //! sizes, parameters, workgroups), for any host. With the `wgpu` feature,
-//! [`Compaction`], [`PairCompaction`] and [`ExclusiveScan`] run it on a
+//! `Compaction`, `PairCompaction` and `ExclusiveScan` run it on a
 //! `wgpu::Device`.
 //!
 //! ```
