@@ -107,7 +107,7 @@ pub enum Keep {
     AtLeast(u32),
     /// `key != value`.
     NotEqual(u32),
-    /// `start <= key < end`.
+    /// `start <= key < end`: nothing when `end <= start`.
     InRange(u32, u32),
     /// `key & mask != 0`.
     AnyBit(u32),
