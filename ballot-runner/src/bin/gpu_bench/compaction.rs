@@ -103,46 +103,37 @@ pub fn spins(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             spins: 4096,
             ..options(Target::Glsl, subgroup)
         };
-        let text = PrimitiveShader::new(Primitive::Compact, Target::Glsl, &options)
-            .map_err(|e| e.to_string())?
-            .text()
-            .replace("tile_weight(t, lid, n)", "0u");
-        let bytes = ballot_core::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
-        // SAFETY: glslang's compilation of a shader with the same bindings.
-        let compaction =
-            unsafe { Compaction::from_spirv(device, Target::Glsl, &options, &words_of(&bytes)) }
-                .map_err(|e| e.to_string())?;
-        let bound = compaction
-            .bind(device, &workspace, n, keep, &input, &output)
+        let probe = |from: &str, to: &str| -> Result<(timing::Times, bool), String> {
+            let text = edited(&options, from, to)?;
+            let bytes = ballot_core::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
+            // SAFETY: glslang's compilation of a shader with the same bindings.
+            let compaction = unsafe {
+                Compaction::from_spirv(device, Target::Glsl, &options, &words_of(&bytes))
+            }
             .map_err(|e| e.to_string())?;
-        let t = timed(gpu, &bound);
-        let right = check(gpu, &workspace, &output, &expected, expected.len() as u32).is_ok();
+            let bound = compaction
+                .bind(device, &workspace, n, keep, &input, &output)
+                .map_err(|e| e.to_string())?;
+            let t = timed(gpu, &bound);
+            let right = check(gpu, &workspace, &output, &expected, expected.len() as u32).is_ok();
+            Ok((t, right))
+        };
+        let verdict = |right: bool| if right { "right" } else { "wrong" };
+        let (t, right) = probe("tile_weight(t, lid, n)", "0u")?;
         println!(
             "| 2^{log} | glsl, no fallback code | spins 4096: {:.3} ({}) |",
             t.median,
-            if right { "right" } else { "wrong" }
+            verdict(right)
         );
         // The library's glsl shader with the subgroup size a constant.
-        let text = PrimitiveShader::new(Primitive::Compact, Target::Glsl, &options)
-            .map_err(|e| e.to_string())?
-            .text()
-            .replace(
-                "uint size = gl_SubgroupSize;",
-                &format!("uint size = {subgroup}u;"),
-            );
-        let bytes = ballot_core::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
-        // SAFETY: glslang's compilation of a shader with the same bindings.
-        let compaction =
-            unsafe { Compaction::from_spirv(device, Target::Glsl, &options, &words_of(&bytes)) }
-                .map_err(|e| e.to_string())?;
-        let bound = compaction
-            .bind(device, &workspace, n, keep, &input, &output)
-            .map_err(|e| e.to_string())?;
-        let t = timed(gpu, &bound);
-        check(gpu, &workspace, &output, &expected, expected.len() as u32)?;
+        let (t, right) = probe(
+            "uint size = gl_SubgroupSize;",
+            &format!("uint size = {subgroup}u;"),
+        )?;
         println!(
-            "| 2^{log} | glsl, constant subgroup size | spins 4096: {:.3} |",
-            t.median
+            "| 2^{log} | glsl, constant subgroup size | spins 4096: {:.3} ({}) |",
+            t.median,
+            verdict(right)
         );
         // The benchmark kernel the library replaced (`ed874a0`), with the
         // library's one-ballot kernel: the same device, the same data.
@@ -409,12 +400,12 @@ fn old_kernel(gpu: &Gpu, subgroup: u32) -> Result<timing::Kernel, String> {
         ballot::Missing::Error,
     )
     .map_err(|e| e.to_string())?;
-    let text = include_str!("probe_compact.glsl")
-        .replace(
-            "before += compaction_slot(keep);\n            total += kept_in_subgroup(keep);",
-            "uint step = compaction_step(keep);\n            before += step & 0xffffu;\n            total += step >> 16u;",
-        )
-        .replace("{DEFINES}", "")
+    let text = swapped(
+        include_str!("probe_compact.glsl"),
+        "before += compaction_slot(keep);\n            total += kept_in_subgroup(keep);",
+        "uint step = compaction_step(keep);\n            before += step & 0xffffu;\n            total += step >> 16u;",
+    )?
+    .replace("{DEFINES}", "")
         .replace("{HELPERS}", &helpers)
         .replace("{INIT}", "")
         .replace("{LOADS}", "8")
@@ -426,4 +417,22 @@ fn old_kernel(gpu: &Gpu, subgroup: u32) -> Result<timing::Kernel, String> {
         &text,
         &[true, false, false, true],
     )
+}
+
+/// The library's `glsl` compaction shader for `options` with `from`
+/// replaced by `to`: an error if `from` is not there, so that a probe never
+/// times the unchanged shader under another name.
+fn edited(options: &PrimitiveOptions, from: &str, to: &str) -> Result<String, String> {
+    let shader = PrimitiveShader::new(Primitive::Compact, Target::Glsl, options)
+        .map_err(|e| e.to_string())?;
+    swapped(shader.text(), from, to)
+}
+
+/// `text` with `from` replaced by `to`, or an error if `from` is absent.
+fn swapped(text: &str, from: &str, to: &str) -> Result<String, String> {
+    if text.contains(from) {
+        Ok(text.replace(from, to))
+    } else {
+        Err(format!("the probe's shader no longer holds `{from}`"))
+    }
 }
