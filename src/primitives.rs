@@ -12,7 +12,7 @@
 //! such as those behind WebGPU.
 //!
 //! Compaction places each tile's kept elements with ballots: the kernel
-//! [`compaction_step`], lowered for the target like any other kernel, so
+//! [`compaction_quad`], lowered for the target like any other kernel, so
 //! that the fallback targets get the same emulation as user kernels. The
 //! scan needs no subgroup operation.
 //!
@@ -57,6 +57,28 @@ pub use host::{Bound, Compaction, ExclusiveScan, PairCompaction, Workspace};
 
 use crate::prelude::*;
 use ballot_core::back::{emit, Language, Missing, ShaderError};
+
+/// [`compaction_step`] for four elements per lane, a `uvec4` of keys: the
+/// kept elements of the lanes below this one, of all four components
+/// (low 16 bits), and of every lane (high 16 bits). The four ballots have
+/// no operand in common, so a fallback target makes them one exchange
+/// ([`ballot_core::lower::share`]): one barrier per four elements.
+#[crate::kernel]
+pub fn compaction_quad(k0: bool, k1: bool, k2: bool, k3: bool) -> u32 {
+    let b0 = subgroup_ballot(k0);
+    let b1 = subgroup_ballot(k1);
+    let b2 = subgroup_ballot(k2);
+    let b3 = subgroup_ballot(k3);
+    let before = subgroup_ballot_exclusive_bit_count(b0)
+        + subgroup_ballot_exclusive_bit_count(b1)
+        + subgroup_ballot_exclusive_bit_count(b2)
+        + subgroup_ballot_exclusive_bit_count(b3);
+    let total = subgroup_ballot_bit_count(b0)
+        + subgroup_ballot_bit_count(b1)
+        + subgroup_ballot_bit_count(b2)
+        + subgroup_ballot_bit_count(b3);
+    before | (total << 16u32)
+}
 
 /// The place and the count of each lane's element in one ballot: the lanes
 /// below this one that keep theirs (low 16 bits) and all the lanes that do
@@ -307,7 +329,7 @@ impl PrimitiveShader {
             emit(
                 target,
                 Form::Helpers,
-                &compaction_step::kernels(),
+                &compaction_quad::kernels(),
                 &shader_options,
                 Missing::Error,
             )?
@@ -475,7 +497,34 @@ pub mod reference {
 
 #[cfg(test)]
 mod tests {
-    use super::Keep;
+    use super::{Keep, Primitive, PrimitiveOptions, PrimitiveShader};
+    use ballot_core::back::Target;
+
+    /// On the fallbacks, a uvec4 of keys costs one barrier: the four
+    /// ballots of `compaction_quad` are one exchange of four slots.
+    #[test]
+    fn the_fallbacks_place_four_keys_with_one_exchange() {
+        for target in [Target::GlslNoSubgroup, Target::WgslNoSubgroup] {
+            let shader =
+                PrimitiveShader::new(Primitive::Compact, target, &PrimitiveOptions::default())
+                    .expect("the shader is written");
+            let text = shader.text();
+            let start = text.find("compaction_quad_masked").expect("the kernel");
+            let body = &text[start..];
+            let body = &body[..body.find("\n}").expect("its end")];
+            assert_eq!(body.matches("ballot_sync()").count(), 1, "{target}: {body}");
+            assert_eq!(
+                body.matches("ballot_publish(").count(),
+                4,
+                "{target}: {body}"
+            );
+            let slots = [
+                "const uint ballot_exchange_slots = 4u;",
+                "const ballot_exchange_slots: u32 = 4u;",
+            ];
+            assert!(slots.iter().any(|s| text.contains(s)), "{target}");
+        }
+    }
 
     /// The shader's test, on the words.
     fn shader_keeps([mask, start, last, any]: [u32; 4], x: u32) -> bool {

@@ -1304,14 +1304,16 @@ fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
             out.push_str("#extension GL_KHR_shader_subgroup_ballot : require\n");
         }
         (Language::Glsl, true) => {
-            out.push_str(&crate::back::glsl::emulated_constants(options, false));
+            out.push_str(&crate::back::glsl::emulated_constants(options, false, 1));
             let helpers = polyfill::helpers_of(language, true, ops);
             crate::back::glsl::helpers::write_all(&mut out, &helpers);
             polyfill::glsl_public(&mut out, ops, &name, false);
         }
         (Language::Wgsl, _) => {
             let helpers = polyfill::helpers_of(language, emulated, ops);
-            out.push_str(&crate::back::wgsl::lane_state(emulated, options, &helpers));
+            out.push_str(&crate::back::wgsl::lane_state(
+                emulated, options, &helpers, 1,
+            ));
             for helper in helpers {
                 out.push('\n');
                 out.push_str(

@@ -270,7 +270,7 @@ pub(crate) fn helpers_of(language: Language, emulated: bool, ops: &[Op]) -> BTre
 
 fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
     out.push('\n');
-    out.push_str(&glsl::emulated_constants(options, true));
+    out.push_str(&glsl::emulated_constants(options, true, 1));
     let mut helpers = helpers_of(Language::Glsl, true, &Op::ALL);
     helpers.insert(Helper::Guard);
     glsl::helpers::write_all(out, &helpers);
@@ -364,7 +364,7 @@ fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
     if emulated {
         helpers.insert(Helper::Guard);
     }
-    out.push_str(&wgsl::lane_state(emulated, options, &helpers));
+    out.push_str(&wgsl::lane_state(emulated, options, &helpers, 1));
     for helper in helpers {
         out.push('\n');
         out.push_str(wgsl::helpers::text(helper, emulated).unwrap_or_default());

@@ -122,6 +122,33 @@ pub fn split_counts(#[uniform] split: u32, #[uniform] k: u32, p: bool) -> u32 {
     packed
 }
 
+/// Consecutive ballots, which the emulated targets make one exchange
+/// (`ballot_core::lower::share`), in a branch only some lanes take: two of
+/// one predicate (one slot), one of another past a store it does not read,
+/// then one that reads the ballot before it and one that reads a store
+/// since, which need exchanges of their own. Counts packed one per byte.
+#[ballot::kernel]
+pub fn shared_ballots(x: u32) -> u32 {
+    let mut packed = 0u32;
+    if x % 3 != 0 {
+        let a = subgroup_ballot(x % 2 == 0);
+        let b = subgroup_ballot(x % 2 == 0);
+        packed = subgroup_ballot_bit_count(a);
+        let c = subgroup_ballot(x > 7);
+        let d = subgroup_ballot(subgroup_ballot_bit_extract(c, x % 4));
+        packed = packed
+            | (subgroup_ballot_exclusive_bit_count(b) << 8)
+            | (subgroup_ballot_inclusive_bit_count(c) << 16);
+        let e = subgroup_ballot(packed % 5 == 1);
+        let f = subgroup_ballot(x > 3);
+        packed = packed
+            ^ (subgroup_ballot_bit_count(d) << 24)
+            ^ (subgroup_ballot_exclusive_bit_count(e) << 4)
+            ^ (subgroup_ballot_inclusive_bit_count(f) << 12);
+    }
+    packed
+}
+
 /// FindLSB and FindMSB of each side's ballot (undefined when a side's
 /// ballot is empty: that subgroup is skipped).
 #[ballot::kernel]
@@ -508,6 +535,7 @@ pub fn programs() -> Vec<Program> {
         cts(split_ballot::kernels(), Some(splits)),
         cts(split_members::kernels(), Some(splits)),
         cts(split_counts::kernels(), Some(splits)),
+        cts(shared_ballots::kernels(), None),
         cts(split_find::kernels(), Some(splits)),
         cts(split_broadcast::kernels(), Some(splits)),
         cts(builtin_mask::kernels(), Some(which_mask)),

@@ -44,18 +44,15 @@ uint tile_counts(uint tile, uint lid, uint n) {
     kept = 0u;
     for (uint q = 0u; q < LOADS; q++) {
         uint first = (base + q * WG + lid) * 4u;
-        uint before = 0u;
-        uint total = 0u;
+        bvec4 k = bvec4(false);
         for (uint j = 0u; j < 4u; j++) {
-            bool k = first + j < n && keep(v[q][j]);
-            uint step = compaction_step(k);
-            before += step & 0xffffu;
-            total += step >> 16u;
-            kept |= k ? 1u << (4u * q + j) : 0u;
+            k[j] = first + j < n && keep(v[q][j]);
+            kept |= k[j] ? 1u << (4u * q + j) : 0u;
         }
-        place[q] = before;
+        uint step = compaction_quad(k.x, k.y, k.z, k.w);
+        place[q] = step & 0xffffu;
         if (lane == 0u) {
-            s_counts[q * subgroups + sg] = total;
+            s_counts[q * subgroups + sg] = step >> 16u;
         }
     }
     return LOADS * subgroups;

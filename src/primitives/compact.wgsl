@@ -40,18 +40,15 @@ fn tile_counts(tile: u32, lid: u32, n: u32) -> u32 {
     kept = 0u;
     for (var q = 0u; q < LOADS; q++) {
         let first = (base + q * WG + lid) * 4u;
-        var before = 0u;
-        var total = 0u;
+        var k = vec4<bool>(false);
         for (var j = 0u; j < 4u; j++) {
-            let k = first + j < n && keep(v[q][j]);
-            let step = compaction_step(k);
-            before += step & 0xffffu;
-            total += step >> 16u;
-            kept |= select(0u, 1u << (4u * q + j), k);
+            k[j] = first + j < n && keep(v[q][j]);
+            kept |= select(0u, 1u << (4u * q + j), k[j]);
         }
-        place[q] = before;
+        let step = compaction_quad(k.x, k.y, k.z, k.w);
+        place[q] = step & 0xffffu;
         if (lane == 0u) {
-            s_counts[q * subgroups + sg] = total;
+            s_counts[q * subgroups + sg] = step >> 16u;
         }
     }
     return LOADS * subgroups;

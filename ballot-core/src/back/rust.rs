@@ -144,6 +144,14 @@ impl<'a> Writer<'a> {
                 let temp = temp.map_or_else(|| quote!(_), |t| temp_ident(t).into_token_stream());
                 quote!(let #temp = #value;)
             }
+            // A lane mask needs no barrier: the ballots, one after another.
+            Step::Exchange(shared) => {
+                let binds = shared.iter().map(|s| {
+                    let (value, temp) = (self.node(s.expr), temp_ident(s.temp));
+                    quote!(let #temp = #value;)
+                });
+                quote!(#(#binds)*)
+            }
             Step::Store { dest, value } => {
                 let dest = match dest {
                     Dest::Local(local) => self.local(*local),

@@ -15,7 +15,7 @@ use crate::ir::{
 };
 use crate::lower::fold::Folded;
 use crate::lower::helpers::Helper;
-use crate::lower::masked::{Cond, Dest, Flag, Masked, Step};
+use crate::lower::masked::{Cond, Dest, Flag, Masked, Shared, Step};
 use crate::op::Op;
 
 /// The function being written: its kernel, its names, and what the
@@ -435,6 +435,7 @@ fn write_step<T: Shading>(w: &mut T, f: Func<'_>, step: &Step, level: Level) -> 
             w.write_value(f, *expr)?;
             w.write_str(";\n")
         }
+        Step::Exchange(shared) => write_exchange(w, f, shared, &indent),
         Step::Store { dest, value } => {
             let dest = match dest {
                 Dest::Local(l) => f.local(*l).to_string(),
@@ -472,6 +473,49 @@ fn write_step<T: Shading>(w: &mut T, f: Func<'_>, step: &Step, level: Level) -> 
             writeln!(w, "{indent}if (!{test}) {{ break; }}")
         }
     }
+}
+
+/// Writes ballots that share one exchange ([`crate::lower::share`]): each
+/// slot's flag published, one barrier (`ballot_sync`, which gives where
+/// the exchange's slot 0 is), and each ballot gathered from its slot.
+fn write_exchange<T: Shading>(
+    w: &mut T,
+    f: Func<'_>,
+    shared: &[Shared],
+    indent: &str,
+) -> fmt::Result {
+    let Some(first) = shared.first() else {
+        return Ok(());
+    };
+    let active = flag_name(Flag::Active);
+    let mut published = std::collections::BTreeSet::new();
+    for s in shared {
+        let predicate = match f.kernel.exprs.get(s.expr) {
+            Some(Expr::Op { args, .. }) => args.first().copied(),
+            _ => None,
+        };
+        if let (true, Some(p)) = (published.insert(s.slot), predicate) {
+            write!(w, "{indent}ballot_publish(({active} && ")?;
+            w.write_expr(f, p)?;
+            writeln!(w, "), {}u);", s.slot)?;
+        }
+    }
+    let at = format!("ballot_x{}", first.temp);
+    let u32_decl = declare(T::LANGUAGE, Type::U32, false);
+    writeln!(w, "{indent}{u32_decl}{at} = ballot_sync();")?;
+    for s in shared {
+        let decl = declare(T::LANGUAGE, f.kernel.type_of(s.expr), false);
+        let slot = match s.slot {
+            0 => at.clone(),
+            k => format!("({at} + {k}u * ballot_slot_stride)"),
+        };
+        writeln!(
+            w,
+            "{indent}{decl}{} = ballot_gather({slot});",
+            temp_name(s.temp)
+        )?;
+    }
+    Ok(())
 }
 
 /// Writes a set of invocations as a `bool`, fully parenthesised: GLSL and

@@ -330,11 +330,15 @@ pub(crate) struct Exchange {
     pub words: u32,
     /// The words a virtual subgroup's ballot reads there.
     pub subgroup_words: u32,
+    /// Ballots that one exchange can hold ([`crate::lower::share`]): the
+    /// exchange memory is this many times the one ballot needs.
+    pub slots: u32,
 }
 
 impl Exchange {
-    /// The layout for `options`, with or without the guard's spare slot.
-    pub fn new(options: &ShaderOptions, guard: bool) -> Exchange {
+    /// The layout for `options`, with or without the guard's spare slot,
+    /// for exchanges of up to `slots` ballots.
+    pub fn new(options: &ShaderOptions, guard: bool, slots: u32) -> Exchange {
         let subgroup = options.subgroup_size;
         let workgroup = options.invocations_per_workgroup();
         let padded = workgroup.next_multiple_of(subgroup.max(4));
@@ -346,6 +350,7 @@ impl Exchange {
             chunks: (subgroup / 4).max(1),
             words: (padded + u32::from(guard)).div_ceil(32),
             subgroup_words: subgroup.div_ceil(32),
+            slots: slots.max(1),
         }
     }
 }

@@ -39,8 +39,9 @@
 //!    read, in a scope that encloses every read; only `Var`s, `Active` and
 //!    `Ret` are [`Step::Set`]. `Active`, `Ret` and the kernel's result are
 //!    declared by the printer, at the top of the function.
-//! 2. A [`Step::Bind`] precedes, in the same sequence or one around it,
-//!    every step that reads its temporary; [`Masked::temp`] names it.
+//! 2. A [`Step::Bind`] (or the [`Step::Exchange`] holding its ballot)
+//!    precedes, in the same sequence or one around it, every step that
+//!    reads its temporary; [`Masked::temp`] names it.
 //!    Bound expressions are exactly the exchanges and calls ([`super::is_exchange`]) of the
 //!    statement's values, and none of their operands is an exchange that
 //!    is not bound before them.
@@ -145,6 +146,11 @@ pub enum Step {
         /// The exchange or call.
         expr: Handle<Expr>,
     },
+    /// Ballots computed together, with one exchange, in every invocation
+    /// with `Active`: only [`super::share`] makes them, for the emulated
+    /// targets. Each [`Shared`] is what a [`Step::Bind`] of its ballot
+    /// would be; no predicate reads another's value.
+    Exchange(Vec<Shared>),
     /// Stores a value in the invocations of `Active`.
     Store {
         /// Where.
@@ -181,6 +187,18 @@ pub enum Step {
     /// weaker reconvergence than maximal (`crate::schedule`). Targets whose
     /// exchanges see exactly the `Active` flags print nothing.
     Tangle(Tangle),
+}
+
+/// One ballot of a [`Step::Exchange`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shared {
+    /// The temporary that holds its value.
+    pub temp: usize,
+    /// The ballot.
+    pub expr: Handle<Expr>,
+    /// Its slot of the exchange memory, shared by ballots of the same
+    /// predicate.
+    pub slot: usize,
 }
 
 /// Where lanes may reconverge: the events a [`crate::schedule::Scheduler`]
@@ -299,6 +317,20 @@ impl Verifier<'_> {
                 }
                 let scope = self.scopes.last_mut().expect("a scope per sequence");
                 scope.temps.push(*expr);
+            }
+            Step::Exchange(shared) => {
+                // Every predicate is read before any value is bound.
+                for s in shared {
+                    self.value(s.expr, true)?;
+                    if self.masked.temp(s.expr) != Some(s.temp) {
+                        return Err(format!(
+                            "the temporary of {:?} is not the one recorded",
+                            s.expr
+                        ));
+                    }
+                }
+                let scope = self.scopes.last_mut().expect("a scope per sequence");
+                scope.temps.extend(shared.iter().map(|s| s.expr));
             }
             Step::Store { value, .. } | Step::Eval(value) => self.value(*value, false)?,
             Step::Branch(steps) => self.sequence(steps, Place::Sequence)?,

@@ -7,6 +7,8 @@
 //!   each call calls;
 //! - [`masked`]: the if-conversion, the one form that the native code and
 //!   both emulated targets print;
+//! - [`share`]: on the emulated targets, consecutive ballots share one
+//!   exchange, and so one barrier;
 //! - [`helpers`]: the helper registry: which generated functions a module
 //!   needs, with what each of them needs, in writing order;
 //! - [`fold`]: constant folding with the IR's scalar rules.
@@ -32,6 +34,7 @@ pub mod calls;
 pub mod fold;
 pub mod helpers;
 pub mod masked;
+pub mod share;
 
 use crate::ir::{Block, Expr, Handle, Kernel, Stmt};
 use crate::op::Op;

@@ -5,6 +5,8 @@ const uint ballot_workgroup_size = 128u;
 const uint ballot_padded_size = 128u;
 const uint ballot_exchange_size = 128u;
 const uint ballot_subgroup_chunks = 32u;
+const uint ballot_exchange_slots = 1u;
+const uint ballot_slot_stride = 2u * ballot_exchange_size;
 
 layout(local_size_x = 128, local_size_y = 1, local_size_z = 1) in;
 
@@ -52,32 +54,45 @@ uint ballot_bit_count(uvec4 v) {
     return ballot_mask_count(ballot_below(v));
 }
 
-// Exchange memory of the virtual subgroups, in two halves of
-// ballot_exchange_size slots. An exchange writes one half, waits at one
-// barrier and reads it; the next exchange writes the other half, so no second
-// barrier has to keep a write from overtaking a read. A slot holds its
-// invocation's flag as the invocation's bit in a 32-lane word, so that a
-// virtual subgroup's ballot is the or of its slots, read four at a time.
-shared uvec4 ballot_flags[ballot_exchange_size / 2u];
+// Exchange memory of the virtual subgroups: ballot_exchange_slots slots, each
+// of two halves of ballot_exchange_size flags (ballot_slot_stride apart). An
+// exchange writes one half of each slot it uses, waits at one barrier and
+// reads them; the next exchange writes the other halves, so no second barrier
+// has to keep a write from overtaking a read. Ballots that share an exchange
+// (ballot_publish, then one ballot_sync) take one slot each. A flag is its
+// invocation's bit in a 32-lane word, so that a virtual subgroup's ballot is
+// the or of its flags, read four at a time.
+shared uvec4 ballot_flags[ballot_exchange_slots * ballot_slot_stride / 4u];
 // The half the next exchange writes: 0 or ballot_exchange_size, the same in
 // every invocation, since every invocation makes every exchange.
 uint ballot_half;
-// This invocation's bit in its slot, where its virtual subgroup's bits start
+// This invocation's bit in its flag, where its virtual subgroup's bits start
 // in their word (0 unless the subgroup has fewer than 32 lanes), and the bits
 // of the lanes the subgroup has, the only ones its ballots keep.
 uint ballot_bit;
 uint ballot_shift;
 uvec4 ballot_count_bits;
 
-// Publishes this invocation's flag, waits for the workgroup, and returns the
-// half it went to.
-uint ballot_share(bool flag) {
+// Writes this invocation's flag into `slot` of the next exchange.
+void ballot_publish(bool flag, uint slot) {
+    uint s = slot * ballot_slot_stride + ballot_half + ballot_index;
+    ballot_flags[s >> 2u][s & 3u] = flag ? ballot_bit : 0u;
+}
+
+// Waits for the workgroup's flags, and returns where the exchange's first slot
+// is; slot k is ballot_slot_stride * k past it.
+uint ballot_sync() {
     uint at = ballot_half;
     ballot_half = ballot_exchange_size - at;
-    uint slot = at + ballot_index;
-    ballot_flags[slot >> 2u][slot & 3u] = flag ? ballot_bit : 0u;
     barrier();
     return at;
+}
+
+// An exchange of one flag: publishes it, waits for the workgroup, and returns
+// where it went.
+uint ballot_share(bool flag) {
+    ballot_publish(flag, 0u);
+    return ballot_sync();
 }
 
 // The flags of this virtual subgroup in the half at `at`, as its ballot.
@@ -106,8 +121,10 @@ void ballot_init(uint local_invocation_index) {
     ballot_shift = ballot_base & 31u;
     ballot_count_bits = ballot_mask_first(ballot_count);
     for (uint s = ballot_workgroup_size + local_invocation_index; s < ballot_padded_size; s = s + ballot_workgroup_size) {
-        ballot_flags[s >> 2u][s & 3u] = 0u;
-        ballot_flags[(ballot_exchange_size + s) >> 2u][s & 3u] = 0u;
+        for (uint k = 0u; k < 2u * ballot_exchange_slots; k = k + 1u) {
+            uint i = k * ballot_exchange_size + s;
+            ballot_flags[i >> 2u][i & 3u] = 0u;
+        }
     }
 }
 

@@ -12,13 +12,16 @@
 // The virtual subgroup size, the invocations per workgroup, the slots
 // of whole virtual subgroups they fill, the slots of each half of the
 // broadcast values, the words of flag bits per exchange buffer, and a
-// virtual subgroup's words.
+// virtual subgroup's words; the ballots one exchange holds, and the
+// words of each one's buffers.
 const ballot_subgroup_size: u32 = 128u;
 const ballot_workgroup_size: u32 = 128u;
 const ballot_padded_size: u32 = 128u;
 const ballot_exchange_size: u32 = 128u;
 const ballot_exchange_words: u32 = 4u;
 const ballot_subgroup_words: u32 = 4u;
+const ballot_exchange_slots: u32 = 1u;
+const ballot_slot_stride: u32 = 3u * ballot_exchange_words;
 
 // The invocation's place: its local_invocation_index, its lane, and its
 // virtual subgroup's first invocation, lane count and size.
@@ -186,15 +189,17 @@ fn ballot_find_msb(v: vec4<u32>) -> u32 {
     return msb;
 }
 
-// Exchange memory of the virtual subgroups: three buffers of
-// ballot_exchange_words words, in which an invocation sets its bit with
-// atomicOr, so that a virtual subgroup's ballot is one word (a few above 32
-// lanes). Exchange k sets bits in buffer k % 3, waits at one barrier and reads
+// Exchange memory of the virtual subgroups: ballot_exchange_slots slots, each
+// of three buffers of ballot_exchange_words words (ballot_slot_stride words
+// a slot), in which an invocation sets its bit with atomicOr, so that a
+// virtual subgroup's ballot is one word (a few above 32 lanes). Exchange k sets
+// bits in buffer k % 3 of each slot it uses, waits at one barrier and reads
 // them; it also clears buffer (k + 1) % 3, whose last reads (exchange k - 2)
 // ended before barrier k - 1 and whose next writes (exchange k + 1) start
-// after barrier k. WGSL zeroes workgroup memory, so the first buffers start
-// clear.
-var<workgroup> ballot_words: array<atomic<u32>, (3u * ballot_exchange_words)>;
+// after barrier k. Ballots that share an exchange (ballot_publish, then one
+// ballot_sync) take one slot each. WGSL zeroes workgroup memory, so the first
+// buffers start clear.
+var<workgroup> ballot_words: array<atomic<u32>, (ballot_exchange_slots * ballot_slot_stride)>;
 // The buffer the next exchange writes, as its first word: the same in every
 // invocation, since every invocation makes every exchange.
 var<private> ballot_round: u32;
@@ -208,25 +213,38 @@ var<private> ballot_bit: u32;
 var<private> ballot_shift: u32;
 var<private> ballot_count_bits: vec4<u32>;
 
-// Publishes this invocation's flag, waits for the workgroup, and returns the
-// buffer it went to. It holds a barrier: every invocation of the workgroup
-// calls it, in uniform control flow.
-fn ballot_share(flag: bool) -> u32 {
+// Sets this invocation's bit, where `flag` holds, in `slot` of the next
+// exchange.
+fn ballot_publish(flag: bool, slot: u32) {
+    if (flag) {
+        atomicOr(&ballot_words[(((slot * ballot_slot_stride) + ballot_round) + (ballot_index >> 5u))], ballot_bit);
+    }
+}
+
+// Waits for the workgroup's bits, and returns where the exchange's first slot
+// is; slot k is ballot_slot_stride * k past it. It holds a barrier: every
+// invocation of the workgroup calls it, in uniform control flow.
+fn ballot_sync() -> u32 {
     let at = ballot_round;
     let next = select((at + ballot_exchange_words), 0u, (at == (2u * ballot_exchange_words)));
     ballot_round = next;
     ballot_half = (ballot_exchange_size - ballot_half);
-    let word = (ballot_index >> 5u);
     // One invocation per word clears it; the spare slot's word is cleared by
     // the invocations past the workgroup that set it.
     if ((ballot_index & 31u) == 0u) {
-        atomicStore(&ballot_words[(next + word)], 0u);
-    }
-    if (flag) {
-        atomicOr(&ballot_words[(at + word)], ballot_bit);
+        for (var s = 0u; s < ballot_exchange_slots; s++) {
+            atomicStore(&ballot_words[(((s * ballot_slot_stride) + next) + (ballot_index >> 5u))], 0u);
+        }
     }
     workgroupBarrier();
     return at;
+}
+
+// An exchange of one flag: publishes it, waits for the workgroup, and returns
+// the buffer it went to.
+fn ballot_share(flag: bool) -> u32 {
+    ballot_publish(flag, 0u);
+    return ballot_sync();
 }
 
 // The flags of this virtual subgroup in the buffer at `at`, as its ballot.

@@ -116,6 +116,11 @@ impl<'a, W> Writer<'a, W> {
     fn entry(&self) -> Option<&'a Function<'a>> {
         self.functions.last()
     }
+
+    /// The ballots one exchange of the module holds.
+    fn slots(&self) -> u32 {
+        lower::share::module_slots(self.functions.iter().filter_map(|f| f.kernel()))
+    }
 }
 
 impl Writer<'_, &mut Forms> {
@@ -144,7 +149,7 @@ impl Writer<'_, &mut Forms> {
         writeln!(self.out)?;
         if self.emulated() {
             self.out
-                .write_str(&emulated_constants(self.options, false))?;
+                .write_str(&emulated_constants(self.options, false, self.slots()))?;
         }
         self.out.only(Some(Form::ComputeShader));
         self.write_interface()?;
@@ -211,7 +216,7 @@ impl<W: Write> Writer<'_, W> {
             Source::Kernel(kernel) => *kernel,
         };
         if self.emulated() {
-            let masked = lower::masked::lower(kernel);
+            let masked = lower::share::lower(kernel);
             let f = Func {
                 kernel,
                 function,
@@ -306,13 +311,14 @@ use crate::back::Level;
 /// layout ([`Exchange`]), which the helpers read. With the `guard`
 /// (polyfill libraries), a spare slot takes the writes of invocations past
 /// the workgroup.
-pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool) -> String {
-    let e = Exchange::new(options, guard);
+pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u32) -> String {
+    let e = Exchange::new(options, guard, slots);
     format!(
         "const uint ballot_subgroup_size = {}u;\nconst uint ballot_workgroup_size = {}u;\n\
          const uint ballot_padded_size = {}u;\nconst uint ballot_exchange_size = {}u;\n\
-         const uint ballot_subgroup_chunks = {}u;\n\n",
-        e.subgroup, e.workgroup, e.padded, e.half, e.chunks
+         const uint ballot_subgroup_chunks = {}u;\nconst uint ballot_exchange_slots = {}u;\n\
+         const uint ballot_slot_stride = 2u * ballot_exchange_size;\n\n",
+        e.subgroup, e.workgroup, e.padded, e.half, e.chunks, e.slots
     )
 }
 

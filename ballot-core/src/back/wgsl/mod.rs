@@ -193,8 +193,12 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
     /// The invocation's lane state and `ballot_init`, which sets it.
     fn write_lane_state(&mut self) -> fmt::Result {
         let plan = self.plan;
-        self.out
-            .write_str(&lane_state(plan.emulated(), plan.options, &plan.helpers))
+        self.out.write_str(&lane_state(
+            plan.emulated(),
+            plan.options,
+            &plan.helpers,
+            lower::share::module_slots(plan.functions.iter().filter_map(|f| f.kernel())),
+        ))
     }
 
     /// A kernel's function(s), or a stub's.
@@ -202,7 +206,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
         writeln!(self.out)?;
         match &function.source {
             Source::Kernel(kernel) => {
-                let masked = self.plan.emulated().then(|| lower::masked::lower(kernel));
+                let masked = self.plan.emulated().then(|| lower::share::lower(kernel));
                 let cx = Func {
                     kernel,
                     function,
@@ -309,10 +313,14 @@ pub(crate) fn lane_state(
     emulated: bool,
     options: &ShaderOptions,
     helpers: &std::collections::BTreeSet<helpers::Helper>,
+    slots: u32,
 ) -> String {
     let (mut out, state) = if emulated {
         let guard = helpers.contains(&helpers::Helper::Guard);
-        (emulated_constants(options, guard), EMULATED_LANE_STATE)
+        (
+            emulated_constants(options, guard, slots),
+            EMULATED_LANE_STATE,
+        )
     } else {
         (String::new(), NATIVE_LANE_STATE)
     };
@@ -335,20 +343,23 @@ pub(crate) fn lane_state(
 /// ([`Exchange`]), which the helpers and lane state read. With the `guard`
 /// (polyfill libraries), a spare slot takes the writes of invocations past
 /// the workgroup.
-pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool) -> String {
-    let e = Exchange::new(options, guard);
+pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u32) -> String {
+    let e = Exchange::new(options, guard, slots);
     format!(
         "\n// The virtual subgroup size, the invocations per workgroup, the slots\n\
          // of whole virtual subgroups they fill, the slots of each half of the\n\
          // broadcast values, the words of flag bits per exchange buffer, and a\n\
-         // virtual subgroup's words.\n\
+         // virtual subgroup's words; the ballots one exchange holds, and the\n\
+         // words of each one's buffers.\n\
          const ballot_subgroup_size: u32 = {}u;\n\
          const ballot_workgroup_size: u32 = {}u;\n\
          const ballot_padded_size: u32 = {}u;\n\
          const ballot_exchange_size: u32 = {}u;\n\
          const ballot_exchange_words: u32 = {}u;\n\
-         const ballot_subgroup_words: u32 = {}u;\n",
-        e.subgroup, e.workgroup, e.padded, e.half, e.words, e.subgroup_words
+         const ballot_subgroup_words: u32 = {}u;\n\
+         const ballot_exchange_slots: u32 = {}u;\n\
+         const ballot_slot_stride: u32 = 3u * ballot_exchange_words;\n",
+        e.subgroup, e.workgroup, e.padded, e.half, e.words, e.subgroup_words, e.slots
     )
 }
 
