@@ -96,6 +96,13 @@ op_kernel!(op_broadcast_first, |p, acc, i| subgroup_broadcast_first(
     acc
 ));
 op_kernel!(op_broadcast, |p, acc, i| subgroup_broadcast(acc, 5u32));
+// Four ballots whose predicates read only the step's input: the fallbacks
+// make them one exchange (`ballot_core::lower::share`), the native targets
+// four ballots.
+op_kernel!(op_four_ballots, |p, acc, i| subgroup_ballot(p).count()
+    + subgroup_ballot((acc & 2u32) == 0u32).count()
+    + subgroup_ballot((acc & 4u32) == 0u32).count()
+    + subgroup_ballot((acc & 8u32) == 0u32).count());
 
 /// Every benchmark kernel, with the operation it measures.
 fn kernels() -> Vec<(&'static str, &'static Kernel)> {
@@ -116,6 +123,7 @@ fn kernels() -> Vec<(&'static str, &'static Kernel)> {
         ("Elect", op_elect::ir()),
         ("BroadcastFirst", op_broadcast_first::ir()),
         ("Broadcast", op_broadcast::ir()),
+        ("4 Ballots, one exchange", op_four_ballots::ir()),
     ]
 }
 
