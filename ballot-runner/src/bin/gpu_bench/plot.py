@@ -32,6 +32,11 @@ def read(paths):
 def main():
     out, paths = sys.argv[1], sys.argv[2:]
     rows = read(paths)
+    # One colour per variant in every panel, from one list of all of them, so
+    # that a single legend reads for all panels.
+    variants = sorted({v for (p, _, _, v, _) in rows if p != "copy"} | {"device copy"})
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colour = {v: cycle[i % len(cycle)] for i, v in enumerate(variants)}
     copy = {log: ms for (p, log, _, _, ms) in rows if p == "copy"}
     panels = [("compact", percent) for percent in (5, 50, 95)] + [("scan", 100)]
     fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4.5), sharey=True)
@@ -50,6 +55,7 @@ def main():
                 [2**log for log, _ in points],
                 [ms for _, ms in points],
                 style,
+                color=colour[variant],
                 marker="o",
                 markersize=3,
                 label=variant,
@@ -61,7 +67,8 @@ def main():
         ax.set_title(title)
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("time (ms, median)")
-    axes[-1].legend(fontsize=8, loc="upper left")
+    # The first panel holds every variant but the scan's own.
+    axes[0].legend(fontsize=8, loc="upper left")
     fig.suptitle("ballot::primitives on an NVIDIA H200 (wgpu, Vulkan)")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
