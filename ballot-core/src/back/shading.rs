@@ -490,10 +490,7 @@ fn write_exchange<T: Shading>(
     let active = flag_name(Flag::Active);
     let mut published = std::collections::BTreeSet::new();
     for s in shared {
-        let predicate = match f.kernel.exprs.get(s.expr) {
-            Some(Expr::Op { args, .. }) => args.first().copied(),
-            _ => None,
-        };
+        let predicate = crate::lower::share::ballot_predicate(f.kernel, s.expr);
         if let (true, Some(p)) = (published.insert(s.slot), predicate) {
             write!(w, "{indent}ballot_publish(({active} && ")?;
             w.write_expr(f, p)?;

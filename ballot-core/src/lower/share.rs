@@ -63,12 +63,24 @@ pub fn slots(masked: &Masked) -> usize {
     walk(&masked.steps)
 }
 
-/// The slots a module of these kernels needs: the most any of their
-/// emulated forms uses.
-pub fn module_slots<'k>(kernels: impl IntoIterator<Item = &'k Kernel>) -> u32 {
+/// The emulated forms ([`lower`]) of a module's functions, in order: one
+/// per kernel (`Some`), none for a stub or where the target has subgroups.
+/// A printer computes them once; the exchange memory's size depends on all.
+pub fn forms<'k>(
+    kernels: impl IntoIterator<Item = Option<&'k Kernel>>,
+    emulated: bool,
+) -> Vec<Option<Masked>> {
     kernels
         .into_iter()
-        .map(|kernel| slots(&lower(kernel)))
+        .map(|kernel| kernel.filter(|_| emulated).map(lower))
+        .collect()
+}
+
+/// The slots a module of these emulated forms needs: the most any uses.
+pub fn module_slots<'m>(forms: impl IntoIterator<Item = &'m Masked>) -> u32 {
+    forms
+        .into_iter()
+        .map(slots)
         .max()
         .map_or(1, |s| u32::try_from(s).unwrap_or(1))
 }
@@ -147,8 +159,9 @@ fn close(out: &mut [Step], run: Option<Run>) {
     };
 }
 
-/// The predicate of `expr`, if it is a ballot.
-fn ballot_predicate(kernel: &Kernel, expr: Handle<Expr>) -> Option<Handle<Expr>> {
+/// The predicate of `expr`, if it is a ballot: what a [`Step::Exchange`]
+/// publishes for it.
+pub fn ballot_predicate(kernel: &Kernel, expr: Handle<Expr>) -> Option<Handle<Expr>> {
     match kernel.exprs.get(expr) {
         Some(Expr::Op {
             op: Op::Ballot,

@@ -59,6 +59,7 @@ use crate::back::{Form, Language, Mode, Request, ShaderOptions, Target};
 use crate::ir::Type;
 use crate::lower;
 use crate::lower::helpers::Exchange;
+use crate::lower::masked::Masked;
 use features::{Extension, Features};
 use names::{Function, Source};
 
@@ -78,6 +79,10 @@ pub(crate) fn write(request: Request<'_>) -> Forms {
         // Its attribute goes on `main`, which only the compute shader has.
         features.extensions.insert(Extension::MaximalReconvergence);
     }
+    let masked = lower::share::forms(
+        functions.iter().map(|f| f.kernel()),
+        !target.has_subgroups(),
+    );
     let mut forms = Forms::new(request.wanted);
     let mut writer = Writer {
         out: &mut forms,
@@ -86,6 +91,7 @@ pub(crate) fn write(request: Request<'_>) -> Forms {
         library_extensions,
         options,
         functions: &functions,
+        masked: &masked,
         features,
         temps: 0,
     };
@@ -106,6 +112,9 @@ struct Writer<'a, W> {
     options: &'a ShaderOptions,
     /// The module's functions, callees first, the entry last.
     functions: &'a [Function<'a>],
+    /// Their if-converted forms with ballots shared (emulated targets'
+    /// kernels only), indexed like `functions`.
+    masked: &'a [Option<Masked>],
     features: Features,
     /// Numbers the generated locals of the native function being written.
     temps: usize,
@@ -119,7 +128,7 @@ impl<'a, W> Writer<'a, W> {
 
     /// The ballots one exchange of the module holds.
     fn slots(&self) -> u32 {
-        lower::share::module_slots(self.functions.iter().filter_map(|f| f.kernel()))
+        lower::share::module_slots(self.masked.iter().flatten())
     }
 }
 
@@ -157,9 +166,9 @@ impl Writer<'_, &mut Forms> {
         let mut text = String::new();
         helpers::write_all(&mut text, &self.features.helpers);
         self.out.write_str(&text)?;
-        let functions = self.functions;
-        for function in functions {
-            self.write_function(function)?;
+        let (functions, masked) = (self.functions, self.masked);
+        for (function, masked) in functions.iter().zip(masked) {
+            self.write_function(function, masked.as_ref())?;
         }
         self.out.only(Some(Form::ComputeShader));
         self.write_main()?;
@@ -209,19 +218,18 @@ impl<W: Write> Writer<'_, W> {
 
     /// One function of the plan: the kernel, or a stub; on emulated targets
     /// the if-converted function and its public wrapper.
-    fn write_function(&mut self, function: &Function<'_>) -> fmt::Result {
+    fn write_function(&mut self, function: &Function<'_>, masked: Option<&Masked>) -> fmt::Result {
         self.temps = 0;
         let kernel = match &function.source {
             Source::Stub { params, ret, .. } => return self.write_stub(function, params, *ret),
             Source::Kernel(kernel) => *kernel,
         };
-        if self.emulated() {
-            let masked = lower::share::lower(kernel);
+        if let (true, Some(masked)) = (self.emulated(), masked) {
             let f = Func {
                 kernel,
                 function,
                 functions: self.functions,
-                masked: Some(&masked),
+                masked: Some(masked),
                 folded: None,
             };
             self.write_masked_function(f)?;

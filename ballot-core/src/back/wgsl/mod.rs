@@ -51,6 +51,7 @@ use crate::ir::Type;
 use crate::lower;
 use crate::lower::fold::Folded;
 use crate::lower::helpers::Exchange;
+use crate::lower::masked::Masked;
 use plan::{Function, Plan, Source};
 
 /// Prints the WGSL targets for [`crate::back::write_forms`] (a GLSL
@@ -127,8 +128,10 @@ impl Writer<'_, &mut Forms> {
         self.out.only(Some(Form::ComputeShader));
         self.write_bindings()?;
         self.out.only(None);
-        for (function, folded) in plan.functions.iter().zip(&plan.folded) {
-            self.write_function(function, folded)?;
+        for ((function, folded), masked) in
+            plan.functions.iter().zip(&plan.folded).zip(&plan.masked)
+        {
+            self.write_function(function, folded, masked.as_ref())?;
         }
         self.out.only(Some(Form::ComputeShader));
         self.write_main()?;
@@ -197,21 +200,25 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
             plan.emulated(),
             plan.options,
             &plan.helpers,
-            lower::share::module_slots(plan.functions.iter().filter_map(|f| f.kernel())),
+            lower::share::module_slots(plan.masked.iter().flatten()),
         ))
     }
 
     /// A kernel's function(s), or a stub's.
-    fn write_function(&mut self, function: &'p Function<'p>, folded: &'p Folded) -> fmt::Result {
+    fn write_function(
+        &mut self,
+        function: &'p Function<'p>,
+        folded: &'p Folded,
+        masked: Option<&'p Masked>,
+    ) -> fmt::Result {
         writeln!(self.out)?;
         match &function.source {
             Source::Kernel(kernel) => {
-                let masked = self.plan.emulated().then(|| lower::share::lower(kernel));
                 let cx = Func {
                     kernel,
                     function,
                     functions: &self.plan.functions,
-                    masked: masked.as_ref(),
+                    masked,
                     folded: Some(folded),
                 };
                 if self.plan.emulated() {

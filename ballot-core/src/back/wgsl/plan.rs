@@ -16,6 +16,8 @@ use crate::back::namer::{name_module, Namer};
 use crate::back::{Language, ShaderOptions, Target};
 use crate::lower::calls::Module;
 use crate::lower::fold::{self, Folded};
+use crate::lower::masked::Masked;
+use crate::lower::share;
 
 pub(super) use crate::lower::calls::Source;
 
@@ -32,6 +34,9 @@ pub(super) struct Plan<'a> {
     /// Each function's constant sub-expressions, folded; indexed like
     /// `functions`.
     pub folded: Vec<Folded>,
+    /// Each kernel's if-converted form with its ballots shared, on
+    /// emulated targets; indexed like `functions`.
+    pub masked: Vec<Option<Masked>>,
     /// The helpers to write, dependencies included.
     pub helpers: BTreeSet<Helper>,
 }
@@ -53,11 +58,16 @@ impl<'a> Plan<'a> {
             .iter()
             .map(|f| f.kernel().map(fold::fold).unwrap_or_default())
             .collect();
+        let masked = share::forms(
+            functions.iter().map(|f| f.kernel()),
+            !target.has_subgroups(),
+        );
         let mut plan = Plan {
             target,
             options,
             functions,
             folded,
+            masked,
             helpers: BTreeSet::new(),
         };
         plan.helpers = helpers::collect(&plan);
