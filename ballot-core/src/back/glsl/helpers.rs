@@ -538,9 +538,15 @@ const ANY_ACTIVE: &str = "\
 // barriers run until none is active, so that all leave them together.
 // Invocation 0 writes the result between the exchange's barrier and its own;
 // every invocation reads it before it can reach the barrier of the next vote.
+// Where the virtual subgroup is the whole workgroup, its ballot is the vote:
+// every invocation reads the same flags after the one barrier, and no second
+// barrier is needed.
 shared bool ballot_vote;
 bool ballot_workgroup_any(bool act) {
     uint at = ballot_share(act);
+    if (ballot_subgroup_size >= ballot_workgroup_size) {
+        return ballot_gather(at) != uvec4(0u);
+    }
     if (ballot_index == 0u) {
         uint votes = 0u;
         for (uint i = 0u; i < (ballot_workgroup_size + 3u) / 4u; i = i + 1u) {
