@@ -273,6 +273,10 @@ const SCAN_WGSL: &str = include_str!("primitives/scan.wgsl");
 /// Invocations per workgroup.
 const WORKGROUP: u32 = 256;
 
+/// The predecessors' status words a workgroup reads at once in its
+/// look-back, one per invocation.
+const LOOK: u32 = 32;
+
 /// The fewest elements a tile of any primitive holds: four `vec4` loads
 /// per invocation. `Workspace`s are sized for it.
 #[cfg(feature = "wgpu")]
@@ -365,7 +369,11 @@ impl PrimitiveShader {
         } else {
             "false"
         };
-        let body = fill(body, &[("PAIRS", pairs), ("SUBGROUP_SIZE", size_expr)]);
+        let body = unroll(
+            &fill(body, &[("PAIRS", pairs), ("SUBGROUP_SIZE", size_expr)]),
+            "LOAD",
+            0..loads,
+        );
         let text = fill(
             skeleton,
             &[
@@ -376,8 +384,11 @@ impl PrimitiveShader {
                 ("LOADS", &loads.to_string()),
                 ("COUNTS", &counts.to_string()),
                 ("SPINS", &options.spins.to_string()),
+                ("LOOK", &LOOK.to_string()),
             ],
         );
+        let steps = std::iter::successors(Some(1u32), |d| Some(d * 2)).take_while(|d| *d < counts);
+        let text = unroll(&unroll(&text, "SCAN_STEP", steps), "LOOK", 0..LOOK);
         Ok(PrimitiveShader {
             primitive,
             target,
@@ -459,6 +470,29 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
         .fold(template.to_string(), |text, (name, value)| {
             text.replace(&format!("{{{name}}}"), value)
         })
+}
+
+/// `template` with each `{EACH_<open>:f}` replaced by the calls `f(a);`
+/// for each `a` of `args`, one statement each: a WGSL tile's loops over
+/// constants unrolled, so that wgpu's loop bounding does not keep the
+/// driver from holding the tile in registers.
+fn unroll(template: &str, open: &str, args: impl Iterator<Item = u32> + Clone) -> String {
+    let open = format!("{{EACH_{open}:");
+    let mut text = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(at) = rest.find(&open) {
+        let (before, call) = rest.split_at(at);
+        let close = call
+            .find('}')
+            .expect("an {EACH_…} in a primitive's template is closed");
+        let name = &call[open.len()..close];
+        text.push_str(before);
+        let calls: Vec<String> = args.clone().map(|a| format!("{name}({a}u);")).collect();
+        text.push_str(&calls.join("\n    "));
+        rest = &call[close + 1..];
+    }
+    text.push_str(rest);
+    text
 }
 
 /// The CPU reference of each primitive, from its definition: what the

@@ -18,6 +18,42 @@ var<private> kept: u32;
 var<private> place: array<u32, LOADS>;
 var<private> sg: u32;
 var<private> subgroups: u32;
+var<private> lane: u32;
+var<private> t_base: u32;
+var<private> t_lid: u32;
+var<private> t_n: u32;
+var<private> t_offset: u32;
+
+// The tile's loops over its loads are unrolled: an EACH_LOAD placeholder is
+// one call per load, with a constant argument. wgpu's runtime checks bound
+// every loop with a counter, which keeps the driver from unrolling it and
+// so from holding `v` and `place` in registers; the looped form took the
+// H200 2.6 times as long with the checks as without.
+fn load_quad(q: u32) {
+    let index = t_base + q * WG + t_lid;
+    v[q] = vec4<u32>(0u);
+    if (index < (t_n + 3u) / 4u) {
+        v[q] = keys[index];
+    }
+}
+
+fn count_quad(q: u32) {
+    let first = (t_base + q * WG + t_lid) * 4u;
+    let x = v[q];
+    let k = vec4<bool>(
+        first < t_n && keep(x.x),
+        first + 1u < t_n && keep(x.y),
+        first + 2u < t_n && keep(x.z),
+        first + 3u < t_n && keep(x.w),
+    );
+    let bits = select(vec4<u32>(0u), vec4<u32>(1u, 2u, 4u, 8u), k);
+    kept |= (bits.x | bits.y | bits.z | bits.w) << (4u * q);
+    let step = compaction_quad(k.x, k.y, k.z, k.w);
+    place[q] = step & 0xffffu;
+    if (lane == 0u) {
+        s_counts[q * subgroups + sg] = step >> 16u;
+    }
+}
 
 fn tile_counts(tile: u32, lid: u32, n: u32) -> u32 {
     keep_mask = params[2];
@@ -27,30 +63,13 @@ fn tile_counts(tile: u32, lid: u32, n: u32) -> u32 {
     let size = {SUBGROUP_SIZE};
     subgroups = WG / size;
     sg = lid / size;
-    let lane = lid % size;
-    let base = tile * WG * LOADS;
-    let quads = (n + 3u) / 4u;
-    for (var q = 0u; q < LOADS; q++) {
-        let index = base + q * WG + lid;
-        v[q] = vec4<u32>(0u);
-        if (index < quads) {
-            v[q] = keys[index];
-        }
-    }
+    lane = lid % size;
+    t_base = tile * WG * LOADS;
+    t_lid = lid;
+    t_n = n;
+    {EACH_LOAD:load_quad}
     kept = 0u;
-    for (var q = 0u; q < LOADS; q++) {
-        let first = (base + q * WG + lid) * 4u;
-        var k = vec4<bool>(false);
-        for (var j = 0u; j < 4u; j++) {
-            k[j] = first + j < n && keep(v[q][j]);
-            kept |= select(0u, 1u << (4u * q + j), k[j]);
-        }
-        let step = compaction_quad(k.x, k.y, k.z, k.w);
-        place[q] = step & 0xffffu;
-        if (lane == 0u) {
-            s_counts[q * subgroups + sg] = step >> 16u;
-        }
-    }
+    {EACH_LOAD:count_quad}
     return LOADS * subgroups;
 }
 
@@ -69,30 +88,39 @@ fn tile_weight(t: u32, lid: u32, n: u32) -> u32 {
     return count;
 }
 
-fn tile_write(tile: u32, lid: u32, n: u32, offset: u32) {
-    let base = tile * WG * LOADS;
-    for (var q = 0u; q < LOADS; q++) {
-        let i = q * subgroups + sg;
-        var at = offset + place[q];
-        if (i != 0u) {
-            at += s_counts[i - 1u];
-        }
-        let mine = (kept >> (4u * q)) & 0xfu;
-        if (mine == 0u) {
-            continue;
-        }
-        var w = vec4<u32>(0u);
+// Writes key (and value) at `at` where `bit` is set; the next place.
+fn put(at: u32, bit: bool, key: u32, value: u32) -> u32 {
+    if (bit) {
+        out_keys[at] = key;
         if (PAIRS) {
-            w = values[base + q * WG + lid];
-        }
-        for (var j = 0u; j < 4u; j++) {
-            if ((mine & (1u << j)) != 0u) {
-                out_keys[at] = v[q][j];
-                if (PAIRS) {
-                    out_values[at] = w[j];
-                }
-                at++;
-            }
+            out_values[at] = value;
         }
     }
+    return at + select(0u, 1u, bit);
+}
+
+fn write_quad(q: u32) {
+    let mine = (kept >> (4u * q)) & 0xfu;
+    if (mine == 0u) {
+        return;
+    }
+    let i = q * subgroups + sg;
+    var at = t_offset + place[q];
+    if (i != 0u) {
+        at += s_counts[i - 1u];
+    }
+    var w = vec4<u32>(0u);
+    if (PAIRS) {
+        w = values[t_base + q * WG + t_lid];
+    }
+    let x = v[q];
+    at = put(at, (mine & 1u) != 0u, x.x, w.x);
+    at = put(at, (mine & 2u) != 0u, x.y, w.y);
+    at = put(at, (mine & 4u) != 0u, x.z, w.z);
+    put(at, (mine & 8u) != 0u, x.w, w.w);
+}
+
+fn tile_write(tile: u32, lid: u32, n: u32, offset: u32) {
+    t_offset = offset;
+    {EACH_LOAD:write_quad}
 }

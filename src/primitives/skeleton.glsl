@@ -12,7 +12,7 @@ layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
 const uint WG = 256u;
 const uint LOADS = {LOADS}u;
 const uint COUNTS = {COUNTS}u;
-const uint LOOK = 32u;
+const uint LOOK = {LOOK}u;
 const uint MAX_SPINS = {SPINS}u;
 // A status word: a flag above bit 16, half of a 32-bit sum below. A tile
 // has two, the low and the high half, so that sums need not fit in fewer

@@ -6,7 +6,7 @@
 const WG: u32 = 256u;
 const LOADS: u32 = {LOADS}u;
 const COUNTS: u32 = {COUNTS}u;
-const LOOK: u32 = 32u;
+const LOOK: u32 = {LOOK}u;
 const MAX_SPINS: u32 = {SPINS}u;
 const AGGREGATE: u32 = 1u;
 const PREFIX: u32 = 2u;
@@ -28,6 +28,41 @@ var<workgroup> s_sums: array<u32, LOOK>;
 var<workgroup> s_fallback: atomic<u32>;
 
 {PRIMITIVE}
+
+var<private> t_invocation: u32;
+var<private> t_counts: u32;
+var<private> t_scan: u32;
+
+// One step of the tile's scan of its counts: adds the count d places back.
+fn scan_step(d: u32) {
+    let lid = t_invocation;
+    var add = 0u;
+    if (lid < t_counts && lid >= d) {
+        add = s_counts[lid - d];
+    }
+    workgroupBarrier();
+    if (lid < t_counts) {
+        t_scan += add;
+        s_counts[lid] = t_scan;
+    }
+    workgroupBarrier();
+}
+
+var<private> t_read: u32;
+var<private> t_add: u32;
+var<private> t_done: bool;
+var<private> t_stop: bool;
+
+// Entry i of the look-back window: its sum counts if every nearer entry was
+// an aggregate and it is ready; a prefix ends the look-back.
+fn look_step(i: u32) {
+    let flag = s_flags[i];
+    let go = !t_stop && flag != 0u;
+    t_add += select(0u, s_sums[i], go);
+    t_done = t_done || (go && flag == PREFIX);
+    t_read += select(0u, 1u, go && flag != PREFIX);
+    t_stop = !go || flag == PREFIX;
+}
 
 fn publish(t: u32, flag: u32, sum: u32) {
     atomicMax(&status[2u + 2u * t], (flag << 16u) | (sum & 0xffffu));
@@ -53,19 +88,13 @@ fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
         sum = s_counts[lid];
     }
     // Up to COUNTS, a constant: the uniformity analysis of Tint does not
-    // take `counts`, which comes from the subgroup size, as uniform.
-    for (var d = 1u; d < COUNTS; d <<= 1u) {
-        var add = 0u;
-        if (lid < counts && lid >= d) {
-            add = s_counts[lid - d];
-        }
-        workgroupBarrier();
-        if (lid < counts) {
-            sum += add;
-            s_counts[lid] = sum;
-        }
-        workgroupBarrier();
-    }
+    // take `counts`, which comes from the subgroup size, as uniform. The
+    // steps are unrolled, as the tile's loads are.
+    t_invocation = lid;
+    t_counts = counts;
+    t_scan = sum;
+    {EACH_SCAN_STEP:scan_step}
+    sum = t_scan;
     let aggregate = s_counts[counts - 1u];
 
     if (lid == 0u) {
@@ -94,18 +123,16 @@ fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
         }
         workgroupBarrier();
         if (lid == 0u) {
-            var i = 0u;
-            var done = false;
-            for (; i < LOOK; i++) {
-                if (s_flags[i] == 0u) {
-                    break;
-                }
-                s_offset += s_sums[i];
-                if (s_flags[i] == PREFIX) {
-                    done = true;
-                    break;
-                }
-            }
+            // The window's entries, nearest first, up to the first that is
+            // not ready or the first prefix; unrolled, as the loads are.
+            t_read = 0u;
+            t_add = 0u;
+            t_done = false;
+            t_stop = false;
+            {EACH_LOOK:look_step}
+            let i = t_read;
+            let done = t_done;
+            s_offset += t_add;
             s_look = select(look - i, 0u, done);
             s_spins = select(0u, s_spins + 1u, i == 0u && !done);
         }
