@@ -1,15 +1,16 @@
 // Exclusive prefix sum: the WGSL twin of scan.glsl, which explains the
 // tile order.
 var<private> v: array<vec4<u32>, LOADS>;
-var<private> t_first: u32;
+var<workgroup> s_quads: array<u32, LOADS * WG>;
+var<private> t_base: u32;
+var<private> t_lid: u32;
 var<private> t_n: u32;
-var<private> t_sum: u32;
-var<private> t_at: u32;
+var<private> t_offset: u32;
 
 // The loops over the loads are unrolled (EACH_LOAD), as compact.wgsl
 // says why.
 fn load_quad(q: u32) {
-    let index = t_first + q;
+    let index = t_base + q * WG + t_lid;
     var x = vec4<u32>(0u);
     if (index < (t_n + 3u) / 4u) {
         x = keys[index];
@@ -18,15 +19,20 @@ fn load_quad(q: u32) {
     let first = index * 4u;
     x = select(vec4<u32>(0u), x, first + vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(t_n));
     v[q] = x;
-    t_sum += x.x + x.y + x.z + x.w;
+    s_quads[q * WG + t_lid] = x.x + x.y + x.z + x.w;
 }
 
 fn tile_counts(tile: u32, lid: u32, n: u32) -> u32 {
-    t_first = (tile * WG + lid) * LOADS;
+    t_base = tile * WG * LOADS;
+    t_lid = lid;
     t_n = n;
-    t_sum = 0u;
     {EACH_LOAD:load_quad}
-    s_counts[lid] = t_sum;
+    workgroupBarrier();
+    var sum = 0u;
+    for (var k = 0u; k < LOADS; k++) {
+        sum += s_quads[lid * LOADS + k];
+    }
+    s_counts[lid] = sum;
     return WG;
 }
 
@@ -34,7 +40,7 @@ fn tile_weight(t: u32, lid: u32, n: u32) -> u32 {
     let quads = (n + 3u) / 4u;
     var sum = 0u;
     for (var q = 0u; q < LOADS; q++) {
-        let index = (t * WG + lid) * LOADS + q;
+        let index = t * WG * LOADS + q * WG + lid;
         if (index < quads) {
             let x = keys[index];
             for (var j = 0u; j < 4u; j++) {
@@ -46,28 +52,33 @@ fn tile_weight(t: u32, lid: u32, n: u32) -> u32 {
 }
 
 fn write_quad(q: u32) {
-    let first = (t_first + q) * 4u;
+    let e = q * WG + t_lid;
+    let group = e / LOADS;
+    var at = t_offset;
+    if (group != 0u) {
+        at += s_counts[group - 1u];
+    }
+    for (var k = group * LOADS; k < e; k++) {
+        at += s_quads[k];
+    }
+    let first = (t_base + e) * 4u;
     let x = v[q];
-    let at = t_at + vec4<u32>(0u, x.x, x.x + x.y, x.x + x.y + x.z);
+    let starts = at + vec4<u32>(0u, x.x, x.x + x.y, x.x + x.y + x.z);
     if (first + 3u < t_n) {
-        out_keys[first] = at.x;
-        out_keys[first + 1u] = at.y;
-        out_keys[first + 2u] = at.z;
-        out_keys[first + 3u] = at.w;
+        out_keys[first] = starts.x;
+        out_keys[first + 1u] = starts.y;
+        out_keys[first + 2u] = starts.z;
+        out_keys[first + 3u] = starts.w;
     } else {
         for (var j = 0u; j < 3u; j++) {
             if (first + j < t_n) {
-                out_keys[first + j] = at[j];
+                out_keys[first + j] = starts[j];
             }
         }
     }
-    t_at = at.w + x.w;
 }
 
 fn tile_write(tile: u32, lid: u32, n: u32, offset: u32) {
-    t_at = offset;
-    if (lid != 0u) {
-        t_at += s_counts[lid - 1u];
-    }
+    t_offset = offset;
     {EACH_LOAD:write_quad}
 }
