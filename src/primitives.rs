@@ -531,8 +531,44 @@ pub mod reference {
 
 #[cfg(test)]
 mod tests {
-    use super::{Keep, Primitive, PrimitiveOptions, PrimitiveShader};
+    use super::{unroll, Keep, Primitive, PrimitiveOptions, PrimitiveShader};
     use ballot_core::back::Target;
+
+    /// Each placeholder of the named kind becomes one call per argument,
+    /// in order; other kinds and the text around them are left alone.
+    #[test]
+    fn unroll_writes_one_call_per_argument() {
+        let text = unroll(
+            "a {EACH_LOAD:f} b {EACH_LOOK:g} c {EACH_LOAD:h}",
+            "LOAD",
+            [0, 2].into_iter(),
+        );
+        assert_eq!(
+            text,
+            "a f(0u);\n    f(2u); b {EACH_LOOK:g} c h(0u);\n    h(2u);"
+        );
+    }
+
+    /// No placeholder is left in any primitive's shader.
+    #[test]
+    fn every_placeholder_is_filled() {
+        for primitive in [
+            Primitive::Compact,
+            Primitive::CompactPairs,
+            Primitive::ExclusiveScan,
+        ] {
+            for target in Target::ALL {
+                let shader =
+                    PrimitiveShader::new(primitive, target, &PrimitiveOptions::default()).unwrap();
+                // A placeholder is `{` and a capital: the shaders' own
+                // braces open blocks, followed by a space or a line end.
+                let left = shader.text().match_indices('{').find(|(at, _)| {
+                    shader.text()[at + 1..].starts_with(|c: char| c.is_ascii_uppercase())
+                });
+                assert!(left.is_none(), "{primitive:?} on {target}: {left:?}");
+            }
+        }
+    }
 
     /// On the fallbacks, a uvec4 of keys costs one barrier: the four
     /// ballots of `compaction_quad` are one exchange of four slots.

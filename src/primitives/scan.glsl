@@ -49,7 +49,7 @@ uint t_offset;
 
 // One load's keys, written at their starts: four stores where the whole
 // uvec4 lies below n. The EACH_LOAD placeholder calls it once per load, as
-// scan.wgsl does; the looped form, a test per word, took the H200 1.3
+// scan.wgsl does; the looped form, a test per word, took the H200 1.24
 // times as long.
 void write_quad(uint q) {
     uint e = q * WG + t_lid;
