@@ -46,6 +46,24 @@ pub fn laps(n: u32) -> u32 {
     seen
 }
 
+/// A loop that lane 0 of some subgroups runs well past every other lane,
+/// so that the workgroup's exit vote often has a single voter: the
+/// emulated targets must count it.
+#[ballot::kernel]
+pub fn lone_laps(n: u32) -> u32 {
+    let mut laps = n % 4;
+    if subgroup_local_invocation_id() == 0 && n >= 12 {
+        laps = 12;
+    }
+    let mut i = 0u32;
+    let mut seen = 0u32;
+    while i < laps {
+        seen = seen * 3 + subgroup_ballot_bit_count(subgroup_ballot(true));
+        i += 1;
+    }
+    seen
+}
+
 /// The README's FindLSB, undefined for an empty mask.
 #[ballot::kernel]
 pub fn lowest_set(m: SubgroupMask) -> u32 {
@@ -531,6 +549,7 @@ pub fn programs() -> Vec<Program> {
         cts(compaction_slot::kernels(), None),
         cts(leader_of_my_half::kernels(), Some(halves)),
         loops(laps::kernels()),
+        loops(lone_laps::kernels()),
         cts(lowest_set::kernels(), None),
         cts(split_ballot::kernels(), Some(splits)),
         cts(split_members::kernels(), Some(splits)),

@@ -293,7 +293,7 @@ impl Helper {
                 FindLsb | FindMsb => &[Below],
                 Share => &[MaskFirst],
                 Elect if emulated => &[Share, LowestFlag],
-                Ballot | WorkgroupAny => &[Share],
+                Ballot => &[Share],
                 BroadcastFirst => &[Share, Values, LowestFlag],
                 Broadcast => &[Share, Values],
                 _ => &[],

@@ -459,26 +459,27 @@ fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
 ";
 
 const WORKGROUP_ANY: &str = "\
-// The exit vote of loops that hold collectives.
-var<workgroup> ballot_any_flag: u32;
+// The exit vote of loops that hold collectives: how many invocations vote
+// yes in the current vote.
+var<workgroup> ballot_votes: atomic<u32>;
 
-// Whether p holds in any invocation of the workgroup. workgroupUniformLoad
-// makes the answer uniform, so a loop may leave on it while every invocation
-// still reaches every barrier; the next vote writes ballot_any_flag only
-// after its own barrier, which every invocation reaches after this read.
+// Whether p holds in any invocation of the workgroup, without an exchange.
+// Each invocation where p holds adds one before workgroupUniformLoad's
+// barrier and takes it back after the load, so every vote starts from zero:
+// the value is uniform, as WGSL promises, because nothing writes the word
+// between the barrier and every invocation's load (naga and Tint close the
+// load with a second barrier). A loop may leave on the answer while every
+// invocation still reaches every barrier. Invocations past the workgroup (a
+// library's guard) do not vote.
 fn ballot_workgroup_any(p: bool) -> bool {
-    let at = ballot_share(p);
-    if (ballot_index == 0u) {
-        var votes = 0u;
-        // The workgroup's words; the spare slot's bit, past the workgroup,
-        // does not vote.
-        for (var i = 0u; (32u * i) < ballot_workgroup_size; i++) {
-            let lanes = (ballot_workgroup_size - (32u * i));
-            let bits = select(((1u << lanes) - 1u), 0xffffffffu, (lanes >= 32u));
-            votes = (votes | (atomicLoad(&ballot_words[(at + i)]) & bits));
-        }
-        ballot_any_flag = votes;
+    let vote = (p && (ballot_index < ballot_workgroup_size));
+    if (vote) {
+        atomicAdd(&ballot_votes, 1u);
     }
-    return (workgroupUniformLoad(&ballot_any_flag) != 0u);
+    let any = (workgroupUniformLoad(&ballot_votes) != 0u);
+    if (vote) {
+        atomicSub(&ballot_votes, 1u);
+    }
+    return any;
 }
 ";
