@@ -465,7 +465,9 @@ var<workgroup> ballot_votes: atomic<u32>;
 
 // Whether p holds in any invocation of the workgroup, without an exchange.
 // Each invocation where p holds adds one before workgroupUniformLoad's
-// barrier and takes it back after the load, so every vote starts from zero:
+// barrier and takes it back after the load, so every vote starts from zero
+// (the first from WGSL's zero-initialised workgroup memory, which a host
+// must not turn off, as for the exchange):
 // the value is uniform, as WGSL promises, because nothing writes the word
 // between the barrier and every invocation's load (naga and Tint close the
 // load with a second barrier). A loop may leave on the answer while every
