@@ -369,11 +369,7 @@ impl PrimitiveShader {
         } else {
             "false"
         };
-        let body = unroll(
-            &fill(body, &[("PAIRS", pairs), ("SUBGROUP_SIZE", size_expr)]),
-            "LOAD",
-            0..loads,
-        );
+        let body = fill(body, &[("PAIRS", pairs), ("SUBGROUP_SIZE", size_expr)]);
         let text = fill(
             skeleton,
             &[
@@ -387,8 +383,18 @@ impl PrimitiveShader {
                 ("LOOK", &LOOK.to_string()),
             ],
         );
-        let steps = std::iter::successors(Some(1u32), |d| Some(d * 2)).take_while(|d| *d < counts);
-        let text = unroll(&unroll(&text, "SCAN_STEP", steps), "LOOK", 0..LOOK);
+        // The loops over constants, written out: the loads, the steps of
+        // the tile's scan of its counts, and the look-back window.
+        let steps: Vec<u32> = std::iter::successors(Some(1u32), |d| Some(d * 2))
+            .take_while(|d| *d < counts)
+            .collect();
+        let text = [
+            ("LOAD", (0..loads).collect()),
+            ("SCAN_STEP", steps),
+            ("LOOK", (0..LOOK).collect::<Vec<u32>>()),
+        ]
+        .iter()
+        .fold(text, |text, (open, args)| unroll(&text, open, args));
         Ok(PrimitiveShader {
             primitive,
             target,
@@ -476,7 +482,7 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 /// for each `a` of `args`, one statement each: a WGSL tile's loops over
 /// constants unrolled, so that wgpu's loop bounding does not keep the
 /// driver from holding the tile in registers.
-fn unroll(template: &str, open: &str, args: impl Iterator<Item = u32> + Clone) -> String {
+fn unroll(template: &str, open: &str, args: &[u32]) -> String {
     let open = format!("{{EACH_{open}:");
     let mut text = String::with_capacity(template.len());
     let mut rest = template;
@@ -487,7 +493,7 @@ fn unroll(template: &str, open: &str, args: impl Iterator<Item = u32> + Clone) -
             .expect("an {EACH_…} in a primitive's template is closed");
         let name = &call[open.len()..close];
         text.push_str(before);
-        let calls: Vec<String> = args.clone().map(|a| format!("{name}({a}u);")).collect();
+        let calls: Vec<String> = args.iter().map(|a| format!("{name}({a}u);")).collect();
         text.push_str(&calls.join("\n    "));
         rest = &call[close + 1..];
     }
@@ -541,7 +547,7 @@ mod tests {
         let text = unroll(
             "a {EACH_LOAD:f} b {EACH_LOOK:g} c {EACH_LOAD:h}",
             "LOAD",
-            [0, 2].into_iter(),
+            &[0, 2],
         );
         assert_eq!(
             text,

@@ -170,14 +170,13 @@ var<workgroup> ballot_votes: atomic<u32>;
 
 // Whether p holds in any invocation of the workgroup, without an exchange.
 // Each invocation where p holds adds one before workgroupUniformLoad's
-// barrier and takes it back after the load, so every vote starts from zero
-// (the first from WGSL's zero-initialised workgroup memory, which a host
-// must not turn off, as for the exchange):
-// the value is uniform, as WGSL promises, because nothing writes the word
-// between the barrier and every invocation's load (naga and Tint close the
-// load with a second barrier). A loop may leave on the answer while every
-// invocation still reaches every barrier. Invocations past the workgroup (a
-// library's guard) do not vote.
+// barrier and takes it back after the load, so every vote starts from zero;
+// the first starts from WGSL's zero-initialised workgroup memory, which a
+// host must not turn off, as for the exchange. The value is uniform, as WGSL
+// promises, because nothing writes the word between the barrier and every
+// invocation's load (naga and Tint close the load with a second barrier). A
+// loop may leave on the answer while every invocation still reaches every
+// barrier. Invocations past the workgroup (a library's guard) do not vote.
 fn ballot_workgroup_any(p: bool) -> bool {
     let vote = (p && (ballot_index < ballot_workgroup_size));
     if (vote) {
