@@ -166,9 +166,13 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
     let source = std::fs::read_to_string(&full).map_err(|e| {
         syn::Error::new(
             args.path.span(),
+            // The path as written, not as resolved: the crate's root is the
+            // user's to know, and the resolved path would name wherever the
+            // build happens to run (another target directory, another
+            // machine).
             format!(
-                "cannot read shader `{relative}` (relative to CARGO_MANIFEST_DIR, {}): {e}",
-                full.display()
+                "cannot read shader `{relative}` (paths are relative to the crate's root, \
+                 CARGO_MANIFEST_DIR): {e}"
             ),
         )
     })?;
