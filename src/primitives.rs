@@ -216,12 +216,44 @@ pub enum PrimitiveError {
     /// A buffer is too small for the run.
     #[error("buffer `{buffer}` holds {bytes} bytes; the run needs {needed}")]
     BufferTooSmall {
-        /// The buffer's role: `keys`, `values`, `out_keys`, `out_values`.
+        /// The argument it was passed as: `keys`, `values`, `out_keys`,
+        /// `out_values` (compaction), `input`, `output` (the scan), or
+        /// `workspace`.
         buffer: &'static str,
         /// Its size.
         bytes: u64,
         /// The bytes the run reads or writes.
         needed: u64,
+    },
+    /// A buffer was made without a usage the run needs: every buffer a
+    /// run binds is a storage buffer, so wgpu would refuse the binding.
+    #[error(
+        "buffer `{buffer}` lacks the {missing} usage the run needs; it was made with {usages}"
+    )]
+    MissingUsage {
+        /// The argument it was passed as, as in [`Self::BufferTooSmall`].
+        buffer: &'static str,
+        /// The usage it lacks, as wgpu spells it: `STORAGE`.
+        missing: &'static str,
+        /// The usages it has, as wgpu spells them (`MAP_READ | COPY_DST`),
+        /// or `none`.
+        usages: String,
+    },
+    /// One buffer was passed as two arguments, at least one of which the
+    /// run writes: an input and an output, two outputs, or a buffer and
+    /// the workspace's (`Workspace::count_buffer`, with the `wgpu`
+    /// feature). wgpu refuses a buffer bound as read-only and as
+    /// read-write storage in one dispatch, and the run would overwrite
+    /// what it reads. Two inputs may be one buffer.
+    #[error(
+        "`{first}` and `{second}` are the same buffer, and the run writes `{second}`: \
+         pass distinct buffers"
+    )]
+    Aliased {
+        /// The earlier argument, as in [`Self::BufferTooSmall`].
+        first: &'static str,
+        /// The later one, which the run writes.
+        second: &'static str,
     },
     /// The device rejected the shader or the pipeline.
     #[error("the device rejected the {primitive} pipeline for {target}: {message}")]

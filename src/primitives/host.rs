@@ -144,20 +144,21 @@ impl Pipeline {
     }
 
     /// The run over `n` elements, bound. `buffers` are keys, values,
-    /// out_keys, out_values.
+    /// out_keys, out_values (bindings 0 to 3), each with the name of the
+    /// argument it came from, for the errors.
     fn bind(
         &self,
         device: &wgpu::Device,
         workspace: &Workspace,
         n: u32,
         keep: Keep,
-        buffers: [Option<&wgpu::Buffer>; 4],
+        buffers: [Option<(&'static str, &wgpu::Buffer)>; 4],
     ) -> Result<Bound<'_>, PrimitiveError> {
         let n = self.shader.check_len(u64::from(n))?;
+        check_buffers(&buffers, workspace)?;
         let needs = [padded_words(n), padded_words(n), u64::from(n), u64::from(n)];
-        let names = ["keys", "values", "out_keys", "out_values"];
-        for ((buffer, words), name) in buffers.iter().zip(needs).zip(names) {
-            if let Some(buffer) = buffer {
+        for (buffer, words) in buffers.iter().zip(needs) {
+            if let Some((name, buffer)) = buffer {
                 if buffer.size() < words * 4 {
                     return Err(PrimitiveError::BufferTooSmall {
                         buffer: name,
@@ -180,11 +181,12 @@ impl Pipeline {
             contents: &words_bytes(&self.shader.params(n, keep)),
             usage: wgpu::BufferUsages::STORAGE,
         });
+        let [keys, values, out_keys, out_values] = buffers.map(|b| b.map(|(_, buffer)| buffer));
         let bound = [
-            buffers[0],
-            buffers[1],
-            buffers[2],
-            buffers[3],
+            keys,
+            values,
+            out_keys,
+            out_values,
             Some(&workspace.status),
             Some(&params),
         ];
@@ -211,6 +213,58 @@ impl Pipeline {
             // Nothing to dispatch for no elements: the cleared status says 0.
             workgroups: (n > 0).then(|| self.shader.workgroups(n)),
         })
+    }
+}
+
+/// Whether the bindings that wgpu would refuse, with a panic in its
+/// default error handler, are absent: every buffer has the `STORAGE` usage
+/// its binding needs, and no buffer is bound twice where one of the two is
+/// written (wgpu refuses a buffer that is both read-only and read-write
+/// storage in one dispatch, and a written input would be overwritten as it
+/// is read). The workspace's status buffer is written, and
+/// [`Workspace::count_buffer`] hands it out, so it takes part as
+/// `workspace`. The run only binds the caller's buffers: it never copies
+/// or maps them, so `STORAGE` is all it needs of them.
+fn check_buffers(
+    buffers: &[Option<(&'static str, &wgpu::Buffer)>; 4],
+    workspace: &Workspace,
+) -> Result<(), PrimitiveError> {
+    for (name, buffer) in buffers.iter().flatten() {
+        if !buffer.usage().contains(wgpu::BufferUsages::STORAGE) {
+            return Err(PrimitiveError::MissingUsage {
+                buffer: name,
+                missing: "STORAGE",
+                usages: usage_names(buffer.usage()),
+            });
+        }
+    }
+    // Bindings 0 and 1 are read, the rest written: in argument order, so
+    // that the later of two names is always one that is written.
+    let bound: Vec<(&'static str, &wgpu::Buffer, bool)> = buffers
+        .iter()
+        .enumerate()
+        .filter_map(|(binding, b)| b.map(|(name, buffer)| (name, buffer, binding >= 2)))
+        .chain([("workspace", &workspace.status, true)])
+        .collect();
+    for (at, &(second, later, written)) in bound.iter().enumerate() {
+        let earlier = bound[..at]
+            .iter()
+            .find(|&&(_, buffer, written_too)| buffer == later && (written || written_too));
+        if let Some(&(first, _, _)) = earlier {
+            return Err(PrimitiveError::Aliased { first, second });
+        }
+    }
+    Ok(())
+}
+
+/// A buffer's usages as wgpu spells them, `MAP_READ | COPY_DST`, or
+/// `none`.
+fn usage_names(usages: wgpu::BufferUsages) -> String {
+    let names: Vec<&str> = usages.iter_names().map(|(name, _)| name).collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(" | ")
     }
 }
 
@@ -441,7 +495,12 @@ impl Compaction {
         keys: &wgpu::Buffer,
         out_keys: &wgpu::Buffer,
     ) -> Result<Bound<'_>, PrimitiveError> {
-        let buffers = [Some(keys), None, Some(out_keys), None];
+        let buffers = [
+            Some(("keys", keys)),
+            None,
+            Some(("out_keys", out_keys)),
+            None,
+        ];
         self.0.bind(device, workspace, n, keep, buffers)
     }
 
@@ -450,7 +509,11 @@ impl Compaction {
     /// `keys` holds at least [`padded_words`]`(n)` words, `out_keys` `n`.
     ///
     /// # Errors
-    /// [`PrimitiveError::TooLarge`] or [`PrimitiveError::BufferTooSmall`].
+    /// [`PrimitiveError::TooLarge`]; [`PrimitiveError::MissingUsage`] for
+    /// a buffer without `STORAGE`; [`PrimitiveError::Aliased`] for one
+    /// buffer passed as an input and an output, as two outputs, or as the
+    /// workspace's; [`PrimitiveError::BufferTooSmall`]. Each before wgpu
+    /// sees the buffers, so nothing reaches its error handler.
     #[allow(clippy::too_many_arguments)] // wgpu's objects, then the run's
     pub fn encode(
         &self,
@@ -485,7 +548,12 @@ impl PairCompaction {
         out_keys: &wgpu::Buffer,
         out_values: &wgpu::Buffer,
     ) -> Result<Bound<'_>, PrimitiveError> {
-        let buffers = [Some(keys), Some(values), Some(out_keys), Some(out_values)];
+        let buffers = [
+            Some(("keys", keys)),
+            Some(("values", values)),
+            Some(("out_keys", out_keys)),
+            Some(("out_values", out_values)),
+        ];
         self.0.bind(device, workspace, n, keep, buffers)
     }
 
@@ -495,7 +563,11 @@ impl PairCompaction {
     /// the outputs `n`.
     ///
     /// # Errors
-    /// [`PrimitiveError::TooLarge`] or [`PrimitiveError::BufferTooSmall`].
+    /// [`PrimitiveError::TooLarge`]; [`PrimitiveError::MissingUsage`] for
+    /// a buffer without `STORAGE`; [`PrimitiveError::Aliased`] for one
+    /// buffer passed as an input and an output, as two outputs, or as the
+    /// workspace's; [`PrimitiveError::BufferTooSmall`]. Each before wgpu
+    /// sees the buffers, so nothing reaches its error handler.
     #[allow(clippy::too_many_arguments)] // the four buffers are the call
     pub fn encode(
         &self,
@@ -530,7 +602,7 @@ impl ExclusiveScan {
         input: &wgpu::Buffer,
         output: &wgpu::Buffer,
     ) -> Result<Bound<'_>, PrimitiveError> {
-        let buffers = [Some(input), None, Some(output), None];
+        let buffers = [Some(("input", input)), None, Some(("output", output)), None];
         self.0.bind(device, workspace, n, Keep::Below(0), buffers)
     }
 
@@ -539,7 +611,11 @@ impl ExclusiveScan {
     /// least [`padded_words`]`(n)` words, `output` `n`.
     ///
     /// # Errors
-    /// [`PrimitiveError::TooLarge`] or [`PrimitiveError::BufferTooSmall`].
+    /// [`PrimitiveError::TooLarge`]; [`PrimitiveError::MissingUsage`] for
+    /// a buffer without `STORAGE`; [`PrimitiveError::Aliased`] for one
+    /// buffer passed as an input and an output, as two outputs, or as the
+    /// workspace's; [`PrimitiveError::BufferTooSmall`]. Each before wgpu
+    /// sees the buffers, so nothing reaches its error handler.
     pub fn encode(
         &self,
         device: &wgpu::Device,
