@@ -238,3 +238,49 @@ fn invalid_settings_are_named() {
         .unwrap_err();
     assert!(err.to_string().contains("`invocations`"), "{err}");
 }
+
+/// A kernel that never ends: every run of it, at every size, runs past the
+/// step budget, so no input is inside its contract.
+#[ballot::kernel]
+fn never_ends(x: u32) -> u32 {
+    let mut n = 0u32;
+    while true {
+        n = subgroup_ballot(x > 0).count();
+    }
+    n
+}
+
+/// What the oracle says of a check that ran no input: an error that says
+/// it ran nothing and why, never a certificate.
+fn not_run<S: Subject>(result: Result<Certificate, PortabilityError<S>>) -> String {
+    match result {
+        Err(PortabilityError::NotRun { kernel, reason }) => {
+            assert_eq!(kernel, "never_ends");
+            reason
+        }
+        Err(e) => panic!("expected a check that ran nothing, got another error: {e}"),
+        Ok(c) => panic!("a kernel the oracle never ran was certified: {c}"),
+    }
+}
+
+#[test]
+fn a_kernel_that_never_ends_is_an_error_naming_the_step_budget_never_a_certificate() {
+    // A small budget keeps each run short; the verdict is the same at any.
+    let oracle = || {
+        never_ends::portability()
+            .step_budget(64)
+            .cases(4)
+            .sizes([4, 32])
+    };
+    // With the size in the contract, each size's own run is undefined:
+    // nothing is compared, under any model.
+    for model in [Model::Vulkan, Model::Wgsl, Model::Independent] {
+        let reason = not_run(oracle().size_is_contract().models([model]).check());
+        assert!(reason.contains("step budget of 64"), "{reason}");
+        assert!(reason.contains("never ends"), "{reason}");
+    }
+    // Without it, the reference run is undefined on every input.
+    let reason = not_run(oracle().models([]).check());
+    assert!(reason.contains("reference run"), "{reason}");
+    assert!(reason.contains("step budget of 64"), "{reason}");
+}

@@ -133,6 +133,22 @@ pub trait Subject {
 
     /// Whether two results are the same, as an output buffer shows them.
     fn same(a: &Self::Output, b: &Self::Output) -> bool;
+
+    /// Why a run that reported `error` ran nothing the oracle can compare,
+    /// in the words of a report that no input could be checked: the
+    /// error's message unless the subject knows better (a step budget that
+    /// ran out, calls that recurse).
+    fn explain(error: &Self::Error) -> String {
+        error.to_string()
+    }
+}
+
+/// [`Subject::explain`] for a run that ran past the oracle's step budget.
+fn past_budget(budget: u64) -> String {
+    format!(
+        "every run ran past the step budget of {budget} loop iterations \
+         (`Portability::step_budget`): the kernel most likely never ends"
+    )
 }
 
 /// A kernel compiled by `#[ballot::kernel]`, run natively.
@@ -165,6 +181,13 @@ impl<K: Kernel> Subject for Native<K> {
 
     fn same(a: &K::Output, b: &K::Output) -> bool {
         a.same(b)
+    }
+
+    fn explain(error: &SimError) -> String {
+        match error {
+            SimError::StepBudget { budget, .. } => past_budget(*budget),
+            other => other.to_string(),
+        }
     }
 }
 
@@ -235,6 +258,17 @@ pub enum PortabilityError<S: Subject> {
         /// The kernel.
         kernel: String,
         /// proptest's account.
+        reason: String,
+    },
+    /// The check compared nothing: every input drawn was outside the
+    /// kernel's contract (its runs never ended, or their calls recurse), or
+    /// no schedule ran although models were asked for. Never a
+    /// certificate: a kernel the oracle did not run is not portable.
+    #[error("kernel `{kernel}` was not checked: {reason}")]
+    NotRun {
+        /// The kernel.
+        kernel: String,
+        /// Why nothing ran, with what the runs reported.
         reason: String,
     },
 }
@@ -470,16 +504,61 @@ impl<S: Subject> Portability<S> {
         let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
         let mut runner = TestRunner::new_with_rng(config, rng);
         let tally = core::cell::RefCell::new(Tally::default());
+        // How many inputs were outside the contract, and what the first
+        // one's runs reported: the account of a check that ran nothing.
+        let rejected = core::cell::RefCell::new((0u64, None::<String>));
+        // A kernel whose first inputs are all outside its contract most
+        // likely has none inside (it never ends, or it recurses), and each
+        // of its runs takes the whole step budget: after `give_up` of them
+        // the rest are rejected unrun, which ends the check in an error as
+        // surely, and in a fraction of the time.
+        let give_up = u64::from(self.cases.clamp(16, 64));
+        let hopeless = core::cell::Cell::new(false);
         let result = runner.run(&self.inputs, |input| {
-            match settings.input(&self.subject, &input, &mut tally.borrow_mut()) {
+            if hopeless.get() {
+                return Err(TestCaseError::reject("no input is inside the contract"));
+            }
+            let mut tally = tally.borrow_mut();
+            match settings.input(&self.subject, &input, &mut tally) {
                 Verdict::Same => Ok(()),
-                Verdict::Outside => Err(TestCaseError::reject("the reference run is undefined")),
+                Verdict::Outside(why) => {
+                    let mut rejected = rejected.borrow_mut();
+                    rejected.0 += 1;
+                    rejected.1.get_or_insert(why);
+                    hopeless.set(tally.inputs == 0 && rejected.0 >= give_up);
+                    Err(TestCaseError::reject("outside the kernel's contract"))
+                }
                 Verdict::Differs(_) => Err(TestCaseError::fail("differs")),
             }
         });
+        let kernel = || self.subject.name().to_owned();
+        let (rejected, why) = rejected.into_inner();
+        let why = why.unwrap_or_else(|| "no run reported why".into());
+        let runs = if settings.size_is_contract {
+            "its run at every subgroup size".to_string()
+        } else {
+            format!(
+                "its reference run (size {}, maximal reconvergence)",
+                settings.reference
+            )
+        };
         match result {
             Ok(()) => {
                 let tally = tally.into_inner();
+                // A kernel with no input run, or with no schedule run where
+                // models were asked for, would get a certificate of nothing.
+                if tally.inputs == 0 {
+                    return Err(PortabilityError::NotRun {
+                        kernel: kernel(),
+                        reason: format!("no input was run: {why}"),
+                    });
+                }
+                if !settings.models.is_empty() && tally.schedules == 0 {
+                    return Err(PortabilityError::NotRun {
+                        kernel: kernel(),
+                        reason: "no schedule of the models asked for was run".into(),
+                    });
+                }
                 Ok(Certificate {
                     kernel: self.subject.name().to_owned(),
                     sizes: settings.sizes,
@@ -503,14 +582,26 @@ impl<S: Subject> Portability<S> {
                         })))
                     }
                     _ => Err(PortabilityError::Inputs {
-                        kernel: self.subject.name().to_owned(),
+                        kernel: kernel(),
                         reason: "a failure did not repeat on its shrunk input".into(),
                     }),
                 }
             }
+            Err(TestError::Abort(_)) if tally.borrow().inputs == 0 => {
+                Err(PortabilityError::NotRun {
+                    kernel: kernel(),
+                    reason: format!(
+                        "all {rejected} inputs drawn were outside its contract, since \
+                         {runs} failed on each: {why}"
+                    ),
+                })
+            }
             Err(TestError::Abort(reason)) => Err(PortabilityError::Inputs {
-                kernel: self.subject.name().to_owned(),
-                reason: reason.to_string(),
+                kernel: kernel(),
+                reason: format!(
+                    "{reason}: {rejected} inputs were outside its contract, the first \
+                     since {runs} failed: {why}"
+                ),
             }),
         }
     }
@@ -540,7 +631,8 @@ struct Tally {
 
 enum Verdict<S: Subject> {
     Same,
-    Outside,
+    /// Outside the kernel's contract, and why ([`Subject::explain`]).
+    Outside(String),
     Differs(Box<Counterexample<S>>),
 }
 
@@ -594,15 +686,15 @@ impl Settings {
             (self.reference, self.step_budget),
             Schedule::Maximal,
         );
-        if !self.size_is_contract && reference.is_err() {
-            return Verdict::Outside;
+        if !self.size_is_contract {
+            if let Err(e) = &reference {
+                return Verdict::Outside(S::explain(e));
+            }
         }
-        tally.inputs += 1;
-        tally.invocations = if tally.inputs == 1 {
-            (n, n)
-        } else {
-            (tally.invocations.0.min(n), tally.invocations.1.max(n))
-        };
+        // Where the size is in the contract, a size whose own run fails is
+        // outside it, and an input with no size left is outside it too.
+        let mut outside = None;
+        let mut compared = 0usize;
         for &size in &self.sizes {
             let at_size = run(
                 subject,
@@ -612,13 +704,15 @@ impl Settings {
                 Schedule::Maximal,
             );
             let expected = if self.size_is_contract {
-                if at_size.is_err() {
+                if let Err(e) = &at_size {
+                    outside.get_or_insert_with(|| S::explain(e));
                     continue;
                 }
                 &at_size
             } else {
                 &reference
             };
+            compared += 1;
             if !same::<S>(&at_size, expected) {
                 return Verdict::Differs(Box::new(Counterexample {
                     kernel: subject.name().to_owned(),
@@ -671,6 +765,15 @@ impl Settings {
                 }
             }
         }
+        if compared == 0 {
+            return Verdict::Outside(outside.unwrap_or_else(|| "no size was run".into()));
+        }
+        tally.inputs += 1;
+        tally.invocations = if tally.inputs == 1 {
+            (n, n)
+        } else {
+            (tally.invocations.0.min(n), tally.invocations.1.max(n))
+        };
         Verdict::Same
     }
 
@@ -1043,5 +1146,17 @@ impl Subject for Interpreted<'_> {
 
     fn same(a: &Self::Output, b: &Self::Output) -> bool {
         a.bit_eq(*b)
+    }
+
+    fn explain(error: &Self::Error) -> String {
+        use crate::interp::InterpError;
+        match error {
+            InterpError::IterationLimit { limit, .. } => past_budget(*limit),
+            InterpError::CallDepth { kernel, limit } => format!(
+                "calls nest deeper than {limit} at `{kernel}`: the kernels' calls recurse, \
+                 and kernels cannot recurse"
+            ),
+            other => other.to_string(),
+        }
     }
 }
