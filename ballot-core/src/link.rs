@@ -86,7 +86,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::Range;
 
-use crate::back::{Language, OptionError, ShaderOptions, Target};
+use crate::back::{Language, OptionError, ShaderOptions, Target, MAX_WORKGROUP_INVOCATIONS};
 use crate::check::{self, Limits, Problem};
 use crate::op::Op;
 use crate::polyfill;
@@ -169,6 +169,9 @@ pub struct LinkError {
     pub message: String,
     /// Where, in the user's file, if anywhere.
     pub location: Option<Location>,
+    /// naga's notes on the error (why it gave up: "Parser recursion limit
+    /// exceeded"), each drawn as `= note:` under the place.
+    pub notes: Vec<String>,
 }
 
 /// A place in a shader file.
@@ -199,8 +202,11 @@ impl fmt::Display for LinkError {
             )?,
             _ => writeln!(f, "{} (target `{target}`)", self.message)?,
         }
-        match &self.location {
-            None => write!(f, "  --> {}", self.path),
+        let pad = match &self.location {
+            None => {
+                write!(f, "  --> {}", self.path)?;
+                " ".to_string()
+            }
             Some(at) => {
                 let number = at.line.to_string();
                 let pad = " ".repeat(number.len());
@@ -215,12 +221,17 @@ impl fmt::Display for LinkError {
                     .collect();
                 let carets = "^".repeat(at.length.max(1) as usize);
                 if at.label.is_empty() {
-                    write!(f, "{pad} | {indent}{carets}")
+                    write!(f, "{pad} | {indent}{carets}")?;
                 } else {
-                    write!(f, "{pad} | {indent}{carets} {}", at.label)
+                    write!(f, "{pad} | {indent}{carets} {}", at.label)?;
                 }
+                pad
             }
+        };
+        for note in &self.notes {
+            write!(f, "\n{pad} = note: {note}")?;
         }
+        Ok(())
     }
 }
 
@@ -232,66 +243,150 @@ pub fn link(
     target: Target,
     options: &LinkOptions,
 ) -> Result<Linked, LinkError> {
+    // A UTF-8 byte order mark is no character of the shader (naga's GLSL
+    // front end would refuse it): it goes, and every location is one of
+    // the text after it, as an editor shows it.
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     let fail = |kind, message: String, at: Option<Range<usize>>| LinkError {
         kind,
         path: path.to_string(),
         target,
         message,
         location: at.map(|r| locate(source, r, String::new())),
+        notes: Vec::new(),
     };
-    check::admit(target, source.as_bytes(), &Limits::default())
-        .map_err(|p: Problem| fail(LinkErrorKind::Input, p.to_string(), None))?;
-    let shader = Shader::read(source, target).map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
-    let emulated = !target.has_subgroups();
     let subgroup_size = options.subgroup_size;
-    let mut workgroup_size = None;
-    if emulated {
-        // The exchange arrays need the entry points' workgroup size, which
-        // only naga knows (a constant expression): link once at a size
-        // that fits any subgroup, and read it back.
-        let first = shader.write(&sizes(subgroup_size, [subgroup_size.max(1), 1, 1]));
-        let module = match valid::diagnose(target, &first.text) {
-            Ok((module, _)) => module,
-            Err(rejected) => match *rejected {
-                (Some(module), _) => module,
-                (None, diagnostic) => return Err(first.error(&shader, path, diagnostic)),
-            },
-        };
-        workgroup_size = Some(shader.workgroup_size(&module).map_err(|(kind, m)| {
-            let at = shader.entries.first().map(|e| e.name.clone());
-            fail(kind, m, at)
-        })?);
-    }
-    let layout = sizes(subgroup_size, workgroup_size.unwrap_or([64, 1, 1]));
-    if emulated {
-        layout.validate().map_err(|e: OptionError| {
-            let at = shader.entries.first().map(|e| e.name.clone());
-            fail(
-                LinkErrorKind::Options,
-                format!("{e} (the workgroup size is the entry point's)"),
-                at,
-            )
-        })?;
-    } else if subgroup_size == 0 || !subgroup_size.is_power_of_two() || subgroup_size > 128 {
-        // Checked on every target, so that an option's error does not
-        // depend on the target list.
+    // The option on its own, first and on every target, so that its error
+    // depends neither on the file nor on the target list.
+    if crate::SubgroupSize::new(subgroup_size).is_err() {
         return Err(fail(
             LinkErrorKind::Options,
             format!("invalid `subgroup_size` {subgroup_size}: a power of two from 1 to 128"),
             None,
         ));
     }
-    let written = shader.write(&layout);
-    if let Err(rejected) = valid::diagnose(target, &written.text) {
-        return Err(written.error(&shader, path, rejected.1));
+    check::admit(target, source.as_bytes(), &Limits::default())
+        .map_err(|p: Problem| fail(LinkErrorKind::Input, p.to_string(), None))?;
+    let shader = Shader::read(source, target).map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
+    shader
+        .require_entry_point()
+        .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
+    if target.has_subgroups() {
+        let written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
+        if let Err(rejected) = valid::diagnose(target, &written.text) {
+            return Err(written.error(&shader, path, rejected.1));
+        }
+        return Ok(Linked {
+            target,
+            functions: written.functions,
+            text: written.text,
+            ops: shader.linked_ops(),
+            workgroup_size: None,
+        });
     }
-    Ok(Linked {
-        target,
-        functions: written.functions,
-        text: written.text,
-        ops: shader.linked_ops(),
-        workgroup_size,
-    })
+    // The exchange arrays need the entry points' workgroup size, which
+    // naga evaluates (a constant expression). Where the shader spells it
+    // in literals, the lexer's reading is linked and validated at once,
+    // and naga's module confirms the size: one pass, as on the other
+    // targets. Otherwise (or where naga reads another size) the text is
+    // linked at a size that fits any subgroup, naga reads the size back,
+    // and the shader is linked again at it.
+    let at_entry = || shader.entries.first().map(|e| e.name.clone());
+    let mut size = shader
+        .literal_workgroup_size()
+        .filter(|&w| sizes(subgroup_size, w).validate().is_ok());
+    // Two passes at most: the second is at the size naga read, which no
+    // linked code can change.
+    for _ in 0..2 {
+        let layout = sizes(subgroup_size, size.unwrap_or([subgroup_size, 1, 1]));
+        let written = shader.write(&layout);
+        let (module, verdict) = match valid::diagnose(target, &written.text) {
+            Ok((module, _)) => (module, None),
+            Err(rejected) => match *rejected {
+                (Some(module), diagnostic) => (module, Some(diagnostic)),
+                (None, diagnostic) => return Err(written.error(&shader, path, diagnostic)),
+            },
+        };
+        let read = shader
+            .workgroup_size(&module)
+            .map_err(|(kind, m)| fail(kind, m, at_entry()))?;
+        if size == Some(read) {
+            if let Some(diagnostic) = verdict {
+                return Err(written.error(&shader, path, diagnostic));
+            }
+            return Ok(Linked {
+                target,
+                functions: written.functions,
+                text: written.text,
+                ops: shader.linked_ops(),
+                workgroup_size: Some(read),
+            });
+        }
+        sizes(subgroup_size, read)
+            .validate()
+            .map_err(|e: OptionError| {
+                // The workgroup is the file's: too many invocations is its
+                // fault; a subgroup larger than the workgroup is the
+                // option's to change.
+                let [x, y, z] = read;
+                match e {
+                    OptionError::Mismatch { .. } => fail(
+                        LinkErrorKind::Options,
+                        format!("{e} (the workgroup size is the entry point's)"),
+                        at_entry(),
+                    ),
+                    _ => fail(
+                        LinkErrorKind::Unsupported,
+                        format!(
+                            "the entry point's workgroup size {x}x{y}x{z} has {} invocations; \
+                             the emulated subgroups' exchange memory serves 1 to \
+                             {MAX_WORKGROUP_INVOCATIONS}: make the workgroup smaller",
+                            u64::from(x) * u64::from(y) * u64::from(z)
+                        ),
+                        at_entry(),
+                    ),
+                }
+            })?;
+        size = Some(read);
+    }
+    Err(fail(
+        LinkErrorKind::Bug,
+        "the entry points' workgroup size changed between two links".to_string(),
+        at_entry(),
+    ))
+}
+
+/// A workgroup size written as literals, the tokens in `@workgroup_size(…)`:
+/// one to three integers, and a trailing comma.
+fn literal_size(text: &str, args: &[Token]) -> Option<[u32; 3]> {
+    let mut size = [1, 1, 1];
+    let mut n = 0;
+    for (k, t) in args.iter().enumerate() {
+        let word = &text[t.range.clone()];
+        match (k % 2, t.kind) {
+            (0, Kind::Number) if n < 3 => {
+                size[n] = integer(word)?;
+                n += 1;
+            }
+            (1, Kind::Punct(b',')) => {}
+            _ => return None,
+        }
+    }
+    (n > 0).then_some(size)
+}
+
+/// An integer literal's value: decimal or `0x` hexadecimal, with WGSL's
+/// `u` / `i` or GLSL's `u` / `U` suffix.
+fn integer(word: &str) -> Option<u32> {
+    let digits = word.trim_end_matches(['u', 'U', 'i']);
+    match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+        None if digits.bytes().all(|b| b.is_ascii_digit()) => digits.parse().ok(),
+        None => None,
+    }
 }
 
 /// The emulation's sizes, as the writers take them.
@@ -324,6 +419,16 @@ fn is_unicode_blank(c: char) -> bool {
     )
 }
 
+/// Whether `c` ends a line comment of `language`: `\n`, `\r` (GLSL's
+/// preprocessor takes a lone one as a line end), and WGSL's other line
+/// breaks.
+fn is_line_break(c: char, language: Language) -> bool {
+    match language {
+        Language::Glsl => matches!(c, '\n' | '\r'),
+        Language::Wgsl => matches!(c, '\u{a}'..='\u{d}' | '\u{85}' | '\u{2028}' | '\u{2029}'),
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Token {
     kind: Kind,
@@ -337,13 +442,15 @@ struct Token {
 /// hold them, and a name such as `ésubgroupElect` is one word.
 fn lex(text: &str, language: Language) -> Vec<Token> {
     let bytes = text.as_bytes();
-    let mut tokens = Vec::new();
+    // About a token for every five bytes of shader code: one allocation,
+    // rather than a copy at each doubling.
+    let mut tokens = Vec::with_capacity(text.len() / 5);
     let mut i = 0;
     let mut line_start = true;
     while i < bytes.len() {
         let b = bytes[i];
         let start = i;
-        if b == b'\n' {
+        if b == b'\n' || b == b'\r' {
             line_start = true;
             i += 1;
             continue;
@@ -354,6 +461,14 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
         }
         if !b.is_ascii() && text[i..].starts_with(is_unicode_blank) {
             i += text[i..].chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        if bytes[i..].starts_with(b"//") {
+            // To the line's end, as naga reads it: a lone `\r` ends a line
+            // too (and in WGSL, the other line breaks).
+            i = text[i..]
+                .find(|c| is_line_break(c, language))
+                .map_or(text.len(), |n| i + n);
             continue;
         }
         if let Some(end) = check::comment_end(bytes, i, language) {
@@ -374,9 +489,13 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
                 }
             }
             // To the end of the line, through `\` continuations.
-            while i < bytes.len() && bytes[i] != b'\n' {
-                if bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'\n') {
-                    i += 1;
+            while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') {
+                if bytes[i] == b'\\' {
+                    match (bytes.get(i + 1), bytes.get(i + 2)) {
+                        (Some(b'\r'), Some(b'\n')) => i += 2,
+                        (Some(b'\n' | b'\r'), _) => i += 1,
+                        _ => {}
+                    }
                 }
                 i += 1;
             }
@@ -473,6 +592,11 @@ struct Shader<'a> {
     /// code.
     library_at: usize,
     prefix: String,
+    /// Whether the shader has an entry point of any stage.
+    has_entry_point: bool,
+    /// Each compute entry point's workgroup size, where it is spelled in
+    /// integer literals (GLSL: the one `layout(local_size_x = …) in;`).
+    literal_sizes: Vec<Option<[u32; 3]>>,
 }
 
 type ReadError = (LinkErrorKind, String, Range<usize>);
@@ -483,6 +607,12 @@ fn source_name(language: Language, op: Op) -> &'static str {
         Language::Glsl => op.glsl_name(),
         Language::Wgsl => polyfill::function_name(Target::Wgsl, op),
     }
+}
+
+/// Whether `name` may be a ballot function's, a look-alike's or a
+/// subgroup built-in's: every name [`Shader::read`] looks up starts so.
+fn is_subgroup_word(name: &str) -> bool {
+    name.starts_with("subgroup") || name.starts_with("gl_Subgroup")
 }
 
 /// Whether `name` looks like a ballot function's.
@@ -533,12 +663,13 @@ impl<'a> Shader<'a> {
             .iter()
             .map(|&op| (source_name(language, op), op))
             .collect();
-        let emulated = !target.has_subgroups();
         let mut uses = Vec::new();
         let mut builtins = Vec::new();
         for (i, token) in tokens.iter().enumerate() {
             let Some(name) = ident(i) else { continue };
-            if defined.contains(name) || (i > 0 && punct(i - 1, b'.')) {
+            // Every name read below starts so (`source_names_are_prefixed`):
+            // the other words, nearly all of a shader's, cost one test.
+            if !is_subgroup_word(name) || defined.contains(name) || (i > 0 && punct(i - 1, b'.')) {
                 continue;
             }
             let called = punct(i + 1, b'(');
@@ -570,7 +701,9 @@ impl<'a> Shader<'a> {
                         token.range.clone(),
                     ));
                 }
-                None if emulated && language == Language::Glsl => {
+                // Read on every target, for `require_entry_point`; only the
+                // emulated ones replace them.
+                None if language == Language::Glsl => {
                     if let Some(size) = match name {
                         "gl_SubgroupInvocationID" => Some(false),
                         "gl_SubgroupSize" => Some(true),
@@ -597,6 +730,8 @@ impl<'a> Shader<'a> {
             has_diagnostic: false,
             library_at: 0,
             prefix,
+            has_entry_point: false,
+            literal_sizes: Vec::new(),
         };
         match language {
             Language::Wgsl => shader.read_wgsl(&tokens)?,
@@ -739,6 +874,7 @@ impl<'a> Shader<'a> {
             }
             self.entries.push(entry);
         }
+        self.read_wgsl_attributes(tokens);
         // The built-ins the linker reads must be parameters, where it can
         // name them.
         if self.links_any() {
@@ -768,9 +904,102 @@ impl<'a> Shader<'a> {
         Ok(())
     }
 
+    /// The WGSL entry points' attributes: whether there is an entry point
+    /// of any stage, and each compute entry point's literal workgroup size.
+    /// An attribute list is the `@name(…)`s before `fn`; any other token
+    /// ends one (a member's, a parameter's, a variable's).
+    fn read_wgsl_attributes(&mut self, tokens: &[Token]) {
+        let text = self.text;
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        let (mut compute, mut size) = (false, None);
+        let mut i = 0;
+        while i < tokens.len() {
+            if s(i) != "@" {
+                if s(i) == "fn" && compute {
+                    self.literal_sizes.push(size);
+                }
+                (compute, size) = (false, None);
+                i += 1;
+                continue;
+            }
+            let name = s(i + 1);
+            let mut j = i + 2;
+            let mut args = j..j;
+            if s(j) == "(" {
+                let mut depth = 0usize;
+                while j < tokens.len() {
+                    match s(j) {
+                        "(" => depth += 1,
+                        ")" if depth <= 1 => break,
+                        ")" => depth -= 1,
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                args = i + 3..j;
+                j += 1;
+            }
+            match name {
+                "compute" => {
+                    compute = true;
+                    self.has_entry_point = true;
+                }
+                "vertex" | "fragment" => self.has_entry_point = true,
+                "workgroup_size" => size = literal_size(text, &tokens[args.clone()]),
+                _ => {}
+            }
+            i = j;
+        }
+    }
+
     fn read_glsl(&mut self, tokens: &[Token]) {
         let text = self.text;
         let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        // `layout(local_size_x = 64, …) in;`: the workgroup size, where it
+        // is literals; more than one such line is left to naga.
+        let mut sizes = Vec::new();
+        for i in 0..tokens.len() {
+            if s(i) != "layout" || s(i + 1) != "(" {
+                continue;
+            }
+            let Some(n) = (i + 2..tokens.len()).find(|&k| s(k) == ")") else {
+                continue;
+            };
+            if s(n + 1) != "in" || s(n + 2) != ";" {
+                continue;
+            }
+            let items = &tokens[i + 2..n];
+            if !items
+                .iter()
+                .any(|t| text[t.range.clone()].starts_with("local_size_"))
+            {
+                continue;
+            }
+            let mut size = Some([1, 1, 1]);
+            for item in items.split(|t| t.kind == Kind::Punct(b',')) {
+                let word = |k: usize| item.get(k).map_or("", |t| &text[t.range.clone()]);
+                let axis = match word(0) {
+                    "local_size_x" => 0,
+                    "local_size_y" => 1,
+                    "local_size_z" => 2,
+                    _ => continue,
+                };
+                match (word(1), item.get(2).map(|t| t.kind), item.len()) {
+                    ("=", Some(Kind::Number), 3) => {
+                        if let (Some(s), Some(v)) = (size.as_mut(), integer(word(2))) {
+                            s[axis] = v;
+                        } else {
+                            size = None;
+                        }
+                    }
+                    _ => size = None,
+                }
+            }
+            sizes.push(size);
+        }
+        if let [size] = sizes[..] {
+            self.literal_sizes.push(size);
+        }
         for (i, token) in tokens.iter().enumerate() {
             if token.kind == Kind::Directive {
                 let line = s(i);
@@ -811,6 +1040,54 @@ impl<'a> Shader<'a> {
                 }
             }
         }
+    }
+
+    /// The one workgroup size every compute entry point spells in integer
+    /// literals, if they do: a guess that naga's module must confirm.
+    fn literal_workgroup_size(&self) -> Option<[u32; 3]> {
+        let first = (*self.literal_sizes.first()?)?;
+        self.literal_sizes
+            .iter()
+            .all(|&s| s == Some(first))
+            .then_some(first)
+    }
+
+    /// A shader that calls a ballot function (or reads a subgroup built-in
+    /// the emulation replaces) must have an entry point: the linked
+    /// functions keep per-invocation state that the entry point sets up
+    /// first, and without one nothing would, and they would compute wrong
+    /// values once the user adds it. Refused on every target, those that
+    /// link nothing too, so that a shader links for all or none.
+    fn require_entry_point(&self) -> Result<(), ReadError> {
+        let has_entry = match self.target.language() {
+            Language::Wgsl => self.has_entry_point,
+            Language::Glsl => !self.entries.is_empty(),
+        };
+        let first = self
+            .uses
+            .iter()
+            .map(|u| u.name.clone())
+            .chain(self.builtins.iter().map(|b| b.name.clone()))
+            .min_by_key(|r| r.start);
+        let (Some(at), false) = (first, has_entry) else {
+            return Ok(());
+        };
+        let entry = match self.target.language() {
+            Language::Wgsl => "an entry point (`@compute @workgroup_size(64) fn main(…)`)",
+            Language::Glsl => "`void main()`",
+        };
+        Err((
+            LinkErrorKind::Unsupported,
+            format!(
+                "the shader calls `{}` but has no entry point: the linked ballot functions \
+                 are set up at the start of each entry point (`{}init`), so they would give \
+                 wrong values in any shader this text is pasted into; link the whole shader, \
+                 with {entry}, not a library of functions",
+                &self.text[at.clone()],
+                self.prefix
+            ),
+            at,
+        ))
     }
 
     /// Whether the target lacks `op`, so that its calls are linked.
@@ -904,8 +1181,13 @@ impl<'a> Shader<'a> {
         for range in &self.deletions {
             edit(range.clone(), String::new(), range.clone());
         }
+        // Each operation's name once, not once a call.
+        let names: BTreeMap<Op, String> = ops
+            .iter()
+            .map(|&op| (op, format!("{p}{}", &linked_name(op)["ballot_".len()..])))
+            .collect();
         for u in self.uses.iter().filter(|u| self.links(u.op)) {
-            let name = format!("{p}{}", &linked_name(u.op)["ballot_".len()..]);
+            let name = names[&u.op].clone();
             match u.args {
                 None => edit(u.name.clone(), format!("{name}()"), u.name.clone()),
                 Some((after_open, more)) => {
@@ -917,7 +1199,7 @@ impl<'a> Shader<'a> {
                 }
             }
         }
-        for b in &self.builtins {
+        for b in self.builtins.iter().filter(|_| emulated) {
             let name = if b.size {
                 format!("{p}subgroup_size")
             } else {
@@ -1183,6 +1465,7 @@ impl Written {
             target: shader.target,
             message: d.message.clone(),
             location: None,
+            notes: d.notes.clone(),
         };
         match mapped.last() {
             Some((range, label)) => LinkError {
@@ -1263,17 +1546,30 @@ fn statements(text: &str, body: usize, statements: &[String]) -> String {
         .collect()
 }
 
-/// The location of `range` in `text`, widened to whole characters.
+/// How many lines end in `text`: at `\r\n`, `\n` or a lone `\r`, as
+/// editors count them (a file from an old Mac has only `\r`).
+fn line_ends(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let crs = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+        .count();
+    bytes.iter().filter(|&&b| b == b'\n').count() + crs
+}
+
+/// The location of `range` in `text`, widened to whole characters. Lines
+/// end at `\r\n`, `\n` and a lone `\r`.
 fn locate(text: &str, range: Range<usize>, label: String) -> Location {
     let mut start = range.start.min(text.len());
     while !text.is_char_boundary(start) {
         start -= 1;
     }
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    let line_text = text[line_start..line_end]
-        .trim_end_matches('\r')
-        .to_string();
+    let line_start = text[..start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let line_end = text[start..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| start + i);
+    let line_text = text[line_start..line_end].to_string();
     let column = text[line_start..start].chars().count() as u32 + 1;
     let mut end = range.end.clamp(start, line_end);
     while !text.is_char_boundary(end) {
@@ -1281,7 +1577,7 @@ fn locate(text: &str, range: Range<usize>, label: String) -> Location {
     }
     let length = text[start..end].chars().count().max(1) as u32;
     Location {
-        line: text[..start].matches('\n').count() as u32 + 1,
+        line: line_ends(&text[..start]) as u32 + 1,
         column,
         length,
         line_text,

@@ -358,7 +358,15 @@ impl<'a> Source<'a> {
                     .filter_map(|(span, label)| Some((range(span)?, label.to_string())))
                     .collect();
                 let message = e.message().to_string();
-                Box::new((None, Diagnostic { message, labels }))
+                let notes = e.notes().map(str::to_string).collect();
+                Box::new((
+                    None,
+                    Diagnostic {
+                        message,
+                        labels,
+                        notes,
+                    },
+                ))
             })?,
             Language::Glsl => {
                 let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
@@ -372,7 +380,15 @@ impl<'a> Source<'a> {
                             .map(|r| (r, String::new()))
                             .into_iter()
                             .collect();
-                        Box::new((None, Diagnostic { message, labels }))
+                        let notes = Vec::new();
+                        Box::new((
+                            None,
+                            Diagnostic {
+                                message,
+                                labels,
+                                notes,
+                            },
+                        ))
                     })?
             }
         };
@@ -390,7 +406,15 @@ impl<'a> Source<'a> {
                     message.push_str(&cause.to_string());
                     source = cause.source();
                 }
-                Err(Box::new((Some(module), Diagnostic { message, labels })))
+                let notes = Vec::new();
+                Err(Box::new((
+                    Some(module),
+                    Diagnostic {
+                        message,
+                        labels,
+                        notes,
+                    },
+                )))
             }
         }
     }
@@ -439,12 +463,14 @@ impl<'a> Source<'a> {
 }
 
 /// naga's verdict on a text, for a caller that renders it on another
-/// text (the linker, on the user's file): the message with its causes, and
-/// the labelled byte ranges of the text it points at, outermost first.
+/// text (the linker, on the user's file): the message with its causes, the
+/// labelled byte ranges of the text it points at, outermost first, and
+/// naga's notes (the WGSL front end's; the others have none).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Diagnostic {
     pub message: String,
     pub labels: Vec<(Range<usize>, String)>,
+    pub notes: Vec<String>,
 }
 
 /// naga's rejection of a text: the module where only validation failed,
