@@ -1,10 +1,11 @@
 //! `ballot portability FILE.rs...`: the portability oracle over the kernels
 //! of Rust files, run by the IR interpreter.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use ballot_core::front;
+use ballot_core::front::{self, FileKernel, Resolved};
+use ballot_core::ir::Kernel;
 use ballot_core::portability::{Interpreted, Portability, PortabilityError};
 use ballot_core::schedule::Model;
 use clap::error::ErrorKind;
@@ -14,8 +15,11 @@ use clap::error::ErrorKind;
 /// models allow (exit 1 if one does not).
 ///
 /// Kernels are found by their attribute (`#[ballot::kernel]` or
-/// `#[kernel]`), in the files and their inline modules, and run by the IR
-/// interpreter. A kernel may call any kernel of the files.
+/// `#[kernel]`), in the files and their inline modules, named by their
+/// path (`module::name`), and run by the IR interpreter. A kernel may call
+/// any kernel of the files, but not itself, directly or not. A kernel that
+/// could not be run (every input outside its contract) is not checked,
+/// which is a failure too.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The Rust files.
@@ -76,28 +80,35 @@ pub fn run(args: &Args) -> ExitCode {
     })
 }
 
+/// A kernel of the files, as the reports name it.
+struct Found {
+    /// `module::name`, and the file where kernels of two files share it.
+    name: String,
+    /// The kernels it runs: itself first, then every kernel it calls,
+    /// directly or not; or why it cannot run.
+    closure: Result<Vec<Kernel>, String>,
+}
+
 fn check(args: &Args) -> ExitCode {
-    let mut kernels = Vec::new();
-    for path in &args.files {
+    let mut kernels: Vec<FileKernel> = Vec::new();
+    for (index, path) in args.files.iter().enumerate() {
         let source = match std::fs::read_to_string(path) {
             Ok(s) => s,
             Err(e) => return crate::fail(&format!("cannot read `{}`: {e}", path.display())),
         };
-        match front::lower_file(&source) {
-            Ok(found) => kernels.extend(found.into_iter().map(|l| l.kernel)),
-            Err(e) => {
-                let at = e.span().start();
-                return crate::fail(&format!(
-                    "{}:{}:{}: {e}",
-                    path.display(),
-                    at.line,
-                    at.column + 1
-                ));
-            }
+        match front::lower_file_kernels(&source) {
+            Ok(found) => kernels.extend(found.into_iter().map(|k| FileKernel { file: index, ..k })),
+            Err(e) => return at(&args.files[index], &e),
         }
     }
+    // A cycle between kernels of different files, which no file's own
+    // check sees.
+    if let Err((kernel, e)) = front::check_recursion(&kernels) {
+        return at(&args.files[kernels[kernel].file], &e);
+    }
+    let found = named(&kernels, &args.files);
     for name in &args.kernels {
-        if !kernels.iter().any(|k| &k.name == name) {
+        if !found.iter().any(|k| selects(name, &k.name)) {
             crate::usage_error(
                 "portability",
                 ErrorKind::InvalidValue,
@@ -110,14 +121,21 @@ fn check(args: &Args) -> ExitCode {
     } else {
         args.models.iter().map(|m| m.model()).collect()
     };
-    let mut failed = 0;
-    let mut checked = 0;
-    for kernel in &kernels {
-        if !args.kernels.is_empty() && !args.kernels.contains(&kernel.name) {
+    let (mut checked, mut failed, mut unchecked) = (0, 0, 0);
+    for kernel in &found {
+        if !args.kernels.is_empty() && !args.kernels.iter().any(|n| selects(n, &kernel.name)) {
             continue;
         }
         checked += 1;
         println!("{}", kernel.name);
+        let closure = match &kernel.closure {
+            Ok(closure) => closure,
+            Err(why) => {
+                unchecked += 1;
+                println!("  NOT CHECKED: {why}");
+                continue;
+            }
+        };
         // The size first, under maximal reconvergence; then each model on
         // its own, each size compared with itself.
         let mut checks: Vec<(String, Vec<Model>, bool)> = Vec::new();
@@ -127,12 +145,13 @@ fn check(args: &Args) -> ExitCode {
         for &m in &models {
             checks.push((m.to_string(), vec![m], true));
         }
-        let mut portable = true;
+        let (mut portable, mut run) = (true, true);
         for (label, models, contract) in checks {
-            let Some(subject) = Interpreted::new(&kernels, &kernel.name) else {
+            let Some(subject) = Interpreted::new(closure, &closure[0].name) else {
                 continue;
             };
             let mut oracle: Portability<Interpreted> = subject
+                .with_name(kernel.name.clone())
                 .portability()
                 .models(models)
                 .cases(args.cases)
@@ -155,21 +174,137 @@ fn check(args: &Args) -> ExitCode {
                 Err(PortabilityError::Option(e)) => {
                     crate::usage_error("portability", ErrorKind::InvalidValue, e)
                 }
+                // A check that ran nothing certifies nothing.
+                Err(PortabilityError::NotRun { reason, .. }) => {
+                    run = false;
+                    println!("  {label}: NOT CHECKED: {reason}");
+                }
                 Err(e) => {
-                    portable = false;
-                    println!("  {label}: not checked: {e}");
+                    run = false;
+                    println!("  {label}: NOT CHECKED: {e}");
                 }
             }
         }
         failed += usize::from(!portable);
+        unchecked += usize::from(portable && !run);
     }
+    let not_checked = if unchecked > 0 {
+        format!(", {unchecked} not checked")
+    } else {
+        String::new()
+    };
     println!(
-        "{checked} kernels: {} portable, {failed} not",
-        checked - failed
+        "{checked} kernels: {} portable, {failed} not{not_checked}",
+        checked - failed - unchecked
     );
-    if failed == 0 {
+    if failed == 0 && unchecked == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// The error `e` of `path`, at its line and column.
+fn at(path: &Path, e: &syn::Error) -> ExitCode {
+    let at = e.span().start();
+    crate::fail(&format!(
+        "{}:{}:{}: {e}",
+        path.display(),
+        at.line,
+        at.column + 1
+    ))
+}
+
+/// Whether `--kernel wanted` selects the kernel reported as `name`: by its
+/// path, or by its name alone (every kernel of that name).
+fn selects(wanted: &str, name: &str) -> bool {
+    let path = name.split(' ').next().unwrap_or(name);
+    wanted == name || wanted == path || path.rsplit("::").next() == Some(wanted)
+}
+
+/// Each kernel's report name and the kernels it runs.
+fn named(kernels: &[FileKernel], files: &[PathBuf]) -> Vec<Found> {
+    let calls = front::calls(kernels);
+    let shared = |k: &FileKernel| {
+        kernels
+            .iter()
+            .filter(|o| o.path() == k.path())
+            .nth(1)
+            .is_some()
+    };
+    let name = |k: &FileKernel| {
+        if shared(k) {
+            format!("{} ({})", k.path(), files[k.file].display())
+        } else {
+            k.path()
+        }
+    };
+    (0..kernels.len())
+        .map(|root| Found {
+            name: name(&kernels[root]),
+            closure: closure(kernels, &calls, root, &name),
+        })
+        .collect()
+}
+
+/// `root` and every kernel it calls, directly or not, each once: what the
+/// interpreter runs it with. The interpreter finds a callee by its name, so
+/// two kernels of one name in the closure, or a call that names none, are
+/// refused here rather than run as another kernel.
+fn closure(
+    kernels: &[FileKernel],
+    calls: &[Vec<(ballot_core::ir::Handle<ballot_core::ir::Expr>, Resolved)>],
+    root: usize,
+    name: &dyn Fn(&FileKernel) -> String,
+) -> Result<Vec<Kernel>, String> {
+    let mut order = vec![root];
+    let mut next = 0;
+    while let Some(&kernel) = order.get(next) {
+        next += 1;
+        for (handle, resolved) in &calls[kernel] {
+            let callee = || match kernels[kernel].lowered.kernel.exprs.get(*handle) {
+                Some(ballot_core::ir::Expr::Call { callee, .. }) => callee.clone(),
+                _ => String::new(),
+            };
+            match resolved {
+                Resolved::Kernel(k) if !order.contains(k) => order.push(*k),
+                Resolved::Kernel(_) => {}
+                Resolved::Missing => {
+                    return Err(format!(
+                        "`{}` calls `{}`, which is no kernel of the files",
+                        name(&kernels[kernel]),
+                        callee()
+                    ))
+                }
+                Resolved::Ambiguous(of) => {
+                    let names: Vec<String> = of
+                        .iter()
+                        .map(|&k| format!("`{}`", name(&kernels[k])))
+                        .collect();
+                    return Err(format!(
+                        "`{}` calls `{}`, which may be any of {}: call it by its path",
+                        name(&kernels[kernel]),
+                        callee(),
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    for (i, &a) in order.iter().enumerate() {
+        if let Some(&b) = order[i + 1..]
+            .iter()
+            .find(|&&b| kernels[b].lowered.kernel.name == kernels[a].lowered.kernel.name)
+        {
+            return Err(format!(
+                "it runs both `{}` and `{}`, which the interpreter cannot tell apart",
+                name(&kernels[a]),
+                name(&kernels[b])
+            ));
+        }
+    }
+    Ok(order
+        .into_iter()
+        .map(|k| kernels[k].lowered.kernel.clone())
+        .collect())
 }

@@ -1065,6 +1065,8 @@ impl<S: Subject> fmt::Debug for Input<S> {
 pub struct Interpreted<'k> {
     interp: crate::interp::Interpreter<'k>,
     kernel: &'k crate::ir::Kernel,
+    /// The name reports give it, where not the kernel's own.
+    name: Option<String>,
 }
 
 #[cfg(feature = "interp")]
@@ -1074,7 +1076,20 @@ impl<'k> Interpreted<'k> {
     pub fn new(kernels: &'k [crate::ir::Kernel], name: &str) -> Option<Self> {
         let interp = crate::interp::Interpreter::new(kernels);
         let kernel = interp.kernel(name)?;
-        Some(Self { interp, kernel })
+        Some(Self {
+            interp,
+            kernel,
+            name: None,
+        })
+    }
+
+    /// Names the kernel `name` in reports (its certificate, its
+    /// counterexample): its path, say, where kernels of several modules
+    /// share a name.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
     }
 
     /// The oracle for this kernel, with inputs from each parameter type's
@@ -1116,7 +1131,7 @@ impl Subject for Interpreted<'_> {
     type Error = crate::interp::InterpError;
 
     fn name(&self) -> &str {
-        &self.kernel.name
+        self.name.as_deref().unwrap_or(&self.kernel.name)
     }
 
     fn run(

@@ -36,6 +36,12 @@ pub fn check_tokens(tokens: TokenStream) -> syn::Result<()> {
     let mut stack: Vec<(proc_macro2::token_stream::IntoIter, Option<usize>)> = Vec::new();
     let mut current = tokens.into_iter();
     let mut operators = 0usize;
+    // Whether the last token closed a block: an item (`fn f() { … }`, a
+    // `mod`) or a statement (`if c { … }`) may end there without a `;`,
+    // so what follows is another one unless it continues the expression
+    // (`as`, `else`, an operator). Counting on would add up the `->` of
+    // every function of a file.
+    let mut after_block = false;
     loop {
         let Some(token) = current.next() else {
             let Some((outer, saved)) = stack.pop() else {
@@ -44,9 +50,13 @@ pub fn check_tokens(tokens: TokenStream) -> syn::Result<()> {
             current = outer;
             if let Some(saved) = saved {
                 operators = saved;
+                after_block = true;
             }
             continue;
         };
+        if std::mem::take(&mut after_block) && starts_anew(&token) {
+            operators = 0;
+        }
         match token {
             TokenTree::Group(group) => {
                 if stack.len() >= MAX_BRACKETS {
@@ -66,6 +76,16 @@ pub fn check_tokens(tokens: TokenStream) -> syn::Result<()> {
             }
             TokenTree::Ident(_) | TokenTree::Literal(_) => {}
         }
+    }
+}
+
+/// Whether `token`, right after a block, begins another item or
+/// statement: a word other than `as` and `else`, or an attribute's `#`.
+fn starts_anew(token: &TokenTree) -> bool {
+    match token {
+        TokenTree::Ident(word) => word != "as" && word != "else",
+        TokenTree::Punct(punct) => punct.as_char() == '#',
+        TokenTree::Group(_) | TokenTree::Literal(_) => false,
     }
 }
 
@@ -254,5 +274,29 @@ mod tests {
         assert!(check_tokens(tokens(&split)).is_ok());
         let blocks = format!("fn f(x: u32) -> u32 {{ {{ {half} }} + {{ {half} }} }}");
         assert!(check_tokens(tokens(&blocks)).is_ok());
+    }
+
+    #[test]
+    fn operators_are_counted_per_item_of_a_file() {
+        // Each function's `->` is two operators: 2,100 functions are 4,200
+        // of them, which one statement may not hold but a file of items may.
+        let functions = MAX_STATEMENT_OPERATORS / 2 + 52;
+        let file: String = (0..functions)
+            .map(|i| format!("#[inline] fn f{i}() -> u32 {{ 0 }}\n"))
+            .collect();
+        assert!(check_tokens(tokens(&file)).is_ok());
+        let module = format!("mod m {{ {file} }}");
+        assert!(check_tokens(tokens(&module)).is_ok());
+        // Statements that end with a block start anew too, but a block in
+        // the middle of an expression does not end it.
+        let half = vec!["x"; MAX_STATEMENT_OPERATORS / 2 + 1].join(" + ");
+        let ifs = format!("fn f(x: u32) {{ if {half} {{}} if {half} {{}} }}");
+        assert!(check_tokens(tokens(&ifs)).is_ok());
+        let cast = format!("fn f(x: u32) -> u32 {{ {half} + {{ x }} as u32 + {half} }}");
+        assert!(check_tokens(tokens(&cast)).is_err());
+        let chain = format!(
+            "fn f(c: bool, x: u32) -> u32 {{ {half} + if c {{ x }} else {{ x }} + {half} }}"
+        );
+        assert!(check_tokens(tokens(&chain)).is_err());
     }
 }

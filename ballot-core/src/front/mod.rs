@@ -29,6 +29,7 @@ mod call;
 mod control;
 mod error;
 mod expr;
+mod file;
 mod hint;
 mod infer;
 pub mod limits;
@@ -52,6 +53,7 @@ use proc_macro2::Span;
 use crate::ir;
 use builder::Builder;
 use error::Errors;
+pub use file::{calls, check_recursion, cycle_message, resolve, FileKernel, Resolved};
 use scope::Scopes;
 use ty::Ret;
 
@@ -87,43 +89,30 @@ pub fn lower(item: &syn::ItemFn) -> syn::Result<Lowered> {
 /// Lowers every kernel of a Rust file held as text: the functions marked
 /// `#[ballot::kernel]` or `#[kernel]`, in the file and its inline modules,
 /// in order. For tools that read kernels from source, such as
-/// `ballot portability`.
+/// `ballot portability`; [`lower_file_kernels`] names each by its path.
 ///
 /// # Errors
-/// The file does not parse, or a kernel in it does not lower: the first
-/// error, with its span.
+/// As [`lower_file_kernels`].
 pub fn lower_file(source: &str) -> syn::Result<Vec<Lowered>> {
-    fn is_kernel(f: &syn::ItemFn) -> bool {
-        f.attrs.iter().any(|a| {
-            let path: Vec<String> = a
-                .path()
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            path == ["kernel"] || path == ["ballot", "kernel"]
-        })
-    }
-    fn collect(items: &[syn::Item], out: &mut Vec<Lowered>) -> syn::Result<()> {
-        for item in items {
-            match item {
-                syn::Item::Fn(f) if is_kernel(f) => {
-                    limits::check_depth(f)?;
-                    out.push(lower(f)?);
-                }
-                syn::Item::Mod(syn::ItemMod {
-                    content: Some((_, items)),
-                    ..
-                }) => collect(items, out)?,
-                _ => {}
-            }
-        }
-        Ok(())
-    }
+    Ok(lower_file_kernels(source)?
+        .into_iter()
+        .map(|k| k.lowered)
+        .collect())
+}
+
+/// Lowers every kernel of a Rust file held as text, as [`lower_file`]
+/// does, each with the inline modules it is in.
+///
+/// # Errors
+/// The file does not parse, a kernel in it does not lower, two kernels
+/// of one module have one name, or kernels call each other in a cycle
+/// ([`check_recursion`]): the first error, with its span.
+pub fn lower_file_kernels(source: &str) -> syn::Result<Vec<FileKernel>> {
     crate::stack::deep(|| {
         let file: syn::File = parse_checked(source)?;
         let mut out = Vec::new();
-        collect(&file.items, &mut out)?;
+        file::collect(&file.items, &mut Vec::new(), &mut out)?;
+        check_recursion(&out).map_err(|(_, e)| e)?;
         Ok(out)
     })
 }
