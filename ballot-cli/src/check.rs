@@ -1,7 +1,7 @@
 //! `ballot check PATH... [--target T] [--format human|json]`.
 
 use std::collections::HashSet;
-use std::io::{IsTerminal as _, Read as _, Write as _};
+use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -11,6 +11,7 @@ use ballot::check::{
     check_bytes, target_for_path, CheckError, Problem, EXTENSIONS, MAX_SOURCE_BYTES,
 };
 use ballot::Target;
+use ballot_core::source::ReadError;
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
@@ -40,8 +41,9 @@ JSON:
               "column": 13}, ...],
    "checked": 1, "invalid": 1}
   `problem` is null for a valid file, else one of: invalid (naga rejected
-  it), unreadable, too-large, empty, not-utf8, too-deep, too-long,
-  macro-too-large, naga-panicked, timed-out, thread. `message` is naga's
+  it), unreadable (a FIFO or a device, which is never read, included),
+  too-large, empty, not-utf8, too-deep, too-long, macro-too-large,
+  macro-cycle, naga-panicked, timed-out, thread. `message` is naga's
   error and its notes, without the source snippet. `line` and `column` are
   1-based, null where the problem points nowhere; `column` is there only
   where naga's first label is on that line. `target` is null only for a
@@ -104,7 +106,8 @@ struct FileReport {
     ok: bool,
     /// What kind of failure: `invalid` (naga rejected it), `unreadable`,
     /// `too-large`, `empty`, `not-utf8`, `too-deep`, `too-long`,
-    /// `macro-too-large`, `naga-panicked`, `timed-out`, `thread`.
+    /// `macro-too-large`, `macro-cycle`, `naga-panicked`, `timed-out`,
+    /// `thread`.
     problem: Option<&'static str>,
     message: Option<String>,
     line: Option<u32>,
@@ -290,7 +293,7 @@ struct Outcome {
 /// Reads and checks one file.
 fn check_one(job: &Job) -> Outcome {
     let path = job.path.display().to_string();
-    let unreadable = |e: &std::io::Error| {
+    let unreadable = |e: &dyn std::fmt::Display| {
         let message = format!("cannot read `{path}`: {e}");
         Outcome {
             diagnostic: Some(format!("error: {message}")),
@@ -309,7 +312,7 @@ fn check_one(job: &Job) -> Outcome {
         return unreadable(e);
     }
     let target = job.target.expect("a job that did not fail has a target");
-    let (err, bytes) = match read(&job.path) {
+    let (err, bytes) = match ballot_core::source::read(&job.path, MAX_SOURCE_BYTES) {
         Ok(bytes) => match check_bytes(target, &path, &bytes) {
             Ok(()) => {
                 return Outcome {
@@ -327,17 +330,15 @@ fn check_one(job: &Job) -> Outcome {
             }
             Err(err) => (err, bytes),
         },
-        Err(Read::Io(e)) => return unreadable(&e),
-        Err(Read::TooLarge(size)) => (
+        Err(ReadError::TooLarge { size, limit }) => (
             CheckError {
                 path: path.clone(),
-                problem: Problem::TooLarge {
-                    size,
-                    limit: MAX_SOURCE_BYTES,
-                },
+                problem: Problem::TooLarge { size, limit },
             },
             Vec::new(),
         ),
+        // A FIFO or a device among them: never opened, never waited on.
+        Err(e) => return unreadable(&e),
     };
     let (message, diagnostic) = match &err.problem {
         Problem::Invalid(e) => {
@@ -387,6 +388,7 @@ fn kind(problem: &Problem) -> &'static str {
         Problem::TooDeep { .. } => "too-deep",
         Problem::TooLong { .. } => "too-long",
         Problem::MacroTooLarge { .. } => "macro-too-large",
+        Problem::MacroCycle { .. } => "macro-cycle",
         Problem::Invalid(_) => "invalid",
         Problem::NagaPanicked { .. } => "naga-panicked",
         Problem::TimedOut { .. } => "timed-out",
@@ -479,28 +481,4 @@ impl Progress {
         }
         self.bar.finish_and_clear();
     }
-}
-
-enum Read {
-    Io(std::io::Error),
-    TooLarge(u64),
-}
-
-/// Reads at most one byte more than the limit, so that a huge file (or an
-/// endless one such as /dev/zero) is never read whole.
-fn read(path: &Path) -> Result<Vec<u8>, Read> {
-    let file = std::fs::File::open(path).map_err(Read::Io)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_SOURCE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(Read::Io)?;
-    if bytes.len() > MAX_SOURCE_BYTES {
-        let size = std::fs::metadata(path)
-            .map(|m| m.len())
-            .ok()
-            .filter(|&len| len > MAX_SOURCE_BYTES as u64)
-            .unwrap_or(bytes.len() as u64);
-        return Err(Read::TooLarge(size));
-    }
-    Ok(bytes)
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ballot::check::{target_for_path, MAX_SOURCE_BYTES};
+use ballot::check::{guarded, target_for_path, Limits, Problem, MAX_SOURCE_BYTES};
 use ballot::link::{link, LinkErrorKind, LinkOptions};
 use clap::error::ErrorKind;
 
@@ -13,8 +13,10 @@ use crate::TargetArg;
 ///
 /// The shader calls the subgroup ballot functions by their spec names
 /// (GLSL's, and WGSL's own subgroupBallot); the output has only the
-/// helpers it uses, for the target, validated with naga. Exit 1 if the
-/// shader does not link, 2 on usage errors.
+/// helpers it uses, for the target, validated with naga. The file is
+/// untrusted, as `ballot check`'s are: a regular file of at most 16 MiB,
+/// linked within 60 s. Exit 1 if the shader does not link, 2 on usage
+/// errors.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The shader file (.wgsl, or .glsl / .comp).
@@ -48,39 +50,40 @@ pub fn run(args: &Args) -> ExitCode {
         }
     }
     let path = args.file.display().to_string();
-    let text = match std::fs::metadata(&args.file) {
-        Ok(m) if m.len() > MAX_SOURCE_BYTES as u64 => {
-            return crate::fail(&format!(
-                "`{path}` has {} bytes; the limit is {MAX_SOURCE_BYTES}",
-                m.len()
-            ))
-        }
-        Ok(_) => match std::fs::read(&args.file) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => text,
-                Err(e) => {
-                    return crate::fail(&format!(
-                        "`{path}` is not UTF-8 (invalid byte at offset {})",
-                        e.utf8_error().valid_up_to()
-                    ))
-                }
-            },
-            Err(e) => return crate::fail(&format!("cannot read `{path}`: {e}")),
+    let text = match ballot_core::source::read(&args.file, MAX_SOURCE_BYTES) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                return crate::fail(&format!(
+                    "`{path}` is not UTF-8 (invalid byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                ))
+            }
         },
         Err(e) => return crate::fail(&format!("cannot read `{path}`: {e}")),
     };
     let options = LinkOptions::default().subgroup_size(args.subgroup_size);
-    let linked = match link(&text, &path, target, &options) {
-        Ok(linked) => linked,
+    // On `check`'s thread: its stack, its time limit, a panic caught.
+    let limits = Limits::default();
+    let shown = path.clone();
+    let linked = match guarded(&limits, move || link(&text, &shown, target, &options)) {
+        Ok(Ok(linked)) => linked,
         // An option that fits no shader, or not this one: a usage error,
         // as `polyfill`'s are.
-        Err(e) if e.kind == LinkErrorKind::Options => {
+        Ok(Err(e)) if e.kind == LinkErrorKind::Options => {
             crate::usage_error("link", ErrorKind::ValueValidation, e)
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
+        Err(Problem::TimedOut { limit }) => {
+            return crate::fail(&format!(
+                "linking `{path}` for `{target}` did not finish within {} s",
+                limit.as_secs_f64()
+            ))
+        }
+        Err(problem) => return crate::fail(&format!("linking `{path}` failed: {problem}")),
     };
     match &args.output {
         Some(out) => match std::fs::write(out, &linked.text) {

@@ -92,9 +92,9 @@ struct Found {
 fn check(args: &Args) -> ExitCode {
     let mut kernels: Vec<FileKernel> = Vec::new();
     for (index, path) in args.files.iter().enumerate() {
-        let source = match std::fs::read_to_string(path) {
+        let source = match crate::read_text(path) {
             Ok(s) => s,
-            Err(e) => return crate::fail(&format!("cannot read `{}`: {e}", path.display())),
+            Err(e) => return crate::fail(&e),
         };
         match front::lower_file_kernels(&source) {
             Ok(found) => kernels.extend(found.into_iter().map(|k| FileKernel { file: index, ..k })),

@@ -10,20 +10,39 @@
 //!
 //! 1. at most [`Limits::max_bytes`] bytes ([`MAX_SOURCE_BYTES`], 16 MiB),
 //!    not empty, valid UTF-8;
-//! 2. a pre-scan, comments skipped: `(`, `[` and `{` nested at most
-//!    [`Limits::max_nesting`] deep ([`MAX_NESTING`]), and at most
+//! 2. a pre-scan, comments skipped, of how deep naga would recurse:
+//!    `(`, `[` and `{` nest at most [`Limits::max_nesting`] deep
+//!    ([`MAX_NESTING`]), each open `if`, `else`, `for`, `while`, `do`,
+//!    `switch`, `loop` and `continuing` statement counting as a level too
+//!    (an `else if` chain, or a GLSL `for (;;)` without braces, recurses as
+//!    deep as brackets do, though its brackets close); and at most
 //!    [`Limits::max_statement_operators`] operator characters
-//!    ([`MAX_STATEMENT_OPERATORS`]) between two of `;`, `{`, `}` and `#`. Every
-//!    recursion in naga's front ends is bounded by one of the two;
+//!    ([`MAX_STATEMENT_OPERATORS`]) between two of `;`, `{`, `}` and `#`. A
+//!    GLSL macro counts as what it expands to, and its arguments as often
+//!    as its body uses them. Every recursion in naga's front ends is
+//!    bounded by one of the two;
 //! 3. for GLSL, every `#define` expands to at most
 //!    [`Limits::max_macro_tokens`] tokens, so that no macro bomb exhausts
-//!    memory in the preprocessor;
+//!    memory in the preprocessor, and no macro expands to itself through
+//!    others;
 //!
 //! and then runs naga on a thread of its own with a
 //! [`Limits::stack_bytes`] stack (far more than the bounded recursion
 //! needs), inside [`std::panic::catch_unwind`], waiting at most
 //! [`Limits::timeout`]: naga takes time quadratic in a function's
-//! expression count, and a 16 MiB function would take hours.
+//! expression count, and a 16 MiB function would take hours. [`guarded`]
+//! is that thread, for other work on untrusted text (`ballot link`, the
+//! include macros).
+//!
+//! The limits are safe where frames are largest, in a crate built at
+//! opt-level 0 (as a user's dependencies are, the proc macro's included):
+//! there naga's GLSL front end takes about 40 KiB of stack per level of
+//! recursion and its WGSL lowerer about 7 KiB per operand of a chain, so
+//! that the deepest input the limits let through (4096 operators in a
+//! statement nested 256 deep) takes about 170 MiB of GLSL and 30 MiB of
+//! WGSL stack, within the [`PARSE_STACK_BYTES`] of the thread; an
+//! operator chain overflows it from about 6,400 operands of GLSL and
+//! 38,000 of WGSL.
 //!
 //! A panic inside naga still goes through the process's panic hook, which
 //! by default prints a message to stderr; the thread is named
@@ -37,12 +56,14 @@ use std::time::Duration;
 use crate::back::{Language, Target};
 use crate::valid::{check_source, SourceError};
 
-/// The largest file [`check_bytes`] reads by default: 16 MiB, far beyond
-/// any real shader.
-pub const MAX_SOURCE_BYTES: usize = 16 << 20;
+/// The largest file [`check_bytes`] takes by default: 16 MiB, far beyond
+/// any real shader; the files the tools read are cut off there too
+/// ([`crate::source::read`]).
+pub const MAX_SOURCE_BYTES: usize = crate::source::MAX_SOURCE_BYTES;
 
-/// How deep `(`, `[` and `{` may nest by default: 256, as in a kernel
-/// ([`crate::limits::MAX_BRACKETS`]). Real shaders stay under 20.
+/// How deep `(`, `[`, `{` and the open control statements may nest by
+/// default: 256, as brackets in a kernel ([`crate::limits::MAX_BRACKETS`]).
+/// Real shaders stay under 40; an `else if` chain takes two levels an arm.
 pub const MAX_NESTING: usize = crate::limits::MAX_BRACKETS;
 
 /// How many operator characters (`+-*/%&|^!~<>=?:.([`) one statement may
@@ -55,8 +76,9 @@ pub const MAX_STATEMENT_OPERATORS: usize = crate::limits::MAX_STATEMENT_OPERATOR
 pub const MAX_MACRO_TOKENS: u64 = 1 << 16;
 
 /// The stack of the thread that runs naga by default: 256 MiB of address
-/// space, touched only as deep as the bounded recursion goes.
-pub const PARSE_STACK_BYTES: usize = 256 << 20;
+/// space ([`crate::stack::STACK_BYTES`]), touched only as deep as the
+/// bounded recursion goes.
+pub const PARSE_STACK_BYTES: usize = crate::stack::STACK_BYTES;
 
 /// How long naga may take by default: 60 s.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
@@ -69,7 +91,7 @@ pub const THREAD_NAME: &str = "ballot-check";
 pub struct Limits {
     /// The largest input, in bytes.
     pub max_bytes: usize,
-    /// The deepest nesting of `(`, `[` and `{`.
+    /// The deepest nesting of `(`, `[`, `{` and open control statements.
     pub max_nesting: usize,
     /// The most operator characters between two statement separators.
     pub max_statement_operators: usize,
@@ -117,8 +139,8 @@ pub enum Problem {
         /// Its 1-based line.
         line: usize,
     },
-    /// Brackets nest deeper than the limit.
-    #[error("brackets nest more than {limit} deep at line {line}")]
+    /// Brackets and control statements nest deeper than the limit.
+    #[error("brackets and statements nest more than {limit} deep at line {line}")]
     TooDeep {
         /// [`Limits::max_nesting`].
         limit: usize,
@@ -142,6 +164,17 @@ pub enum Problem {
         line: usize,
         /// [`Limits::max_macro_tokens`].
         limit: u64,
+    },
+    /// A GLSL macro expands to itself through other macros: the
+    /// preprocessor would stop, but its expansion cannot be bounded here.
+    #[error("macro `{name}` at line {line} expands to itself through `{through}`")]
+    MacroCycle {
+        /// The macro.
+        name: String,
+        /// The 1-based line of its `#define`.
+        line: usize,
+        /// The macro its expansion comes back through.
+        through: String,
     },
     /// naga rejected the shader.
     #[error(transparent)]
@@ -197,7 +230,8 @@ impl CheckError {
             Problem::NotUtf8 { line, .. }
             | Problem::TooDeep { line, .. }
             | Problem::TooLong { line, .. }
-            | Problem::MacroTooLarge { line, .. } => *line,
+            | Problem::MacroTooLarge { line, .. }
+            | Problem::MacroCycle { line, .. } => *line,
             _ => return None,
         };
         u32::try_from(line).ok()
@@ -279,10 +313,11 @@ pub(crate) fn admit<'a>(
         return Err(Problem::Empty);
     }
     let language = target.language();
-    scan(text, language, limits)?;
-    if language == Language::Glsl {
-        macros(text, limits.max_macro_tokens)?;
-    }
+    let table = match language {
+        Language::Glsl => macros(text, limits.max_macro_tokens)?,
+        Language::Wgsl => Table::new(),
+    };
+    scan(text, language, limits, &table)?;
     Ok(text)
 }
 
@@ -290,50 +325,312 @@ fn line_at(bytes: &[u8], offset: usize) -> usize {
     1 + bytes[..offset].iter().filter(|&&b| b == b'\n').count()
 }
 
-/// The bracket-nesting and statement-length pre-scan, skipping comments.
-/// WGSL block comments nest; GLSL's do not.
-fn scan(text: &str, language: Language, limits: &Limits) -> Result<(), Problem> {
-    let bytes = text.as_bytes();
-    let (mut depth, mut operators, mut line, mut i) = (0usize, 0usize, 1usize, 0usize);
-    while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b'\n' => line += 1,
-            b'/' if comment_end(bytes, i, language).is_some() => {
-                let end = comment_end(bytes, i, language).unwrap_or(bytes.len());
-                line += bytes[i..end].iter().filter(|&&b| b == b'\n').count();
-                i = end;
-                continue;
-            }
-            // A preprocessor directive starts afresh too.
-            b';' | b'{' | b'}' | b'#' => operators = 0,
-            _ => {}
+/// The keywords of a statement that may hold another without braces, as
+/// an `else` holds the next `if`: naga recurses once per open one.
+const NESTING_KEYWORDS: [&str; 8] = [
+    "if",
+    "else",
+    "for",
+    "while",
+    "do",
+    "switch",
+    "loop",
+    "continuing",
+];
+
+/// The characters the pre-scan counts as operators.
+const OPERATORS: &[u8] = b"+-*/%&|^!~<>=?:.([";
+
+/// The GLSL directives followed by a macro's name, which is no use of it.
+const NAMING_DIRECTIVES: [&str; 4] = ["define", "undef", "ifdef", "ifndef"];
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Where the word (identifier or number) that starts at `i` ends.
+fn word_end(bytes: &[u8], i: usize) -> usize {
+    bytes[i..]
+        .iter()
+        .position(|&b| !is_word_byte(b))
+        .map_or(bytes.len(), |n| i + n)
+}
+
+/// The function-like macro calls open at a point of the text (or of a
+/// macro's body): what they repeat, their arguments, as often as the
+/// product of their bodies' uses of a parameter.
+#[derive(Default)]
+struct Calls {
+    /// Per open call: the depth just inside its `(`, how often its body
+    /// repeats an argument, and what a `(` right after the call calls.
+    open: Vec<(i64, u64, Option<u64>)>,
+    /// What the next `(` calls, if the token before it was a macro (or a
+    /// macro call's `)`): how often that call repeats its arguments.
+    next: Option<u64>,
+}
+
+impl Calls {
+    /// How many times what stands here appears in the expansion.
+    fn weight(&self) -> u64 {
+        self.open
+            .iter()
+            .fold(1, |weight, &(_, repeats, _)| weight.saturating_mul(repeats))
+    }
+
+    /// At a `(` that takes the depth to `depth`, after the `next` the
+    /// token before it left.
+    fn open(&mut self, depth: i64, next: Option<u64>) {
+        if let Some(repeats) = next {
+            self.open.push((depth, repeats, None));
         }
+    }
+
+    /// At a closing bracket that takes the depth to `depth`.
+    fn close(&mut self, depth: i64) {
+        while let Some(&(inside, _, tail)) = self.open.last() {
+            if inside <= depth {
+                break;
+            }
+            self.open.pop();
+            self.next = tail;
+        }
+    }
+}
+
+/// The pre-scan of the module docs' step 2, through a text.
+struct Scan<'l> {
+    limits: &'l Limits,
+    line: usize,
+    /// The brackets open.
+    depth: usize,
+    /// Per bracket level, the control statements open at it.
+    heads: Vec<usize>,
+    /// Brackets and control statements open: what `max_nesting` bounds.
+    nested: usize,
+    /// Operators since the statement began, as expanded.
+    operators: u64,
+    /// Tokens that macros made since the statement began.
+    expanded: u64,
+    /// The level where a statement just ended: the next token, unless it
+    /// is `else`, closes that level's control statements.
+    pending: Option<usize>,
+    calls: Calls,
+}
+
+impl Scan<'_> {
+    fn too_deep(&self) -> Problem {
+        Problem::TooDeep {
+            limit: self.limits.max_nesting,
+            line: self.line,
+        }
+    }
+
+    /// Before each token: a statement that ended closes its level's
+    /// control statements, unless an `else` continues them.
+    fn settle(&mut self, word: Option<&str>) {
+        if let Some(level) = self.pending.take() {
+            if level == self.depth && word != Some("else") {
+                self.nested -= std::mem::take(&mut self.heads[level]);
+            }
+        }
+    }
+
+    fn operators(&mut self, count: u64) -> Result<(), Problem> {
+        self.operators = self.operators.saturating_add(count);
+        if self.operators > self.limits.max_statement_operators as u64 {
+            return Err(Problem::TooLong {
+                limit: self.limits.max_statement_operators,
+                line: self.line,
+            });
+        }
+        Ok(())
+    }
+
+    fn expanded(&mut self, count: u64, name: &str) -> Result<(), Problem> {
+        self.expanded = self.expanded.saturating_add(count);
+        if self.expanded > self.limits.max_macro_tokens {
+            return Err(Problem::MacroTooLarge {
+                name: name.to_string(),
+                line: self.line,
+                limit: self.limits.max_macro_tokens,
+            });
+        }
+        Ok(())
+    }
+
+    fn open(&mut self) -> Result<(), Problem> {
+        self.depth += 1;
+        self.heads.push(0);
+        self.nested += 1;
+        if self.nested > self.limits.max_nesting {
+            return Err(self.too_deep());
+        }
+        Ok(())
+    }
+
+    fn close(&mut self) {
+        if self.depth == 0 {
+            return;
+        }
+        if self.pending == Some(self.depth) {
+            self.pending = None;
+        }
+        self.nested -= self.heads.pop().unwrap_or(0) + 1;
+        self.depth -= 1;
+        self.calls.close(self.depth as i64);
+    }
+
+    /// An identifier: a keyword that nests, a macro, or neither.
+    fn word(&mut self, word: &str, table: &Table<'_>) -> Result<(), Problem> {
+        self.settle(Some(word));
+        self.calls.next = None;
+        let weight = self.calls.weight();
+        if NESTING_KEYWORDS.contains(&word) {
+            self.heads[self.depth] += 1;
+            self.nested += 1;
+            if self.nested > self.limits.max_nesting {
+                return Err(self.too_deep());
+            }
+        } else if let Some(macro_) = table.get(word) {
+            self.operators(weight.saturating_mul(macro_.operators))?;
+            self.expanded(weight.saturating_mul(macro_.tokens), word)?;
+            if self.nested as u64 + macro_.peak > self.limits.max_nesting as u64 {
+                return Err(self.too_deep());
+            }
+            // Within max_nesting, by the peak.
+            for _ in 0..macro_.net.max(0) {
+                self.open()?;
+            }
+            for _ in 0..macro_.net.min(0).unsigned_abs().min(self.depth as u64) {
+                self.close();
+            }
+            self.calls.next = macro_.repeats.or(macro_.tail);
+        } else if weight > 1 {
+            self.expanded(weight, word)?;
+        }
+        Ok(())
+    }
+
+    /// A punctuation character.
+    fn punct(&mut self, b: u8) -> Result<(), Problem> {
+        self.settle(None);
+        let next = self.calls.next.take();
+        let weight = self.calls.weight();
         match b {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > limits.max_nesting {
-                    return Err(Problem::TooDeep {
-                        limit: limits.max_nesting,
-                        line,
-                    });
+            b';' => {
+                self.operators = 0;
+                self.expanded = 0;
+                self.pending = Some(self.depth);
+            }
+            b'{' => {
+                self.operators = 0;
+                self.expanded = 0;
+                self.open()?;
+            }
+            b'}' => {
+                self.operators = 0;
+                self.expanded = 0;
+                self.close();
+                self.pending = Some(self.depth);
+            }
+            b'(' | b'[' => {
+                self.open()?;
+                if b == b'(' {
+                    self.calls.open(self.depth as i64, next);
                 }
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b')' | b']' => self.close(),
             _ => {}
         }
-        if b"+-*/%&|^!~<>=?:.([".contains(&b) {
-            operators += 1;
-            if operators > limits.max_statement_operators {
-                return Err(Problem::TooLong {
-                    limit: limits.max_statement_operators,
-                    line,
-                });
-            }
+        if OPERATORS.contains(&b) {
+            self.operators(weight)?;
         }
+        if weight > 1 {
+            self.expanded(weight, "(an argument)")?;
+        }
+        Ok(())
+    }
+}
+
+/// The nesting and statement-length pre-scan, skipping comments. WGSL
+/// block comments nest; GLSL's do not. `table` holds the GLSL macros
+/// ([`macros`]); a use of one counts as its expansion.
+fn scan(text: &str, language: Language, limits: &Limits, table: &Table<'_>) -> Result<(), Problem> {
+    let bytes = text.as_bytes();
+    let mut scan = Scan {
+        limits,
+        line: 1,
+        depth: 0,
+        heads: vec![0],
+        nested: 0,
+        operators: 0,
+        expanded: 0,
+        pending: None,
+        calls: Calls::default(),
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' {
+            scan.line += 1;
+            i += 1;
+            continue;
+        }
+        // Blank space, and what is not ASCII (WGSL's other blanks, letters
+        // of identifiers, which name no keyword or macro), count for nothing.
+        if b.is_ascii_whitespace() || !b.is_ascii() {
+            i += 1;
+            continue;
+        }
+        if let Some(end) = comment_end(bytes, i, language) {
+            scan.line += bytes[i..end].iter().filter(|&&b| b == b'\n').count();
+            i = end;
+            continue;
+        }
+        if is_word_byte(b) {
+            let end = word_end(bytes, i);
+            if b.is_ascii_digit() {
+                // A number, suffix and all (`1u`, `0x1F`).
+                scan.settle(None);
+                scan.calls.next = None;
+            } else {
+                scan.word(&text[i..end], table)?;
+            }
+            i = end;
+            continue;
+        }
+        if b == b'#' {
+            // A preprocessor directive starts afresh; its name, and the
+            // macro a `#define` or `#ifdef` names, are no uses of a macro.
+            scan.operators = 0;
+            scan.expanded = 0;
+            scan.calls.next = None;
+            i = directive_end(bytes, i + 1);
+            continue;
+        }
+        scan.punct(b)?;
         i += 1;
     }
     Ok(())
+}
+
+/// Past the name of the directive whose `#` is just before `i`, and past
+/// the macro's name after a [`NAMING_DIRECTIVES`] one.
+fn directive_end(bytes: &[u8], mut i: usize) -> usize {
+    let blanks = |mut i: usize| {
+        while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
+            i += 1;
+        }
+        i
+    };
+    i = blanks(i);
+    let end = word_end(bytes, i);
+    let name = &bytes[i..end];
+    i = end;
+    if NAMING_DIRECTIVES.iter().any(|d| d.as_bytes() == name) {
+        i = word_end(bytes, blanks(i));
+    }
+    i
 }
 
 /// Where the comment that starts at `i` ends, if one does: a line comment
@@ -370,67 +667,295 @@ pub(crate) fn comment_end(bytes: &[u8], i: usize, language: Language) -> Option<
     }
 }
 
-/// Bounds what each `#define` expands to: its body's tokens, a use of an
-/// earlier macro counting as that macro's expansion. Function-like macros
-/// count their body once; the nesting limit bounds calls inside arguments.
-fn macros(text: &str, limit: u64) -> Result<(), Problem> {
-    let mut sizes: Vec<(&str, u64)> = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let Some(rest) = line.trim_start().strip_prefix('#') else {
+/// What a GLSL macro expands to, as the pre-scan counts it: an upper
+/// bound, its arguments aside (they count where they are written).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Expansion {
+    tokens: u64,
+    operators: u64,
+    /// The brackets it leaves open (negative: closes).
+    net: i64,
+    /// The deepest its brackets nest while it expands, from where it
+    /// starts.
+    peak: u64,
+    /// For a function-like macro: how many times its body holds an
+    /// argument (at most).
+    repeats: Option<u64>,
+    /// What a `(` right after its expansion calls, when the expansion
+    /// ends with a macro's name: how many times that call repeats its
+    /// arguments.
+    tail: Option<u64>,
+}
+
+impl Expansion {
+    /// The larger of the two in every respect: a name defined twice
+    /// counts as its larger definition.
+    fn max(self, other: Self) -> Self {
+        Self {
+            tokens: self.tokens.max(other.tokens),
+            operators: self.operators.max(other.operators),
+            net: self.net.max(other.net),
+            peak: self.peak.max(other.peak),
+            repeats: self.repeats.max(other.repeats),
+            tail: self.tail.max(other.tail),
+        }
+    }
+}
+
+/// The expansion of every macro a GLSL text defines, by name.
+type Table<'a> = std::collections::HashMap<&'a str, Expansion>;
+
+/// One `#define`.
+struct Define<'a> {
+    name: &'a str,
+    /// 1-based.
+    line: usize,
+    /// A function-like macro's parameters.
+    params: Option<Vec<&'a str>>,
+    /// Identifiers, numbers and single punctuation characters, comments
+    /// and line continuations left out.
+    body: Vec<&'a str>,
+}
+
+/// Every `#define` of a GLSL text, in order, each to the end of its
+/// logical line: past `\` line continuations, and past the line breaks of
+/// a block comment, as the preprocessor reads it.
+fn defines(text: &str) -> Vec<Define<'_>> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let (mut i, mut line, mut line_start) = (0usize, 1usize, true);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' {
+            line += 1;
+            line_start = true;
+            i += 1;
+        } else if let Some(end) = comment_end(bytes, i, Language::Glsl) {
+            line += bytes[i..end].iter().filter(|&&b| b == b'\n').count();
+            i = end;
+        } else if b.is_ascii_whitespace() {
+            i += 1;
+        } else if b == b'#' && line_start {
+            let at = line;
+            let mut j = i + 1;
+            let mut words = Vec::new();
+            // To the end of the logical line.
+            while j < bytes.len() && bytes[j] != b'\n' {
+                if bytes[j] == b'\\' && matches!(bytes.get(j + 1), Some(b'\n')) {
+                    line += 1;
+                    j += 2;
+                } else if bytes[j] == b'\\' && bytes[j + 1..].starts_with(b"\r\n") {
+                    line += 1;
+                    j += 3;
+                } else if let Some(end) = comment_end(bytes, j, Language::Glsl) {
+                    line += bytes[j..end].iter().filter(|&&b| b == b'\n').count();
+                    j = end;
+                } else if is_word_byte(bytes[j]) {
+                    let end = word_end(bytes, j);
+                    words.push((j, &text[j..end]));
+                    j = end;
+                } else if bytes[j].is_ascii() && !bytes[j].is_ascii_whitespace() {
+                    words.push((j, &text[j..j + 1]));
+                    j += 1;
+                } else {
+                    j += 1;
+                }
+            }
+            if let [(_, "define"), (at_name, name), rest @ ..] = words.as_slice() {
+                if !name.as_bytes()[0].is_ascii_digit() {
+                    // Function-like only with `(` right after the name.
+                    let function = bytes.get(at_name + name.len()) == Some(&b'(');
+                    let (params, body) = match (function, rest) {
+                        (true, [_, rest @ ..]) => {
+                            let close = rest.iter().position(|&(_, w)| w == ")");
+                            let close = close.unwrap_or(rest.len());
+                            let params = rest[..close]
+                                .iter()
+                                .map(|&(_, w)| w)
+                                .filter(|&w| w != ",")
+                                .collect();
+                            (Some(params), rest.get(close + 1..).unwrap_or_default())
+                        }
+                        _ => (None, rest),
+                    };
+                    found.push(Define {
+                        name,
+                        line: at,
+                        params,
+                        body: body.iter().map(|&(_, w)| w).collect(),
+                    });
+                }
+            }
+            i = j;
+        } else {
+            line_start = false;
+            i += 1;
+        }
+    }
+    found
+}
+
+/// The expansion of `define`, the macros it uses already in `table` (one
+/// that is not is a plain word: itself, or undefined).
+fn expansion(define: &Define<'_>, table: &Table<'_>) -> Expansion {
+    let mut e = Expansion::default();
+    let mut calls = Calls::default();
+    let mut depth = 0i64;
+    let mut peak = 0i64;
+    let params = define.params.as_deref().unwrap_or_default();
+    let mut uses = vec![0u64; params.len()];
+    let mut last = None;
+    for &word in &define.body {
+        let weight = calls.weight();
+        let next = calls.next.take();
+        last = None;
+        let first = word.as_bytes()[0];
+        if let Some(p) = params.iter().position(|&p| p == word) {
+            uses[p] = uses[p].saturating_add(weight);
+            e.tokens = e.tokens.saturating_add(weight);
             continue;
-        };
-        let Some(rest) = rest.trim_start().strip_prefix("define") else {
+        }
+        let used = table.get(word).filter(|_| word != define.name);
+        if let Some(m) = used {
+            e.tokens = e.tokens.saturating_add(weight.saturating_mul(m.tokens));
+            e.operators = e
+                .operators
+                .saturating_add(weight.saturating_mul(m.operators));
+            peak = peak.max(depth.saturating_add_unsigned(m.peak));
+            depth = depth.saturating_add(m.net);
+            calls.next = m.repeats.or(m.tail);
+            last = Some(m);
             continue;
-        };
-        let mut words = tokens(rest);
-        let Some(name) = words.next() else { continue };
-        let size = words.fold(0u64, |size, word| {
-            let expansion = sizes
+        }
+        e.tokens = e.tokens.saturating_add(weight);
+        if word.len() == 1 && OPERATORS.contains(&first) {
+            e.operators = e.operators.saturating_add(weight);
+        }
+        match first {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                peak = peak.max(depth);
+                if first == b'(' {
+                    calls.open(depth, next);
+                }
+            }
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                calls.close(depth);
+            }
+            _ => {}
+        }
+    }
+    e.net = depth;
+    e.peak = peak.max(0).unsigned_abs();
+    e.repeats = define
+        .params
+        .as_ref()
+        .map(|_| uses.iter().copied().max().unwrap_or(0).max(1));
+    e.tail = last.and_then(|m| m.repeats.or(m.tail));
+    e
+}
+
+/// Bounds what each `#define` expands to, and returns every macro's
+/// expansion for the scan. Macros expand when used, so that a body may use
+/// one defined after it: each is counted after those its body names (a
+/// name in its own body is a plain word, as the preprocessor leaves it).
+/// A macro that comes back to itself through others is refused: its
+/// expansion depends on where it is used. Function-like macros count
+/// their body once; the scan counts their arguments where they are
+/// written, as often as the body repeats them.
+fn macros(text: &str, limit: u64) -> Result<Table<'_>, Problem> {
+    let found = defines(text);
+    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+    for (index, define) in found.iter().enumerate() {
+        by_name.entry(define.name).or_default().push(index);
+    }
+    let uses = |name: &str| -> Vec<&str> {
+        let mut named: Vec<&str> = by_name[name]
+            .iter()
+            .flat_map(|&d| {
+                let define = &found[d];
+                let params = define.params.as_deref().unwrap_or_default();
+                define
+                    .body
+                    .iter()
+                    .copied()
+                    .filter(move |w| *w != define.name && !params.contains(w))
+            })
+            .filter(|w| by_name.contains_key(w))
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        named
+    };
+    // Depth first, without recursion: a chain of macros may be as long as
+    // the file.
+    let mut table = Table::new();
+    let mut on_path = std::collections::HashSet::new();
+    for define in &found {
+        if table.contains_key(define.name) {
+            continue;
+        }
+        let mut path = vec![(define.name, uses(define.name), 0usize)];
+        on_path.insert(define.name);
+        while let Some((name, named, next)) = path.last_mut() {
+            if let Some(&used) = named.get(*next) {
+                *next += 1;
+                if table.contains_key(used) {
+                    continue;
+                }
+                if on_path.contains(used) {
+                    return Err(Problem::MacroCycle {
+                        name: used.to_string(),
+                        line: found[by_name[used][0]].line,
+                        through: name.to_string(),
+                    });
+                }
+                on_path.insert(used);
+                path.push((used, uses(used), 0));
+                continue;
+            }
+            let name = *name;
+            let e = by_name[name]
                 .iter()
-                .rev()
-                .find(|(n, _)| *n == word)
-                .map_or(1, |(_, s)| *s);
-            size.saturating_add(expansion)
-        });
-        if size > limit {
+                .map(|&d| expansion(&found[d], &table))
+                .reduce(Expansion::max)
+                .unwrap_or_default();
+            table.insert(name, e);
+            on_path.remove(name);
+            path.pop();
+        }
+    }
+    for define in &found {
+        if expansion(define, &table).tokens > limit {
             return Err(Problem::MacroTooLarge {
-                name: name.to_string(),
-                line: index + 1,
+                name: define.name.to_string(),
+                line: define.line,
                 limit,
             });
         }
-        sizes.push((name, size));
     }
-    Ok(())
+    Ok(table)
 }
 
-/// Identifiers, numbers and single punctuation characters.
-fn tokens(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        rest = rest.trim_start();
-        let first = rest.chars().next()?;
-        let end = if first.is_alphanumeric() || first == '_' {
-            rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len())
-        } else {
-            first.len_utf8()
-        };
-        let (token, tail) = rest.split_at(end);
-        rest = tail;
-        Some(token)
-    })
-}
-
-/// Runs naga on its own thread, catching panics, within the timeout.
-fn run_naga(target: Target, path: &str, text: &str, limits: &Limits) -> Result<(), Problem> {
+/// Runs `work` as [`check_bytes`] runs naga: on a thread of its own named
+/// [`THREAD_NAME`], with a [`Limits::stack_bytes`] stack, inside
+/// [`std::panic::catch_unwind`], waiting at most [`Limits::timeout`]. A
+/// panic is [`Problem::NagaPanicked`]; work past the timeout is
+/// [`Problem::TimedOut`] and is left to finish on its thread, its result
+/// dropped, since a thread cannot be stopped from outside: the callers (the
+/// `ballot` binary, a macro whose error ends rustc's build) exit soon
+/// after.
+pub fn guarded<T: Send + 'static>(
+    limits: &Limits,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Problem> {
     let (send, receive) = mpsc::channel();
-    let (path, text) = (path.to_string(), text.to_string());
     std::thread::Builder::new()
         .name(THREAD_NAME.to_string())
         .stack_size(limits.stack_bytes)
         .spawn(move || {
-            let result = std::panic::catch_unwind(|| check_source(target, &path, &text));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
             // The receiver is gone only after a timeout; nobody is left to tell.
             let _ = send.send(result);
         })
@@ -438,7 +963,7 @@ fn run_naga(target: Target, path: &str, text: &str, limits: &Limits) -> Result<(
             message: e.to_string(),
         })?;
     match receive.recv_timeout(limits.timeout) {
-        Ok(Ok(result)) => result.map_err(Problem::Invalid),
+        Ok(Ok(value)) => Ok(value),
         Ok(Err(payload)) => Err(Problem::NagaPanicked {
             message: panic_message(payload.as_ref()),
         }),
@@ -450,6 +975,12 @@ fn run_naga(target: Target, path: &str, text: &str, limits: &Limits) -> Result<(
             message: "the checking thread ended without a result".to_string(),
         }),
     }
+}
+
+/// Runs naga with [`guarded`].
+fn run_naga(target: Target, path: &str, text: &str, limits: &Limits) -> Result<(), Problem> {
+    let (path, text) = (path.to_string(), text.to_string());
+    guarded(limits, move || check_source(target, &path, &text))?.map_err(Problem::Invalid)
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -471,23 +1002,34 @@ mod tests {
             max_statement_operators: 3,
             ..Limits::default()
         };
-        assert_eq!(scan("// ((((( +++++\na;", Language::Wgsl, &limits), Ok(()));
         assert_eq!(
-            scan("/* /* ((( */ ((( */ a;", Language::Wgsl, &limits),
+            scan("// ((((( +++++\na;", Language::Wgsl, &limits, &Table::new()),
             Ok(())
         );
-        assert_eq!(scan("a+b; c+d; e+f;", Language::Glsl, &limits), Ok(()));
         assert_eq!(
-            scan("\na+b+c+d+e;", Language::Glsl, &limits),
+            scan(
+                "/* /* ((( */ ((( */ a;",
+                Language::Wgsl,
+                &limits,
+                &Table::new()
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            scan("a+b; c+d; e+f;", Language::Glsl, &limits, &Table::new()),
+            Ok(())
+        );
+        assert_eq!(
+            scan("\na+b+c+d+e;", Language::Glsl, &limits, &Table::new()),
             Err(Problem::TooLong { limit: 3, line: 2 })
         );
         assert_eq!(
-            scan("{\n{\n{", Language::Glsl, &limits),
+            scan("{\n{\n{", Language::Glsl, &limits, &Table::new()),
             Err(Problem::TooDeep { limit: 2, line: 3 })
         );
         // GLSL block comments end at the first `*/`.
         assert_eq!(
-            scan("/* /* */ ((( */", Language::Glsl, &limits),
+            scan("/* /* */ ((( */", Language::Glsl, &limits, &Table::new()),
             Err(Problem::TooDeep { limit: 2, line: 1 })
         );
     }
@@ -507,9 +1049,150 @@ mod tests {
                 limit: MAX_MACRO_TOKENS
             }
         );
+        assert!(macros("#define MAX(a, b) ((a) > (b) ? (a) : (b))\n", 100).is_ok());
+    }
+
+    /// Each of these recursed in naga, one level per repetition, though
+    /// the old pre-scan saw them shallow and short: at opt-level 0 each
+    /// overflowed the 256 MiB stack (a GLSL level takes about 40 KiB).
+    #[test]
+    fn chains_the_brackets_do_not_show_count_as_nesting() {
+        let glsl = |body: &str| {
+            format!("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {{ uint x = 1u;\n{body}\n}}\n")
+        };
+        let deep = |text: &str, language| {
+            let table = match language {
+                Language::Glsl => macros(text, MAX_MACRO_TOKENS).unwrap(),
+                Language::Wgsl => Table::new(),
+            };
+            scan(text, language, &Limits::default(), &table)
+        };
+        let arms = |n: usize| {
+            glsl(&format!(
+                "if (x == 0u) {{ x = 2u; }} {} else {{ x = 3u; }}",
+                "else if (x == 1u) { x = 2u; } ".repeat(n)
+            ))
+        };
         assert_eq!(
-            macros("#define MAX(a, b) ((a) > (b) ? (a) : (b))\n", 100),
-            Ok(())
+            deep(&arms(10_000), Language::Glsl),
+            Err(Problem::TooDeep {
+                limit: MAX_NESTING,
+                line: 4
+            })
+        );
+        // A real chain fits: two levels an arm, inside `main`.
+        assert_eq!(deep(&arms(100), Language::Glsl), Ok(()));
+        let wgsl = format!(
+            "fn main() {{ var x = 1u; if x == 0u {{ x = 2u; }} {} }}",
+            "else if x == 1u { x = 2u; } ".repeat(10_000)
+        );
+        assert!(matches!(
+            deep(&wgsl, Language::Wgsl),
+            Err(Problem::TooDeep { .. })
+        ));
+        let loops = glsl(&format!("{} x = 2u;", "for (;;) ".repeat(10_000)));
+        assert!(matches!(
+            deep(&loops, Language::Glsl),
+            Err(Problem::TooDeep { .. })
+        ));
+        // Statements one after the other nest nothing.
+        let flat = glsl(&"if (x == 1u) { x = 2u; } for (;;) { break; }\n".repeat(10_000));
+        assert_eq!(deep(&flat, Language::Glsl), Ok(()));
+    }
+
+    #[test]
+    fn a_macro_counts_as_what_it_expands_to() {
+        let scanned = |text: &str| {
+            let table = macros(text, MAX_MACRO_TOKENS)?;
+            scan(text, Language::Glsl, &Limits::default(), &table)
+        };
+        // 2^14 operands in one flat chain, no operator on the line using
+        // it: refused where the first macro past the limit is defined.
+        let mut chain = String::from("#define M0 x\n");
+        for k in 1..=14 {
+            chain.push_str(&format!("#define M{k} M{p} + M{p}\n", p = k - 1));
+        }
+        chain.push_str("void main() { uint x = 1u; uint r = M14; }\n");
+        assert_eq!(
+            scanned(&chain),
+            Err(Problem::TooLong {
+                limit: MAX_STATEMENT_OPERATORS,
+                line: 14
+            })
+        );
+        // Defined after the macro that uses them, on continued lines: `A`
+        // holds 5,119 operators.
+        let later = "#define A B + B + B + B\n#define B C \\\n + C + C + C\n\
+                     #define C D + D + D + D\n#define D E + E + E + E\n\
+                     #define E F + F + F + F\n#define F x + x + x + x + x\n\
+                     void main() { uint x = 1u; uint r = A; }\n";
+        assert!(matches!(
+            scanned(later),
+            Err(Problem::TooLong { line: 1, .. })
+        ));
+        // An argument counts as often as the body holds it.
+        let twice = format!(
+            "#define D(a) (a + a)\nvoid main() {{ uint x = 1u; uint r = {}x{}; }}\n",
+            "D(".repeat(20),
+            ")".repeat(20)
+        );
+        assert!(
+            matches!(scanned(&twice), Err(Problem::TooLong { line: 2, .. })),
+            "{:?}",
+            scanned(&twice)
+        );
+        // Brackets a macro opens nest.
+        let open = format!("#define O {{\nvoid main() {{ {} }}\n", "O x; ".repeat(1000));
+        assert!(matches!(
+            scanned(&open),
+            Err(Problem::TooDeep { line: 2, .. })
+        ));
+        // What real shaders write passes.
+        let real = "#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#define N 64\n\
+                    void main() { uint r = MAX(MAX(1u, 2u), MAX(N, 3u)); }\n";
+        assert_eq!(scanned(real), Ok(()));
+    }
+
+    #[test]
+    fn a_macro_that_comes_back_to_itself_is_refused() {
+        let cycle = "#define A B + 1\n#define B A + 1\nvoid main() { uint r = A; }\n";
+        assert_eq!(
+            macros(cycle, MAX_MACRO_TOKENS).unwrap_err(),
+            Problem::MacroCycle {
+                name: "A".to_string(),
+                line: 1,
+                through: "B".to_string()
+            }
+        );
+        // Naming itself is what the preprocessor leaves as it is.
+        assert!(macros("#define A A\n", MAX_MACRO_TOKENS).is_ok());
+    }
+
+    #[test]
+    fn guarded_work_returns_panics_and_times_out() {
+        // Long enough for the panic hook's message.
+        let limits = Limits {
+            timeout: Duration::from_secs(20),
+            ..Limits::default()
+        };
+        assert_eq!(guarded(&limits, || 7), Ok(7));
+        let panicked = guarded(&limits, || -> u32 { panic!("no") });
+        assert_eq!(
+            panicked,
+            Err(Problem::NagaPanicked {
+                message: "no".to_string()
+            })
+        );
+        let limits = Limits {
+            timeout: Duration::from_millis(200),
+            ..limits
+        };
+        let slow = guarded(&limits, || std::thread::sleep(Duration::from_secs(5)));
+        assert_eq!(
+            slow,
+            Err(Problem::TimedOut {
+                limit: limits.timeout
+            })
         );
     }
 

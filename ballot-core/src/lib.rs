@@ -62,6 +62,7 @@ pub mod portability;
 pub mod scalar;
 pub mod schedule;
 pub mod sim;
+pub mod source;
 #[doc(hidden)]
 pub mod spmd;
 pub mod stack;

@@ -16,6 +16,14 @@
 //! changes. Every error is a `compile_error!` at the macro's argument it
 //! concerns; a linking error carries the shader's own path, line, column
 //! and line.
+//!
+//! The file is untrusted as `ballot check`'s are, and naga recurses on it
+//! in rustc's own process, where an overflow kills the compiler: the macro
+//! reads a regular file of at most [`MAX_SOURCE_BYTES`]
+//! ([`crate::source::read`]), applies [`crate::check`]'s limits before
+//! naga sees it, and links on [`check::guarded`]'s thread, whose stack holds
+//! the deepest shader those limits let through even at opt-level 0, within
+//! [`check::TIMEOUT`].
 
 use std::path::{Path, PathBuf};
 
@@ -25,7 +33,8 @@ use syn::parse::{Parse, ParseStream};
 use syn::{LitInt, LitStr, Token};
 
 use crate::back::{Language, Target};
-use crate::link::{link, LinkOptions};
+use crate::check::{self, CheckError, Limits, Problem, MAX_SOURCE_BYTES};
+use crate::link::{link, LinkError, LinkOptions};
 
 /// Expands `include_wgsl!` (`language` WGSL) or `include_glsl!`.
 pub fn include(language: Language, input: TokenStream) -> TokenStream {
@@ -162,31 +171,59 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
         options.subgroup_size = size.base10_parse()?;
     }
     let relative = args.path.value();
-    let full = resolve(&relative).map_err(|message| syn::Error::new(args.path.span(), message))?;
-    let source = std::fs::read_to_string(&full).map_err(|e| {
-        syn::Error::new(
-            args.path.span(),
-            // The path as written, not as resolved: the crate's root is the
-            // user's to know, and the resolved path would name wherever the
-            // build happens to run (another target directory, another
-            // machine).
+    let at = |message: String| syn::Error::new(args.path.span(), message);
+    let full = resolve(&relative).map_err(at)?;
+    let bytes = crate::source::read(&full, MAX_SOURCE_BYTES).map_err(|e| {
+        let shown = if Path::new(&relative).is_absolute() {
+            format!("`{relative}`")
+        } else {
             format!(
-                "cannot read shader `{relative}` (paths are relative to the crate's root, \
-                 CARGO_MANIFEST_DIR): {e}"
-            ),
-        )
+                "`{relative}` (relative to CARGO_MANIFEST_DIR, {})",
+                full.display()
+            )
+        };
+        at(format!("cannot read shader {shown}: {e}"))
     })?;
     if args.descriptor && language != Language::Wgsl {
-        return Err(syn::Error::new(
-            args.path.span(),
-            "`descriptor` is for WGSL: wgpu takes GLSL only through its `glsl` feature",
+        return Err(at(
+            "`descriptor` is for WGSL: wgpu takes GLSL only through its `glsl` feature".into(),
         ));
     }
+    // `link` admits the text too, per target; once here gives one error
+    // for them all.
+    let limits = Limits::default();
+    let first = args.targets[0].0;
+    let source = check::admit(first, &bytes, &limits)
+        .map_err(|problem| {
+            at(CheckError {
+                path: relative.clone(),
+                problem,
+            }
+            .to_string())
+        })?
+        .to_owned();
+    let targets: Vec<Target> = args.targets.iter().map(|&(target, _)| target).collect();
+    let path = relative.clone();
+    let linked = check::guarded(&limits, move || {
+        targets
+            .into_iter()
+            .map(|target| link(&source, &path, target, &options).map(|l| l.text))
+            .collect::<Result<Vec<String>, LinkError>>()
+    });
+    let linked = match linked {
+        Ok(Ok(texts)) => texts,
+        Ok(Err(e)) => return Err(at(e.to_string())),
+        Err(Problem::TimedOut { limit }) => {
+            return Err(at(format!(
+                "linking `{relative}` did not finish within {} s; a shader this slow to \
+                 validate is best split, or linked in a build script (`ballot::link::Build`)",
+                limit.as_secs_f64()
+            )))
+        }
+        Err(problem) => return Err(at(format!("linking `{relative}` failed: {problem}"))),
+    };
     let mut texts = Vec::new();
-    for &(target, _) in &args.targets {
-        let linked = link(&source, &relative, target, &options)
-            .map_err(|e| syn::Error::new(args.path.span(), e.to_string()))?;
-        let text = linked.text;
+    for (text, &(target, _)) in linked.iter().zip(&args.targets) {
         texts.push(if args.descriptor {
             let label = format!("{relative} ({target})");
             quote!(::ballot::__private::shader_module_descriptor::<()>(#label, #text))
