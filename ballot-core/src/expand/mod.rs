@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::{Ident, ItemFn};
 
 mod cache;
@@ -201,9 +201,10 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
         .iter()
         .map(|path| path.parse().unwrap_or_else(|_| quote!(#path)))
         .collect();
+    let no_recursion = no_recursion(name, lowered);
+    let seen = SEEN;
     quote! {
-        // Forces the evaluation that rejects mutual recursion.
-        const _: usize = #name::__DEPTH;
+        #no_recursion
 
         #kernel_impl
 
@@ -250,18 +251,71 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
                 #krate::emit(target, form, &Self::kernels(), options, #krate::Missing::Error)
             }
 
-            /// The depth of the call graph below this kernel. Mutual
-            /// recursion makes evaluating it a compile error.
             #[doc(hidden)]
-            pub const __DEPTH: usize = {
-                let mut depth = 0;
+            pub const __PATH: &'static str = ::core::concat!(::core::module_path!(), "::", #name_str);
+
+            /// Whether the calls below this kernel reach the kernel whose
+            /// `__PATH` is `target`: a depth-first walk, at compile time, that
+            /// marks the kernels it has left in `seen`, so that each is
+            /// walked once.
+            #[doc(hidden)]
+            pub const fn __reaches(
+                __target: &str,
+                __seen: &mut ([&'static str; #seen], usize),
+                __depth: usize,
+            ) -> bool {
+                if __depth >= #seen {
+                    return false;
+                }
+                let mut __i = 0;
+                while __i < __seen.1 {
+                    if Self::__same_path(__seen.0[__i], Self::__PATH) {
+                        return false;
+                    }
+                    __i += 1;
+                }
+                if __seen.1 < #seen {
+                    __seen.0[__seen.1] = Self::__PATH;
+                    __seen.1 += 1;
+                }
                 #(
-                    if #callees::__DEPTH > depth {
-                        depth = #callees::__DEPTH;
+                    if Self::__same_path(#callees::__PATH, __target)
+                        || #callees::__reaches(__target, __seen, __depth + 1)
+                    {
+                        return true;
                     }
                 )*
-                depth + 1
-            };
+                false
+            }
+
+            /// Whether this kernel calls the kernel whose `__PATH` is
+            /// `target` itself.
+            #[doc(hidden)]
+            pub const fn __calls(__target: &str) -> bool {
+                #(
+                    if Self::__same_path(#callees::__PATH, __target) {
+                        return true;
+                    }
+                )*
+                false
+            }
+
+            /// `a == b`, in a constant.
+            #[doc(hidden)]
+            pub const fn __same_path(__a: &str, __b: &str) -> bool {
+                let (__a, __b) = (__a.as_bytes(), __b.as_bytes());
+                if __a.len() != __b.len() {
+                    return false;
+                }
+                let mut __i = 0;
+                while __i < __a.len() {
+                    if __a[__i] != __b[__i] {
+                        return false;
+                    }
+                    __i += 1;
+                }
+                true
+            }
 
             /// The kernel's IR, which every shader backend reads.
             pub fn ir() -> &'static #krate::ir::Kernel {
@@ -281,6 +335,86 @@ fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream 
             }
         }
     }
+}
+
+/// How many kernels the walk against recursion marks, and how deep it
+/// goes: a cycle through more kernels than this is not seen at compile
+/// time (docs/architecture.md).
+const SEEN: usize = 256;
+
+/// The constant that refuses recursion through other kernels, which the
+/// front end cannot see: kernels in a crate know each other only by the
+/// paths rustc resolves, so the walk runs in rustc's constant evaluation,
+/// over each kernel's `__reaches`. A cycle fails it with a panic, spanned
+/// at this kernel's call that starts the cycle, whose message names the
+/// kernels: every kernel of a cycle reports its own call.
+fn no_recursion(name: &Ident, lowered: &Lowered) -> TokenStream {
+    let kernel = &lowered.kernel;
+    let mut seen: Vec<&str> = Vec::new();
+    let mut checks = Vec::new();
+    let capacity = SEEN;
+    for (handle, expr) in kernel.exprs.iter() {
+        let crate::ir::Expr::Call { callee, .. } = expr else {
+            continue;
+        };
+        if seen.contains(&callee.as_str()) {
+            continue;
+        }
+        seen.push(callee);
+        let span = lowered
+            .spans
+            .exprs
+            .get(handle.index())
+            .copied()
+            .unwrap_or_else(Span::call_site);
+        let Ok(path) = callee.parse::<TokenStream>() else {
+            continue;
+        };
+        let path = respan(path, span);
+        let callee_name = callee.rsplit("::").next().unwrap_or(callee).trim();
+        let itself = format!("`{name}` calls itself (as `{callee}`): kernels cannot recurse");
+        let direct = front::cycle_message(&[name.to_string(), callee_name.to_string()]);
+        let through = format!(
+            "`{name}` calls `{callee_name}`, which calls `{name}` through other kernels: \
+             kernels cannot recurse"
+        );
+        checks.push(quote_spanned! {span=>
+            if #name::__same_path(#path::__PATH, #name::__PATH) {
+                ::core::panic!(#itself);
+            }
+            if #path::__calls(#name::__PATH) {
+                ::core::panic!(#direct);
+            }
+            if #path::__reaches(#name::__PATH, &mut ([""; #capacity], 0), 0) {
+                ::core::panic!(#through);
+            }
+        });
+    }
+    if checks.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        // Kernels cannot recurse: evaluating this refuses a cycle of calls.
+        const _: () = { #(#checks)* };
+    }
+}
+
+/// `tokens` with every token at `span`, so that errors about them point at
+/// the user's code.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let proc_macro2::TokenTree::Group(g) = &tree {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tree = proc_macro2::TokenTree::Group(group);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
 }
 
 fn api_doc(name: &str, kernel: &Kernel) -> String {
@@ -569,6 +703,7 @@ fn stub(item: &ItemFn, krate: &TokenStream) -> TokenStream {
         syn::ReturnType::Type(_, ty) => quote!(#ty),
     };
     let name_str = name.to_string();
+    let seen = SEEN;
     quote! {
         #[allow(non_camel_case_types, dead_code)]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -579,7 +714,19 @@ fn stub(item: &ItemFn, krate: &TokenStream) -> TokenStream {
             pub const NAME: &'static str = #name_str;
             pub const SOURCE: &'static str = "";
             #[doc(hidden)]
-            pub const __DEPTH: usize = 1;
+            pub const __PATH: &'static str = ::core::concat!(::core::module_path!(), "::", #name_str);
+            #[doc(hidden)]
+            pub const fn __reaches(
+                __target: &str,
+                __seen: &mut ([&'static str; #seen], usize),
+                __depth: usize,
+            ) -> bool {
+                false
+            }
+            #[doc(hidden)]
+            pub const fn __calls(__target: &str) -> bool {
+                false
+            }
             pub fn run(subgroup: &#krate::Subgroup, #(#inputs),*)
                 -> ::core::result::Result<#krate::PerLane<#ret>, #krate::SimError> {
                 ::core::unreachable!("the kernel failed to compile")

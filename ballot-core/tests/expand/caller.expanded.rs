@@ -1,4 +1,20 @@
-const _: usize = caller::__DEPTH;
+const _: () = {
+    if caller::__same_path(helpers::lowest_active::__PATH, caller::__PATH) {
+        ::core::panic!(
+            "`caller` calls itself (as `helpers::lowest_active`): kernels cannot recurse"
+        );
+    }
+    if helpers::lowest_active::__calls(caller::__PATH) {
+        ::core::panic!(
+            "`caller` calls `lowest_active`, which calls `caller`: kernels cannot recurse"
+        );
+    }
+    if helpers::lowest_active::__reaches(caller::__PATH, &mut ([""; 256usize], 0), 0) {
+        ::core::panic!(
+            "`caller` calls `lowest_active`, which calls `caller` through other kernels: kernels cannot recurse"
+        );
+    }
+};
 impl ::ballot::__private::Kernel for caller {
     const NAME: &'static str = "caller";
     type Lane = (bool, ::ballot::__private::SubgroupMask);
@@ -171,16 +187,66 @@ impl caller {
             ::ballot::__private::Missing::Error,
         )
     }
-    /// The depth of the call graph below this kernel. Mutual
-    /// recursion makes evaluating it a compile error.
     #[doc(hidden)]
-    pub const __DEPTH: usize = {
-        let mut depth = 0;
-        if helpers::lowest_active::__DEPTH > depth {
-            depth = helpers::lowest_active::__DEPTH;
+    pub const __PATH: &'static str = ::core::concat!(
+        ::core::module_path!(), "::", "caller"
+    );
+    /// Whether the calls below this kernel reach the kernel whose
+    /// `__PATH` is `target`: a depth-first walk, at compile time, that
+    /// marks the kernels it has left in `seen`, so that each is
+    /// walked once.
+    #[doc(hidden)]
+    pub const fn __reaches(
+        __target: &str,
+        __seen: &mut ([&'static str; 256usize], usize),
+        __depth: usize,
+    ) -> bool {
+        if __depth >= 256usize {
+            return false;
         }
-        depth + 1
-    };
+        let mut __i = 0;
+        while __i < __seen.1 {
+            if Self::__same_path(__seen.0[__i], Self::__PATH) {
+                return false;
+            }
+            __i += 1;
+        }
+        if __seen.1 < 256usize {
+            __seen.0[__seen.1] = Self::__PATH;
+            __seen.1 += 1;
+        }
+        if Self::__same_path(helpers::lowest_active::__PATH, __target)
+            || helpers::lowest_active::__reaches(__target, __seen, __depth + 1)
+        {
+            return true;
+        }
+        false
+    }
+    /// Whether this kernel calls the kernel whose `__PATH` is
+    /// `target` itself.
+    #[doc(hidden)]
+    pub const fn __calls(__target: &str) -> bool {
+        if Self::__same_path(helpers::lowest_active::__PATH, __target) {
+            return true;
+        }
+        false
+    }
+    /// `a == b`, in a constant.
+    #[doc(hidden)]
+    pub const fn __same_path(__a: &str, __b: &str) -> bool {
+        let (__a, __b) = (__a.as_bytes(), __b.as_bytes());
+        if __a.len() != __b.len() {
+            return false;
+        }
+        let mut __i = 0;
+        while __i < __a.len() {
+            if __a[__i] != __b[__i] {
+                return false;
+            }
+            __i += 1;
+        }
+        true
+    }
     /// The kernel's IR, which every shader backend reads.
     pub fn ir() -> &'static ::ballot::__private::ir::Kernel {
         static IR: ::std::sync::OnceLock<::ballot::__private::ir::Kernel> = ::std::sync::OnceLock::new();

@@ -1,4 +1,3 @@
-const _: usize = divergent::__DEPTH;
 impl ::ballot::__private::Kernel for divergent {
     const NAME: &'static str = "divergent";
     type Lane = (u32,);
@@ -161,13 +160,58 @@ impl divergent {
             ::ballot::__private::Missing::Error,
         )
     }
-    /// The depth of the call graph below this kernel. Mutual
-    /// recursion makes evaluating it a compile error.
     #[doc(hidden)]
-    pub const __DEPTH: usize = {
-        let mut depth = 0;
-        depth + 1
-    };
+    pub const __PATH: &'static str = ::core::concat!(
+        ::core::module_path!(), "::", "divergent"
+    );
+    /// Whether the calls below this kernel reach the kernel whose
+    /// `__PATH` is `target`: a depth-first walk, at compile time, that
+    /// marks the kernels it has left in `seen`, so that each is
+    /// walked once.
+    #[doc(hidden)]
+    pub const fn __reaches(
+        __target: &str,
+        __seen: &mut ([&'static str; 256usize], usize),
+        __depth: usize,
+    ) -> bool {
+        if __depth >= 256usize {
+            return false;
+        }
+        let mut __i = 0;
+        while __i < __seen.1 {
+            if Self::__same_path(__seen.0[__i], Self::__PATH) {
+                return false;
+            }
+            __i += 1;
+        }
+        if __seen.1 < 256usize {
+            __seen.0[__seen.1] = Self::__PATH;
+            __seen.1 += 1;
+        }
+        false
+    }
+    /// Whether this kernel calls the kernel whose `__PATH` is
+    /// `target` itself.
+    #[doc(hidden)]
+    pub const fn __calls(__target: &str) -> bool {
+        false
+    }
+    /// `a == b`, in a constant.
+    #[doc(hidden)]
+    pub const fn __same_path(__a: &str, __b: &str) -> bool {
+        let (__a, __b) = (__a.as_bytes(), __b.as_bytes());
+        if __a.len() != __b.len() {
+            return false;
+        }
+        let mut __i = 0;
+        while __i < __a.len() {
+            if __a[__i] != __b[__i] {
+                return false;
+            }
+            __i += 1;
+        }
+        true
+    }
     /// The kernel's IR, which every shader backend reads.
     pub fn ir() -> &'static ::ballot::__private::ir::Kernel {
         static IR: ::std::sync::OnceLock<::ballot::__private::ir::Kernel> = ::std::sync::OnceLock::new();
