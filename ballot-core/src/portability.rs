@@ -488,8 +488,10 @@ impl<S: Subject> Portability<S> {
     ///
     /// # Errors
     /// A [`Counterexample`] if the kernel's answer depends on the size or
-    /// the schedule; an invalid setting, named; or too many inputs outside
-    /// the kernel's contract.
+    /// the schedule; an invalid setting, named; too many inputs outside
+    /// the kernel's contract; or [`PortabilityError::NotRun`] where
+    /// nothing was compared (no input inside the contract, or no schedule
+    /// run although models were asked for), saying why.
     pub fn check(self) -> Result<Certificate, PortabilityError<S>> {
         let settings = self.validate()?;
         let config = Config {
