@@ -1177,3 +1177,50 @@ impl Subject for Interpreted<'_> {
         }
     }
 }
+
+#[cfg(all(test, feature = "interp", feature = "macros"))]
+mod tests {
+    use super::*;
+
+    /// Two kernels that call each other, lowered one at a time so that no
+    /// file's check refuses them first: the IR a tool might build.
+    fn ping_pong() -> Vec<crate::ir::Kernel> {
+        [
+            "fn ping(x: u32) -> u32 { let r: u32 = pong(x); r }",
+            "fn pong(x: u32) -> u32 { let r: u32 = ping(x); r }",
+        ]
+        .iter()
+        .map(|source| {
+            crate::front::lower_source(source)
+                .expect("it lowers")
+                .kernel
+        })
+        .collect()
+    }
+
+    #[test]
+    fn kernels_that_recurse_are_an_error_naming_the_recursion_never_a_certificate() {
+        let kernels = ping_pong();
+        let oracle = || {
+            Interpreted::new(&kernels, "ping")
+                .expect("a kernel of that name")
+                .portability()
+                .cases(4)
+                .sizes([4, 32])
+        };
+        for result in [
+            oracle().models([]).check(),
+            oracle().size_is_contract().models([Model::Wgsl]).check(),
+        ] {
+            match result {
+                Err(PortabilityError::NotRun { kernel, reason }) => {
+                    assert_eq!(kernel, "ping");
+                    assert!(reason.contains("kernels cannot recurse"), "{reason}");
+                    assert!(reason.contains("outside its contract"), "{reason}");
+                }
+                Err(e) => panic!("expected a check that ran nothing, got: {e}"),
+                Ok(c) => panic!("a kernel the oracle never ran was certified: {c}"),
+            }
+        }
+    }
+}
