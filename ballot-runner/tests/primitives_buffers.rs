@@ -19,7 +19,7 @@ use ballot_runner::Gpu;
 
 mod common;
 
-use common::skip;
+use common::{loud, skip};
 
 /// Elements of every run: one tile, so that the sizes pass.
 const N: u32 = 100;
@@ -65,6 +65,7 @@ fn setup(what: &str) -> Option<(Gpu, Pipelines)> {
         scan: ExclusiveScan::new(device, target, &options).expect("the scan's pipeline"),
         workspace: Workspace::new(device, N),
     };
+    loud(&format!("{what}: on {}", gpu.describe()));
     Some((gpu, pipelines))
 }
 
