@@ -34,7 +34,7 @@ use syn::{LitInt, LitStr, Token};
 
 use crate::back::{Language, Target};
 use crate::check::{self, CheckError, Limits, Problem, MAX_SOURCE_BYTES};
-use crate::link::{link, LinkError, LinkOptions};
+use crate::link::{link, LinkOptions};
 
 /// Expands `include_wgsl!` (`language` WGSL) or `include_glsl!`.
 pub fn include(language: Language, input: TokenStream) -> TokenStream {
@@ -207,12 +207,16 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
     let linked = check::guarded(&limits, move || {
         targets
             .into_iter()
-            .map(|target| link(&source, &path, target, &options).map(|l| l.text))
-            .collect::<Result<Vec<String>, LinkError>>()
+            .map(|target| {
+                link(&source, &path, target, &options)
+                    .map(|linked| linked.text)
+                    .map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<String>, String>>()
     });
     let linked = match linked {
         Ok(Ok(texts)) => texts,
-        Ok(Err(e)) => return Err(at(e.to_string())),
+        Ok(Err(message)) => return Err(at(message)),
         Err(Problem::TimedOut { limit }) => {
             return Err(at(format!(
                 "linking `{relative}` did not finish within {} s; a shader this slow to \
@@ -249,4 +253,103 @@ fn resolve(relative: &str) -> Result<PathBuf, String> {
     let dir = std::env::var_os("CARGO_MANIFEST_DIR")
         .ok_or("CARGO_MANIFEST_DIR is not set: build with Cargo")?;
     Ok(Path::new(&dir).join(relative))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The expansion of the macro for `language` on the file `name`
+    /// holding `text`, under the temporary directory (an absolute path).
+    fn expand_file(language: Language, target: &str, name: &str, text: &[u8]) -> String {
+        let dir = std::env::temp_dir().join(format!("ballot-include-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        expand_path(language, target, &path.to_string_lossy())
+    }
+
+    fn expand_path(language: Language, target: &str, path: &str) -> String {
+        include(language, quote!(#path, target = #target)).to_string()
+    }
+
+    fn chain(terms: usize) -> String {
+        let mut sum = String::from("x");
+        for _ in 1..terms {
+            sum.push_str(" + x");
+        }
+        sum
+    }
+
+    /// The operator limit is 4096 a statement: this chain of 4096 operands
+    /// (4095 `+`, and the `=`) is at it. On rustc's own stack naga's GLSL front end
+    /// overflowed at about 200 operands, its WGSL lowerer at about 1,200.
+    #[test]
+    fn a_chain_at_the_operator_limit_links_on_the_deep_stack() {
+        let wgsl = format!(
+            "@compute @workgroup_size(64)\nfn main(@builtin(local_invocation_index) i: u32) {{\n    \
+             var x = i;\n    let r = {};\n}}\n",
+            chain(4096)
+        );
+        for target in ["wgsl", "wgsl-no-subgroup"] {
+            let out = expand_file(Language::Wgsl, target, "chain.wgsl", wgsl.as_bytes());
+            assert!(
+                !out.contains("compile_error") && out.contains("include_str"),
+                "{target}: {out:.400}"
+            );
+        }
+        let glsl = format!(
+            "#version 450\nlayout(local_size_x = 64) in;\nvoid main() {{\n    \
+             uint x = gl_LocalInvocationIndex;\n    uint r = {};\n}}\n",
+            chain(4096)
+        );
+        for target in ["glsl", "glsl-no-subgroup"] {
+            let out = expand_file(Language::Glsl, target, "chain.comp", glsl.as_bytes());
+            assert!(
+                !out.contains("compile_error") && out.contains("include_str"),
+                "{target}: {out:.400}"
+            );
+        }
+        // One more operand is past the limit: refused before naga.
+        let over = wgsl.replace("let r = x", "let r = x + x");
+        let out = expand_file(Language::Wgsl, "wgsl", "over.wgsl", over.as_bytes());
+        assert!(
+            out.contains("compile_error")
+                && out.contains("a statement holds more than 4096 operators at line 4"),
+            "{out:.400}"
+        );
+    }
+
+    #[test]
+    fn an_else_if_chain_past_the_nesting_limit_is_refused_before_naga() {
+        let arms = "else if x == 1u { x = 2u; } ".repeat(10_000);
+        let text = format!(
+            "@compute @workgroup_size(64)\nfn main() {{\n    var x = 1u;\n    \
+             if x == 0u {{ x = 2u; }} {arms}\n}}\n"
+        );
+        let out = expand_file(Language::Wgsl, "wgsl", "arms.wgsl", text.as_bytes());
+        assert!(
+            out.contains("brackets and statements nest more than 256 deep at line 4"),
+            "{out:.400}"
+        );
+    }
+
+    #[test]
+    fn reads_are_bounded() {
+        let big = vec![b' '; MAX_SOURCE_BYTES + 1];
+        let out = expand_file(Language::Wgsl, "wgsl", "big.wgsl", &big);
+        assert!(
+            out.contains("the file has 16777217 bytes; the limit is 16777216"),
+            "{out:.400}"
+        );
+        let start = std::time::Instant::now();
+        let out = expand_path(Language::Wgsl, "wgsl", "/dev/zero");
+        assert!(
+            out.contains(
+                "cannot read shader `/dev/zero`: it is a character device, not a regular file"
+            ),
+            "{out:.400}"
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
 }
