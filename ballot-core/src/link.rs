@@ -88,11 +88,13 @@ use std::ops::Range;
 
 use crate::back::{Language, OptionError, ShaderOptions, Target, MAX_WORKGROUP_INVOCATIONS};
 use crate::check::{self, Limits, Problem};
+use crate::lower::helpers::{Helper, Needs};
 use crate::op::Op;
 use crate::polyfill;
 use crate::valid::{self, Diagnostic};
 
 mod build;
+mod converge;
 
 pub use build::{Build, BuildError, Output};
 
@@ -273,7 +275,7 @@ pub fn link(
         .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     if target.has_subgroups() {
         let written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
-        if let Err(rejected) = valid::diagnose(target, &written.text) {
+        if let Err(rejected) = diagnose(target, &written.text) {
             return Err(written.error(&shader, path, rejected.1));
         }
         return Ok(Linked {
@@ -300,7 +302,7 @@ pub fn link(
     for _ in 0..2 {
         let layout = sizes(subgroup_size, size.unwrap_or([subgroup_size, 1, 1]));
         let written = shader.write(&layout);
-        let (module, verdict) = match valid::diagnose(target, &written.text) {
+        let (module, verdict) = match diagnose(target, &written.text) {
             Ok((module, _)) => (module, None),
             Err(rejected) => match *rejected {
                 (Some(module), diagnostic) => (module, Some(diagnostic)),
@@ -314,10 +316,11 @@ pub fn link(
             if let Some(diagnostic) = verdict {
                 return Err(written.error(&shader, path, diagnostic));
             }
+            let text = written.converge(&shader, path)?;
             return Ok(Linked {
                 target,
                 functions: written.functions,
-                text: written.text,
+                text,
                 ops: shader.linked_ops(),
                 workgroup_size: Some(read),
             });
@@ -387,6 +390,17 @@ fn integer(word: &str) -> Option<u32> {
         None if digits.bytes().all(|b| b.is_ascii_digit()) => digits.parse().ok(),
         None => None,
     }
+}
+
+/// naga's verdict on a linked text: [`valid::diagnose`], counted in tests,
+/// which check that a link validates once.
+fn diagnose(
+    target: Target,
+    text: &str,
+) -> Result<(naga::Module, naga::valid::ModuleInfo), valid::Rejected> {
+    #[cfg(test)]
+    tests::NAGA_PASSES.with(|n| n.set(n.get() + 1));
+    valid::diagnose(target, text)
 }
 
 /// The emulation's sizes, as the writers take them.
@@ -1428,6 +1442,52 @@ struct Written {
 }
 
 impl Written {
+    /// This emulated target's text with the functions that reach an
+    /// exchange if-converted ([`converge`]), validated: naga's errors and
+    /// the conversion's refusals are on the user's file, through this
+    /// text's pieces.
+    fn converge(&self, shader: &Shader<'_>, path: &str) -> Result<String, LinkError> {
+        let language = shader.target.language();
+        let printed = converge::converge(&self.text, language, &shader.prefix, &self.functions)
+            .map_err(|(message, at)| LinkError {
+                kind: LinkErrorKind::Unsupported,
+                path: path.to_string(),
+                target: shader.target,
+                message,
+                location: self
+                    .origin(&at)
+                    .map(|r| locate(shader.text, r, String::new())),
+                notes: Vec::new(),
+            })?;
+        if printed.text == self.text {
+            return Ok(printed.text);
+        }
+        if let Err(rejected) = diagnose(shader.target, &printed.text) {
+            let mut d = rejected.1;
+            let converted: Vec<(Range<usize>, String)> = d
+                .labels
+                .iter()
+                .filter_map(|(r, label)| Some((printed.origin(r)?, label.clone())))
+                .collect();
+            if converted.is_empty() {
+                return Err(LinkError {
+                    kind: LinkErrorKind::Bug,
+                    path: path.to_string(),
+                    target: shader.target,
+                    message: format!(
+                        "naga rejects the if-converted text (a bug in ballot): {}",
+                        d.message
+                    ),
+                    location: None,
+                    notes: d.notes,
+                });
+            }
+            d.labels = converted;
+            return Err(self.error(shader, path, d));
+        }
+        Ok(printed.text)
+    }
+
     /// The user's range behind `range` of the linked text, or `None` where
     /// it starts in linked code.
     fn origin(&self, range: &Range<usize>) -> Option<Range<usize>> {
@@ -1601,12 +1661,15 @@ fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
         }
         (Language::Glsl, true) => {
             out.push_str(&crate::back::glsl::emulated_constants(options, false, 1));
-            let helpers = polyfill::helpers_of(language, true, ops);
+            let helpers = with_vote(language, polyfill::helpers_of(language, true, ops), ops);
             crate::back::glsl::helpers::write_all(&mut out, &helpers);
             polyfill::glsl_public(&mut out, ops, &name, false);
         }
         (Language::Wgsl, _) => {
-            let helpers = polyfill::helpers_of(language, emulated, ops);
+            let mut helpers = polyfill::helpers_of(language, emulated, ops);
+            if emulated {
+                helpers = with_vote(language, helpers, ops);
+            }
             out.push_str(&crate::back::wgsl::lane_state(
                 emulated, options, &helpers, 1,
             ));
@@ -1622,6 +1685,21 @@ fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
     // A blank line between the linked functions and the shader's own code.
     out.push('\n');
     out
+}
+
+/// `helpers`, with the workgroup vote and what it needs where `ops` holds
+/// an exchange: the if-conversion's loops that hold one leave by it
+/// ([`converge`]).
+fn with_vote(language: Language, helpers: BTreeSet<Helper>, ops: &[Op]) -> BTreeSet<Helper> {
+    if !ops.iter().any(|&op| is_collective(op)) {
+        return helpers;
+    }
+    let mut needs = Needs::new(language, true);
+    for helper in helpers {
+        needs.add(helper);
+    }
+    needs.add(Helper::WorkgroupAny);
+    needs.into_set()
 }
 
 /// The linked function of `op`: `ballot_` + its GLSL name without `gl_`

@@ -872,3 +872,211 @@ fn locations_are_whole_characters() {
     let at = locate("a\nbc", 4..4, String::new());
     assert_eq!((at.line, at.column, at.length), (2, 3, 1));
 }
+
+// ------------------------------------------------------- issue 33's findings
+
+thread_local! {
+    /// How many times [`super::diagnose`] ran on this thread.
+    pub(super) static NAGA_PASSES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// `link`'s naga passes for `source` on `target`, and its result.
+fn passes(source: &str, target: Target) -> (u32, Result<Linked, LinkError>) {
+    NAGA_PASSES.with(|n| n.set(0));
+    let result = link(source, "p", target, &LinkOptions::default());
+    (NAGA_PASSES.with(|n| n.get()), result)
+}
+
+#[test]
+fn a_literal_workgroup_size_is_linked_and_validated_once() {
+    // The emulated targets read a literal size with the lexer: one pass,
+    // as on the hardware targets, so that linking costs what naga's
+    // validation of the output costs.
+    for target in Target::ALL {
+        let source = match target.language() {
+            Language::Wgsl => FOUR,
+            Language::Glsl => GLSL,
+        };
+        let (n, linked) = passes(source, target);
+        let linked = linked.unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert_eq!(n, 1, "{target}");
+        if !target.has_subgroups() {
+            assert_eq!(linked.workgroup_size, Some([64, 1, 1]), "{target}");
+        }
+    }
+    // Every literal spelling, read as naga reads it.
+    for (size, expected) in [
+        ("(64)", [64, 1, 1]),
+        ("(64u, 2i)", [64, 2, 1]),
+        ("(0x10, 2, 2,)", [16, 2, 2]),
+    ] {
+        let source = FOUR.replace("(64)", size);
+        let (n, linked) = passes(&source, Target::WgslNoSubgroup);
+        let linked = linked.unwrap_or_else(|e| panic!("{size}: {e}"));
+        assert_eq!((n, linked.workgroup_size), (1, Some(expected)), "{size}");
+    }
+    let source = GLSL.replace("local_size_x = 64", "local_size_x = 16, local_size_z = 4");
+    let (n, linked) = passes(&source, Target::GlslNoSubgroup);
+    assert_eq!((n, linked.unwrap().workgroup_size), (1, Some([16, 1, 4])));
+    // A size naga must evaluate takes the second pass, at naga's size.
+    let source = format!("const WG = 32u;\n{}", FOUR.replace("(64)", "(WG * 2u)"));
+    let (n, linked) = passes(&source, Target::WgslNoSubgroup);
+    assert_eq!((n, linked.unwrap().workgroup_size), (2, Some([64, 1, 1])));
+    // A literal that a macro redefines: naga's module says otherwise, and
+    // its size wins.
+    let source = GLSL.replace(
+        "layout(local_size_x = 64) in;",
+        "#define local_size_x local_size_y\nlayout(local_size_x = 64) in;",
+    );
+    let (n, linked) = passes(&source, Target::GlslNoSubgroup);
+    let linked = linked.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((n, linked.workgroup_size), (2, Some([1, 64, 1])));
+}
+
+#[test]
+fn ballot_calls_without_an_entry_point_are_refused_on_every_target() {
+    // A library of functions: `ballot_init` would never run. Line 3,
+    // column 12 is the first call.
+    let wgsl = "\
+// Helpers for another shader.
+fn count(v: bool) -> u32 {
+    return subgroupBallotBitCount(subgroupBallot(v));
+}
+";
+    let glsl = "\
+#version 450
+uint count(bool v) {
+    return subgroupBallotBitCount(subgroupBallot(v));
+}
+";
+    for target in Target::ALL {
+        let source = match target.language() {
+            Language::Wgsl => wgsl,
+            Language::Glsl => glsl,
+        };
+        let e = error(source, target);
+        assert_eq!(e.kind, LinkErrorKind::Unsupported, "{target}: {e}");
+        assert!(e.message.contains("no entry point"), "{target}: {e}");
+        assert!(e.message.contains("link the whole shader"), "{target}: {e}");
+        let at = e.location.clone().expect("at the first call");
+        assert_eq!((at.line, at.column), (3, 12), "{target}: {e}");
+        assert_eq!(at.length, "subgroupBallotBitCount".len() as u32);
+    }
+    // A GLSL file that reads a subgroup built-in, alone.
+    let builtin = "#version 450\nuint lane() {\n    return gl_SubgroupInvocationID;\n}\n";
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let e = error(builtin, target);
+        assert_eq!(e.kind, LinkErrorKind::Unsupported, "{target}: {e}");
+        let at = e.location.clone().expect("at the built-in");
+        assert_eq!((at.line, at.column), (3, 12), "{target}: {e}");
+    }
+    // A fragment shader has an entry point; and a file with no ballot
+    // call needs none.
+    let fragment = format!(
+        "{wgsl}@fragment\nfn fs() -> @location(0) vec4<f32> {{ return vec4<f32>(1.0); }}\n"
+    );
+    linked(&fragment, Target::Wgsl);
+    linked("fn one() -> u32 { return 1u; }\n", Target::Wgsl);
+}
+
+#[test]
+fn naga_notes_are_kept() {
+    // 210 nested parentheses: under `check`'s bracket limit, over the
+    // WGSL parser's recursion limit, which naga says in a note.
+    let source = format!(
+        "fn f() -> u32 {{ return {}1u{}; }}\n{FOUR}",
+        "(".repeat(210),
+        ")".repeat(210)
+    );
+    for target in WGSL_TARGETS {
+        let e = error(&source, target);
+        assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
+        let shown = e.to_string();
+        assert!(
+            shown.ends_with("= note: Parser recursion limit exceeded"),
+            "{target}: {shown}"
+        );
+    }
+}
+
+#[test]
+fn a_leading_byte_order_mark_is_dropped() {
+    let bom = '\u{feff}';
+    for target in WGSL_TARGETS {
+        let l = linked(&format!("{bom}{FOUR}"), target);
+        assert_eq!(l.text, linked(FOUR, target).text, "{target}");
+    }
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let l = glsl_linked(&format!("{bom}{GLSL}"), target);
+        assert_eq!(l.text, glsl_linked(GLSL, target).text, "{target}");
+        // An error's place is the one an editor shows, the mark unseen.
+        let bad = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = nope;");
+        let e = glsl_error(&format!("{bom}{bad}"), target);
+        assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
+        let at = e.location.clone().expect("a location");
+        assert_eq!((at.line, at.column), (9, 17), "{target}: {e}");
+        assert_eq!(at.line_text, "    uint lane = nope;");
+    }
+    // On the first line too.
+    let e = error(&format!("{bom}fn f( {{}}\n{FOUR}"), Target::Wgsl);
+    let at = e.location.clone().expect("a location");
+    assert_eq!(at.line, 1, "{e}");
+    assert_eq!(at.line_text, "fn f( {}", "{e}");
+}
+
+#[test]
+fn lines_end_at_cr_lf_lf_and_a_lone_cr() {
+    // Line 5 is `    let x: u32 = nothing;`: `nothing` at column 18.
+    let wgsl = FOUR.replace("    let b = ", "    let x: u32 = nothing;\n    let b = ");
+    // Line 9 is `    uint lane = nope;`: `nope` at column 17.
+    let glsl = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = nope;");
+    for end in ["\n", "\r\n", "\r"] {
+        let source = wgsl.replace('\n', end);
+        for target in WGSL_TARGETS {
+            let e = error(&source, target);
+            assert_eq!(e.kind, LinkErrorKind::Invalid, "{end:?} {target}: {e}");
+            let at = e.location.clone().expect("a location");
+            assert_eq!((at.line, at.column), (5, 18), "{end:?} {target}: {e}");
+            assert_eq!(at.line_text, "    let x: u32 = nothing;", "{end:?}");
+            assert!(e.to_string().contains("5 |     let x: u32 = nothing;\n"));
+        }
+        let source = glsl.replace('\n', end);
+        for target in [Target::Glsl, Target::GlslNoSubgroup] {
+            let e = glsl_error(&source, target);
+            assert_eq!(e.kind, LinkErrorKind::Invalid, "{end:?} {target}: {e}");
+            let at = e.location.clone().expect("a location");
+            assert_eq!((at.line, at.column), (9, 17), "{end:?} {target}: {e}");
+            assert_eq!(at.line_text, "    uint lane = nope;", "{end:?}");
+        }
+        // And the file links: its `#` lines and `//` comments end there.
+        let source = format!("{}// a comment\n", GLSL).replace('\n', end);
+        let l = glsl_linked(&source, Target::GlslNoSubgroup);
+        assert!(!l.text.contains("#extension GL_KHR"), "{end:?}");
+        assert!(l.text.contains("ballot_init(gl_LocalInvocationIndex);"));
+    }
+    // Mixed, as a file edited on two systems: a lone `\r`, then `\r\n`.
+    let at = locate("a\rb\r\nc\nd e", 9..10, String::new());
+    assert_eq!((at.line, at.column, at.line_text.as_str()), (4, 3, "d e"));
+}
+
+#[test]
+fn a_workgroup_too_large_is_the_files_fault_not_an_options() {
+    let wgsl = FOUR.replace("(64)", "(512)");
+    let e = error(&wgsl, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("512 invocations"), "{e}");
+    assert_eq!(e.location.clone().expect("at the entry point").line, 4);
+    let glsl = GLSL.replace("local_size_x = 64", "local_size_x = 32, local_size_y = 32");
+    let e = glsl_error(&glsl, Target::GlslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("1024 invocations"), "{e}");
+    // A subgroup larger than the workgroup is the option's to change.
+    let e = link(
+        &FOUR.replace("(64)", "(16)"),
+        "f",
+        Target::WgslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
+}
