@@ -147,3 +147,39 @@ fn usage_errors_exit_2() {
         );
     }
 }
+
+#[test]
+fn a_workgroup_the_emulation_cannot_serve_is_the_files_fault_exit_1() {
+    // 16 x 16 x 2 invocations: more than the emulated targets' 256. The
+    // file's fault, with no option given: exit 1, no usage line.
+    let out = dir("workgroup");
+    let wgsl = out.join("big.wgsl");
+    let text = std::fs::read_to_string(four()).unwrap();
+    std::fs::write(
+        &wgsl,
+        text.replace("@workgroup_size(64)", "@workgroup_size(16, 16, 2)"),
+    )
+    .unwrap();
+    let comp = out.join("big.comp");
+    let glsl = std::fs::read_to_string(four().with_extension("comp")).unwrap();
+    std::fs::write(
+        &comp,
+        glsl.replace("local_size_x = 64", "local_size_x = 512"),
+    )
+    .unwrap();
+    for (file, target, invocations) in [
+        (&wgsl, "wgsl-no-subgroup", 512),
+        (&comp, "glsl-no-subgroup", 512),
+    ] {
+        let run = ballot(&["link", s(file), "--target", target]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{target}: {stderr}");
+        assert!(!stderr.contains("Usage:"), "{target}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{invocations} invocations")),
+            "{target}: {stderr}"
+        );
+        assert!(stderr.contains(s(file)), "at the file: {stderr}");
+    }
+    std::fs::remove_dir_all(out).unwrap();
+}
