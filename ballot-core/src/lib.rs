@@ -56,6 +56,8 @@ pub mod mask;
 pub mod op;
 pub mod ops;
 #[cfg(feature = "validate")]
+pub(crate) mod reconverge;
+#[cfg(feature = "validate")]
 pub mod polyfill;
 #[cfg(feature = "portability")]
 pub mod portability;

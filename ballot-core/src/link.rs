@@ -32,7 +32,11 @@
 //!   the first WGSL declaration (after the directives): never at the end,
 //!   so that a shader cut short is an error in its own text.
 //! - The linked functions keep per-invocation state: every `@compute`
-//!   entry point (GLSL: `main`) calls the init function first. On `wgsl`
+//!   entry point (GLSL: `main`) calls the init function first. A shader
+//!   that calls a ballot function (or reads a subgroup built-in) but has
+//!   no entry point is an error on every target, the hardware ones too:
+//!   nothing would call the init function, and the linked functions would
+//!   give wrong values once the text is pasted into a shader. On `wgsl`
 //!   and `wgsl-web` it reads `@builtin(subgroup_invocation_id)` and
 //!   `@builtin(subgroup_size)`, taken from the entry point's parameters or
 //!   added to them.
@@ -78,9 +82,22 @@
 //!
 //! # Errors
 //! A [`LinkError`] renders as a compiler diagnostic on the shader's own
-//! file: path, line and column, the offending line, naga's message. An
-//! error that naga finds inside linked code is reported as a bug in
-//! ballot, with the linked text's line.
+//! file: path, line and column, the offending line, naga's message and
+//! notes. An error that naga finds inside linked code is reported as a bug
+//! in ballot, with the linked text's line. A leading UTF-8 byte order mark
+//! is dropped (the output has none), and lines end at `\r\n`, `\n` and a
+//! lone `\r`, so that places are those an editor shows.
+//! [`LinkErrorKind::Options`] is the caller's fault (an option no shader
+//! takes, or a subgroup larger than the workgroup); every other kind is the
+//! file's (a workgroup too large for the emulation is
+//! [`LinkErrorKind::Unsupported`]).
+//!
+//! # Cost
+//! naga parses and validates the linked text once; the linker's own work
+//! (the lexer, the edits) is linear in the text. On the emulated targets a
+//! workgroup size written in literals is read by the lexer and confirmed
+//! by naga's module; one naga must evaluate (a constant, a macro) costs a
+//! second pass. `cargo bench -p ballot-bench --bench link` measures it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -91,6 +108,7 @@ use crate::check::{self, Limits, Problem};
 use crate::lower::helpers::{Helper, Needs};
 use crate::op::Op;
 use crate::polyfill;
+use crate::reconverge;
 use crate::valid::{self, Diagnostic};
 
 mod build;
@@ -146,9 +164,13 @@ pub enum LinkErrorKind {
     /// A name that looks like a ballot function but is none.
     UnknownFunction,
     /// Something the linker cannot link (a built-in it must read, in a
-    /// struct; no entry point to initialise; an overridable workgroup).
+    /// struct; ballot calls and no entry point to initialise; an
+    /// overridable workgroup, or one of more invocations than the
+    /// emulation serves).
     Unsupported,
-    /// An option does not fit the shader.
+    /// The options' fault, not the file's: an option no shader takes, or
+    /// a virtual subgroup larger than the shader's workgroup (the command
+    /// line's usage error).
     Options,
     /// naga rejects the shader, at a place in the user's file.
     Invalid,
@@ -302,11 +324,14 @@ pub fn link(
     for _ in 0..2 {
         let layout = sizes(subgroup_size, size.unwrap_or([subgroup_size, 1, 1]));
         let written = shader.write(&layout);
-        let (module, verdict) = match diagnose(target, &written.text) {
+        let converged = written.converge(&shader, path)?;
+        let (module, verdict) = match diagnose(target, &converged.text) {
             Ok((module, _)) => (module, None),
             Err(rejected) => match *rejected {
                 (Some(module), diagnostic) => (module, Some(diagnostic)),
-                (None, diagnostic) => return Err(written.error(&shader, path, diagnostic)),
+                (None, diagnostic) => {
+                    return Err(written.error_through(&converged, &shader, path, diagnostic))
+                }
             },
         };
         let read = shader
@@ -314,13 +339,12 @@ pub fn link(
             .map_err(|(kind, m)| fail(kind, m, at_entry()))?;
         if size == Some(read) {
             if let Some(diagnostic) = verdict {
-                return Err(written.error(&shader, path, diagnostic));
+                return Err(written.error_through(&converged, &shader, path, diagnostic));
             }
-            let text = written.converge(&shader, path)?;
             return Ok(Linked {
                 target,
                 functions: written.functions,
-                text,
+                text: converged.text,
                 ops: shader.linked_ops(),
                 workgroup_size: Some(read),
             });
@@ -1443,49 +1467,70 @@ struct Written {
 
 impl Written {
     /// This emulated target's text with the functions that reach an
-    /// exchange if-converted ([`converge`]), validated: naga's errors and
-    /// the conversion's refusals are on the user's file, through this
-    /// text's pieces.
-    fn converge(&self, shader: &Shader<'_>, path: &str) -> Result<String, LinkError> {
+    /// exchange if-converted ([`converge`]); a refusal is on the user's
+    /// file, through this text's pieces.
+    fn converge(&self, shader: &Shader<'_>, path: &str) -> Result<reconverge::Printed, LinkError> {
         let language = shader.target.language();
-        let printed = converge::converge(&self.text, language, &shader.prefix, &self.functions)
-            .map_err(|(message, at)| LinkError {
+        converge::converge(&self.text, language, &shader.prefix, &self.functions).map_err(|r| {
+            // A text the reader cannot read is most often one naga rejects:
+            // its verdict says more. One it accepts is refused, never
+            // linked unconverted.
+            if r.unread {
+                if let Err(rejected) = diagnose(shader.target, &self.text) {
+                    return self.error(shader, path, rejected.1);
+                }
+            }
+            let message = if r.unread {
+                format!(
+                    "{}: the emulated targets rewrite the functions that reach a collective, \
+                     and cannot read this one",
+                    r.message
+                )
+            } else {
+                r.message
+            };
+            LinkError {
                 kind: LinkErrorKind::Unsupported,
                 path: path.to_string(),
                 target: shader.target,
                 message,
                 location: self
-                    .origin(&at)
-                    .map(|r| locate(shader.text, r, String::new())),
+                    .origin(&r.at)
+                    .map(|at| locate(shader.text, at, String::new())),
                 notes: Vec::new(),
-            })?;
-        if printed.text == self.text {
-            return Ok(printed.text);
-        }
-        if let Err(rejected) = diagnose(shader.target, &printed.text) {
-            let mut d = rejected.1;
-            let converted: Vec<(Range<usize>, String)> = d
-                .labels
-                .iter()
-                .filter_map(|(r, label)| Some((printed.origin(r)?, label.clone())))
-                .collect();
-            if converted.is_empty() {
-                return Err(LinkError {
-                    kind: LinkErrorKind::Bug,
-                    path: path.to_string(),
-                    target: shader.target,
-                    message: format!(
-                        "naga rejects the if-converted text (a bug in ballot): {}",
-                        d.message
-                    ),
-                    location: None,
-                    notes: d.notes,
-                });
             }
-            d.labels = converted;
-            return Err(self.error(shader, path, d));
+        })
+    }
+
+    /// naga's verdict on `converged`, the conversion of this text, as an
+    /// error on the user's file: its labels taken back through both.
+    fn error_through(
+        &self,
+        converged: &reconverge::Printed,
+        shader: &Shader<'_>,
+        path: &str,
+        mut d: Diagnostic,
+    ) -> LinkError {
+        let all = d.labels.len();
+        d.labels = d
+            .labels
+            .iter()
+            .filter_map(|(r, label)| Some((converged.origin(r)?, label.clone())))
+            .collect();
+        if d.labels.len() < all && d.labels.is_empty() {
+            return LinkError {
+                kind: LinkErrorKind::Bug,
+                path: path.to_string(),
+                target: shader.target,
+                message: format!(
+                    "naga rejects the if-converted text (a bug in ballot): {}",
+                    d.message
+                ),
+                location: None,
+                notes: d.notes,
+            };
         }
-        Ok(printed.text)
+        self.error(shader, path, d)
     }
 
     /// The user's range behind `range` of the linked text, or `None` where

@@ -44,6 +44,10 @@ pub(crate) use print::Printed;
 pub(crate) struct Refused {
     pub message: String,
     pub at: Range<usize>,
+    /// Whether the text could not be read at all (a text cut short, or a
+    /// construct the reader does not know), rather than refused by the
+    /// pass: the language's own compiler then says more.
+    pub unread: bool,
 }
 
 /// What [`convert`] takes beside the text.
@@ -58,6 +62,9 @@ pub(crate) struct Options<'a> {
     /// The workgroup vote: `fn(bool) -> bool`, whether any invocation of
     /// the workgroup passes `true`.
     pub vote: &'a str,
+    /// Functions left as they are, and whose calls are no calls of the
+    /// shader's own (the linked helpers: pure, or exchanges).
+    pub skip: &'a [String],
 }
 
 /// The conversion of `text`: the same text where no function reaches an
@@ -67,10 +74,13 @@ pub(crate) fn convert(
     language: Language,
     options: &Options<'_>,
 ) -> Result<(Printed, bool), Refused> {
-    let unit = tree::read(text, language).map_err(|e| Refused {
+    let mut unit = tree::read(text, language).map_err(|e| Refused {
         message: e.message,
         at: e.at,
+        unread: true,
     })?;
+    unit.functions
+        .retain(|f| !options.skip.iter().any(|s| *s == text[f.name.clone()]));
     let request = masked::Request {
         text,
         language,
@@ -81,6 +91,7 @@ pub(crate) fn convert(
     let converted = masked::convert(&request).map_err(|r| Refused {
         message: r.message,
         at: r.at,
+        unread: false,
     })?;
     let uses_vote = converted.iter().any(|c| c.uses_vote);
     Ok((

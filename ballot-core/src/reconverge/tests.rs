@@ -34,6 +34,7 @@ fn wgsl(body: &str) -> Result<String, super::Refused> {
         barriers: &["workgroupBarrier", "storageBarrier"],
         prefix: "x_",
         vote: "x_any",
+        skip: &[],
     };
     let (printed, _) = convert(&text, Language::Wgsl, &options)?;
     Ok(printed.text)
@@ -193,6 +194,7 @@ fn a_shader_without_exchanges_is_unchanged() {
         barriers: &[],
         prefix: "x_",
         vote: "x_any",
+        skip: &[],
     };
     let (printed, vote) = convert(&text, Language::Wgsl, &options).unwrap();
     assert_eq!(printed.text, text);
@@ -219,6 +221,7 @@ fn glsl_shapes_convert_with_typed_temporaries() {
         barriers: &["barrier"],
         prefix: "x_",
         vote: "x_any",
+        skip: &[],
     };
     let (printed, vote) = convert(text, Language::Glsl, &options).unwrap();
     let out = printed.text;
@@ -248,6 +251,7 @@ fn a_glsl_case_falling_through_is_refused() {
         barriers: &[],
         prefix: "x_",
         vote: "x_any",
+        skip: &[],
     };
     let e = convert(text, Language::Glsl, &options).unwrap_err();
     assert_eq!(&text[e.at.clone()], "case 0u");
