@@ -6,7 +6,9 @@
 //!
 //! `cargo bench -p ballot-bench --bench link` (release). Arguments pick
 //! the call counts and targets:
-//! `cargo bench -p ballot-bench --bench link -- 2000 wgsl-no-subgroup`.
+//! `cargo bench -p ballot-bench --bench link -- 2000 wgsl-no-subgroup`,
+//! `--one-function` puts every call in `main`'s one callee, and
+//! `--repeat=N` keeps the fastest of N runs of each measurement (3).
 //! A plain `main`, not criterion: one run at 200,000 calls takes seconds,
 //! and the figure wanted is the ratio, not a confidence interval.
 
@@ -16,14 +18,15 @@ use std::time::{Duration, Instant};
 use ballot_core::back::{Language, Target};
 use ballot_core::link::{link, LinkOptions};
 
-/// Calls in each generated function: naga's validation of one function
-/// grows with its length, as a user's shader would split its work.
+/// Calls in each generated function, as a user's shader splits its work.
+/// `--one-function` puts them all in one, as issue 33's probe did: naga's
+/// own time then grows faster than the function (not the linker's).
 const CALLS_PER_FUNCTION: usize = 100;
 
 /// A compute shader of `language` that makes `calls` ballot calls (each
 /// statement two, ballot then a query of its mask), in functions of
-/// [`CALLS_PER_FUNCTION`] calls that `main` calls in turn.
-pub fn shader(language: Language, calls: usize) -> String {
+/// `per_function` calls that `main` calls in turn.
+pub fn shader(language: Language, calls: usize, per_function: usize) -> String {
     // Each line: a ballot, and one of four queries on its mask.
     let queries = [
         "BitCount(b)",
@@ -31,7 +34,7 @@ pub fn shader(language: Language, calls: usize) -> String {
         "FindLSB(b)",
         "InclusiveBitCount(b)",
     ];
-    let functions = calls.div_ceil(CALLS_PER_FUNCTION);
+    let functions = calls.div_ceil(per_function);
     let mut out = String::with_capacity(calls * 60);
     match language {
         Language::Wgsl => {
@@ -39,7 +42,7 @@ pub fn shader(language: Language, calls: usize) -> String {
             let mut left = calls;
             for f in 0..functions {
                 writeln!(out, "fn f{f}(v: u32) -> u32 {{\n    var x = 0u;").unwrap();
-                for k in 0..(CALLS_PER_FUNCTION / 2).min(left.div_ceil(2)) {
+                for k in 0..(per_function / 2).min(left.div_ceil(2)) {
                     let q = queries[k % queries.len()];
                     writeln!(
                         out,
@@ -47,7 +50,7 @@ pub fn shader(language: Language, calls: usize) -> String {
                     )
                     .unwrap();
                 }
-                left = left.saturating_sub(CALLS_PER_FUNCTION);
+                left = left.saturating_sub(per_function);
                 out.push_str("    return x;\n}\n\n");
             }
             out.push_str(
@@ -70,7 +73,7 @@ pub fn shader(language: Language, calls: usize) -> String {
             let mut left = calls;
             for f in 0..functions {
                 writeln!(out, "uint f{f}(uint v) {{\n    uint x = 0u;").unwrap();
-                for k in 0..(CALLS_PER_FUNCTION / 2).min(left.div_ceil(2)) {
+                for k in 0..(per_function / 2).min(left.div_ceil(2)) {
                     let q = queries[k % queries.len()];
                     writeln!(
                         out,
@@ -78,7 +81,7 @@ pub fn shader(language: Language, calls: usize) -> String {
                     )
                     .unwrap();
                 }
-                left = left.saturating_sub(CALLS_PER_FUNCTION);
+                left = left.saturating_sub(per_function);
                 out.push_str("    return x;\n}\n\n");
             }
             out.push_str("void main() {\n    uint t = 0u;\n");
@@ -103,6 +106,17 @@ fn main() {
     if targets.is_empty() {
         targets = Target::ALL.to_vec();
     }
+    let per_function = if args.iter().any(|a| a == "--one-function") {
+        usize::MAX
+    } else {
+        CALLS_PER_FUNCTION
+    };
+    // `--repeat=N`: runs of each measurement, the fastest kept (3).
+    let repeats: usize = args
+        .iter()
+        .find_map(|a| a.strip_prefix("--repeat=")?.parse().ok())
+        .unwrap_or(3)
+        .max(1);
     let counts = if counts.is_empty() {
         vec![20_000, 200_000]
     } else {
@@ -114,16 +128,30 @@ fn main() {
     );
     for &calls in &counts {
         for &target in &targets {
-            let source = shader(target.language(), calls);
+            let source = shader(target.language(), calls, per_function);
             let path = format!("bench.{}", target.language().extension());
             let options = LinkOptions::default();
-            let start = Instant::now();
-            let linked = link(&source, &path, target, &options).unwrap_or_else(|e| panic!("{e}"));
-            let linking = start.elapsed();
-            let start = Instant::now();
-            ballot_core::valid::check_source(target, &path, &linked.text)
-                .unwrap_or_else(|e| panic!("{e}"));
-            let validation = start.elapsed();
+            let link_once = || {
+                let start = Instant::now();
+                let linked =
+                    link(&source, &path, target, &options).unwrap_or_else(|e| panic!("{e}"));
+                (start.elapsed(), linked.text)
+            };
+            let (_, text) = link_once();
+            let check_once = || {
+                let start = Instant::now();
+                ballot_core::valid::check_source(target, &path, &text)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                start.elapsed()
+            };
+            // The fastest of a few runs of each, alternating: the first
+            // allocation of a run's size faults its pages in, which would
+            // otherwise count against whichever ran first.
+            let (mut linking, mut validation) = (Duration::MAX, Duration::MAX);
+            for _ in 0..repeats {
+                validation = validation.min(check_once());
+                linking = linking.min(link_once().0);
+            }
             println!(
                 "{calls:>8}  {:<18} {:>9.3} {:>9.3} {:>7.2}",
                 target.name(),
