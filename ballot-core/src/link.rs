@@ -191,11 +191,12 @@ pub struct LinkError {
     pub target: Target,
     /// The message.
     pub message: String,
-    /// Where, in the user's file, if anywhere.
-    pub location: Option<Location>,
+    /// Where, in the user's file, if anywhere. Boxed, as naga's notes
+    /// are: an error returned by value stays small.
+    pub location: Option<Box<Location>>,
     /// naga's notes on the error (why it gave up: "Parser recursion limit
     /// exceeded"), each drawn as `= note:` under the place.
-    pub notes: Vec<String>,
+    pub notes: Box<[String]>,
 }
 
 /// A place in a shader file.
@@ -276,8 +277,8 @@ pub fn link(
         path: path.to_string(),
         target,
         message,
-        location: at.map(|r| locate(source, r, String::new())),
-        notes: Vec::new(),
+        location: at.map(|r| Box::new(locate(source, r, String::new()))),
+        notes: Box::default(),
     };
     let subgroup_size = options.subgroup_size;
     // The option on its own, first and on every target, so that its error
@@ -1496,8 +1497,8 @@ impl Written {
                 message,
                 location: self
                     .origin(&r.at)
-                    .map(|at| locate(shader.text, at, String::new())),
-                notes: Vec::new(),
+                    .map(|at| Box::new(locate(shader.text, at, String::new()))),
+                notes: Box::default(),
             }
         })
     }
@@ -1527,7 +1528,7 @@ impl Written {
                     d.message
                 ),
                 location: None,
-                notes: d.notes,
+                notes: d.notes.into(),
             };
         }
         self.error(shader, path, d)
@@ -1570,11 +1571,11 @@ impl Written {
             target: shader.target,
             message: d.message.clone(),
             location: None,
-            notes: d.notes.clone(),
+            notes: d.notes.clone().into(),
         };
         match mapped.last() {
             Some((range, label)) => LinkError {
-                location: Some(locate(shader.text, range.clone(), label.clone())),
+                location: Some(Box::new(locate(shader.text, range.clone(), label.clone()))),
                 ..base
             },
             None if !d.labels.is_empty() => {
@@ -1604,7 +1605,8 @@ impl Written {
                     .iter()
                     .find(|e| Some(&shader.text[e.name.clone()]) == name);
                 LinkError {
-                    location: entry.map(|e| locate(shader.text, e.name.clone(), String::new())),
+                    location: entry
+                        .map(|e| Box::new(locate(shader.text, e.name.clone(), String::new()))),
                     ..base
                 }
             }
