@@ -174,13 +174,14 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
     let at = |message: String| syn::Error::new(args.path.span(), message);
     let full = resolve(&relative).map_err(at)?;
     let bytes = crate::source::read(&full, MAX_SOURCE_BYTES).map_err(|e| {
+        // The path as written, not as resolved: the crate's root is the
+        // user's to know, and the resolved path would name wherever the
+        // build happens to run (another target directory, another
+        // machine).
         let shown = if Path::new(&relative).is_absolute() {
             format!("`{relative}`")
         } else {
-            format!(
-                "`{relative}` (relative to CARGO_MANIFEST_DIR, {})",
-                full.display()
-            )
+            format!("`{relative}` (paths are relative to the crate's root, CARGO_MANIFEST_DIR)")
         };
         at(format!("cannot read shader {shown}: {e}"))
     })?;
