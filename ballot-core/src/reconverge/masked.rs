@@ -537,12 +537,12 @@ impl<'r, 'a> Pass<'r, 'a> {
             }) {
                 continue;
             }
+            // A bound call is its temporary (a bind's own piece is made
+            // before its call is bound).
             if let Some(&t) = bound.get(&c.range.start) {
-                if c.range != range {
-                    subs.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end));
-                    subs.push((c.range.clone(), Sub::Temp(t)));
-                    continue;
-                }
+                subs.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end));
+                subs.push((c.range.clone(), Sub::Temp(t)));
+                continue;
             }
             let name = self.text(&c.name);
             if self.request.exchanges.contains_key(name) {
@@ -659,6 +659,45 @@ impl<'r, 'a> Pass<'r, 'a> {
         {
             return Some(strip(ty));
         }
+        let builtin = match value {
+            "gl_LocalInvocationIndex"
+            | "gl_SubgroupInvocationID"
+            | "gl_SubgroupSize"
+            | "gl_SubgroupID"
+            | "gl_NumSubgroups" => Some("uint"),
+            "gl_GlobalInvocationID"
+            | "gl_LocalInvocationID"
+            | "gl_WorkGroupID"
+            | "gl_NumWorkGroups"
+            | "gl_WorkGroupSize" => Some("uvec3"),
+            _ => None,
+        };
+        if let Some(t) = builtin {
+            return Some(t.into());
+        }
+        if let Some((base, swizzle)) = value.rsplit_once('.') {
+            let base = self.glsl_value_type(base)?;
+            let scalar = match base.as_str() {
+                "uvec2" | "uvec3" | "uvec4" => "uint",
+                "ivec2" | "ivec3" | "ivec4" => "int",
+                "vec2" | "vec3" | "vec4" => "float",
+                "bvec2" | "bvec3" | "bvec4" => "bool",
+                _ => return None,
+            };
+            let n = swizzle.len();
+            let swizzle_ok =
+                (1..=4).contains(&n) && swizzle.chars().all(|c| "xyzwrgbastpq".contains(c));
+            if !swizzle_ok {
+                return None;
+            }
+            return Some(match (scalar, n) {
+                (s, 1) => s.into(),
+                ("uint", n) => format!("uvec{n}"),
+                ("int", n) => format!("ivec{n}"),
+                ("float", n) => format!("vec{n}"),
+                (_, n) => format!("bvec{n}"),
+            });
+        }
         let first = value.chars().next()?;
         if value == "true" || value == "false" {
             return Some("bool".into());
@@ -679,9 +718,17 @@ impl<'r, 'a> Pass<'r, 'a> {
     /// it calls one of the shader's own functions (not converted ones,
     /// which guard themselves) or a built-in with side effects.
     fn has_side_effects(&self, e: &Expr) -> bool {
+        // A collective's arguments are evaluated in every invocation in
+        // any case, as its exchange needs a value from each.
+        let inside_collective = |c: &Call| {
+            e.calls.iter().any(|o| {
+                self.collective(o) && o.range.start < c.range.start && c.range.end <= o.range.end
+            })
+        };
         e.calls.iter().any(|c| {
             let name = self.text(&c.name);
             !self.collective(c)
+                && !inside_collective(c)
                 && (SIDE_EFFECTS.contains(&name)
                     || self
                         .request
@@ -733,10 +780,20 @@ impl<'r, 'a> Pass<'r, 'a> {
                     }
                     let bound = self.bind_inner(e, c, steps)?;
                     steps.push(Step::Plain(self.piece(s.range.clone(), &e.calls, &bound)));
+                } else if self.all_active {
+                    // Every invocation runs it as written.
+                    for c in &e.calls {
+                        self.check_unconditional(c)?;
+                    }
+                    steps.push(Step::Plain(self.piece(
+                        s.range.clone(),
+                        &e.calls,
+                        &BTreeMap::new(),
+                    )));
                 } else {
                     let bound = self.bind_all(e, steps)?;
                     let piece = self.piece(s.range.clone(), &e.calls, &bound);
-                    steps.push(self.guarded_or_plain(piece));
+                    steps.push(Step::Guarded(piece));
                 }
                 Ok(())
             }
