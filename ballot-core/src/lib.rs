@@ -56,11 +56,11 @@ pub mod mask;
 pub mod op;
 pub mod ops;
 #[cfg(feature = "validate")]
-pub(crate) mod reconverge;
-#[cfg(feature = "validate")]
 pub mod polyfill;
 #[cfg(feature = "portability")]
 pub mod portability;
+#[cfg(feature = "validate")]
+pub(crate) mod reconverge;
 pub mod scalar;
 pub mod schedule;
 pub mod sim;
