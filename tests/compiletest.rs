@@ -30,7 +30,10 @@ fn place_include_shaders() {
     std::fs::create_dir_all(&to).unwrap_or_else(|e| panic!("{}: {e}", to.display()));
     for entry in std::fs::read_dir(&from).unwrap_or_else(|e| panic!("{}: {e}", from.display())) {
         let path = entry.expect("a directory entry").path();
-        if path.extension().is_some_and(|ext| ext == "wgsl" || ext == "comp") {
+        if path
+            .extension()
+            .is_some_and(|ext| ext == "wgsl" || ext == "comp")
+        {
             let name = path.file_name().expect("a file name");
             std::fs::copy(&path, to.join(name))
                 .unwrap_or_else(|e| panic!("{} → {}: {e}", path.display(), to.display()));

@@ -70,8 +70,14 @@ fn a_failing_binary_is_named_and_the_later_ones_still_run() {
     write(&base.join("tests/compiletest.rs"), FAILS);
     write(&base.join("tests/drivers.rs"), PASSES);
     write(&base.join("tests/primitives.rs"), PASSES);
-    write(&base.join("tests/zz_late.rs"), &marks("zz_late", true, false));
-    write(&base.join("tests/stress_build.rs"), &marks("stress_build", false, true));
+    write(
+        &base.join("tests/zz_late.rs"),
+        &marks("zz_late", true, false),
+    );
+    write(
+        &base.join("tests/stress_build.rs"),
+        &marks("stress_build", false, true),
+    );
 
     let out = Command::new("bash")
         .arg(base.join("scripts/test"))
@@ -84,9 +90,16 @@ fn a_failing_binary_is_named_and_the_later_ones_still_run() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let shown = format!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
 
-    assert_eq!(out.status.code(), Some(1), "a failed step fails the script:\n{shown}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a failed step fails the script:\n{shown}"
+    );
     // Both binaries cargo ran to the end after the first failure.
-    assert!(marks_dir.join("zz_late").exists(), "the binary after the failure did not run:\n{shown}");
+    assert!(
+        marks_dir.join("zz_late").exists(),
+        "the binary after the failure did not run:\n{shown}"
+    );
     // And the step after the failed one.
     assert!(
         marks_dir.join("stress_build").exists(),
@@ -96,12 +109,26 @@ fn a_failing_binary_is_named_and_the_later_ones_still_run() {
         .rsplit_once("\n== times\n")
         .map(|(_, tail)| tail)
         .unwrap_or_else(|| panic!("no summary of times:\n{shown}"));
-    for named in ["--test compiletest", "--test zz_late", "FAILED: 1 step(s):", "    tests\n"] {
-        assert!(summary.contains(named), "the summary does not name `{named}`:\n{summary}");
+    for named in [
+        "--test compiletest",
+        "--test zz_late",
+        "FAILED: 1 step(s):",
+        "    tests\n",
+    ] {
+        assert!(
+            summary.contains(named),
+            "the summary does not name `{named}`:\n{summary}"
+        );
     }
     // Each step has its time, and the whole run its budget.
     assert!(summary.contains("  tests\n"), "{summary}");
-    assert!(summary.contains("stress build of a user crate"), "{summary}");
-    assert!(summary.contains("scripts/test, in all (budget 25m00s)"), "{summary}");
+    assert!(
+        summary.contains("stress build of a user crate"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("scripts/test, in all (budget 25m00s)"),
+        "{summary}"
+    );
     assert!(!stdout.contains("every step passed"), "{shown}");
 }
