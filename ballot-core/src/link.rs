@@ -61,13 +61,24 @@
 //!   as naga evaluates it, so they always fit: a shader whose workgroup size
 //!   is pipeline-overridable, or whose entry points disagree, is refused.
 //! - `subgroupBallot`, `subgroupElect`, `subgroupBroadcast` and
-//!   `subgroupBroadcastFirst` hold barriers there: they must be called in
-//!   workgroup-uniform control flow. WGSL's uniformity analysis asks the
-//!   same of subgroup functions everywhere, but **nothing here checks
-//!   it**: naga does not analyse barriers' uniformity, so a call under a
-//!   branch on per-invocation data links and validates, and then hangs or
-//!   reads stale exchange memory on a GPU (Tint, in a browser, rejects such
-//!   a barrier; glslang and naga's GLSL front end do not).
+//!   `subgroupBroadcastFirst` meet at barriers there, which every
+//!   invocation of the workgroup must reach: the functions that reach one
+//!   (entry points and the shader's own) are if-converted
+//!   ([`crate::reconverge`], module `converge`). Every invocation makes
+//!   every exchange, with its activity as the first argument; early
+//!   `return`, `break`, `continue`, `switch`, per-invocation trip counts
+//!   and calls keep their meaning, and stores, atomics and texture writes
+//!   happen only where the invocation is active. The result is the one
+//!   hardware subgroups of the virtual size give under maximal
+//!   reconvergence. What the pass cannot convert is an error at the
+//!   user's token: an exchange in the right operand of `&&`/`||` or an
+//!   arm of `?:`, a GLSL `case` falling through into statements, a
+//!   preprocessor line inside a converted function, a fragment or vertex
+//!   entry point that reaches an exchange, a WGSL `let`/`var` without a
+//!   type whose initialiser has side effects where not every invocation
+//!   runs it, and a GLSL broadcast inside a guarded statement whose value's
+//!   type it cannot tell. Comments inside a converted function are not
+//!   kept. A collective's arguments are evaluated in every invocation.
 //! - `@builtin(subgroup_invocation_id)` and `@builtin(subgroup_size)`
 //!   parameters become values from the emulation (GLSL:
 //!   `gl_SubgroupInvocationID`, `gl_SubgroupSize`), in a shader that calls
