@@ -41,7 +41,7 @@
 //! that the deepest input the limits let through (4096 operators in a
 //! statement nested 256 deep) takes about 170 MiB of GLSL and 30 MiB of
 //! WGSL stack, within the [`PARSE_STACK_BYTES`] of the thread; an
-//! operator chain overflows it from about 6,400 operands of GLSL and
+//! operator chain overflows it from about 6,600 operands of GLSL and
 //! 38,000 of WGSL.
 //!
 //! A panic inside naga still goes through the process's panic hook, which
