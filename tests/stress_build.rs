@@ -10,6 +10,13 @@
 //! of its normal dependencies, the proc macro's left out, holds no syn,
 //! proc-macro2, quote, clap or naga.
 //!
+//! The crate also links hand-written shaders at `ballot::check`'s limits
+//! with `include_wgsl!` and `include_glsl!` (`shaders_at_the_limits`): an
+//! operator chain of 4096 in a block nested deep, a long `else if` chain,
+//! a file of 16 MiB. The macros run naga in rustc's own process, where an
+//! overflow kills the compiler, so these must build every time too; one
+//! past each limit, each file gives one error naming it.
+//!
 //! Last, `include_wgsl!` links a hand-written shader in that crate, and an
 //! edit to the shader alone rebuilds it.
 //!
@@ -24,6 +31,139 @@ use std::time::Instant;
 const BUILDS: usize = 20;
 
 use ballot::limits::{MAX_DEPTH, MAX_STATEMENT_OPERATORS};
+
+/// The largest shader file the include macros read:
+/// `ballot::check::MAX_SOURCE_BYTES`.
+const MAX_SOURCE_BYTES: usize = 16 << 20;
+
+/// `ballot::check::MAX_NESTING`.
+const MAX_NESTING: usize = 256;
+
+/// A function in `language` ("wgsl" or "glsl") with a statement of
+/// `operators` operators (`=` and the `+` of a chain, as naga's lowerer
+/// recurses on it) in `blocks` nested blocks, then an `else if` chain of
+/// `arms` arms.
+fn deep_function(language: &str, operators: usize, blocks: usize, arms: usize) -> String {
+    let chain = vec!["x"; operators].join(" + ");
+    let (open, close) = ("{ ".repeat(blocks), " }".repeat(blocks));
+    let mut chain_of_ifs = String::from("if (r == 0u) { r = 1u; }");
+    for k in 1..arms {
+        let _ = write!(chain_of_ifs, " else if (r == {k}u) {{ r = {}u; }}", k + 1);
+    }
+    match language {
+        "wgsl" => format!(
+            "\nfn limits(x: u32) -> u32 {{\n    var r = x;\n    {open}r = {chain};{close}\n    \
+             {chain_of_ifs}\n    return r;\n}}\n"
+        ),
+        _ => format!(
+            "\nuint limits(uint x) {{\n    uint r = x;\n    {open}r = {chain};{close}\n    \
+             {chain_of_ifs}\n    return r;\n}}\n"
+        ),
+    }
+}
+
+/// tests/linked's shader in `file` (`four.wgsl` or `four.comp`).
+fn linked_shader(file: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/linked")
+            .join(file),
+    )
+    .unwrap()
+}
+
+/// `shader`, padded with a comment to `bytes` bytes.
+fn padded(shader: &str, bytes: usize) -> String {
+    let mut text = format!("{shader}\n//");
+    text.push_str(&" ".repeat(bytes - text.len() - 1));
+    text.push('\n');
+    assert_eq!(text.len(), bytes);
+    text
+}
+
+/// The shader files at the limits, and one past each (`over_*`), under
+/// `shaders/`: name and text. WGSL nests its blocks 120 deep, within naga's
+/// own limit of 127 braces; GLSL 250 deep, within check's 256 (with the
+/// function's own block). 100 `else if` arms nest 201 deep; 150 nest 301.
+fn limit_shaders() -> Vec<(&'static str, String)> {
+    let (wgsl, glsl) = (linked_shader("four.wgsl"), linked_shader("four.comp"));
+    let ops = MAX_STATEMENT_OPERATORS;
+    vec![
+        (
+            "limits.wgsl",
+            wgsl.clone() + &deep_function("wgsl", ops, 120, 100),
+        ),
+        (
+            "limits.comp",
+            glsl.clone() + &deep_function("glsl", ops, 250, 100),
+        ),
+        ("size.wgsl", padded(&wgsl, MAX_SOURCE_BYTES)),
+        (
+            "over_operators.wgsl",
+            wgsl.clone() + &deep_function("wgsl", ops + 1, 1, 1),
+        ),
+        (
+            "over_operators.comp",
+            glsl.clone() + &deep_function("glsl", ops + 1, 1, 1),
+        ),
+        (
+            "over_blocks.comp",
+            glsl.clone() + &deep_function("glsl", 1, MAX_NESTING, 1),
+        ),
+        (
+            "over_arms.wgsl",
+            wgsl.clone() + &deep_function("wgsl", 1, 1, 150),
+        ),
+        (
+            "over_arms.comp",
+            glsl.clone() + &deep_function("glsl", 1, 1, 150),
+        ),
+        ("over_size.wgsl", padded(&wgsl, MAX_SOURCE_BYTES + 1)),
+    ]
+}
+
+/// The include macros on the shaders at the limits: each must link.
+const SHADERS_AT_THE_LIMITS: &str = "
+pub const WGSL_AT_THE_LIMITS: [&str; 2] =
+    ballot::include_wgsl!(\"shaders/limits.wgsl\", targets = [\"wgsl\", \"wgsl-no-subgroup\"]);
+pub const GLSL_AT_THE_LIMITS: [&str; 2] =
+    ballot::include_glsl!(\"shaders/limits.comp\", targets = [\"glsl\", \"glsl-no-subgroup\"]);
+pub const WGSL_OF_16_MIB: &str = ballot::include_wgsl!(\"shaders/size.wgsl\", target = \"wgsl\");
+";
+
+/// One past each limit: each file's error, as the macro gives it.
+const PAST_THE_LIMITS: [(&str, &str, &str); 6] = [
+    (
+        "include_wgsl!",
+        "over_operators.wgsl",
+        "a statement holds more than 4096 operators",
+    ),
+    (
+        "include_glsl!",
+        "over_operators.comp",
+        "a statement holds more than 4096 operators",
+    ),
+    (
+        "include_glsl!",
+        "over_blocks.comp",
+        "brackets and statements nest more than 256 deep",
+    ),
+    (
+        "include_wgsl!",
+        "over_arms.wgsl",
+        "brackets and statements nest more than 256 deep",
+    ),
+    (
+        "include_glsl!",
+        "over_arms.comp",
+        "brackets and statements nest more than 256 deep",
+    ),
+    (
+        "include_wgsl!",
+        "over_size.wgsl",
+        "the file has 16777217 bytes; the limit is 16777216",
+    ),
+];
 
 /// `x + (x ^ 1) + …` over `terms` operands: a chain as deep as it is long.
 fn long_chain(terms: usize) -> String {
@@ -141,6 +281,7 @@ fn source() -> String {
         lib.push_str(&kernel);
         lib.push('\n');
     }
+    lib.push_str(SHADERS_AT_THE_LIMITS);
     lib
 }
 
@@ -156,6 +297,10 @@ fn write_crate(dir: &Path) {
     // The workspace's versions of every dependency.
     std::fs::copy(Path::new(root).join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     std::fs::write(dir.join("src/lib.rs"), source()).unwrap();
+    std::fs::create_dir_all(dir.join("shaders")).unwrap();
+    for (name, text) in limit_shaders() {
+        std::fs::write(dir.join("shaders").join(name), text).unwrap();
+    }
 }
 
 fn cargo_build(dir: &Path, target: &Path) -> std::process::Output {
@@ -234,8 +379,49 @@ fn hostile_kernels_build_every_time_in_a_default_profile() {
     assert_eq!(errors.len(), 1, "{stderr}");
     assert!(errors[0].contains("MAX_DEPTH"), "{stderr}");
 
+    shaders_past_the_limits(&dir, &target);
     runtime_carries_no_compiler(&dir);
     a_changed_shader_rebuilds_the_crate(&dir, &target);
+}
+
+/// Each shader one past a limit, through its macro: one error each, naming
+/// the limit, and no compiler killed.
+fn shaders_past_the_limits(dir: &Path, target: &Path) {
+    let mut lib = source();
+    for (k, (macro_, file, _)) in PAST_THE_LIMITS.iter().enumerate() {
+        let target = if file.ends_with(".wgsl") {
+            "wgsl"
+        } else {
+            "glsl"
+        };
+        let _ = writeln!(
+            lib,
+            "pub const OVER_{k}: &str = ballot::{macro_}(\"shaders/{file}\", target = \"{target}\");"
+        );
+    }
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    let start = Instant::now();
+    let out = cargo_build(dir, target);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!(
+        "shaders past the limits: {} in {:.1} s",
+        out.status,
+        start.elapsed().as_secs_f64()
+    );
+    assert_eq!(out.status.code(), Some(101), "{stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("error") && !l.starts_with("error: could not compile"))
+        .collect();
+    assert_eq!(errors.len(), PAST_THE_LIMITS.len(), "{stderr}");
+    for (_, file, message) in PAST_THE_LIMITS {
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains(file) && e.contains(message)),
+            "no error `{message}` for {file}:\n{stderr}"
+        );
+    }
 }
 
 /// `include_wgsl!` in the same crate: the shader links when the crate
