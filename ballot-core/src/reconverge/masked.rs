@@ -36,7 +36,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use super::tree::{Call, DeclKind, Expr, Stage, Stmt, StmtKind, Unit};
+use super::tree::{Call, DeclKind, Expr, Stage, Stmt, StmtKind, Unit, GLSL_QUALIFIERS};
 use crate::back::Language;
 
 /// An exchange's result type.
@@ -644,9 +644,7 @@ impl<'r, 'a> Pass<'r, 'a> {
     fn glsl_value_type(&self, value: &str) -> Option<String> {
         let strip = |t: &str| {
             t.split_whitespace()
-                .filter(|w| {
-                    !matches!(*w, "in" | "out" | "inout") && !GLSL_QUALIFIER_WORDS.contains(w)
-                })
+                .filter(|w| !matches!(*w, "in" | "out" | "inout") && !GLSL_QUALIFIERS.contains(w))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -748,7 +746,6 @@ impl<'r, 'a> Pass<'r, 'a> {
     }
 
     fn stmt(&mut self, s: &Stmt, steps: &mut Vec<Step>) -> Result<(), Refusal> {
-        let in_loop = self.breakables.iter().any(|b| b.cont.is_some());
         let jumps = Self::jumps(s, false, false);
         let collective = self.holds_collective(s);
         let convert = collective || jumps.ret || jumps.out;
@@ -846,7 +843,7 @@ impl<'r, 'a> Pass<'r, 'a> {
                 collective,
                 steps,
             ),
-            StmtKind::Switch { selector, cases } => self.switch(s, selector, cases, steps),
+            StmtKind::Switch { selector, cases } => self.switch(selector, cases, steps),
             StmtKind::Break => {
                 let Some(b) = self.breakables.last() else {
                     return self.refuse(&s.range, "`break` outside a loop or `switch`");
@@ -866,7 +863,6 @@ impl<'r, 'a> Pass<'r, 'a> {
                 let Some(cont) = self.breakables.iter().rev().find_map(|b| b.cont) else {
                     return self.refuse(&s.range, "`continue` outside a loop");
                 };
-                let _ = in_loop;
                 steps.push(Step::Set {
                     flag: cont,
                     cond: Cond::Flag(cont).or(Cond::Flag(Flag::Active)),
@@ -1185,7 +1181,6 @@ impl<'r, 'a> Pass<'r, 'a> {
 
     fn switch(
         &mut self,
-        s: &Stmt,
         selector: &Expr,
         cases: &[super::tree::Case],
         steps: &mut Vec<Step>,
@@ -1278,7 +1273,6 @@ impl<'r, 'a> Pass<'r, 'a> {
         }
         self.breakables.pop();
         self.all_active = all;
-        let _ = s;
         steps.push(Step::Set {
             flag: Flag::Active,
             cond: self.rejoin(Cond::Flag(outer)),
@@ -1286,21 +1280,6 @@ impl<'r, 'a> Pass<'r, 'a> {
         Ok(())
     }
 }
-
-/// GLSL's qualifier words, left out of a temporary's type.
-const GLSL_QUALIFIER_WORDS: &[&str] = &[
-    "const",
-    "highp",
-    "mediump",
-    "lowp",
-    "precise",
-    "invariant",
-    "coherent",
-    "volatile",
-    "restrict",
-    "readonly",
-    "writeonly",
-];
 
 /// The parts of a loop, whatever its syntax.
 #[derive(Default)]

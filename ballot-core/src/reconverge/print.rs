@@ -84,7 +84,6 @@ pub(crate) fn print(
             language,
             prefix,
             vote,
-            blame: blame.clone(),
         };
         if !c.entry {
             // The caller's activity, first.
@@ -152,7 +151,6 @@ struct Writer<'a> {
     language: Language,
     prefix: &'a str,
     vote: &'a str,
-    blame: Range<usize>,
 }
 
 impl Writer<'_> {
@@ -363,6 +361,5 @@ impl Writer<'_> {
                 self.line(out, depth, &format!("if (!{test}) {{ break; }}"));
             }
         }
-        let _ = &self.blame;
     }
 }

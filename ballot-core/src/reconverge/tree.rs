@@ -204,7 +204,7 @@ pub(crate) struct ReadError {
 }
 
 /// GLSL's qualifiers that may precede a local declaration's type.
-const GLSL_QUALIFIERS: &[&str] = &[
+pub(crate) const GLSL_QUALIFIERS: &[&str] = &[
     "const",
     "highp",
     "mediump",
