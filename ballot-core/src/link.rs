@@ -64,7 +64,7 @@
 //!   `subgroupBroadcastFirst` meet at barriers there, which every
 //!   invocation of the workgroup must reach: the functions that reach one
 //!   (entry points and the shader's own) are if-converted
-//!   ([`crate::reconverge`], module `converge`). Every invocation makes
+//!   (the crate's `reconverge` pass, through module `converge`). Every invocation makes
 //!   every exchange, with its activity as the first argument; early
 //!   `return`, `break`, `continue`, `switch`, per-invocation trip counts
 //!   and calls keep their meaning, and stores, atomics and texture writes

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use super::{link, LinkError, LinkOptions};
 use crate::back::{Language, Target};
+use crate::check::{guarded, Limits, Problem};
+use crate::source::ReadError;
 
 /// Links shader files from a crate's `build.rs`, writing each linked
 /// shader to `OUT_DIR` as `<stem>.<target>.<extension>`
@@ -41,6 +43,7 @@ pub struct Build {
     shaders: Vec<(PathBuf, Vec<Target>)>,
     options: LinkOptions,
     out_dir: Option<PathBuf>,
+    limits: Limits,
 }
 
 /// A shader [`Build::run`] wrote.
@@ -75,6 +78,24 @@ pub enum BuildError {
         /// The error.
         error: std::io::Error,
     },
+    /// A shader file could not be read: not a regular file, larger than
+    /// [`crate::source::MAX_SOURCE_BYTES`], or not UTF-8.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// Linking stopped short of an answer: it ran past [`Build::limits`]'s
+    /// timeout, or the linker panicked.
+    Stopped {
+        /// The shader file.
+        path: PathBuf,
+        /// The target it was being linked for.
+        target: Target,
+        /// What happened.
+        problem: crate::check::Problem,
+    },
     /// The shader does not link.
     Link(LinkError),
 }
@@ -98,6 +119,29 @@ impl fmt::Display for BuildError {
                 }
             ),
             BuildError::Io { path, error } => write!(f, "`{}`: {error}", path.display()),
+            BuildError::Read { path, reason } => {
+                write!(f, "cannot read shader `{}`: {reason}", path.display())
+            }
+            BuildError::Stopped {
+                path,
+                target,
+                problem: Problem::TimedOut { limit },
+            } => write!(
+                f,
+                "linking `{}` for `{target}` did not finish within {} s (raise it with \
+                 `Build::limits`)",
+                path.display(),
+                limit.as_secs_f64()
+            ),
+            BuildError::Stopped {
+                path,
+                target,
+                problem,
+            } => write!(
+                f,
+                "linking `{}` for `{target}` failed: {problem}",
+                path.display()
+            ),
             BuildError::Link(e) => write!(f, "{e}"),
         }
     }
@@ -137,6 +181,14 @@ impl Build {
         self
     }
 
+    /// The limits each link runs under, those of `ballot check`: its stack,
+    /// and [`Limits::timeout`] (60 s by default) for each (shader, target).
+    /// A build script that links a shader slower than that raises it here.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
     /// Writes to `dir` instead of `OUT_DIR`.
     pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
         self.out_dir = Some(dir.as_ref().to_path_buf());
@@ -166,7 +218,24 @@ impl Build {
                 path: source.clone(),
                 error,
             };
-            let text = std::fs::read_to_string(source).map_err(io)?;
+            // The reader `ballot link` and the include macros share: a
+            // FIFO, a device or a file past the limit is refused at once.
+            let read = |reason: String| BuildError::Read {
+                path: source.clone(),
+                reason,
+            };
+            let bytes =
+                crate::source::read(source, self.limits.max_bytes).map_err(|e| match e {
+                    ReadError::Io(error) => io(error),
+                    other => read(other.to_string()),
+                })?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                read(format!(
+                    "it is not UTF-8 (invalid byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                ))
+            })?;
+            let text = std::sync::Arc::new(text);
             let shown = source.display().to_string();
             let stem = source
                 .file_name()
@@ -180,8 +249,16 @@ impl Build {
                     _ => "wgsl",
                 });
             for &target in targets {
-                let linked =
-                    link(&text, &shown, target, &self.options).map_err(BuildError::Link)?;
+                // On `check`'s thread: its stack, its time limit, a panic
+                // caught.
+                let (text, shown, options) = (text.clone(), shown.clone(), self.options.clone());
+                let linked = guarded(&self.limits, move || link(&text, &shown, target, &options))
+                    .map_err(|problem| BuildError::Stopped {
+                        path: source.clone(),
+                        target,
+                        problem,
+                    })?
+                    .map_err(BuildError::Link)?;
                 let path = out_dir.join(format!("{stem}.{target}.{extension}"));
                 std::fs::write(&path, linked.text).map_err(|error| BuildError::Io {
                     path: path.clone(),

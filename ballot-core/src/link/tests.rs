@@ -317,6 +317,63 @@ fn a_build_script_writes_each_target_to_its_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_build_script_reads_bounded_and_stops_at_its_time_limit() {
+    let dir = std::env::temp_dir().join(format!("ballot-link-bounded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let build = |path: &std::path::Path| {
+        Build::new()
+            .shader(path, [Target::Wgsl])
+            .out_dir(&dir)
+            .run()
+    };
+    // A directory is not a shader; the reason names it.
+    let not_a_file = dir.join("shaders.wgsl");
+    std::fs::create_dir_all(&not_a_file).unwrap();
+    match build(&not_a_file) {
+        Err(e @ BuildError::Read { .. }) => {
+            assert!(e.to_string().contains("a directory"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // One byte past the limit is refused before anything is linked.
+    let large = dir.join("large.wgsl");
+    std::fs::write(&large, vec![b' '; crate::source::MAX_SOURCE_BYTES + 1]).unwrap();
+    match build(&large) {
+        Err(e @ BuildError::Read { .. }) => assert!(e.to_string().contains("limit"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    let latin1 = dir.join("latin1.wgsl");
+    std::fs::write(&latin1, b"// caf\xe9\n").unwrap();
+    match build(&latin1) {
+        Err(e @ BuildError::Read { .. }) => assert!(e.to_string().contains("offset 6"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    // A time limit no link meets: the error says which shader and target,
+    // and how to raise it.
+    let shader = dir.join("four.wgsl");
+    std::fs::write(&shader, FOUR).unwrap();
+    let stopped = Build::new()
+        .shader(&shader, [Target::WgslNoSubgroup])
+        .limits(crate::check::Limits {
+            timeout: std::time::Duration::ZERO,
+            ..Default::default()
+        })
+        .out_dir(&dir)
+        .run();
+    match stopped {
+        Err(
+            e @ BuildError::Stopped {
+                target: Target::WgslNoSubgroup,
+                problem: crate::check::Problem::TimedOut { .. },
+                ..
+            },
+        ) => assert!(e.to_string().contains("Build::limits"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ------------------------------------------------------------ hardening
 
 fn glsl_linked(source: &str, target: Target) -> Linked {
