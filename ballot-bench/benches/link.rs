@@ -1,8 +1,10 @@
-//! The linker's cost against naga's: for each target, a generated shader
-//! with N ballot calls (20,000 and 200,000 by default) is linked, and the
-//! linked text is then checked as `ballot check` checks it (naga's parse
-//! and validation). Prints both times and their ratio; the linker's own
-//! work is linear, so the ratio stays near 1 (it validates once, itself).
+//! The linker's cost against its validator's: for each target, a generated
+//! shader with N ballot calls (20,000 and 200,000 by default) is linked,
+//! and the linked text is then judged as the linker judges it: WGSL by
+//! naga (its parse and validation, as `ballot check` runs it), GLSL by
+//! `glslangValidator` compiling it to SPIR-V. Prints both times and their
+//! ratio; the linker's own work is linear, so the ratio stays near 1 (it
+//! validates once, itself).
 //!
 //! `cargo bench -p ballot-bench --bench link` (release). Arguments pick
 //! the call counts and targets:
@@ -124,7 +126,7 @@ fn main() {
     };
     println!(
         "{:>8}  {:<18} {:>9} {:>9} {:>7}",
-        "calls", "target", "link s", "naga s", "ratio"
+        "calls", "target", "link s", "judge s", "ratio"
     );
     for &calls in &counts {
         for &target in &targets {
@@ -140,8 +142,11 @@ fn main() {
             let (_, text) = link_once();
             let check_once = || {
                 let start = Instant::now();
-                ballot_core::valid::check_source(target, &path, &text)
-                    .unwrap_or_else(|e| panic!("{e}"));
+                match target.language() {
+                    Language::Wgsl => ballot_core::valid::check_source(target, &path, &text)
+                        .unwrap_or_else(|e| panic!("{e}")),
+                    Language::Glsl => glslang(&text),
+                }
                 start.elapsed()
             };
             // The fastest of a few runs of each, alternating: the first
@@ -161,4 +166,41 @@ fn main() {
             );
         }
     }
+}
+
+/// `glslangValidator` on `text`, as the linker runs it: Vulkan 1.1
+/// SPIR-V, a compute shader from standard input.
+fn glslang(text: &str) {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let spv = std::env::temp_dir().join(format!("ballot-bench-link-{}.spv", std::process::id()));
+    let mut child = Command::new("glslangValidator")
+        .args([
+            "-V",
+            "--target-env",
+            "vulkan1.1",
+            "--stdin",
+            "-S",
+            "comp",
+            "-o",
+        ])
+        .arg(&spv)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("glslangValidator runs (glslang-tools)");
+    let mut input = child.stdin.take().expect("a pipe");
+    let text = text.to_string();
+    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
+    let out = child.wait_with_output().expect("glslangValidator ends");
+    writer
+        .join()
+        .expect("the writer ends")
+        .expect("glslang reads the text");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let _ = std::fs::remove_file(&spv);
 }

@@ -1,6 +1,7 @@
 //! The linker: a hand-written shader that calls the subgroup ballot
 //! functions by their spec names, with only the helpers it uses linked in,
-//! for any target, and validated with naga.
+//! for any target, and judged by its language's validator: naga for
+//! WGSL, glslang for GLSL.
 //!
 //! # What a shader may call
 //! The source is written once, for the hardware target of its language,
@@ -58,7 +59,7 @@
 //! subgroups of [`LinkOptions::subgroup_size`] invocations, exchanged
 //! through workgroup memory (see [`crate::polyfill`]).
 //! - The exchange arrays are sized from the entry points' workgroup size,
-//!   as naga evaluates it, so they always fit: a shader whose workgroup size
+//!   as the validator evaluates it, so they always fit: a shader whose workgroup size
 //!   is pipeline-overridable, or whose entry points disagree, is refused.
 //! - `subgroupBallot`, `subgroupElect`, `subgroupBroadcast` and
 //!   `subgroupBroadcastFirst` meet at barriers there, which every
@@ -86,6 +87,23 @@
 //!   `@builtin(local_invocation_index)` if it lacks it.
 //! - Broadcasts carry `u32` values (GLSL: `uint` and `uvec4`).
 //!
+//! # The validator
+//! The linked text is judged once, by the validator of its language
+//! (module `judge`):
+//! - WGSL by naga, which also gives back the workgroup size.
+//! - GLSL by glslang, the Khronos reference compiler, as Vulkan 1.1
+//!   SPIR-V: `glslangValidator`, found as `BALLOT_GLSLANG` or on `PATH`.
+//!   naga's GLSL front end reads a subset of the language (no atomics, no
+//!   `local_size_x_id`, no `push_constant`, no precision qualifiers on
+//!   parameters), so a Vulkan shader glslang accepts is never refused for
+//!   naga's sake. The stage is the file's extension as glslang names
+//!   stages (`.comp`, `.frag`, `.vert`, …); any other name is read as a
+//!   compute shader. The workgroup size is read from the SPIR-V glslang
+//!   writes, so macros and constants may spell it. Without glslang, a GLSL
+//!   link is an error saying how to install it
+//!   ([`LinkErrorKind::Invalid`], at no place). naga still proves the code
+//!   ballot adds: every GLSL library passes naga and glslang in its tests.
+//!
 //! # From a build script
 //! [`Build`] links files into `OUT_DIR`; `ballot link` does it from the
 //! command line; `ballot::include_wgsl!` and `include_glsl!` when the
@@ -93,8 +111,8 @@
 //!
 //! # Errors
 //! A [`LinkError`] renders as a compiler diagnostic on the shader's own
-//! file: path, line and column, the offending line, naga's message and
-//! notes. An error that naga finds inside linked code is reported as a bug
+//! file: path, line and column, the offending line, the validator's
+//! message and notes. An error it finds inside linked code is reported as a bug
 //! in ballot, with the linked text's line. A leading UTF-8 byte order mark
 //! is dropped (the output has none), and lines end at `\r\n`, `\n` and a
 //! lone `\r`, so that places are those an editor shows.
@@ -104,11 +122,12 @@
 //! [`LinkErrorKind::Unsupported`]).
 //!
 //! # Cost
-//! naga parses and validates the linked text once; the linker's own work
-//! (the lexer, the edits) is linear in the text. On the emulated targets a
+//! The validator reads the linked text once; the linker's own work (the
+//! lexer, the edits) is linear in the text. On the emulated targets a
 //! workgroup size written in literals is read by the lexer and confirmed
-//! by naga's module; one naga must evaluate (a constant, a macro) costs a
-//! second pass. `cargo bench -p ballot-bench --bench link` measures it.
+//! by the validator; one it must evaluate (a constant, a macro) costs a
+//! second pass. glslang runs as a process of its own, for at most
+//! `ballot check`'s 60 s. `cargo bench -p ballot-bench --bench link` measures it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -120,10 +139,11 @@ use crate::lower::helpers::{Helper, Needs};
 use crate::op::Op;
 use crate::polyfill;
 use crate::reconverge;
-use crate::valid::{self, Diagnostic};
+use crate::valid::Diagnostic;
 
 mod build;
 mod converge;
+mod judge;
 
 pub use build::{Build, BuildError, Output};
 
@@ -183,9 +203,11 @@ pub enum LinkErrorKind {
     /// a virtual subgroup larger than the shader's workgroup (the command
     /// line's usage error).
     Options,
-    /// naga rejects the shader, at a place in the user's file.
+    /// The validator (naga for WGSL, glslang for GLSL) rejects the
+    /// shader, at a place in the user's file; or, for GLSL, glslang could
+    /// not run.
     Invalid,
-    /// naga rejects code the linker wrote: a bug in ballot.
+    /// The validator rejects code the linker wrote: a bug in ballot.
     Bug,
 }
 
@@ -221,7 +243,7 @@ pub struct Location {
     pub length: u32,
     /// The line's text.
     pub line_text: String,
-    /// What naga says of that place, if anything.
+    /// What the validator says of that place, if anything.
     pub label: String,
 }
 
@@ -233,7 +255,8 @@ impl fmt::Display for LinkError {
         match self.kind {
             LinkErrorKind::Bug => writeln!(
                 f,
-                "naga rejects what ballot linked for target `{target}` (a bug in ballot): {}",
+                "{} rejects what ballot linked for target `{target}` (a bug in ballot): {}",
+                judge::validator(target.language()),
                 self.message
             )?,
             _ => writeln!(f, "{} (target `{target}`)", self.message)?,
@@ -303,13 +326,29 @@ pub fn link(
     }
     check::admit(target, source.as_bytes(), &Limits::default())
         .map_err(|p: Problem| fail(LinkErrorKind::Input, p.to_string(), None))?;
-    let shader = Shader::read(source, target).map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
+    let mut shader =
+        Shader::read(source, target).map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
+    shader.stage = judge::glsl_stage(path);
+    // A shader without `#version` is GLSL 1.10, which has no compute
+    // shaders and which Vulkan does not take (GL_KHR_vulkan_glsl: 1.40 or
+    // later); glslang's words on it would fall on the linked code, which
+    // goes after that line.
+    if target.language() == Language::Glsl && !judge::has_version(source) {
+        let first = source.find('\n').unwrap_or(source.len());
+        return Err(fail(
+            LinkErrorKind::Invalid,
+            "the shader has no `#version` line: GLSL without one is version 1.10, which has \
+             no compute shaders and which Vulkan does not take; start it with `#version 450`"
+                .to_string(),
+            Some(0..first),
+        ));
+    }
     shader
         .require_entry_point()
         .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     if target.has_subgroups() {
         let written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
-        if let Err(rejected) = diagnose(target, &written.text) {
+        if let Err(rejected) = judge::judge(target, &written.text, shader.stage) {
             return Err(written.error(&shader, path, rejected.1));
         }
         return Ok(Linked {
@@ -337,18 +376,16 @@ pub fn link(
         let layout = sizes(subgroup_size, size.unwrap_or([subgroup_size, 1, 1]));
         let written = shader.write(&layout);
         let converged = written.converge(&shader, path)?;
-        let (module, verdict) = match diagnose(target, &converged.text) {
-            Ok((module, _)) => (module, None),
+        let (read, verdict) = match judge::judge(target, &converged.text, shader.stage) {
+            Ok(read) => (read, None),
             Err(rejected) => match *rejected {
-                (Some(module), diagnostic) => (module, Some(diagnostic)),
+                (Some(read), diagnostic) => (read, Some(diagnostic)),
                 (None, diagnostic) => {
                     return Err(written.error_through(&converged, &shader, path, diagnostic))
                 }
             },
         };
-        let read = shader
-            .workgroup_size(&module)
-            .map_err(|(kind, m)| fail(kind, m, at_entry()))?;
+        let read = read.map_err(|(kind, m)| fail(kind, m, at_entry()))?;
         if size == Some(read) {
             if let Some(diagnostic) = verdict {
                 return Err(written.error_through(&converged, &shader, path, diagnostic));
@@ -426,17 +463,6 @@ fn integer(word: &str) -> Option<u32> {
         None if digits.bytes().all(|b| b.is_ascii_digit()) => digits.parse().ok(),
         None => None,
     }
-}
-
-/// naga's verdict on a linked text: [`valid::diagnose`], counted in tests,
-/// which check that a link validates once.
-fn diagnose(
-    target: Target,
-    text: &str,
-) -> Result<(naga::Module, naga::valid::ModuleInfo), valid::Rejected> {
-    #[cfg(test)]
-    tests::NAGA_PASSES.with(|n| n.set(n.get() + 1));
-    valid::diagnose(target, text)
 }
 
 /// The emulation's sizes, as the writers take them.
@@ -591,13 +617,25 @@ struct Use {
     args: Option<(usize, bool)>,
 }
 
-/// A GLSL built-in variable of the subgroup extension the emulation
-/// replaces, other than the masks.
+/// A GLSL built-in variable of the subgroup extensions the emulation
+/// replaces, other than the masks: `GL_KHR_shader_subgroup_basic`'s.
 #[derive(Clone, Debug)]
 struct Builtin {
     name: Range<usize>,
-    /// `gl_SubgroupSize` (else `gl_SubgroupInvocationID`).
-    size: bool,
+    value: BuiltinValue,
+}
+
+/// Which built-in a [`Builtin`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BuiltinValue {
+    /// `gl_SubgroupInvocationID`.
+    Lane,
+    /// `gl_SubgroupSize`.
+    Size,
+    /// `gl_SubgroupID`: the virtual subgroup's index in the workgroup.
+    Id,
+    /// `gl_NumSubgroups`: the virtual subgroups of the workgroup.
+    Count,
 }
 
 /// An entry point's parameter.
@@ -647,6 +685,12 @@ struct Shader<'a> {
     /// Each compute entry point's workgroup size, where it is spelled in
     /// integer literals (GLSL: the one `layout(local_size_x = …) in;`).
     literal_sizes: Vec<Option<[u32; 3]>>,
+    /// The stage glslang compiles a GLSL shader as, from its path, and
+    /// whether that was assumed ([`judge::glsl_stage`]).
+    stage: (&'static str, bool),
+    /// Whether the shader names any subgroup function or built-in (WGSL's
+    /// own too): `wgsl-web` then needs `enable subgroups;`.
+    uses_subgroups: bool,
 }
 
 type ReadError = (LinkErrorKind, String, Range<usize>);
@@ -662,7 +706,10 @@ fn source_name(language: Language, op: Op) -> &'static str {
 /// Whether `name` may be a ballot function's, a look-alike's or a
 /// subgroup built-in's: every name [`Shader::read`] looks up starts so.
 fn is_subgroup_word(name: &str) -> bool {
-    name.starts_with("subgroup") || name.starts_with("gl_Subgroup")
+    name.starts_with("subgroup")
+        || name.starts_with("gl_Subgroup")
+        || name == "gl_NumSubgroups"
+        || name == "num_subgroups"
 }
 
 /// Whether `name` looks like a ballot function's.
@@ -715,6 +762,7 @@ impl<'a> Shader<'a> {
             .collect();
         let mut uses = Vec::new();
         let mut builtins = Vec::new();
+        let mut uses_subgroups = false;
         for (i, token) in tokens.iter().enumerate() {
             let Some(name) = ident(i) else { continue };
             // Every name read below starts so (`source_names_are_prefixed`):
@@ -722,6 +770,9 @@ impl<'a> Shader<'a> {
             if !is_subgroup_word(name) || defined.contains(name) || (i > 0 && punct(i - 1, b'.')) {
                 continue;
             }
+            // Any subgroup function or built-in of WGSL's, ballot's or
+            // not (`subgroupAdd`, `@builtin(num_subgroups)`).
+            uses_subgroups = true;
             let called = punct(i + 1, b'(');
             match by_name.get(name) {
                 Some(&op) => {
@@ -754,14 +805,16 @@ impl<'a> Shader<'a> {
                 // Read on every target, for `require_entry_point`; only the
                 // emulated ones replace them.
                 None if language == Language::Glsl => {
-                    if let Some(size) = match name {
-                        "gl_SubgroupInvocationID" => Some(false),
-                        "gl_SubgroupSize" => Some(true),
+                    if let Some(value) = match name {
+                        "gl_SubgroupInvocationID" => Some(BuiltinValue::Lane),
+                        "gl_SubgroupSize" => Some(BuiltinValue::Size),
+                        "gl_SubgroupID" => Some(BuiltinValue::Id),
+                        "gl_NumSubgroups" => Some(BuiltinValue::Count),
                         _ => None,
                     } {
                         builtins.push(Builtin {
                             name: token.range.clone(),
-                            size,
+                            value,
                         });
                     }
                 }
@@ -782,6 +835,8 @@ impl<'a> Shader<'a> {
             prefix,
             has_entry_point: false,
             literal_sizes: Vec::new(),
+            stage: ("comp", false),
+            uses_subgroups,
         };
         match language {
             Language::Wgsl => shader.read_wgsl(&tokens)?,
@@ -1175,48 +1230,6 @@ impl<'a> Shader<'a> {
             .collect()
     }
 
-    /// The workgroup size every compute entry point has, as naga reads it.
-    fn workgroup_size(&self, module: &naga::Module) -> Result<[u32; 3], (LinkErrorKind, String)> {
-        let mut size: Option<([u32; 3], &str)> = None;
-        for entry in &module.entry_points {
-            if entry.stage != naga::ShaderStage::Compute {
-                continue;
-            }
-            if entry.workgroup_size_overrides.is_some() {
-                return Err((
-                    LinkErrorKind::Unsupported,
-                    format!(
-                        "entry point `{}` has a pipeline-overridable workgroup size: the \
-                         emulated subgroups' exchange arrays are sized at link time, so it must \
-                         be a constant",
-                        entry.name
-                    ),
-                ));
-            }
-            match size {
-                Some((s, other)) if s != entry.workgroup_size => {
-                    return Err((
-                        LinkErrorKind::Unsupported,
-                        format!(
-                            "entry points `{other}` ({s:?}) and `{}` ({:?}) have different \
-                             workgroup sizes: one emulation serves every entry point",
-                            entry.name, entry.workgroup_size
-                        ),
-                    ))
-                }
-                _ => size = Some((entry.workgroup_size, &entry.name)),
-            }
-        }
-        size.map(|(s, _)| s).ok_or_else(|| {
-            (
-                LinkErrorKind::Unsupported,
-                "the shader has no compute entry point: the emulated subgroups are sized from \
-                 its workgroup and set up at its start"
-                    .to_string(),
-            )
-        })
-    }
-
     /// The linked text at the emulation's sizes `layout`.
     fn write(&self, layout: &ShaderOptions) -> Written {
         let target = self.target;
@@ -1249,13 +1262,18 @@ impl<'a> Shader<'a> {
                 }
             }
         }
+        // The virtual subgroups are the workgroup's linear index cut into
+        // runs of the virtual size (`ballot_init`).
         for b in self.builtins.iter().filter(|_| emulated) {
-            let name = if b.size {
-                format!("{p}subgroup_size")
-            } else {
-                format!("{p}lane")
+            let value = match b.value {
+                BuiltinValue::Lane => format!("{p}lane"),
+                BuiltinValue::Size => format!("{p}subgroup_size"),
+                BuiltinValue::Id => format!("({p}index / {p}subgroup_size)"),
+                BuiltinValue::Count => {
+                    format!("(({p}workgroup_size + {p}subgroup_size - 1u) / {p}subgroup_size)")
+                }
             };
-            edit(b.name.clone(), name, b.name.clone());
+            edit(b.name.clone(), value, b.name.clone());
         }
         let needs_init = self.links_any();
         if needs_init {
@@ -1385,13 +1403,16 @@ impl<'a> Shader<'a> {
             Language::Glsl => (String::new(), self.library_at),
             Language::Wgsl => {
                 let mut d = String::new();
-                if target == Target::WgslWeb && !ops.is_empty() {
-                    if !self.has_enable {
-                        d.push_str("enable subgroups;\n");
-                    }
-                    if !self.has_diagnostic {
-                        d.push_str("diagnostic(off, subgroup_uniformity);\n");
-                    }
+                // Tint refuses any subgroup name without the directive,
+                // WGSL's own `subgroupBallot` too.
+                if target == Target::WgslWeb
+                    && !self.has_enable
+                    && (!ops.is_empty() || self.uses_subgroups)
+                {
+                    d.push_str("enable subgroups;\n");
+                }
+                if target == Target::WgslWeb && !ops.is_empty() && !self.has_diagnostic {
+                    d.push_str("diagnostic(off, subgroup_uniformity);\n");
                 }
                 (d, self.library_at)
             }
@@ -1488,7 +1509,7 @@ impl Written {
             // its verdict says more. One it accepts is refused, never
             // linked unconverted.
             if r.unread {
-                if let Err(rejected) = diagnose(shader.target, &self.text) {
+                if let Err(rejected) = judge::judge(shader.target, &self.text, shader.stage) {
                     return self.error(shader, path, rejected.1);
                 }
             }
@@ -1535,7 +1556,8 @@ impl Written {
                 path: path.to_string(),
                 target: shader.target,
                 message: format!(
-                    "naga rejects the if-converted text (a bug in ballot): {}",
+                    "{} rejects the if-converted text (a bug in ballot): {}",
+                    judge::validator(shader.target.language()),
                     d.message
                 ),
                 location: None,

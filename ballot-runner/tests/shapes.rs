@@ -706,20 +706,6 @@ fn on_vulkan_with(
     for run in runs {
         let name = run.describe(how, &driver);
         let linked = text(&run);
-        // A known refusal: naga's GLSL front end, which the linker's GLSL
-        // targets still validate with, has no atomics. Should the shader
-        // link, it runs and is checked like the others.
-        if let Err(e) = &linked {
-            if how == "linked"
-                && run.target.language() == Language::Glsl
-                && e.contains("Unknown function 'atomicAdd'")
-            {
-                loud(&format!(
-                    "{name}: refused, as naga's GLSL front end knows no atomics"
-                ));
-                continue;
-            }
-        }
         let outcome = linked
             .and_then(|text| run_vulkan(&gpu, &name, run.target, &text))
             .and_then(|words| {
