@@ -951,6 +951,7 @@ pub fn guarded<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, Problem> {
     let (send, receive) = mpsc::channel();
+    let start = std::time::Instant::now();
     std::thread::Builder::new()
         .name(THREAD_NAME.to_string())
         .stack_size(limits.stack_bytes)
@@ -963,6 +964,12 @@ pub fn guarded<T: Send + 'static>(
             message: e.to_string(),
         })?;
     match receive.recv_timeout(limits.timeout) {
+        // A result that came after the limit is past it too, though the
+        // channel had it before the wait began: so the limit does not
+        // depend on how the threads were scheduled.
+        Ok(_) if start.elapsed() > limits.timeout => Err(Problem::TimedOut {
+            limit: limits.timeout,
+        }),
         Ok(Ok(value)) => Ok(value),
         Ok(Err(payload)) => Err(Problem::NagaPanicked {
             message: panic_message(payload.as_ref()),

@@ -345,6 +345,7 @@ pub fn link(
     }
     shader
         .require_entry_point()
+        .and_then(|()| shader.require_compute())
         .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     if target.has_subgroups() {
         let written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
@@ -644,6 +645,9 @@ struct Param {
     /// The built-in it is, or empty (a struct of them).
     builtin: String,
     name: String,
+    /// Its type's name (WGSL: the struct of a parameter without a
+    /// built-in).
+    ty: String,
     /// The parameter's tokens, from its first attribute to its type's end.
     range: Range<usize>,
 }
@@ -651,6 +655,9 @@ struct Param {
 /// An entry point: its name, parameters and the body's opening brace.
 #[derive(Clone, Debug)]
 struct Entry {
+    /// Whether it is a compute entry point (WGSL: else a fragment one;
+    /// GLSL's `main` is the file's stage).
+    compute: bool,
     name: Range<usize>,
     /// Where the parameter list's `)` starts.
     close: usize,
@@ -660,6 +667,15 @@ struct Entry {
     body: usize,
 }
 
+/// A built-in member of a WGSL struct: `@builtin(name) member: type`.
+#[derive(Clone, Debug)]
+struct Member {
+    builtin: String,
+    name: String,
+    /// The member's text, its attributes and the comma after it included.
+    range: Range<usize>,
+}
+
 /// The user's shader, read: what it calls, defines and declares.
 struct Shader<'a> {
     text: &'a str,
@@ -667,6 +683,8 @@ struct Shader<'a> {
     uses: Vec<Use>,
     builtins: Vec<Builtin>,
     entries: Vec<Entry>,
+    /// The WGSL structs with built-in members, by name.
+    structs: BTreeMap<String, Vec<Member>>,
     /// Ranges to delete: `enable subgroups;` (WGSL read by naga), the
     /// subgroup `#extension` lines (emulated GLSL).
     deletions: Vec<Range<usize>>,
@@ -828,6 +846,7 @@ impl<'a> Shader<'a> {
             uses,
             builtins,
             entries: Vec::new(),
+            structs: BTreeMap::new(),
             deletions: Vec::new(),
             has_enable: false,
             has_diagnostic: false,
@@ -903,10 +922,15 @@ impl<'a> Shader<'a> {
         }
         self.library_at = tokens.get(i).map_or(text.len(), |t| t.range.start);
         let mut in_params = Vec::new();
+        self.read_wgsl_structs(tokens);
         for at in 0..tokens.len() {
-            if !(s(at) == "@" && s(at + 1) == "compute") {
-                continue;
-            }
+            // Vertex entry points read no subgroup built-in: WGSL has
+            // subgroups in compute and fragment shaders only.
+            let compute = match (s(at), s(at + 1)) {
+                ("@", "compute") => true,
+                ("@", "fragment") => false,
+                _ => continue,
+            };
             let mut i = at + 2;
             while i < tokens.len() && s(i) != "fn" {
                 i += 1;
@@ -948,6 +972,7 @@ impl<'a> Shader<'a> {
                 continue;
             }
             let mut entry = Entry {
+                compute,
                 name: tokens[name].range.clone(),
                 close: tokens[close].range.start,
                 params: Vec::new(),
@@ -971,17 +996,32 @@ impl<'a> Shader<'a> {
                         j += 1;
                     }
                 }
+                let ty = if s(j + 1) == ":" { s(j + 2) } else { "" };
                 entry.params.push(Param {
                     builtin: builtin.unwrap_or_default(),
                     name: s(j).to_string(),
+                    ty: ty.to_string(),
                     range: tokens[p.start].range.start..tokens[p.end - 1].range.end,
                 });
             }
             self.entries.push(entry);
         }
         self.read_wgsl_attributes(tokens);
-        // The built-ins the linker reads must be parameters, where it can
-        // name them.
+        if !self.target.has_subgroups() {
+            self.emulate_struct_builtins(tokens)?;
+        }
+        // The built-ins the linker reads must be parameters or members of
+        // a parameter's struct, where it can name them.
+        let in_entry_struct = |at: usize| {
+            self.structs.iter().any(|(name, members)| {
+                members.iter().any(|m| m.range.contains(&at))
+                    && self
+                        .entries
+                        .iter()
+                        .flat_map(|e| &e.params)
+                        .any(|q| q.ty == *name)
+            })
+        };
         if self.links_any() {
             for j in 0..tokens.len() {
                 let read = match s(j + 3) {
@@ -993,12 +1033,14 @@ impl<'a> Shader<'a> {
                     && s(j + 1) == "builtin"
                     && read
                     && !in_params.iter().any(|p| p.contains(&j))
+                    && !in_entry_struct(tokens[j].range.start)
                 {
                     return Err((
                         LinkErrorKind::Unsupported,
                         format!(
-                            "the linker reads `@builtin({})` from the entry point's parameters: \
-                             declare it as one, not as a struct member",
+                            "the linker reads `@builtin({})` from the entry point's \
+                             parameters: declare it as one, or as a member of a parameter's \
+                             struct",
                             s(j + 3)
                         ),
                         tokens[j].range.start..tokens[j + 4].range.end,
@@ -1007,6 +1049,184 @@ impl<'a> Shader<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The WGSL structs with built-in members: `struct Name { @builtin(x)
+    /// member: type, … }`, attributes in any order.
+    fn read_wgsl_structs(&mut self, tokens: &[Token]) {
+        let text = self.text;
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        for at in 0..tokens.len() {
+            if s(at) != "struct" || s(at + 2) != "{" {
+                continue;
+            }
+            let mut members = Vec::new();
+            let mut i = at + 3;
+            while i < tokens.len() && s(i) != "}" {
+                let start = i;
+                let mut builtin = None;
+                while s(i) == "@" {
+                    if s(i + 1) == "builtin" && s(i + 2) == "(" {
+                        builtin = Some(s(i + 3).to_string());
+                    }
+                    i += 2;
+                    if s(i) == "(" {
+                        while i < tokens.len() && s(i) != ")" {
+                            i += 1;
+                        }
+                        i += 1;
+                    }
+                }
+                let name = s(i).to_string();
+                // To the member's end: a comma at depth 0, or the `}`.
+                let mut depth = 0usize;
+                while i < tokens.len() {
+                    match s(i) {
+                        "<" | "(" | "[" => depth += 1,
+                        ">" | ")" | "]" => depth = depth.saturating_sub(1),
+                        "," if depth == 0 => break,
+                        "}" if depth == 0 => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                let end = if s(i) == "," { i } else { i.saturating_sub(1) };
+                if let (Some(builtin), Some(last)) = (builtin, tokens.get(end)) {
+                    members.push(Member {
+                        builtin,
+                        name,
+                        range: tokens[start].range.start..last.range.end,
+                    });
+                }
+                if s(i) == "," {
+                    i += 1;
+                }
+                if i == start {
+                    break;
+                }
+            }
+            if !members.is_empty() {
+                self.structs.insert(s(at + 1).to_string(), members);
+            }
+        }
+    }
+
+    /// On an emulated target, the subgroup built-ins an entry point's
+    /// struct parameter holds are the emulation's: each such member goes
+    /// from its struct, and the body's reads of it (`input.lane`) become
+    /// the emulated value, as a parameter's do.
+    fn emulate_struct_builtins(&mut self, tokens: &[Token]) -> Result<(), ReadError> {
+        let text = self.text;
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        let mut removed: BTreeMap<&str, Vec<&Member>> = BTreeMap::new();
+        let mut reads = Vec::new();
+        for entry in &self.entries {
+            let first = tokens.partition_point(|t| t.range.start < entry.body);
+            let mut depth = 0usize;
+            let end = (first..tokens.len())
+                .find(|&k| match s(k) {
+                    "{" => {
+                        depth += 1;
+                        false
+                    }
+                    "}" if depth == 0 => true,
+                    "}" => {
+                        depth -= 1;
+                        false
+                    }
+                    _ => false,
+                })
+                .unwrap_or(tokens.len());
+            for q in &entry.params {
+                let Some(members) = self.structs.get(&q.ty) else {
+                    continue;
+                };
+                for m in members {
+                    let value = match m.builtin.as_str() {
+                        "subgroup_invocation_id" => BuiltinValue::Lane,
+                        "subgroup_size" => BuiltinValue::Size,
+                        _ => continue,
+                    };
+                    let list = removed.entry(q.ty.as_str()).or_default();
+                    if !list.iter().any(|r| r.range == m.range) {
+                        list.push(m);
+                    }
+                    for k in first..end {
+                        if s(k) == q.name
+                            && s(k + 1) == "."
+                            && s(k + 2) == m.name
+                            && (k == 0 || s(k - 1) != ".")
+                        {
+                            reads.push(Builtin {
+                                name: tokens[k].range.start..tokens[k + 2].range.end,
+                                value,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for (name, members) in removed {
+            if self.structs_fields(tokens, name) == members.len() {
+                let at = members[0].range.clone();
+                return Err((
+                    LinkErrorKind::Unsupported,
+                    format!(
+                        "struct `{name}` holds only subgroup built-ins, which the emulation \
+                         replaces: a struct left empty is no WGSL; declare them as the entry \
+                         point's parameters"
+                    ),
+                    at,
+                ));
+            }
+            for m in members {
+                self.deletions.push(whole_line(text, m.range.clone()));
+            }
+        }
+        self.builtins.extend(reads);
+        Ok(())
+    }
+
+    /// How many members struct `name` declares (its top-level commas, and
+    /// one more where the last has none).
+    fn structs_fields(&self, tokens: &[Token], name: &str) -> usize {
+        let text = self.text;
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        let Some(at) = (0..tokens.len()).find(|&i| s(i) == "struct" && s(i + 1) == name) else {
+            return 0;
+        };
+        let (mut depth, mut count, mut any) = (0usize, 0, false);
+        for k in at + 3..tokens.len() {
+            match s(k) {
+                "}" if depth == 0 => break,
+                "<" | "(" | "[" => depth += 1,
+                ">" | ")" | "]" => depth = depth.saturating_sub(1),
+                "," if depth == 0 => {
+                    count += 1;
+                    any = false;
+                    continue;
+                }
+                _ => {}
+            }
+            any = true;
+        }
+        count + usize::from(any)
+    }
+
+    /// How `entry`'s body reads `builtin`: a parameter's name, or a
+    /// parameter's member (`input.lane`) where a struct holds it.
+    fn builtin_access(&self, entry: &Entry, builtin: &str) -> Option<String> {
+        entry.params.iter().find_map(|q| {
+            if q.builtin == builtin {
+                return Some(q.name.clone());
+            }
+            let member = self
+                .structs
+                .get(&q.ty)?
+                .iter()
+                .find(|m| m.builtin == builtin)?;
+            Some(format!("{}.{}", q.name, member.name))
+        })
     }
 
     /// The WGSL entry points' attributes: whether there is an entry point
@@ -1136,6 +1356,8 @@ impl<'a> Shader<'a> {
                 }
                 if s(body) == "{" {
                     self.entries.push(Entry {
+                        // The file's stage, which `require_compute` reads.
+                        compute: true,
                         name: tokens[i + 1].range.clone(),
                         close: tokens.get(close).map_or(text.len(), |t| t.range.start),
                         params: Vec::new(),
@@ -1193,6 +1415,53 @@ impl<'a> Shader<'a> {
             ),
             at,
         ))
+    }
+
+    /// The emulated targets exchange through workgroup memory, which only
+    /// compute shaders have: a shader that links the emulation has no
+    /// entry point of another stage (WGSL), and is no other stage's file
+    /// (GLSL, the stage from its extension). The hardware targets take
+    /// fragment shaders too.
+    fn require_compute(&self) -> Result<(), ReadError> {
+        if self.target.has_subgroups() || !self.links_any() {
+            return Ok(());
+        }
+        let why = "the emulated targets exchange lane values through workgroup memory, which \
+                   only compute shaders have";
+        match self.target.language() {
+            Language::Wgsl => match self.entries.iter().find(|e| !e.compute) {
+                Some(e) => Err((
+                    LinkErrorKind::Unsupported,
+                    format!(
+                        "`{}` is a fragment entry point, in a shader that links subgroup \
+                         emulation: {why}; link the fragment shader for `wgsl` or \
+                         `wgsl-web`, or keep it in a file of its own",
+                        &self.text[e.name.clone()]
+                    ),
+                    e.name.clone(),
+                )),
+                None => Ok(()),
+            },
+            Language::Glsl if self.stage.0 != "comp" => {
+                let first = self
+                    .uses
+                    .iter()
+                    .map(|u| u.name.clone())
+                    .chain(self.builtins.iter().map(|b| b.name.clone()))
+                    .min_by_key(|r| r.start)
+                    .unwrap_or(0..0);
+                Err((
+                    LinkErrorKind::Unsupported,
+                    format!(
+                        "the file is a `{}` shader (from its extension): {why}; link it for \
+                         `glsl`, or as a `.comp` compute shader",
+                        self.stage.0
+                    ),
+                    first,
+                ))
+            }
+            Language::Glsl => Ok(()),
+        }
     }
 
     /// Whether the target lacks `op`, so that its calls are linked.
@@ -1278,7 +1547,6 @@ impl<'a> Shader<'a> {
         let needs_init = self.links_any();
         if needs_init {
             for entry in &self.entries {
-                let param = |builtin: &str| entry.params.iter().find(|q| q.builtin == builtin);
                 let mut added = Vec::new();
                 // The statements the body starts with.
                 let mut body;
@@ -1287,8 +1555,8 @@ impl<'a> Shader<'a> {
                         body = vec![format!("{p}init(gl_LocalInvocationIndex);")];
                     }
                     (Language::Wgsl, false) => {
-                        let mut arg = |builtin: &str| match param(builtin) {
-                            Some(q) => q.name.clone(),
+                        let mut arg = |builtin: &str| match self.builtin_access(entry, builtin) {
+                            Some(read) => read,
                             None => {
                                 let name = format!("{p}{builtin}");
                                 added.push(format!("@builtin({builtin}) {name}: u32"));
@@ -1300,8 +1568,8 @@ impl<'a> Shader<'a> {
                         body = vec![format!("{p}init({lane}, {size});")];
                     }
                     (Language::Wgsl, true) => {
-                        let index = match param("local_invocation_index") {
-                            Some(q) => q.name.clone(),
+                        let index = match self.builtin_access(entry, "local_invocation_index") {
+                            Some(read) => read,
                             None => {
                                 let name = format!("{p}local_invocation_index");
                                 added.push(format!("@builtin(local_invocation_index) {name}: u32"));

@@ -132,6 +132,27 @@ pub fn capabilities(target: Target) -> Capabilities {
     }
 }
 
+/// The capabilities naga validates a module that ballot's writers did not
+/// print with (a user's shader, linked or not): every capability naga
+/// knows, less the subgroup ones on `wgsl-no-subgroup`. A target says
+/// whether subgroups exist; f16, f64, 64-bit integers, push constants,
+/// immediates, binding arrays and the rest are the device's to offer, and
+/// a shader that asks for one the device lacks is refused when its
+/// pipeline is made, as without ballot.
+pub fn user_capabilities(target: Target) -> Capabilities {
+    let subgroups = Capabilities::SUBGROUP
+        | Capabilities::SUBGROUP_BARRIER
+        | Capabilities::SUBGROUP_VERTEX_STAGE;
+    match target {
+        Target::WgslNoSubgroup => Capabilities::all() - subgroups,
+        // naga's glsl-in needs the subgroup barrier for `barrier()`
+        // (GLSL_CAPABILITIES); glslang judges GLSL in the linker.
+        Target::Wgsl | Target::WgslWeb | Target::Glsl | Target::GlslNoSubgroup => {
+            Capabilities::all()
+        }
+    }
+}
+
 /// naga's glsl-in lowers `barrier()` to a barrier that includes the
 /// subgroup, which needs these capabilities to validate.
 const GLSL_CAPABILITIES: Capabilities =
@@ -216,6 +237,8 @@ struct Source<'a> {
     /// The lines added to the text (GLSL only): where each goes in the
     /// text, and its length, in order.
     added: Vec<(usize, usize)>,
+    /// What naga validates the module with.
+    capabilities: Capabilities,
 }
 
 /// naga's report on a text, and the line of the text it points at.
@@ -295,6 +318,11 @@ impl<'a> Source<'a> {
             text,
             source: source.unwrap_or_else(|| text.to_string()),
             added,
+            capabilities: match written {
+                Written::Elsewhere => user_capabilities(target),
+                #[cfg(any(feature = "macros", test))]
+                Written::Printed => capabilities(target),
+            },
         }
     }
 
@@ -327,7 +355,7 @@ impl<'a> Source<'a> {
                     })?
             }
         };
-        let info = Validator::new(ValidationFlags::all(), capabilities(self.target))
+        let info = Validator::new(ValidationFlags::all(), self.capabilities)
             .validate(&module)
             .map_err(|e| {
                 let spans: Vec<(naga::Span, String)> = e.spans().cloned().collect();
@@ -392,7 +420,7 @@ impl<'a> Source<'a> {
                     })?
             }
         };
-        match Validator::new(ValidationFlags::all(), capabilities(self.target)).validate(&module) {
+        match Validator::new(ValidationFlags::all(), self.capabilities).validate(&module) {
             Ok(info) => Ok((module, info)),
             Err(e) => {
                 let labels = e
@@ -535,41 +563,82 @@ fn blank_attributes(text: &str) -> Option<String> {
 /// The attribute's name inside its brackets.
 const MAXIMALLY_RECONVERGES_NAME: &str = "maximally_reconverges";
 
-/// A `wgsl-web` text as naga parses it: its leading directives (`enable`,
-/// `requires`, `diagnostic`: WGSL has them before any declaration) as
-/// blank space, so that naga reads the rest, the `wgsl` text, at its own
-/// offsets, lines and columns. Only whole lines that hold a directive and
-/// nothing that could reach past the line (a block comment) are taken.
+/// A `wgsl-web` text as naga parses it: its leading `requires` and
+/// `diagnostic` directives, and `subgroups` in its `enable` lists (naga
+/// has not implemented that extension), as blank space, so that naga reads
+/// the rest, the `wgsl` text, at its own offsets, lines and columns. Other
+/// enables stay (`f16`: naga needs it as the browser does). Only whole
+/// lines that hold a directive and nothing that could reach past the line
+/// (a block comment) are taken.
 fn after_directives(text: &str) -> String {
-    let mut end = 0;
+    let blank = |part: &str| -> String {
+        part.chars()
+            .map(|c| {
+                if c == '\n' {
+                    "\n".to_string()
+                } else {
+                    " ".repeat(c.len_utf8())
+                }
+            })
+            .collect()
+    };
+    let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let code = line.trim();
-        let directive = ["enable ", "requires ", "diagnostic"]
-            .iter()
-            .any(|d| code.starts_with(d))
-            && code.ends_with(';')
-            && !code.contains("/*")
-            && !code.contains("//");
-        let blank = code.is_empty() || (code.starts_with("//") && !code.contains("/*"));
-        if directive {
-            end = at + line.len();
-        } else if !blank {
+        let whole = !code.contains("/*") && !code.contains("//") && code.ends_with(';');
+        if whole && code.starts_with("enable ") {
+            out.push_str(&without_subgroups(line, &blank));
+        } else if whole && (code.starts_with("requires ") || code.starts_with("diagnostic")) {
+            out.push_str(&blank(line));
+        } else if code.is_empty() || (code.starts_with("//") && !code.contains("/*")) {
+            out.push_str(line);
+        } else {
             break;
         }
         at += line.len();
     }
-    let blanked: String = text[..end]
-        .chars()
-        .map(|c| {
-            if c == '\n' {
-                "\n".to_string()
+    out + &text[at..]
+}
+
+/// An `enable` line with each `subgroups` in its list, and the comma
+/// after it, as blank space; the whole line where nothing else is enabled.
+/// A list may end in a comma (WGSL, section 4.1.1), so what is left parses.
+fn without_subgroups(line: &str, blank: &dyn Fn(&str) -> String) -> String {
+    let list = line
+        .trim()
+        .trim_start_matches("enable")
+        .trim_end_matches(';');
+    if list
+        .split(',')
+        .all(|n| matches!(n.trim(), "" | "subgroups"))
+    {
+        return blank(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find("subgroups") {
+        let (before, after) = rest.split_at(i);
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let after_word = &after["subgroups".len()..];
+        if word(before.chars().next_back()) || word(after_word.chars().next()) {
+            out.push_str(&rest[..i + "subgroups".len()]);
+            rest = after_word;
+            continue;
+        }
+        out.push_str(before);
+        let spaces = after_word.len() - after_word.trim_start().len();
+        let take = "subgroups".len()
+            + if after_word[spaces..].starts_with(',') {
+                spaces + 1
             } else {
-                " ".repeat(c.len_utf8())
-            }
-        })
-        .collect();
-    blanked + &text[end..]
+                0
+            };
+        out.push_str(&blank(&after[..take]));
+        rest = &after[take..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(any(feature = "macros", test))]

@@ -187,22 +187,6 @@ fn main() {
 }
 
 #[test]
-fn a_builtin_in_a_struct_is_refused_where_it_is() {
-    let source = "\
-struct In {
-    @builtin(subgroup_size) size: u32,
-}
-@compute @workgroup_size(32)
-fn main(input: In) {
-    let x = subgroupBallotBitCount(subgroupEqMask()) + input.size;
-}
-";
-    let e = error(source, Target::Wgsl);
-    assert_eq!(e.kind, LinkErrorKind::Unsupported);
-    assert_eq!(e.location.expect("a location").line, 2);
-}
-
-#[test]
 fn wgsl_web_enables_subgroups_once() {
     let l = linked(FOUR, Target::WgslWeb);
     assert!(l.text.starts_with("enable subgroups;\n"), "{}", l.text);
@@ -738,15 +722,10 @@ fn wgsl_web_keeps_the_shaders_directives() {
     // Other extensions stay, and the directives stay first.
     let f16 = format!("enable f16;\n{FOUR}");
     for target in WGSL_TARGETS {
-        let l = match link(&f16, "p.wgsl", target, &LinkOptions::default()) {
-            Ok(l) => l,
-            // naga may not have f16 everywhere; never a bug of ballot's.
-            Err(e) => {
-                assert_ne!(e.kind, LinkErrorKind::Bug, "{target}: {e}");
-                continue;
-            }
-        };
-        assert!(l.text.contains("enable f16;"));
+        assert!(
+            linked(&f16, target).text.contains("enable f16;"),
+            "{target}"
+        );
     }
     // `enable subgroups` in a list: not enabled twice on `wgsl-web`; on
     // naga's targets, the list loses that name only.
@@ -760,14 +739,8 @@ fn wgsl_web_keeps_the_shaders_directives() {
         assert!(!l.text.contains("enable subgroups;"), "{}", l.text);
         assert!(l.text.contains(list), "{}", l.text);
         for target in [Target::Wgsl, Target::WgslNoSubgroup] {
-            match link(&source, "p.wgsl", target, &LinkOptions::default()) {
-                Ok(l) => assert!(l.text.starts_with(&format!("{rest}\n")), "{}", l.text),
-                Err(e) => {
-                    // naga may lack f16; then its message is on `f16`.
-                    assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
-                    assert!(!e.message.contains("subgroups"), "{target}: {e}");
-                }
-            }
+            let l = linked(&source, target);
+            assert!(l.text.starts_with(&format!("{rest}\n")), "{}", l.text);
         }
     }
     // `error` would fail the linked functions in Dawn: refused there,
@@ -1298,4 +1271,191 @@ fn a_workgroup_too_large_is_the_files_fault_not_an_options() {
     )
     .unwrap_err();
     assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
+}
+
+#[test]
+fn what_the_device_offers_beside_subgroups_passes_through() {
+    // f16, f64, immediates (push constants), 64-bit integers: the target
+    // says only whether subgroups exist, so each links on every WGSL
+    // target and its text reaches the output unchanged.
+    let shader = |head: &str, decl: &str, body: &str| {
+        format!(
+            "{head}\n@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n{decl}\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(global_invocation_id) id: vec3<u32>) {{\n\
+             {body}\n    out[id.x] = subgroupBallotBitCount(subgroupBallot((id.x & 1u) == 1u));\n}}\n"
+        )
+    };
+    let cases = [
+        shader(
+            "enable f16;",
+            "",
+            "    let h = f16(id.x) * 0.5h;\n    out[0] = u32(h);",
+        ),
+        shader("", "", "    let d: f64 = 2.0lf;\n    out[0] = u32(d);"),
+        shader(
+            "",
+            "struct P { n: u32 }\nvar<immediate> p: P;",
+            "    if id.x >= p.n { return; }",
+        ),
+        shader(
+            "",
+            "",
+            "    let w = u64(id.x) << 40u;\n    out[0] = u32(w >> 40u);",
+        ),
+    ];
+    for source in &cases {
+        for target in WGSL_TARGETS {
+            let l = link(source, "device.wgsl", target, &LinkOptions::default())
+                .unwrap_or_else(|e| panic!("{target}: {e}\n{source}"));
+            // The declarations reach every target as written; the body
+            // on the hardware ones (the emulated ones if-convert it).
+            let kept = source.lines().filter(|line| {
+                line.starts_with("enable")
+                    || line.starts_with("var<")
+                    || (target.has_subgroups() && line.starts_with("    let"))
+            });
+            for line in kept {
+                assert!(
+                    l.text.contains(line),
+                    "{target}: no {line:?} in\n{}",
+                    l.text
+                );
+            }
+        }
+    }
+    // The subgroup capability stays the target's: `subgroupAdd`, which no
+    // emulation covers, is refused on `wgsl-no-subgroup`.
+    let add = FOUR.replace(
+        "subgroupBallotBitCount(b),",
+        "subgroupBallotBitCount(b) + subgroupAdd(1u),",
+    );
+    linked(&add, Target::Wgsl);
+    let e = error(&add, Target::WgslNoSubgroup);
+    assert_ne!(e.kind, LinkErrorKind::Bug, "{e}");
+}
+
+/// A fragment shader counting the lanes whose pixel is lit: WGSL has
+/// subgroups in fragment shaders.
+const FRAGMENT: &str = "\
+@fragment
+fn fs(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
+    let lit = subgroupBallot(at.x > 8.0);
+    return vec4<f32>(f32(subgroupBallotBitCount(lit)), f32(subgroupBallotExclusiveBitCount(lit)), 0.0, 1.0);
+}
+";
+
+#[test]
+fn a_fragment_entry_point_sets_up_the_lane_state_on_hardware() {
+    // Without the init the linked counts would read lane state never
+    // written (zero), silently: every entry point that can reach a linked
+    // function starts with it.
+    for target in [Target::Wgsl, Target::WgslWeb] {
+        let l = linked(FRAGMENT, target);
+        let entry = &l.text[l.text.find("fn fs(").expect("the entry point")..];
+        let body = &entry[entry.find('{').unwrap()..];
+        assert!(
+            body.trim_start_matches('{')
+                .trim_start()
+                .starts_with("ballot_init(ballot_subgroup_invocation_id, ballot_subgroup_size);"),
+            "{target}:\n{}",
+            l.text
+        );
+        assert!(entry.contains("@builtin(subgroup_size) ballot_subgroup_size: u32"));
+    }
+    // With a compute entry point beside it, both are set up.
+    let both = format!("{FRAGMENT}{FOUR}");
+    let l = linked(&both, Target::Wgsl);
+    assert_eq!(
+        l.text.matches("ballot_init(ballot_").count(),
+        2,
+        "{}",
+        l.text
+    );
+}
+
+#[test]
+fn the_emulation_refuses_a_fragment_entry_point_at_its_name() {
+    // Workgroup memory exists in compute shaders only: naga would say
+    // "forbidden at this stage" of the linked code.
+    let e = error(FRAGMENT, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("`fs` is a fragment entry point"), "{e}");
+    let at = e.location.expect("at the entry point");
+    assert_eq!((at.line, at.column, at.length), (2, 4, 2));
+    // GLSL: the stage is the file's.
+    let frag = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : enable\n\
+                layout(location = 0) out vec4 color;\n\
+                void main() {\n    uvec4 b = subgroupBallot(gl_FragCoord.x > 8.0);\n    \
+                color = vec4(float(subgroupBallotBitCount(b)));\n}\n";
+    link(frag, "lit.frag", Target::Glsl, &LinkOptions::default()).expect("glsl takes it");
+    let e = link(
+        frag,
+        "lit.frag",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("`frag` shader"), "{e}");
+    assert_eq!(e.location.expect("at the first call").line, 5);
+}
+
+/// The subgroup built-ins as members of the entry point's input struct.
+const IN_STRUCT: &str = "\
+struct In {
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(subgroup_invocation_id) lane: u32,
+    @builtin(subgroup_size) size: u32,
+}
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(input: In) {
+    let b = subgroupBallot((input.id.x & 1u) == 1u);
+    out[input.id.x] = subgroupBallotExclusiveBitCount(b) * 1000u + input.lane * 10u + input.size;
+}
+";
+
+#[test]
+fn subgroup_built_ins_in_an_entry_points_struct() {
+    // Hardware: the init reads the struct's members; a second
+    // `@builtin(subgroup_invocation_id)` would be invalid WGSL.
+    for target in [Target::Wgsl, Target::WgslWeb] {
+        let l = linked(IN_STRUCT, target);
+        assert!(
+            l.text.contains("ballot_init(input.lane, input.size);"),
+            "{target}:\n{}",
+            l.text
+        );
+        assert!(
+            !l.text.contains("ballot_subgroup_invocation_id:"),
+            "{}",
+            l.text
+        );
+    }
+    // Emulated: the members are the emulation's; the reads become its
+    // values, and the struct keeps the rest.
+    let l = linked(IN_STRUCT, Target::WgslNoSubgroup);
+    assert!(!l.text.contains("@builtin(subgroup_"), "{}", l.text);
+    assert!(l
+        .text
+        .contains("@builtin(global_invocation_id) id: vec3<u32>,"));
+    assert!(
+        !l.text.contains("input.lane") && !l.text.contains("input.size"),
+        "{}",
+        l.text
+    );
+    // A struct that would be left empty is refused, at its member.
+    let only = IN_STRUCT
+        .replace("    @builtin(global_invocation_id) id: vec3<u32>,\n", "")
+        .replace(
+            "fn main(input: In) {",
+            "fn main(input: In, @builtin(global_invocation_id) gid: vec3<u32>) {",
+        )
+        .replace("input.id", "gid");
+    linked(&only, Target::Wgsl);
+    let e = error(&only, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert_eq!(e.location.expect("at the member").line, 2, "{}", e.message);
 }
