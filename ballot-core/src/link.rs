@@ -348,8 +348,28 @@ pub fn link(
         .and_then(|()| shader.require_compute())
         .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     if target.has_subgroups() {
-        let written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
-        if let Err(rejected) = judge::judge(target, &written.text, shader.stage) {
+        // naga refuses `@builtin(subgroup_invocation_id)` in a workgroup of
+        // more than one dimension: there the init ranks the lanes instead,
+        // where the size is literal and where naga says so of another.
+        shader.lane_from_rank = language_is_wgsl(target)
+            && shader
+                .literal_sizes
+                .iter()
+                .flatten()
+                .any(|s| s[1] > 1 || s[2] > 1);
+        let mut written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
+        let mut verdict = judge::judge(target, &written.text, shader.stage);
+        if let Err(rejected) = &verdict {
+            if language_is_wgsl(target)
+                && !shader.lane_from_rank
+                && rejected.1.message.contains("multi dimensional")
+            {
+                shader.lane_from_rank = true;
+                written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
+                verdict = judge::judge(target, &written.text, shader.stage);
+            }
+        }
+        if let Err(rejected) = verdict {
             return Err(written.error(&shader, path, rejected.1));
         }
         return Ok(Linked {
@@ -431,6 +451,10 @@ pub fn link(
         "the entry points' workgroup size changed between two links".to_string(),
         at_entry(),
     ))
+}
+
+fn language_is_wgsl(target: Target) -> bool {
+    target.language() == Language::Wgsl
 }
 
 /// A workgroup size written as literals, the tokens in `@workgroup_size(…)`:
@@ -709,7 +733,38 @@ struct Shader<'a> {
     /// Whether the shader names any subgroup function or built-in (WGSL's
     /// own too): `wgsl-web` then needs `enable subgroups;`.
     uses_subgroups: bool,
+    /// Whether the hardware WGSL init reads the lane id from the lanes'
+    /// ranks (`entry_lane`) rather than `@builtin(subgroup_invocation_id)`,
+    /// which naga refuses in a workgroup of more than one dimension.
+    lane_from_rank: bool,
 }
+
+/// The lane id without `@builtin(subgroup_invocation_id)`: every lane of
+/// the subgroup is active at the top of the entry point, where the init
+/// runs, so an invocation's rank among them (`subgroupExclusiveAdd(1u)`)
+/// picks its bit of their ballot; the lanes need not be the low ones.
+const ENTRY_LANE: &str = "
+// The invocation's lane id, where @builtin(subgroup_invocation_id) cannot be
+// read (naga refuses it in a workgroup of more than one dimension): its rank
+// among the lanes, all active at the top of the entry point, as a bit of
+// their ballot.
+fn ballot_entry_lane() -> u32 {
+    let lanes = subgroupBallot(true);
+    var rank = subgroupExclusiveAdd(1u);
+    for (var word = 0u; word < 4u; word++) {
+        let n = countOneBits(lanes[word]);
+        if rank < n {
+            var bits = lanes[word];
+            for (var k = 0u; k < rank; k++) {
+                bits &= bits - 1u;
+            }
+            return word * 32u + firstTrailingBit(bits);
+        }
+        rank -= n;
+    }
+    return 0u;
+}
+";
 
 type ReadError = (LinkErrorKind, String, Range<usize>);
 
@@ -855,6 +910,7 @@ impl<'a> Shader<'a> {
             has_entry_point: false,
             literal_sizes: Vec::new(),
             stage: ("comp", false),
+            lane_from_rank: false,
             uses_subgroups,
         };
         match language {
@@ -1563,7 +1619,12 @@ impl<'a> Shader<'a> {
                                 name
                             }
                         };
-                        let lane = arg("subgroup_invocation_id");
+                        let lane = match self.lane_from_rank {
+                            true => self
+                                .builtin_access(entry, "subgroup_invocation_id")
+                                .unwrap_or_else(|| format!("{p}entry_lane()")),
+                            false => arg("subgroup_invocation_id"),
+                        };
                         let size = arg("subgroup_size");
                         body = vec![format!("{p}init({lane}, {size});")];
                     }
@@ -1662,7 +1723,11 @@ impl<'a> Shader<'a> {
         let library = if !wanted {
             String::new()
         } else {
-            rename(&library(target, &ops, layout), language, p)
+            let mut text = library(target, &ops, layout);
+            if self.lane_from_rank && target.has_subgroups() {
+                text.push_str(ENTRY_LANE);
+            }
+            rename(&text, language, p)
         };
         let functions = defined_functions(&library, language);
 

@@ -937,3 +937,110 @@ fn wgsl_no_subgroup_on_dawn_without_the_subgroups_feature() {
         false,
     );
 }
+
+// ---------------------------------------------------------------------------
+// A workgroup of two dimensions on the hardware WGSL targets.
+// ---------------------------------------------------------------------------
+
+/// naga refuses `@builtin(subgroup_invocation_id)` in a workgroup of more
+/// than one dimension, so the linker's init ranks the lanes there instead.
+/// Each invocation of an 8×8 workgroup records its subgroup's key and, of
+/// two ballots, what the spec fixes without any lane mapping: the bit count
+/// and exclusive bit count of `subgroupBallot(true)` (a permutation of
+/// 0..n), InverseBallot and the inclusive bit count of another ballot.
+const GRID: &str = "\
+struct Buffer {
+    n: u32,
+    counter: atomic<u32>,
+    pad0: u32,
+    pad1: u32,
+    words: array<u32>,
+}
+
+@group(0) @binding(0) var<storage, read_write> buf: Buffer;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let r = 8u * (wg.x * 64u + local);
+    buf.words[r] = subgroupBroadcastFirst(local);
+    let all = subgroupBallot(true);
+    buf.words[r + 1u] = subgroupBallotBitCount(all);
+    buf.words[r + 2u] = subgroupBallotExclusiveBitCount(all);
+    let third = subgroupBallot(local % 3u == 0u);
+    buf.words[r + 3u] = select(0u, 1u, subgroupInverseBallot(third));
+    buf.words[r + 4u] = subgroupBallotInclusiveBitCount(third);
+}
+";
+
+/// Checks [`GRID`]'s records: within each subgroup (workgroup and key),
+/// every count is the subgroup's size, the exclusive counts are 0..n in
+/// some order (the lane order), InverseBallot is the invocation's own
+/// predicate, and the inclusive count is the predicate's count over the
+/// lanes up to its own.
+fn check_grid(words: &[u32]) -> Result<(), String> {
+    let mut groups: std::collections::BTreeMap<(u32, u32), Vec<(u32, &[u32])>> =
+        std::collections::BTreeMap::new();
+    for i in 0..INVOCATIONS {
+        let r = record(words, i);
+        groups
+            .entry((i / WORKGROUP, r[0]))
+            .or_default()
+            .push((i % WORKGROUP, r));
+    }
+    for ((wg, key), mut members) in groups {
+        let n = members.len() as u32;
+        members.sort_by_key(|(_, r)| r[2]);
+        let mut kept = 0;
+        for (rank, (local, r)) in members.iter().enumerate() {
+            let own = local % 3 == 0;
+            kept += u32::from(own);
+            let expected = [key, n, rank as u32, u32::from(own), kept];
+            if r[..5] != expected {
+                return Err(format!(
+                    "workgroup {wg}, invocation {local} of the subgroup keyed {key}: \
+                     expected {expected:?}, got {:?}",
+                    &r[..5]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_two_dimensional_workgroup_on_hardware_subgroups() {
+    let what = "an 8x8 workgroup linked for wgsl on Vulkan and wgsl-web on Dawn";
+    let link_for = |target: Target| {
+        link(GRID, "grid.wgsl", target, &LinkOptions::default())
+            .unwrap_or_else(|e| panic!("{what}: {e}"))
+            .text
+    };
+    let mut outcomes = Vec::new();
+    if !targets(&[Target::Wgsl]).is_empty() {
+        match Gpu::new() {
+            Ok(gpu) if gpu.unsupported(Target::Wgsl).is_none() => {
+                let name = format!("the grid linked for wgsl on {}", gpu.describe());
+                let outcome = run_vulkan(&gpu, &name, Target::Wgsl, &link_for(Target::Wgsl))
+                    .and_then(|words| check_grid(&words).map(|()| String::new()));
+                outcomes.push((name, outcome));
+            }
+            Ok(gpu) => skip(what, &gpu.unsupported(Target::Wgsl).unwrap_or_default()),
+            Err(e) => skip(what, &e.to_string()),
+        }
+    }
+    if !targets(&[Target::WgslWeb]).is_empty() {
+        if let Some((had, results)) = run_dawn(what, &[link_for(Target::WgslWeb)], true) {
+            if had {
+                let outcome = results
+                    .into_iter()
+                    .next()
+                    .expect("one result")
+                    .and_then(|words| check_grid(&words).map(|()| String::new()));
+                outcomes.push(("the grid linked for wgsl-web on Dawn".to_string(), outcome));
+            } else {
+                skip(what, "Dawn's adapter lacks the `subgroups` feature");
+            }
+        }
+    }
+    finish(what, outcomes);
+}
