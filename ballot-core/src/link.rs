@@ -663,6 +663,33 @@ enum BuiltinValue {
     Count,
 }
 
+impl BuiltinValue {
+    /// The WGSL built-in of this value, by its name in `@builtin(…)`.
+    fn of_wgsl(name: &str) -> Option<Self> {
+        Some(match name {
+            "subgroup_invocation_id" => BuiltinValue::Lane,
+            "subgroup_size" => BuiltinValue::Size,
+            "subgroup_id" => BuiltinValue::Id,
+            "num_subgroups" => BuiltinValue::Count,
+            _ => return None,
+        })
+    }
+
+    /// The value on an emulated target, an expression of the emulation's
+    /// state under the prefix `p`: the virtual subgroups are the
+    /// workgroup's linear index cut into runs of the virtual size.
+    fn emulated(self, p: &str) -> String {
+        match self {
+            BuiltinValue::Lane => format!("{p}lane"),
+            BuiltinValue::Size => format!("{p}subgroup_size"),
+            BuiltinValue::Id => format!("({p}index / {p}subgroup_size)"),
+            BuiltinValue::Count => {
+                format!("(({p}workgroup_size + {p}subgroup_size - 1u) / {p}subgroup_size)")
+            }
+        }
+    }
+}
+
 /// An entry point's parameter.
 #[derive(Clone, Debug)]
 struct Param {
@@ -781,8 +808,73 @@ fn source_name(language: Language, op: Op) -> &'static str {
 fn is_subgroup_word(name: &str) -> bool {
     name.starts_with("subgroup")
         || name.starts_with("gl_Subgroup")
-        || name == "gl_NumSubgroups"
-        || name == "num_subgroups"
+        || matches!(
+            name,
+            "gl_NumSubgroups"
+                | "num_subgroups"
+                | "quadBroadcast"
+                | "quadSwapX"
+                | "quadSwapY"
+                | "quadSwapDiagonal"
+        )
+}
+
+/// The functions the emulated targets link, for messages.
+fn emulated_names(language: Language) -> String {
+    let names: Vec<&str> = Op::ALL
+        .iter()
+        .filter(|&&op| language == Language::Glsl || !is_mask(op))
+        .map(|&op| source_name(language, op))
+        .collect();
+    format!("{} and the subgroup built-ins", names.join(", "))
+}
+
+/// An error where the call to `op` whose name is token `at` has another
+/// number of arguments than the operation takes: the emulated call gains
+/// one, and the validator's count would not be the user's.
+fn check_arity(text: &str, tokens: &[Token], at: usize, op: Op) -> Result<(), ReadError> {
+    let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+    let (mut depth, mut commas, mut i, mut last) = (0usize, 0usize, at + 2, "(");
+    while i < tokens.len() {
+        match s(i) {
+            "(" | "[" => depth += 1,
+            ")" if depth == 0 => break,
+            ")" | "]" => depth -= 1,
+            "," if depth == 0 => commas += 1,
+            _ => {}
+        }
+        last = s(i);
+        i += 1;
+    }
+    if i == tokens.len() {
+        // Cut short: the validator says so.
+        return Ok(());
+    }
+    // A trailing comma (WGSL allows one) ends no argument.
+    let given = match last {
+        "(" => 0,
+        "," => commas,
+        _ => commas + 1,
+    };
+    let (params, _) = crate::ir::op_signature(op, crate::ir::Type::U32);
+    if given == params.len() {
+        return Ok(());
+    }
+    let what = |n: usize| match n {
+        0 => "no argument".to_string(),
+        1 => "1 argument".to_string(),
+        n => format!("{n} arguments"),
+    };
+    let name = s(at);
+    Err((
+        LinkErrorKind::Invalid,
+        format!(
+            "`{name}` takes {}, and is given {}",
+            what(params.len()),
+            what(given)
+        ),
+        tokens[at].range.start..tokens[i].range.end,
+    ))
 }
 
 /// Whether `name` looks like a ballot function's.
@@ -853,6 +945,9 @@ impl<'a> Shader<'a> {
                     if !called && !variable {
                         continue;
                     }
+                    if called {
+                        check_arity(text, &tokens, i, op)?;
+                    }
                     let args = called.then(|| (tokens[i + 1].range.end, !punct(i + 2, b')')));
                     uses.push(Use {
                         op,
@@ -871,6 +966,25 @@ impl<'a> Shader<'a> {
                         format!(
                             "`{name}` is no subgroup ballot function; the ballot functions are {}",
                             known.join(", ")
+                        ),
+                        token.range.clone(),
+                    ));
+                }
+                // A subgroup function the emulation has no rule for: on
+                // an emulated target, an error at the call, not the
+                // validator's word that the target lacks subgroups.
+                None if called && !target.has_subgroups() => {
+                    return Err((
+                        LinkErrorKind::Unsupported,
+                        format!(
+                            "`{name}` has no emulation on `{target}`: the emulated targets \
+                             link {}; link this shader for `{}`, whose devices have \
+                             subgroups",
+                            emulated_names(language),
+                            match language {
+                                Language::Wgsl => "wgsl",
+                                Language::Glsl => "glsl",
+                            }
                         ),
                         token.range.clone(),
                     ));
@@ -1082,7 +1196,9 @@ impl<'a> Shader<'a> {
             for j in 0..tokens.len() {
                 let read = match s(j + 3) {
                     "subgroup_invocation_id" | "subgroup_size" => true,
-                    "local_invocation_index" => !self.target.has_subgroups(),
+                    "local_invocation_index" | "subgroup_id" | "num_subgroups" => {
+                        !self.target.has_subgroups()
+                    }
                     _ => false,
                 };
                 if s(j) == "@"
@@ -1198,10 +1314,8 @@ impl<'a> Shader<'a> {
                     continue;
                 };
                 for m in members {
-                    let value = match m.builtin.as_str() {
-                        "subgroup_invocation_id" => BuiltinValue::Lane,
-                        "subgroup_size" => BuiltinValue::Size,
-                        _ => continue,
+                    let Some(value) = BuiltinValue::of_wgsl(&m.builtin) else {
+                        continue;
                     };
                     let list = removed.entry(q.ty.as_str()).or_default();
                     if !list.iter().any(|r| r.range == m.range) {
@@ -1538,12 +1652,11 @@ impl<'a> Shader<'a> {
     /// (which it does even where it calls no ballot function).
     fn links_any(&self) -> bool {
         let reads_builtins = !self.builtins.is_empty()
-            || self.entries.iter().flat_map(|e| &e.params).any(|q| {
-                matches!(
-                    q.builtin.as_str(),
-                    "subgroup_invocation_id" | "subgroup_size"
-                )
-            });
+            || self
+                .entries
+                .iter()
+                .flat_map(|e| &e.params)
+                .any(|q| BuiltinValue::of_wgsl(&q.builtin).is_some());
         !self.linked_ops().is_empty() || !self.target.has_subgroups() && reads_builtins
     }
 
@@ -1590,15 +1703,7 @@ impl<'a> Shader<'a> {
         // The virtual subgroups are the workgroup's linear index cut into
         // runs of the virtual size (`ballot_init`).
         for b in self.builtins.iter().filter(|_| emulated) {
-            let value = match b.value {
-                BuiltinValue::Lane => format!("{p}lane"),
-                BuiltinValue::Size => format!("{p}subgroup_size"),
-                BuiltinValue::Id => format!("({p}index / {p}subgroup_size)"),
-                BuiltinValue::Count => {
-                    format!("(({p}workgroup_size + {p}subgroup_size - 1u) / {p}subgroup_size)")
-                }
-            };
-            edit(b.name.clone(), value, b.name.clone());
+            edit(b.name.clone(), b.value.emulated(p), b.name.clone());
         }
         let needs_init = self.links_any();
         if needs_init {
@@ -1640,11 +1745,10 @@ impl<'a> Shader<'a> {
                         body = vec![format!("{p}init({index});")];
                         // The subgroup built-ins become the emulation's.
                         for q in &entry.params {
-                            let value = match q.builtin.as_str() {
-                                "subgroup_invocation_id" => format!("{p}lane"),
-                                "subgroup_size" => format!("{p}size"),
-                                _ => continue,
+                            let Some(value) = BuiltinValue::of_wgsl(&q.builtin) else {
+                                continue;
                             };
+                            let value = value.emulated(p);
                             // The parameter goes, with the comma after it
                             // (or, last, before it).
                             let rest = &self.text[q.range.end..entry.close];
@@ -1659,13 +1763,8 @@ impl<'a> Shader<'a> {
                     }
                 }
                 if !added.is_empty() {
-                    let removed = |q: &Param| {
-                        emulated
-                            && matches!(
-                                q.builtin.as_str(),
-                                "subgroup_invocation_id" | "subgroup_size"
-                            )
-                    };
+                    let removed =
+                        |q: &Param| emulated && BuiltinValue::of_wgsl(&q.builtin).is_some();
                     // The added ones need a comma before them only after a
                     // last parameter that stays and has none: a removed
                     // parameter takes the comma after it, so the one

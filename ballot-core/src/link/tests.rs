@@ -1483,3 +1483,127 @@ fn subgroup_built_ins_in_an_entry_points_struct() {
     assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
     assert_eq!(e.location.expect("at the member").line, 2, "{}", e.message);
 }
+
+#[test]
+fn a_call_with_the_wrong_number_of_arguments_is_counted_as_written() {
+    // The emulation adds an argument to each collective: the validator's
+    // count ("Requires 2 arguments, but 1 are provided") would be the
+    // linked call's, not the user's.
+    let cases = [
+        (
+            "subgroupBallot((id.x & 1u) == 1u)",
+            "subgroupBallot()",
+            "takes 1 argument, and is given no argument",
+        ),
+        (
+            "subgroupBallot((id.x & 1u) == 1u)",
+            "subgroupBallot(true, false)",
+            "takes 1 argument, and is given 2 arguments",
+        ),
+        (
+            "subgroupBallotBitExtract(b, 3u)",
+            "subgroupBallotBitExtract(b)",
+            "takes 2 arguments, and is given 1 argument",
+        ),
+    ];
+    for (good, bad, said) in cases {
+        let source = FOUR.replace(good, bad);
+        for target in WGSL_TARGETS {
+            let e = error(&source, target);
+            assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
+            assert!(e.message.contains(said), "{target}: {e}");
+            let at = e.location.clone().expect("at the call");
+            let line = source.lines().position(|l| l.contains(bad)).unwrap() + 1;
+            assert_eq!(at.line as usize, line, "{target}: {e}");
+            assert_eq!(at.length as usize, bad.len(), "{target}: {e}");
+        }
+    }
+    // A trailing comma is WGSL; nested calls count once.
+    let trailing = FOUR.replace(
+        "subgroupBallotBitExtract(b, 3u)",
+        "subgroupBallotBitExtract(b, min(3u, 4u),)",
+    );
+    for target in WGSL_TARGETS {
+        linked(&trailing, target);
+    }
+}
+
+#[test]
+fn a_subgroup_function_without_an_emulation_is_refused_at_the_call() {
+    for (name, call) in [
+        ("subgroupAdd", "subgroupAdd(1u)"),
+        ("subgroupShuffle", "subgroupShuffle(id.x, 1u)"),
+        ("quadSwapX", "quadSwapX(id.x)"),
+    ] {
+        let source = FOUR.replace("subgroupBallotFindLSB(b)", call);
+        linked(&source, Target::Wgsl);
+        let e = error(&source, Target::WgslNoSubgroup);
+        assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+        assert!(
+            e.message
+                .starts_with(&format!("`{name}` has no emulation on `wgsl-no-subgroup`")),
+            "{e}"
+        );
+        let at = e.location.clone().expect("at the call");
+        assert_eq!(
+            (at.line, at.column, at.length as usize),
+            (7, 9, name.len()),
+            "{e}"
+        );
+    }
+    let glsl = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = subgroupAdd(1u);").replace(
+        "#extension GL_KHR_shader_subgroup_ballot : require",
+        "#extension GL_KHR_shader_subgroup_ballot : require\n#extension GL_KHR_shader_subgroup_arithmetic : require",
+    );
+    link(&glsl, "k.comp", Target::Glsl, &LinkOptions::default()).expect("glsl has it");
+    let e = glsl_error(&glsl, Target::GlslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("`subgroupAdd` has no emulation"), "{e}");
+}
+
+#[test]
+fn wgsl_subgroup_id_and_count_become_the_emulations() {
+    // Virtual subgroup k of a workgroup holds the local indices
+    // [k·V, (k+1)·V) (DESIGN.md, the emulated targets): its id is the
+    // index over V, and a workgroup of W has ceil(W / V) of them.
+    let source = "\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(48)
+fn main(@builtin(local_invocation_index) index: u32,
+        @builtin(subgroup_id) sid: u32,
+        @builtin(num_subgroups) count: u32) {
+    out[index] = sid * 100u + count;
+}
+";
+    let l = link(
+        source,
+        "ids.wgsl",
+        Target::WgslNoSubgroup,
+        &LinkOptions::default().subgroup_size(32),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!l.text.contains("@builtin(subgroup_id)"), "{}", l.text);
+    assert!(
+        l.text
+            .contains("let sid = (ballot_index / ballot_subgroup_size);"),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text.contains(
+            "let count = ((ballot_workgroup_size + ballot_subgroup_size - 1u) / ballot_subgroup_size);"
+        ),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text.contains("const ballot_workgroup_size: u32 = 48u;"),
+        "{}",
+        l.text
+    );
+    // The hardware targets keep WGSL's own.
+    assert!(linked(source, Target::Wgsl)
+        .text
+        .contains("@builtin(subgroup_id) sid: u32"));
+}
