@@ -144,6 +144,7 @@ use crate::valid::Diagnostic;
 mod build;
 mod converge;
 mod judge;
+mod types;
 
 pub use build::{Build, BuildError, Output};
 
@@ -346,6 +347,7 @@ pub fn link(
     shader
         .require_entry_point()
         .and_then(|()| shader.require_compute())
+        .and_then(|()| shader.type_broadcasts())
         .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     if target.has_subgroups() {
         // naga refuses `@builtin(subgroup_invocation_id)` in a workgroup of
@@ -640,6 +642,11 @@ struct Use {
     /// Where an emulated collective's `on` argument goes (after `(`), and
     /// whether the call has other arguments.
     args: Option<(usize, bool)>,
+    /// A WGSL broadcast's types, on `wgsl-no-subgroup` ([`types`]).
+    broadcast: Option<types::Broadcast>,
+    /// Broadcast's lane argument: `wgsl-no-subgroup` converts it to `u32`,
+    /// so that an `i32` lane (WGSL's other) reaches the `u32` function.
+    lane: Option<Range<usize>>,
 }
 
 /// A GLSL built-in variable of the subgroup extensions the emulation
@@ -764,6 +771,10 @@ struct Shader<'a> {
     /// ranks (`entry_lane`) rather than `@builtin(subgroup_invocation_id)`,
     /// which naga refuses in a workgroup of more than one dimension.
     lane_from_rank: bool,
+    /// Whether Broadcast's lane argument is converted to `u32` at the call
+    /// ([`Use::lane`]): on `wgsl-no-subgroup`, and in the `wgsl` text its
+    /// types are read from.
+    lane_as_u32: bool,
 }
 
 /// The lane id without `@builtin(subgroup_invocation_id)`: every lane of
@@ -829,36 +840,44 @@ fn emulated_names(language: Language) -> String {
     format!("{} and the subgroup built-ins", names.join(", "))
 }
 
-/// An error where the call to `op` whose name is token `at` has another
-/// number of arguments than the operation takes: the emulated call gains
-/// one, and the validator's count would not be the user's.
-fn check_arity(text: &str, tokens: &[Token], at: usize, op: Op) -> Result<(), ReadError> {
+/// The byte ranges of the arguments of the call to `op` whose name is
+/// token `at`; an error where they are another number than the operation
+/// takes: the emulated call gains one, and the validator's count would not
+/// be the user's.
+fn arguments(
+    text: &str,
+    tokens: &[Token],
+    at: usize,
+    op: Op,
+) -> Result<Vec<Range<usize>>, ReadError> {
     let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
-    let (mut depth, mut commas, mut i, mut last) = (0usize, 0usize, at + 2, "(");
+    let mut ranges = Vec::new();
+    let (mut depth, mut i, mut start) = (0usize, at + 2, at + 2);
     while i < tokens.len() {
         match s(i) {
             "(" | "[" => depth += 1,
             ")" if depth == 0 => break,
             ")" | "]" => depth -= 1,
-            "," if depth == 0 => commas += 1,
+            "," if depth == 0 => {
+                ranges.push(tokens[start].range.start..tokens[i - 1].range.end);
+                start = i + 1;
+            }
             _ => {}
         }
-        last = s(i);
         i += 1;
     }
     if i == tokens.len() {
         // Cut short: the validator says so.
-        return Ok(());
+        return Ok(Vec::new());
     }
     // A trailing comma (WGSL allows one) ends no argument.
-    let given = match last {
-        "(" => 0,
-        "," => commas,
-        _ => commas + 1,
-    };
+    if start < i {
+        ranges.push(tokens[start].range.start..tokens[i - 1].range.end);
+    }
+    let given = ranges.len();
     let (params, _) = crate::ir::op_signature(op, crate::ir::Type::U32);
     if given == params.len() {
-        return Ok(());
+        return Ok(ranges);
     }
     let what = |n: usize| match n {
         0 => "no argument".to_string(),
@@ -945,14 +964,18 @@ impl<'a> Shader<'a> {
                     if !called && !variable {
                         continue;
                     }
-                    if called {
-                        check_arity(text, &tokens, i, op)?;
-                    }
+                    let arguments = match called {
+                        true => arguments(text, &tokens, i, op)?,
+                        false => Vec::new(),
+                    };
+                    let lane = arguments.get(1).filter(|_| op == Op::Broadcast).cloned();
                     let args = called.then(|| (tokens[i + 1].range.end, !punct(i + 2, b')')));
                     uses.push(Use {
                         op,
                         name: token.range.clone(),
                         args,
+                        broadcast: None,
+                        lane,
                     });
                 }
                 None if looks_like_ballot(name) && called => {
@@ -1025,6 +1048,7 @@ impl<'a> Shader<'a> {
             literal_sizes: Vec::new(),
             stage: ("comp", false),
             lane_from_rank: false,
+            lane_as_u32: target == Target::WgslNoSubgroup,
             uses_subgroups,
         };
         match language {
@@ -1634,6 +1658,49 @@ impl<'a> Shader<'a> {
         }
     }
 
+    /// On `wgsl-no-subgroup`, each broadcast's types, as naga reads them in
+    /// the shader linked for `wgsl` ([`types`]). Where that shader does not
+    /// read or validate, the calls keep the library's `u32` functions, and
+    /// the validator's verdict on the emulated text is the error.
+    fn type_broadcasts(&mut self) -> Result<(), ReadError> {
+        let broadcasts = |u: &Use| matches!(u.op, Op::Broadcast | Op::BroadcastFirst);
+        if self.target != Target::WgslNoSubgroup || !self.uses.iter().any(broadcasts) {
+            return Ok(());
+        }
+        let Ok(mut hardware) = Shader::read(self.text, Target::Wgsl) else {
+            return Ok(());
+        };
+        // naga's rule on the lane id in two dimensions is no concern here,
+        // nor its want of a `u32` lane.
+        hardware.lane_from_rank = true;
+        hardware.lane_as_u32 = true;
+        let written = hardware.write(&sizes(32, [64, 1, 1]));
+        for (at, found) in types::broadcasts(&written.text) {
+            let Some(user) = written.origin(&(at..at + 1)) else {
+                continue;
+            };
+            let Some(u) = self.uses.iter_mut().find(|u| u.name.start == user.start) else {
+                continue;
+            };
+            match found {
+                Ok(b) if b.op == u.op => u.broadcast = Some(b),
+                Ok(_) => {}
+                Err(ty) => {
+                    return Err((
+                        LinkErrorKind::Unsupported,
+                        format!(
+                            "`{}` of a `{ty}`: the emulation broadcasts scalars and vectors of \
+                             u32, i32, f32 and f16",
+                            &self.text[u.name.clone()]
+                        ),
+                        u.name.clone(),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Whether the target lacks `op`, so that its calls are linked.
     fn links(&self, op: Op) -> bool {
         // GLSL's extension has every operation; WGSL has these three.
@@ -1687,8 +1754,17 @@ impl<'a> Shader<'a> {
             .iter()
             .map(|&op| (op, format!("{p}{}", &linked_name(op)["ballot_".len()..])))
             .collect();
+        for lane in self.uses.iter().filter_map(|u| u.lane.as_ref()) {
+            if self.lane_as_u32 {
+                edit(lane.start..lane.start, "u32(".to_string(), lane.clone());
+                edit(lane.end..lane.end, ")".to_string(), lane.clone());
+            }
+        }
         for u in self.uses.iter().filter(|u| self.links(u.op)) {
-            let name = names[&u.op].clone();
+            let mut name = names[&u.op].clone();
+            if let Some(suffix) = u.broadcast.as_ref().and_then(types::Broadcast::suffix) {
+                name.push_str(&suffix);
+            }
             match u.args {
                 None => edit(u.name.clone(), format!("{name}()"), u.name.clone()),
                 Some((after_open, more)) => {
@@ -1825,6 +1901,21 @@ impl<'a> Shader<'a> {
             let mut text = library(target, &ops, layout);
             if self.lane_from_rank && target.has_subgroups() {
                 text.push_str(ENTRY_LANE);
+            }
+            // The broadcasts of other types, over the library's.
+            if emulated {
+                let broadcasts: BTreeSet<types::Broadcast> =
+                    self.uses.iter().filter_map(|u| u.broadcast).collect();
+                for b in broadcasts.iter().filter(|b| b.suffix().is_some()) {
+                    text.push_str(&b.wrapper());
+                }
+                if language == Language::Glsl {
+                    for op in [Op::Broadcast, Op::BroadcastFirst] {
+                        if ops.contains(&op) {
+                            text.push_str(&types::glsl_overloads(op));
+                        }
+                    }
+                }
             }
             rename(&text, language, p)
         };

@@ -1044,3 +1044,146 @@ fn a_two_dimensional_workgroup_on_hardware_subgroups() {
     }
     finish(what, outcomes);
 }
+
+// ---------------------------------------------------------------------------
+// Broadcasts of every type on the emulated targets.
+// ---------------------------------------------------------------------------
+
+/// Broadcasts of an `f32`, an `i32` vector from an `i32` lane and a
+/// `vec2<f32>` (WGSL: one linked function per type, from naga's types),
+/// and in GLSL a `bool` too (overloads), all while every invocation is
+/// active. Each invocation records the results' bits at its 8 words.
+const TYPED_WGSL: &str = "\
+struct Buffer {
+    n: u32,
+    counter: atomic<u32>,
+    pad0: u32,
+    pad1: u32,
+    words: array<u32>,
+}
+
+@group(0) @binding(0) var<storage, read_write> buf: Buffer;
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let i = wg.x * 64u + local;
+    let r = 8u * i;
+    const lane = 1i;
+    let f = subgroupBroadcast(f32(i) * 0.5, 1u);
+    let v = subgroupBroadcast(vec3<i32>(-i32(i), i32(i), 7), lane);
+    let first = subgroupBroadcastFirst(select(0i, 1i, i % 3u == 1u));
+    let w = subgroupBroadcastFirst(vec2<f32>(f32(i), 2.0));
+    buf.words[r] = bitcast<u32>(f);
+    buf.words[r + 1u] = bitcast<u32>(v.x);
+    buf.words[r + 2u] = bitcast<u32>(v.z);
+    buf.words[r + 3u] = u32(first);
+    buf.words[r + 4u] = bitcast<u32>(w.x);
+    buf.words[r + 5u] = bitcast<u32>(w.y);
+}
+";
+
+const TYPED_GLSL: &str = "\
+#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+layout(local_size_x = 64) in;
+layout(std430, set = 0, binding = 0) buffer Buffer {
+    uint n;
+    uint counter;
+    uint pad0;
+    uint pad1;
+    uint words[];
+} buf;
+
+void main() {
+    uint i = gl_WorkGroupID.x * 64u + gl_LocalInvocationIndex;
+    uint r = 8u * i;
+    float f = subgroupBroadcast(float(i) * 0.5, 1u);
+    ivec3 v = subgroupBroadcast(ivec3(-int(i), int(i), 7), 1);
+    bool first = subgroupBroadcastFirst(i % 3u == 1u);
+    vec2 w = subgroupBroadcastFirst(vec2(float(i), 2.0));
+    buf.words[r] = floatBitsToUint(f);
+    buf.words[r + 1u] = uint(v.x);
+    buf.words[r + 2u] = uint(v.z);
+    buf.words[r + 3u] = first ? 1u : 0u;
+    buf.words[r + 4u] = floatBitsToUint(w.x);
+    buf.words[r + 5u] = floatBitsToUint(w.y);
+}
+";
+
+/// [`TYPED_WGSL`]'s and [`TYPED_GLSL`]'s records against the spec in the
+/// emulation's documented layout: virtual subgroup k of a workgroup holds
+/// the local indices [k·V, (k+1)·V), so lane 1 is local index k·V + 1 and
+/// the first active lane k·V.
+fn check_typed(words: &[u32], v: u32) -> Result<(), String> {
+    for i in 0..INVOCATIONS {
+        let base = i - i % v;
+        let (one, first) = (base + 1, base);
+        let expected = [
+            (one as f32 * 0.5).to_bits(),
+            (-(one as i32)) as u32,
+            7,
+            u32::from(first % 3 == 1),
+            (first as f32).to_bits(),
+            2f32.to_bits(),
+        ];
+        let got = &record(words, i)[..6];
+        if got != expected {
+            return Err(format!(
+                "invocation {i}: expected {expected:?}, got {got:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn broadcasts_of_every_type_on_the_emulated_targets() {
+    let what = "typed broadcasts linked for glsl-no-subgroup and wgsl-no-subgroup";
+    let linked = |target: Target, v: u32| {
+        let (text, path) = match target.language() {
+            Language::Wgsl => (TYPED_WGSL, "typed.wgsl"),
+            Language::Glsl => (TYPED_GLSL, "typed.comp"),
+        };
+        link(text, path, target, &LinkOptions::default().subgroup_size(v))
+            .map(|l| l.text)
+            .map_err(|e| format!("the linker refuses it:\n{e}"))
+    };
+    let mut outcomes = Vec::new();
+    let emulated = targets(&[Target::GlslNoSubgroup, Target::WgslNoSubgroup]);
+    match Gpu::new() {
+        Ok(gpu) => {
+            for &target in &emulated {
+                for v in VIRTUAL_SIZES {
+                    let name = format!("{target} at {v} on {}", gpu.describe());
+                    let outcome = linked(target, v)
+                        .and_then(|text| run_vulkan(&gpu, &name, target, &text))
+                        .and_then(|words| check_typed(&words, v).map(|()| String::new()));
+                    outcomes.push((name, outcome));
+                }
+            }
+        }
+        Err(e) => skip(what, &e.to_string()),
+    }
+    if emulated.contains(&Target::WgslNoSubgroup) {
+        let texts: Vec<Result<String, String>> = VIRTUAL_SIZES
+            .iter()
+            .map(|&v| linked(Target::WgslNoSubgroup, v))
+            .collect();
+        let shaders: Vec<String> = texts.iter().filter_map(|t| t.clone().ok()).collect();
+        if let Some((had, mut results)) = run_dawn(what, &shaders, false) {
+            assert!(
+                !had,
+                "{what}: the device has `subgroups`, which the page hid"
+            );
+            results.reverse();
+            for (v, text) in VIRTUAL_SIZES.into_iter().zip(texts) {
+                let outcome = text.and_then(|_| {
+                    let words = results.pop().expect("one result per shader")?;
+                    check_typed(&words, v).map(|()| String::new())
+                });
+                outcomes.push((format!("wgsl-no-subgroup at {v} on Dawn"), outcome));
+            }
+        }
+    }
+    finish(what, outcomes);
+}

@@ -41,6 +41,9 @@ pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, ExchangeResult> {
         };
         map.insert(name, result);
     }
+    for name in super::types::Broadcast::every_name(prefix) {
+        map.insert(name, ExchangeResult::Value);
+    }
     map
 }
 

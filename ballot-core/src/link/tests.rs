@@ -1607,3 +1607,47 @@ fn main(@builtin(local_invocation_index) index: u32,
         .text
         .contains("@builtin(subgroup_id) sid: u32"));
 }
+
+#[test]
+fn wgsl_broadcasts_are_linked_for_their_types() {
+    // naga reads each broadcast's type in the shader linked for `wgsl`;
+    // the emulated call is named for it. f16 goes through f32, exactly.
+    let source = "\
+enable f16;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    const lane = 2i;
+    let h = subgroupBroadcast(vec3<f16>(f16(i), 1.5h, 2.0h), lane);
+    let s = subgroupBroadcastFirst(-i32(i));
+    let u = subgroupBroadcast(i, 1u);
+    out[i] = u32(h.y) + u32(s) + u;
+}
+";
+    let l = linked(source, Target::WgslNoSubgroup);
+    for call in [
+        "ballot_subgroupBroadcast_vec3f16(ballot_active, vec3<f16>(f16(i), 1.5h, 2.0h), u32(lane))",
+        "ballot_subgroupBroadcastFirst_i32(ballot_active, -i32(i))",
+        "ballot_subgroupBroadcast(ballot_active, i, u32(1u))",
+    ] {
+        assert!(l.text.contains(call), "no {call} in\n{}", l.text);
+    }
+    assert_eq!(
+        l.text
+            .matches("fn ballot_subgroupBroadcast_vec3f16(")
+            .count(),
+        1
+    );
+    // The hardware targets keep the calls as written.
+    assert!(linked(&source.replace("2i", "2u"), Target::Wgsl)
+        .text
+        .contains("subgroupBroadcast(vec3<f16>(f16(i), 1.5h, 2.0h), lane)"));
+    // A type the exchange has no words for is refused at the call.
+    let wide = source.replace(
+        "subgroupBroadcastFirst(-i32(i))",
+        "i32(subgroupBroadcastFirst(u64(i)))",
+    );
+    let e = error(&wide, Target::WgslNoSubgroup);
+    assert_ne!(e.kind, LinkErrorKind::Bug, "{e}");
+    assert_eq!(e.location.clone().expect("at the call").line, 7, "{e}");
+}
