@@ -104,3 +104,22 @@ fn glsl_links_for_both_targets() {
     assert!(GLSL[1].contains("const uint ballot_workgroup_size = 64u;"));
     assert!(!GLSL[1].contains("#extension"));
 }
+
+#[test]
+fn glsl_includes_are_found_beside_their_file() {
+    // main.comp includes lib/count.glsl, which includes bits.glsl beside
+    // itself; the ballot calls in the include are linked.
+    const GLSL: [&str; 2] = ballot::include_glsl!(
+        "tests/linked/include/main.comp",
+        targets = ["glsl", "glsl-no-subgroup"]
+    );
+    for text in GLSL {
+        assert!(!text.contains("#include"), "{text}");
+        assert!(text.contains("uint low_bit(uint x)"), "{text}");
+    }
+    assert!(
+        GLSL[1].contains("ballot_subgroupBallotBitCount("),
+        "{}",
+        GLSL[1]
+    );
+}

@@ -1,10 +1,10 @@
-//! `ballot link FILE --target T [--subgroup-size N] [-o OUT]`.
+//! `ballot link FILE --target T [--subgroup-size N] [-I DIR]… [-o OUT]`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use ballot::check::{guarded, target_for_path, Limits, Problem, MAX_SOURCE_BYTES};
-use ballot::link::{link, LinkErrorKind, LinkOptions};
+use ballot::link::{link_with, IncludeDirs, LinkErrorKind, LinkOptions};
 use clap::error::ErrorKind;
 
 use crate::TargetArg;
@@ -13,10 +13,12 @@ use crate::TargetArg;
 ///
 /// The shader calls the subgroup ballot functions by their spec names
 /// (GLSL's, and WGSL's own subgroupBallot); the output has only the
-/// helpers it uses, for the target, validated with naga. The file is
-/// untrusted, as `ballot check`'s are: a regular file of at most 16 MiB,
-/// linked within 60 s. Exit 1 if the shader does not link, 2 on usage
-/// errors.
+/// helpers it uses, for the target, validated by the language's own
+/// validator (naga for WGSL, glslang for GLSL). A GLSL `#include "name"`
+/// is found beside the including file, then in each -I directory;
+/// `#include <name>` in the directories only. The file is untrusted, as
+/// `ballot check`'s are: a regular file of at most 16 MiB, linked within
+/// 60 s. Exit 1 if the shader does not link, 2 on usage errors.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The shader file (.wgsl, or .glsl / .comp).
@@ -29,6 +31,10 @@ pub struct Args {
     /// two from 1 to 128, at most the workgroup's invocation count.
     #[arg(long, default_value_t = LinkOptions::default().subgroup_size)]
     subgroup_size: u32,
+    /// A directory GLSL's `#include` searches, after the including file's
+    /// own; repeat for more, searched in order.
+    #[arg(long = "include-dir", short = 'I', value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
     /// Write to FILE instead of stdout.
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -66,7 +72,13 @@ pub fn run(args: &Args) -> ExitCode {
     // On `check`'s thread: its stack, its time limit, a panic caught.
     let limits = Limits::default();
     let shown = path.clone();
-    let linked = match guarded(&limits, move || link(&text, &shown, target, &options)) {
+    let includes = args
+        .include_dirs
+        .iter()
+        .fold(IncludeDirs::new(), |dirs, dir| dirs.dir(dir));
+    let linked = match guarded(&limits, move || {
+        link_with(&text, &shown, target, &options, &includes)
+    }) {
         Ok(Ok(linked)) => linked,
         // An option that fits no shader, or not this one: a usage error,
         // as `polyfill`'s are.

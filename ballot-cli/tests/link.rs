@@ -183,3 +183,42 @@ fn a_workgroup_the_emulation_cannot_serve_is_the_files_fault_exit_1() {
     }
     std::fs::remove_dir_all(out).unwrap();
 }
+
+#[test]
+fn glsl_includes_come_from_beside_the_file_and_the_include_dirs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/linked/include");
+    let main = root.join("main.comp");
+    let run = ballot(&["link", s(&main), "--target", "glsl-no-subgroup"]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(stdout.contains("uint low_bit(uint x)") && !stdout.contains("#include"));
+    // `<name>` is searched in the -I directories only.
+    let out = dir("include");
+    let angled = out.join("angled.comp");
+    std::fs::write(
+        &angled,
+        std::fs::read_to_string(&main)
+            .unwrap()
+            .replace("#include \"lib/count.glsl\"", "#include <count.glsl>"),
+    )
+    .unwrap();
+    let run = ballot(&["link", s(&angled), "--target", "glsl"]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("cannot include `count.glsl`"), "{stderr}");
+    assert!(stderr.contains(":5:"), "at the directive's line: {stderr}");
+    let lib = root.join("lib");
+    let run = ballot(&["link", s(&angled), "--target", "glsl", "-I", s(&lib)]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+}

@@ -143,10 +143,12 @@ use crate::valid::Diagnostic;
 
 mod build;
 mod converge;
+mod include;
 mod judge;
 mod types;
 
 pub use build::{Build, BuildError, Output};
+pub use include::{IncludeDirs, Includes, NoIncludes, MAX_INCLUDE_DEPTH};
 
 /// Options of [`link`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,6 +186,9 @@ pub struct Linked {
     pub functions: Vec<String>,
     /// The workgroup size the emulation was sized for (emulated targets).
     pub workgroup_size: Option<[u32; 3]>,
+    /// The files `#include` brought in (GLSL), by the paths the
+    /// [`Includes`] gave: what a build depends on beside the shader.
+    pub includes: Vec<String>,
 }
 
 /// What went wrong, by kind.
@@ -303,6 +308,69 @@ pub fn link(
     target: Target,
     options: &LinkOptions,
 ) -> Result<Linked, LinkError> {
+    link_with(source, path, target, options, &NoIncludes)
+}
+
+/// [`link`], with GLSL's `#include`s found by `includes` (see
+/// [`IncludeDirs`]) and expanded first: each included file's lines in
+/// place of its directive, the ballot calls in them linked too, and an
+/// error in one of them on that file's line, its [`LinkError::path`]
+/// that file's, with a note naming the line that included it.
+pub fn link_with(
+    source: &str,
+    path: &str,
+    target: Target,
+    options: &LinkOptions,
+    includes: &dyn Includes,
+) -> Result<Linked, LinkError> {
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+    if target.language() != Language::Glsl
+        || crate::SubgroupSize::new(options.subgroup_size).is_err()
+    {
+        return link_text(source, path, target, options);
+    }
+    let expanded =
+        include::expand(source, path, includes).map_err(|(file, text, at, message)| LinkError {
+            kind: LinkErrorKind::Input,
+            path: file,
+            target,
+            message,
+            location: Some(Box::new(locate(&text, at, String::new()))),
+            notes: Box::default(),
+        })?;
+    let Some(expanded) = expanded else {
+        return link_text(source, path, target, options);
+    };
+    match link_text(&expanded.text, path, target, options) {
+        Ok(mut linked) => {
+            linked.includes = expanded.files[1..].iter().map(|(p, _)| p.clone()).collect();
+            Ok(linked)
+        }
+        Err(mut e) => {
+            if let Some(location) = e.location.as_mut() {
+                let (file, line) = expanded.origin(location.line);
+                location.line = line;
+                e.path = expanded.files[file].0.clone();
+                let mut notes = e.notes.into_vec();
+                let mut at = file;
+                while let Some((from, line)) = expanded.files[at].1 {
+                    notes.push(format!("included from {}:{line}", expanded.files[from].0));
+                    at = from;
+                }
+                e.notes = notes.into_boxed_slice();
+            }
+            Err(e)
+        }
+    }
+}
+
+/// [`link`] of a text whose includes are expanded.
+fn link_text(
+    source: &str,
+    path: &str,
+    target: Target,
+    options: &LinkOptions,
+) -> Result<Linked, LinkError> {
     // A UTF-8 byte order mark is no character of the shader (naga's GLSL
     // front end would refuse it): it goes, and every location is one of
     // the text after it, as an editor shows it.
@@ -380,6 +448,7 @@ pub fn link(
             text: written.text,
             ops: shader.linked_ops(),
             workgroup_size: None,
+            includes: Vec::new(),
         });
     }
     // The exchange arrays need the entry points' workgroup size, which
@@ -419,6 +488,7 @@ pub fn link(
                 text: converged.text,
                 ops: shader.linked_ops(),
                 workgroup_size: Some(read),
+                includes: Vec::new(),
             });
         }
         sizes(subgroup_size, read)

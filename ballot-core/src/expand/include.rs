@@ -34,7 +34,7 @@ use syn::{LitInt, LitStr, Token};
 
 use crate::back::{Language, Target};
 use crate::check::{self, CheckError, Limits, Problem, MAX_SOURCE_BYTES};
-use crate::link::{link, LinkOptions};
+use crate::link::{link_with, IncludeDirs, LinkOptions};
 
 /// Expands `include_wgsl!` (`language` WGSL) or `include_glsl!`.
 pub fn include(language: Language, input: TokenStream) -> TokenStream {
@@ -205,15 +205,22 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
         .to_owned();
     let targets: Vec<Target> = args.targets.iter().map(|&(target, _)| target).collect();
     let path = relative.clone();
+    // `#include "name"` beside the shader, its path relative to the
+    // crate's root as the shader's is.
+    let includes = match std::env::var_os("CARGO_MANIFEST_DIR") {
+        Some(root) => IncludeDirs::new().root(root),
+        None => IncludeDirs::new(),
+    };
+    let roots = includes.clone();
     let linked = check::guarded(&limits, move || {
         targets
             .into_iter()
             .map(|target| {
-                link(&source, &path, target, &options)
-                    .map(|linked| linked.text)
+                link_with(&source, &path, target, &options, &includes)
+                    .map(|linked| (linked.text, linked.includes))
                     .map_err(|e| e.to_string())
             })
-            .collect::<Result<Vec<String>, String>>()
+            .collect::<Result<Vec<(String, Vec<String>)>, String>>()
     });
     let linked = match linked {
         Ok(Ok(texts)) => texts,
@@ -228,6 +235,11 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
         Err(problem) => return Err(at(format!("linking `{relative}` failed: {problem}"))),
     };
     let mut texts = Vec::new();
+    let included: std::collections::BTreeSet<String> = linked
+        .iter()
+        .flat_map(|(_, files)| files.iter().cloned())
+        .collect();
+    let linked: Vec<String> = linked.into_iter().map(|(text, _)| text).collect();
     for (text, &(target, _)) in linked.iter().zip(&args.targets) {
         texts.push(if args.descriptor {
             let label = format!("{relative} ({target})");
@@ -238,7 +250,16 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
     }
     // The file as a dependency of the crate: Cargo rebuilds when it changes.
     let full = full.to_string_lossy().into_owned();
-    let track = quote_spanned!(args.path.span()=> const _: &str = ::core::include_str!(#full););
+    let included = included.iter().map(|file| {
+        roots
+            .under_root(Path::new(file))
+            .to_string_lossy()
+            .into_owned()
+    });
+    let track = quote_spanned!(args.path.span()=>
+        const _: &str = ::core::include_str!(#full);
+        #(const _: &str = ::core::include_str!(#included);)*
+    );
     Ok(if args.many {
         quote!({ #track [#(#texts),*] })
     } else {

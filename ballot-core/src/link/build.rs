@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::{link, LinkError, LinkOptions};
+use super::{link_with, IncludeDirs, LinkError, LinkOptions};
 use crate::back::{Language, Target};
 use crate::check::{guarded, Limits, Problem};
 use crate::source::ReadError;
@@ -12,7 +12,9 @@ use crate::source::ReadError;
 /// shader to `OUT_DIR` as `<stem>.<target>.<extension>`
 /// (`shaders/scan.wgsl` for `wgsl-no-subgroup`:
 /// `$OUT_DIR/scan.wgsl-no-subgroup.wgsl`), and telling Cargo to rerun the
-/// script when a shader changes.
+/// script when a shader, or a file a GLSL shader `#include`s, changes.
+/// Includes are found as [`IncludeDirs`] finds them: beside the including
+/// file, then in each [`Build::include_dir`].
 ///
 /// ```no_run
 /// // build.rs, with `ballot = { version = "0.1", features = ["validate"] }`
@@ -44,6 +46,7 @@ pub struct Build {
     options: LinkOptions,
     out_dir: Option<PathBuf>,
     limits: Limits,
+    includes: IncludeDirs,
 }
 
 /// A shader [`Build::run`] wrote.
@@ -189,6 +192,13 @@ impl Build {
         self
     }
 
+    /// A directory GLSL's `#include` searches, after the including file's
+    /// own; each call adds one, searched in order.
+    pub fn include_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.includes = self.includes.dir(dir.as_ref());
+        self
+    }
+
     /// Writes to `dir` instead of `OUT_DIR`.
     pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
         self.out_dir = Some(dir.as_ref().to_path_buf());
@@ -252,13 +262,19 @@ impl Build {
                 // On `check`'s thread: its stack, its time limit, a panic
                 // caught.
                 let (text, shown, options) = (text.clone(), shown.clone(), self.options.clone());
-                let linked = guarded(&self.limits, move || link(&text, &shown, target, &options))
-                    .map_err(|problem| BuildError::Stopped {
-                        path: source.clone(),
-                        target,
-                        problem,
-                    })?
-                    .map_err(BuildError::Link)?;
+                let includes = self.includes.clone();
+                let linked = guarded(&self.limits, move || {
+                    link_with(&text, &shown, target, &options, &includes)
+                })
+                .map_err(|problem| BuildError::Stopped {
+                    path: source.clone(),
+                    target,
+                    problem,
+                })?
+                .map_err(BuildError::Link)?;
+                for include in &linked.includes {
+                    println!("cargo:rerun-if-changed={include}");
+                }
                 let path = out_dir.join(format!("{stem}.{target}.{extension}"));
                 std::fs::write(&path, linked.text).map_err(|error| BuildError::Io {
                     path: path.clone(),

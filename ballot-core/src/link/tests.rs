@@ -1648,6 +1648,89 @@ fn main(@builtin(local_invocation_index) i: u32) {
         "i32(subgroupBroadcastFirst(u64(i)))",
     );
     let e = error(&wide, Target::WgslNoSubgroup);
-    assert_ne!(e.kind, LinkErrorKind::Bug, "{e}");
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("of a `u64`"), "{e}");
     assert_eq!(e.location.clone().expect("at the call").line, 7, "{e}");
+}
+
+/// An include resolver over files in memory.
+struct Memory(&'static [(&'static str, &'static str)]);
+
+impl Includes for Memory {
+    fn include(&self, name: &str, _: bool, _: &str) -> Result<(String, String), String> {
+        self.0
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, t)| (format!("inc/{n}"), t.to_string()))
+            .ok_or_else(|| format!("no `{name}`"))
+    }
+}
+
+#[test]
+fn glsl_includes_are_linked_and_their_errors_are_theirs() {
+    let main = "\
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_ballot : enable
+#include \"count.glsl\"
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() {
+    data[gl_LocalInvocationIndex] = kept(gl_LocalInvocationIndex % 3u == 0u);
+}
+";
+    // The included function calls ballot functions: they are linked, and
+    // the emulation converts it.
+    let good = Memory(&[(
+        "count.glsl",
+        "#pragma once\nuint kept(bool p) {\n    return subgroupBallotBitCount(subgroupBallot(p));\n}\n",
+    )]);
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let l = link_with(main, "k.comp", target, &LinkOptions::default(), &good)
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert_eq!(l.includes, ["inc/count.glsl"]);
+        assert!(!l.text.contains("#include"), "{}", l.text);
+        if target == Target::GlslNoSubgroup {
+            assert!(
+                l.text.contains("ballot_subgroupBallotBitCount("),
+                "{}",
+                l.text
+            );
+        }
+    }
+    // glslang's error on the included file's line 3 is there, with the
+    // line that included it.
+    let bad = Memory(&[(
+        "count.glsl",
+        "uint kept(bool p) {\n    uint n = 0u;\n    return subgroupBallotBitCount(p);\n}\n",
+    )]);
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let e = link_with(main, "k.comp", target, &LinkOptions::default(), &bad).unwrap_err();
+        assert_eq!(e.path, "inc/count.glsl", "{target}: {e}");
+        let at = e.location.clone().expect("a location");
+        assert_eq!(at.line, 3, "{target}: {e}");
+        assert!(
+            at.line_text.contains("subgroupBallotBitCount(p)"),
+            "{target}: {e}"
+        );
+        assert!(
+            e.notes.iter().any(|n| n == "included from k.comp:4"),
+            "{target}: {e}"
+        );
+    }
+    // Without a resolver, and with a file it lacks: an error at the
+    // directive, naming what to give.
+    let e = link(main, "k.comp", Target::Glsl, &LinkOptions::default()).unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Input, "{e}");
+    assert!(
+        e.message.contains("no include directories were given"),
+        "{e}"
+    );
+    assert_eq!(e.location.expect("at the directive").line, 4);
+    let none = Memory(&[]);
+    let e = link_with(main, "k.comp", Target::Glsl, &LinkOptions::default(), &none).unwrap_err();
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("k.comp", "no `count.glsl`")
+    );
 }
