@@ -330,8 +330,8 @@ fn primitives_on_the_driver() {
         }
         // The defaults, and a configuration that takes the decoupled
         // fallback at the first unpublished predecessor (`spins: 1`) with
-        // tiles of 4 loads per invocation (compaction's default is 8 where
-        // subgroups allow it): real subgroups at the device's size,
+        // tiles of 4 loads per invocation (the defaults take 8, compaction
+        // where subgroups allow it): real subgroups at the device's size,
         // emulated ones of 32 (the default) and of 8 (more subgroups in the
         // workgroup than loads).
         let configs: &[(u32, u32, Option<u32>)] = if target.has_subgroups() {
