@@ -179,6 +179,12 @@ pub struct PrimitiveOptions {
     /// waste less time behind a workgroup that is not running; more
     /// re-read less input where every workgroup runs.
     pub spins: u32,
+    /// The `vec4` loads each invocation makes per tile, 4 or 8: a tile
+    /// holds `1024 × loads` elements. `None` (the default) takes the
+    /// measured choice for the primitive ([`PrimitiveShader::new`]).
+    /// Compaction takes at most `subgroup_size` loads, as its tile scans
+    /// one count per subgroup per load.
+    pub loads: Option<u32>,
 }
 
 impl Default for PrimitiveOptions {
@@ -186,6 +192,7 @@ impl Default for PrimitiveOptions {
         PrimitiveOptions {
             subgroup_size: 32,
             spins: 4,
+            loads: None,
         }
     }
 }
@@ -309,6 +316,49 @@ const WORKGROUP: u32 = 256;
 /// look-back, one per invocation.
 const LOOK: u32 = 32;
 
+/// Compaction's loads per invocation, where [`PrimitiveOptions::loads`]
+/// is `None` and subgroups allow it: on the H200 at 2^28, tiles of 4
+/// loads took 1.4–1.6 times as long as tiles of 8 (`gpu_bench tiles`,
+/// `docs/performance.md`).
+const DEFAULT_COMPACT_LOADS: u32 = 8;
+
+/// The scan's loads per invocation, where [`PrimitiveOptions::loads`] is
+/// `None`: on the H200 at 2^28, 8 loads took 0.658 ms and 4 took 0.828
+/// (`gpu_bench tiles`, `docs/performance.md`).
+const DEFAULT_SCAN_LOADS: u32 = 8;
+
+/// Whether compaction stages its kept elements in workgroup memory and
+/// writes them as consecutive words (`true`), or writes each from the
+/// invocation that loaded it. Staged, the H200 took 0.679 ms rather than
+/// 1.036 at 2^28 with 95% kept, 0.622 rather than 0.697 at 50%, and
+/// 0.567 rather than 0.552 at 5% (`gpu_bench tiles`).
+const STAGED: bool = true;
+
+/// The loads whose kept elements compaction stages at once: the stage
+/// holds 2,048 words (8 KiB), keys and values alike, so that a tile's
+/// workgroup memory stays within WebGPU's default 16 KiB.
+fn stage_loads(primitive: Primitive) -> u32 {
+    if primitive == Primitive::CompactPairs {
+        1
+    } else {
+        2
+    }
+}
+
+/// Compaction's staged write: each load's kept elements go to the stage,
+/// and after every [`stage_loads`] loads the stage is written out
+/// (`flush`), one statement each, as `{EACH_…}` writes them.
+fn staged_write(loads: u32, per_round: u32) -> String {
+    let calls: Vec<String> = (0..loads)
+        .flat_map(|q| {
+            let stage = format!("stage_quad({q}u);");
+            let last = (q + 1) % per_round == 0;
+            std::iter::once(stage).chain(last.then(|| format!("flush({q}u);")))
+        })
+        .collect();
+    calls.join("\n    ")
+}
+
 /// The fewest elements a tile of any primitive holds: four `vec4` loads
 /// per invocation. `Workspace`s are sized for it.
 #[cfg(feature = "wgpu")]
@@ -346,16 +396,31 @@ impl PrimitiveShader {
         // Compaction scans one count per subgroup per load, one per
         // invocation: at most 256. Eight loads where subgroups allow it,
         // as on the H200 they hide the look-back best.
-        let (loads, counts) = match primitive {
-            Primitive::ExclusiveScan => (4, WORKGROUP),
-            _ => {
-                let loads = 8.min(size);
-                (loads, loads * WORKGROUP / size)
+        let compact = primitive != Primitive::ExclusiveScan;
+        let loads = match options.loads {
+            Some(loads) if loads != 4 && loads != 8 => {
+                return Err(PrimitiveError::Option {
+                    option: "loads",
+                    reason: format!("{loads} is neither 4 nor 8"),
+                })
             }
+            Some(loads) if compact && loads > size => {
+                return Err(PrimitiveError::Option {
+                    option: "loads",
+                    reason: format!("{loads} is more than the subgroup size, {size}"),
+                })
+            }
+            Some(loads) => loads,
+            None if compact => DEFAULT_COMPACT_LOADS.min(size),
+            None => DEFAULT_SCAN_LOADS,
+        };
+        let counts = if compact {
+            loads * WORKGROUP / size
+        } else {
+            WORKGROUP
         };
         let glsl = target.language() == Language::Glsl;
         let emulated = !target.has_subgroups();
-        let compact = primitive != Primitive::ExclusiveScan;
         let helpers = if compact {
             let shader_options = ShaderOptions {
                 workgroup_size: [WORKGROUP, 1, 1],
@@ -401,7 +466,24 @@ impl PrimitiveShader {
         } else {
             "false"
         };
-        let body = fill(body, &[("PAIRS", pairs), ("SUBGROUP_SIZE", size_expr)]);
+        let per_round = stage_loads(primitive);
+        let pair_words = if primitive == Primitive::CompactPairs {
+            2
+        } else {
+            1
+        };
+        let stage_words = per_round * WORKGROUP * 4 * pair_words;
+        let body = fill(
+            body,
+            &[
+                ("PAIRS", pairs),
+                ("SUBGROUP_SIZE", size_expr),
+                ("STAGED", if STAGED { "true" } else { "false" }),
+                ("STAGE_LOADS", &per_round.to_string()),
+                ("STAGE_WORDS", &stage_words.to_string()),
+                ("STAGED_WRITE", &staged_write(loads, per_round)),
+            ],
+        );
         let text = fill(
             skeleton,
             &[
@@ -424,6 +506,7 @@ impl PrimitiveShader {
             ("LOAD", (0..loads).collect()),
             ("SCAN_STEP", steps),
             ("LOOK", (0..LOOK).collect::<Vec<u32>>()),
+            ("STAGE", (0..per_round * 4).collect()),
         ]
         .iter()
         .fold(text, |text, (open, args)| unroll(&text, open, args));

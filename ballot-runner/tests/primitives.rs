@@ -329,18 +329,21 @@ fn primitives_on_the_driver() {
             continue;
         }
         // The defaults, and a configuration that takes the decoupled
-        // fallback at the first unpublished predecessor (`spins: 1`): real
-        // subgroups at the device's size, emulated ones of 32 (the default)
-        // and of 8 (more subgroups in the workgroup than loads).
-        let configs: &[(u32, u32)] = if target.has_subgroups() {
-            &[(hardware, 4), (hardware, 1)]
+        // fallback at the first unpublished predecessor (`spins: 1`) with
+        // tiles of 4 loads per invocation (the defaults take 8, compaction
+        // where subgroups allow it): real subgroups at the device's size,
+        // emulated ones of 32 (the default) and of 8 (more subgroups in the
+        // workgroup than loads).
+        let configs: &[(u32, u32, Option<u32>)] = if target.has_subgroups() {
+            &[(hardware, 4, None), (hardware, 1, Some(4))]
         } else {
-            &[(32, 4), (8, 1)]
+            &[(32, 4, None), (8, 1, Some(4))]
         };
-        for &(subgroup_size, spins) in configs {
+        for &(subgroup_size, spins, loads) in configs {
             let options = PrimitiveOptions {
                 subgroup_size,
                 spins,
+                loads,
             };
             let start = std::time::Instant::now();
             match pipelines(&gpu, target, &options) {
@@ -510,14 +513,21 @@ fn every_shader_validates() {
     let mut failures = Vec::new();
     for target in Target::ALL {
         for primitive in Primitive::ALL {
-            for subgroup_size in [4, 8, 16, 32, 64, 128] {
+            // Every subgroup size in the default tile, and both tile sizes
+            // in subgroups of 32.
+            let configs = [4, 8, 16, 32, 64, 128]
+                .map(|size| (size, None))
+                .into_iter()
+                .chain([(32, Some(4)), (32, Some(8))]);
+            for (subgroup_size, loads) in configs {
                 let options = PrimitiveOptions {
                     subgroup_size,
+                    loads,
                     ..PrimitiveOptions::default()
                 };
                 let shader = PrimitiveShader::new(primitive, target, &options).unwrap();
                 let what = format!(
-                    "{} on {target}, subgroups of {subgroup_size}",
+                    "{} on {target}, subgroups of {subgroup_size}, loads {loads:?}",
                     primitive.name()
                 );
                 let result = match target.language() {
@@ -566,6 +576,21 @@ fn options_out_of_range_are_named() {
                 ..PrimitiveOptions::default()
             },
             "spins",
+        ),
+        (
+            PrimitiveOptions {
+                loads: Some(6),
+                ..PrimitiveOptions::default()
+            },
+            "loads",
+        ),
+        (
+            PrimitiveOptions {
+                subgroup_size: 4,
+                loads: Some(8),
+                ..PrimitiveOptions::default()
+            },
+            "loads",
         ),
     ] {
         match PrimitiveShader::new(Primitive::Compact, Target::Wgsl, &options) {

@@ -73,11 +73,15 @@ uint tile_weight(uint t, uint lid, uint n) {
     return count;
 }
 
-void tile_write(uint tile, uint lid, uint n, uint offset) {
+uint t_offset;
+
+// Each invocation writes its own kept elements: a subgroup's run of one
+// load is consecutive, but each store spans it with gaps.
+void write_direct(uint tile, uint lid) {
     uint base = tile * WG * LOADS;
     for (uint q = 0u; q < LOADS; q++) {
         uint i = q * subgroups + sg;
-        uint at = offset + (i == 0u ? 0u : s_counts[i - 1u]) + place[q];
+        uint at = t_offset + (i == 0u ? 0u : s_counts[i - 1u]) + place[q];
         uint mine = (kept >> (4u * q)) & 0xfu;
         if (mine == 0u) {
             continue;
@@ -92,5 +96,74 @@ void tile_write(uint tile, uint lid, uint n, uint offset) {
                 at++;
             }
         }
+    }
+}
+
+// The staged write: the kept elements of STAGE_LOADS loads at a time go to
+// their places in s_stage (keys, then values with PAIRS), and the whole
+// workgroup then writes the stage out as consecutive words, so that each
+// store of a subgroup is one run of the output.
+const bool STAGED = {STAGED};
+const uint STAGE_LOADS = {STAGE_LOADS}u;
+const uint STAGE = STAGE_LOADS * WG * 4u;
+// STAGE words, twice with PAIRS.
+shared uint s_stage[{STAGE_WORDS}];
+
+uint t_base;
+uint t_lid;
+// The tile's kept elements before the stage's first.
+uint t_from;
+uint t_count;
+
+void stage_quad(uint q) {
+    uint mine = (kept >> (4u * q)) & 0xfu;
+    if (mine == 0u) {
+        return;
+    }
+    uint i = q * subgroups + sg;
+    uint at = (i == 0u ? 0u : s_counts[i - 1u]) + place[q] - t_from;
+    uvec4 w = PAIRS ? values[t_base + q * WG + t_lid] : uvec4(0u);
+    uvec4 x = v[q];
+    for (uint j = 0u; j < 4u; j++) {
+        if ((mine & (1u << j)) != 0u) {
+            s_stage[at] = x[j];
+            if (PAIRS) {
+                s_stage[STAGE + at] = w[j];
+            }
+            at++;
+        }
+    }
+}
+
+// Word k * WG + lid of the stage, if the stage holds it.
+void flush_word(uint k) {
+    uint at = k * WG + t_lid;
+    if (at < t_count) {
+        out_keys[t_offset + t_from + at] = s_stage[at];
+        if (PAIRS) {
+            out_values[t_offset + t_from + at] = s_stage[STAGE + at];
+        }
+    }
+}
+
+// Writes the stage out, once load q, the stage's last, is in it.
+void flush(uint q) {
+    barrier();
+    uint end = s_counts[(q + 1u) * subgroups - 1u];
+    t_count = end - t_from;
+    {EACH_STAGE:flush_word}
+    barrier();
+    t_from = end;
+}
+
+void tile_write(uint tile, uint lid, uint n, uint offset) {
+    t_offset = offset;
+    t_base = tile * WG * LOADS;
+    t_lid = lid;
+    t_from = 0u;
+    if (STAGED) {
+        {STAGED_WRITE}
+    } else {
+        write_direct(tile, lid);
     }
 }

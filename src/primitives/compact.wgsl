@@ -120,7 +120,78 @@ fn write_quad(q: u32) {
     put(at, (mine & 8u) != 0u, x.w, w.w);
 }
 
+// The staged write, as compact.glsl explains: STAGE_LOADS loads' kept
+// elements at a time go to s_stage (keys, then values with PAIRS), and the
+// workgroup writes the stage out as consecutive words.
+const STAGED: bool = {STAGED};
+const STAGE_LOADS: u32 = {STAGE_LOADS}u;
+const STAGE: u32 = STAGE_LOADS * WG * 4u;
+// STAGE words, twice with PAIRS.
+var<workgroup> s_stage: array<u32, {STAGE_WORDS}>;
+// The tile's kept elements before the stage's first, and the stage's.
+var<private> t_from: u32;
+var<private> t_count: u32;
+
+// Puts key (and value) at `at` in the stage where `bit` is set; the next
+// place.
+fn stage_put(at: u32, bit: bool, key: u32, value: u32) -> u32 {
+    if (bit) {
+        s_stage[at] = key;
+        if (PAIRS) {
+            s_stage[STAGE + at] = value;
+        }
+    }
+    return at + select(0u, 1u, bit);
+}
+
+fn stage_quad(q: u32) {
+    let mine = (kept >> (4u * q)) & 0xfu;
+    // No early return: the barriers of `flush` follow.
+    if (mine != 0u) {
+        let i = q * subgroups + sg;
+        var at = place[q] - t_from;
+        if (i != 0u) {
+            at += s_counts[i - 1u];
+        }
+        var w = vec4<u32>(0u);
+        if (PAIRS) {
+            w = values[t_base + q * WG + t_lid];
+        }
+        let x = v[q];
+        at = stage_put(at, (mine & 1u) != 0u, x.x, w.x);
+        at = stage_put(at, (mine & 2u) != 0u, x.y, w.y);
+        at = stage_put(at, (mine & 4u) != 0u, x.z, w.z);
+        stage_put(at, (mine & 8u) != 0u, x.w, w.w);
+    }
+}
+
+// Word k * WG + lid of the stage, if the stage holds it.
+fn flush_word(k: u32) {
+    let at = k * WG + t_lid;
+    if (at < t_count) {
+        out_keys[t_offset + t_from + at] = s_stage[at];
+        if (PAIRS) {
+            out_values[t_offset + t_from + at] = s_stage[STAGE + at];
+        }
+    }
+}
+
+// Writes the stage out, once load q, the stage's last, is in it.
+fn flush(q: u32) {
+    workgroupBarrier();
+    let end = s_counts[(q + 1u) * subgroups - 1u];
+    t_count = end - t_from;
+    {EACH_STAGE:flush_word}
+    workgroupBarrier();
+    t_from = end;
+}
+
 fn tile_write(tile: u32, lid: u32, n: u32, offset: u32) {
     t_offset = offset;
-    {EACH_LOAD:write_quad}
+    t_from = 0u;
+    if (STAGED) {
+        {STAGED_WRITE}
+    } else {
+        {EACH_LOAD:write_quad}
+    }
 }

@@ -223,6 +223,7 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     let device = gpu.device();
     let mut compaction_rows = Vec::new();
     let mut scan_rows = Vec::new();
+    let mut limit_rows = Vec::new();
     for &log in &sizes {
         let n = 1u32 << log;
         let xs = random_words(n);
@@ -260,10 +261,17 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
                 times.push(ms);
             }
             let base = times[0];
-            let kept = expected.len() as f64;
-            // The bytes compaction moves (n read, the kept written) at
-            // the copy's bandwidth (2n moved).
-            let of_copy = (f64::from(n) + kept) / (2.0 * f64::from(n)) * copy_ms / base;
+            let limit = limit_ms(copy_ms, n, expected.len());
+            println!("csv,compact_limit,{log},{percent},bandwidth limit,{limit:.4}");
+            limit_rows.push(limit_row(
+                log,
+                &format!("{percent}%"),
+                n,
+                expected.len(),
+                limit,
+                &times,
+            ));
+            let of_copy = limit / base;
             compaction_rows.push(format!(
                 "| 2^{log} | {percent}% | {copy_ms:.3} | {base:.3} | {of_copy:.2} | {} |",
                 ratios(&times)
@@ -289,6 +297,9 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             times.push(ms);
         }
         let base = times[0];
+        // The scan reads n words and writes n: the copy's bytes.
+        println!("csv,scan_limit,{log},100,bandwidth limit,{copy_ms:.4}");
+        limit_rows.push(limit_row(log, "scan", n, n as usize, copy_ms, &times));
         scan_rows.push(format!(
             "| 2^{log} | {copy_ms:.3} | {base:.3} | {:.2} | {} |",
             copy_ms / base,
@@ -303,8 +314,43 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     println!("| n | copy (ms) | glsl (ms) | glsl, of copy speed | {RATIO_HEADERS} |");
     println!("|---|---|---|---|---|---|---|---|");
     scan_rows.iter().for_each(|row| println!("{row}"));
+    println!("\n## Every figure against the bandwidth limit\n");
+    println!(
+        "The limit is the bytes each primitive moves (compaction: n words read, \
+         the kept written; the scan: n read, n written) at the device copy's rate \
+         at the same n. Each cell: ms, and the limit's share of it.\n"
+    );
+    let names: Vec<String> = VARIANTS.iter().map(|&v| variant_name(v)).collect();
+    println!(
+        "| n | kept | MiB moved | limit (ms) | {} |",
+        names.join(" | ")
+    );
+    println!("|---|---|---:|---:|{}", "---:|".repeat(names.len()));
+    limit_rows.iter().for_each(|row| println!("{row}"));
     println!();
     Ok(())
+}
+
+/// The time of moving the bytes of a compaction of `n` words that keeps
+/// `kept` (n read, `kept` written) at the rate of the copy, which moved 2n
+/// words in `copy_ms`.
+fn limit_ms(copy_ms: f64, n: u32, kept: usize) -> f64 {
+    (f64::from(n) + kept as f64) / (2.0 * f64::from(n)) * copy_ms
+}
+
+/// A row of the table of every figure against the limit: `times` in the
+/// order of [`VARIANTS`], for a primitive that reads n words and writes
+/// `written`.
+fn limit_row(log: u32, kept: &str, n: u32, written: usize, limit: f64, times: &[f64]) -> String {
+    let mib = (f64::from(n) + written as f64) * 4.0 / f64::from(1u32 << 20);
+    let cells: Vec<String> = times
+        .iter()
+        .map(|t| format!("{t:.3} ({:.0}%)", 100.0 * limit / t))
+        .collect();
+    format!(
+        "| 2^{log} | {kept} | {mib:.0} | {limit:.3} | {} |",
+        cells.join(" | ")
+    )
 }
 
 /// The times of `bound`'s dispatch, the status cleared before each.
@@ -435,4 +481,234 @@ fn swapped(text: &str, from: &str, to: &str) -> Result<String, String> {
     } else {
         Err(format!("the probe's shader no longer holds `{from}`"))
     }
+}
+
+/// The `glsl` primitive `primitive` with `loads` loads per invocation,
+/// and, for compaction, its writes staged or direct: the tile-size and
+/// write-path choices of `ballot::primitives`, measured (`gpu_bench
+/// tiles`).
+fn glsl_variant(
+    primitive: Primitive,
+    subgroup: u32,
+    loads: u32,
+    staged: bool,
+) -> Result<(PrimitiveOptions, Vec<u32>), String> {
+    let options = PrimitiveOptions {
+        loads: Some(loads),
+        ..options(Target::Glsl, subgroup)
+    };
+    let shader =
+        PrimitiveShader::new(primitive, Target::Glsl, &options).map_err(|e| e.to_string())?;
+    let mut text = shader.text().to_string();
+    if primitive != Primitive::ExclusiveScan {
+        let staged_line = |s: bool| format!("const bool STAGED = {s};");
+        if !text.contains(&staged_line(staged)) {
+            text = swapped(&text, &staged_line(!staged), &staged_line(staged))?;
+        }
+    }
+    let bytes = ballot_core::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
+    Ok((options, words_of(&bytes)))
+}
+
+/// Compaction (5%, 50%, 95% kept) and the scan at 2^28 (2^16 with
+/// `quick`) in `glsl`, with tiles of 4 and 8 loads per invocation, and
+/// compaction's writes direct or staged in workgroup memory; each against
+/// the bandwidth limit.
+pub fn tiles(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
+    let log = if quick { 16 } else { 28 };
+    let n = 1u32 << log;
+    let device = gpu.device();
+    let xs = random_words(n);
+    let input = timing::storage(gpu, "xs", padded_words(n) as usize);
+    gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
+    let output = timing::storage(gpu, "ys", n as usize);
+    let workspace = Workspace::new(device, n);
+    let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
+    let copy_group = copy.bind(gpu, &[&input, &output]);
+    let copy_ms = timing::time(gpu, &copy, &copy_group, grid(n / 4 / 256), REPEATS, &|_| {}).median;
+    println!("## Tile size and write path (glsl, n = 2^{log}; ms, and the limit's share)\n");
+    println!("copy: {copy_ms:.3} ms\n");
+    println!("| primitive | kept | limit (ms) | loads | writes | ms | of limit |");
+    println!("|---|---|---:|---:|---|---:|---:|");
+    let loads_choices: Vec<u32> = [4u32, 8].into_iter().filter(|&l| l <= subgroup).collect();
+    for percent in [5u64, 50, 95] {
+        let keep = Keep::Below(((1u64 << 32) * percent / 100) as u32);
+        let expected = reference::compact(&xs, keep);
+        let limit = limit_ms(copy_ms, n, expected.len());
+        for &loads in &loads_choices {
+            for staged in [false, true] {
+                let (options, words) = glsl_variant(Primitive::Compact, subgroup, loads, staged)?;
+                // SAFETY: glslang's compilation of the compaction shader
+                // for these options, its writes chosen by a constant.
+                let compaction =
+                    unsafe { Compaction::from_spirv(device, Target::Glsl, &options, &words) }
+                        .map_err(|e| e.to_string())?;
+                let bound = compaction
+                    .bind(device, &workspace, n, keep, &input, &output)
+                    .map_err(|e| e.to_string())?;
+                let t = timed(gpu, &bound);
+                let writes = if staged { "staged" } else { "direct" };
+                check(gpu, &workspace, &output, &expected, expected.len() as u32).map_err(
+                    |why| format!("compaction, {loads} loads, {writes}, {percent}%: {why}"),
+                )?;
+                println!(
+                    "| compact | {percent}% | {limit:.3} | {loads} | {writes} | {:.3} | {:.2} |",
+                    t.median,
+                    limit / t.median
+                );
+                println!(
+                    "csv,tiles_compact_{loads}_{writes},{log},{percent},glsl,{:.4}",
+                    t.median
+                );
+            }
+        }
+    }
+    let (expected, total) = reference::exclusive_scan(&xs);
+    for loads in [4u32, 8] {
+        let (options, words) = glsl_variant(Primitive::ExclusiveScan, subgroup, loads, true)?;
+        // SAFETY: glslang's compilation of the scan shader for `options`.
+        let scan = unsafe { ExclusiveScan::from_spirv(device, Target::Glsl, &options, &words) }
+            .map_err(|e| e.to_string())?;
+        let bound = scan
+            .bind(device, &workspace, n, &input, &output)
+            .map_err(|e| e.to_string())?;
+        let t = timed(gpu, &bound);
+        check(gpu, &workspace, &output, &expected, total)
+            .map_err(|why| format!("scan, {loads} loads: {why}"))?;
+        println!(
+            "| scan | | {copy_ms:.3} | {loads} | | {:.3} | {:.2} |",
+            t.median,
+            copy_ms / t.median
+        );
+    }
+    println!();
+    Ok(())
+}
+
+/// The bounds of `gpu_bench guard`: what one figure's time over another's
+/// may be at most, on lavapipe at 2^18 elements in subgroups of 8. Each is
+/// about twice the largest ratio of three runs on a 2-core machine that
+/// another build shared (`docs/performance.md`), so that noise does not
+/// trip it, while a regression of the kind the H200 runs found (a WGSL
+/// loop left bounded, 2.6×; a branch on the `Keep` kind, 1.7×) on top of
+/// a ratio near its usual value does.
+const GUARD: [(&str, &str, f64); 9] = [
+    ("compact glsl", "copy", 25.0),
+    ("scan glsl", "copy", 25.0),
+    ("compact wgsl", "compact glsl", 2.0),
+    ("compact wgsl unchecked", "compact glsl", 2.0),
+    ("compact glsl-no-subgroup", "compact glsl", 6.0),
+    ("compact wgsl-no-subgroup", "compact glsl", 4.0),
+    ("scan wgsl", "scan glsl", 2.5),
+    ("scan glsl-no-subgroup", "scan glsl", 2.5),
+    ("scan wgsl-no-subgroup", "scan glsl", 2.5),
+];
+
+/// The regression guard for CI: on the adapter at hand (lavapipe in
+/// scripts/test), compaction at 50% kept and the scan at 2^18 elements in
+/// every variant and a device copy, timed in interleaved rounds of one
+/// short batch each, every output checked; then the ratios between
+/// variants (never a time) against [`GUARD`]. Fails, naming each ratio
+/// over its bound.
+pub fn guard(gpu: &Gpu, subgroup: u32) -> Result<(), String> {
+    const ROUNDS: usize = 5;
+    const RUNS: usize = 5;
+    let log = 18;
+    let n = 1u32 << log;
+    let device = gpu.device();
+    let xs = random_words(n);
+    let input = timing::storage(gpu, "xs", padded_words(n) as usize);
+    gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
+    let output = timing::storage(gpu, "ys", n as usize);
+    let workspace = Workspace::new(device, n);
+    let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
+    let copy_group = copy.bind(gpu, &[&input, &output]);
+    let variants: Vec<Pipelines> = VARIANTS
+        .iter()
+        .map(|&variant| pipelines(gpu, variant, subgroup))
+        .collect::<Result<_, _>>()?;
+    let keep = Keep::Below(1 << 31);
+    let kept = reference::compact(&xs, keep);
+    let (sums, total) = reference::exclusive_scan(&xs);
+    // The fastest median of the rounds, per figure: "copy", then
+    // "compact <variant>" and "scan <variant>".
+    let mut best: Vec<(String, f64)> = Vec::new();
+    let mut note = |name: String, ms: f64| match best.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, t)) => *t = t.min(ms),
+        None => best.push((name, ms)),
+    };
+    for _ in 0..ROUNDS {
+        let copy_run = |encoder: &mut wgpu::CommandEncoder,
+                        timestamps: wgpu::ComputePassTimestampWrites<'_>| {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: Some(timestamps),
+            });
+            copy.dispatch(&mut pass, &copy_group, grid(n / 4 / 256));
+        };
+        note(
+            "copy".to_string(),
+            timing::batch(gpu, &copy_run, RUNS).median,
+        );
+        for (&variant, pipelines) in VARIANTS.iter().zip(&variants) {
+            let name = variant_name(variant);
+            let bound = pipelines
+                .compact
+                .bind(device, &workspace, n, keep, &input, &output)
+                .map_err(|e| e.to_string())?;
+            note(format!("compact {name}"), batch_of(gpu, &bound, RUNS));
+            check(gpu, &workspace, &output, &kept, kept.len() as u32)
+                .map_err(|why| format!("compaction on {name}: {why}"))?;
+            let bound = pipelines
+                .scan
+                .bind(device, &workspace, n, &input, &output)
+                .map_err(|e| e.to_string())?;
+            note(format!("scan {name}"), batch_of(gpu, &bound, RUNS));
+            check(gpu, &workspace, &output, &sums, total)
+                .map_err(|why| format!("scan on {name}: {why}"))?;
+        }
+    }
+    let time_of = |name: &str| {
+        best.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| format!("no figure `{name}`"))
+    };
+    println!("## Regression guard (n = 2^{log}, fastest of {ROUNDS} medians of {RUNS}; ms)\n");
+    for (name, ms) in &best {
+        println!("{name}: {ms:.4}");
+    }
+    println!("\n| ratio | measured | bound |");
+    println!("|---|---:|---:|");
+    let mut over = Vec::new();
+    for (top, bottom, bound) in GUARD {
+        let ratio = time_of(top)? / time_of(bottom)?;
+        println!("| {top} / {bottom} | {ratio:.2} | {bound:.2} |");
+        if ratio > bound {
+            over.push(format!("{top} / {bottom} = {ratio:.2}, over {bound:.2}"));
+        }
+    }
+    println!();
+    if over.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("ratios over their bounds: {}", over.join("; ")))
+    }
+}
+
+/// The median of one batch of `runs` dispatches of `bound`, no warm-up.
+fn batch_of(gpu: &Gpu, bound: &ballot::primitives::Bound<'_>, runs: usize) -> f64 {
+    timing::batch(
+        gpu,
+        &|encoder, timestamps| {
+            bound.clear(encoder);
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: Some(timestamps),
+            });
+            bound.dispatch(&mut pass);
+        },
+        runs,
+    )
+    .median
 }

@@ -2,7 +2,7 @@
 //! Vulkan).
 //!
 //! ```text
-//! gpu_bench [ops|compaction|copy|why|spins|spirv|all] [--quick]
+//! gpu_bench [ops|compaction|copy|why|spins|tiles|guard|spirv|all] [--quick]
 //! ```
 //!
 //! - `ops`: every ballot operation in a loop inside one kernel, over 2^26
@@ -20,6 +20,13 @@
 //!   the GLSL fallback compiled by glslang and by naga, and through the WGSL
 //!   fallback, with and without wgpu's runtime checks.
 //! - `spins`: the compaction as `PrimitiveOptions::spins` varies.
+//! - `tiles`: `glsl` compaction and scan at 2^28 with tiles of 4 and 8
+//!   loads per invocation, and compaction's writes direct or staged
+//!   through workgroup memory: the measurements behind the library's
+//!   choices.
+//! - `guard`: the regression guard scripts/test runs on lavapipe: every
+//!   variant at 2^18, and the ratios between them (never a time) against
+//!   generous bounds; exits non-zero when one is over.
 //! - `spirv`: no GPU needed; the instruction count of each shader's SPIR-V,
 //!   `glsl` (glslang) against `wgsl` (naga).
 //!
@@ -84,9 +91,11 @@ fn main() -> ExitCode {
         .map_or("all", String::as_str);
     if !matches!(
         what,
-        "ops" | "compaction" | "copy" | "why" | "spins" | "spirv" | "all"
+        "ops" | "compaction" | "copy" | "why" | "spins" | "tiles" | "guard" | "spirv" | "all"
     ) {
-        eprintln!("usage: gpu_bench [ops|compaction|copy|why|spins|spirv|all] [--quick]");
+        eprintln!(
+            "usage: gpu_bench [ops|compaction|copy|why|spins|tiles|guard|spirv|all] [--quick]"
+        );
         return ExitCode::from(2);
     }
     if what == "spirv" {
@@ -128,6 +137,12 @@ fn main() -> ExitCode {
     let result = (|| {
         if what == "copy" {
             return compaction::copy_sweep(&gpu);
+        }
+        if what == "tiles" {
+            return compaction::tiles(&gpu, subgroup, quick);
+        }
+        if what == "guard" {
+            return compaction::guard(&gpu, subgroup);
         }
         if what == "spins" {
             return compaction::spins(&gpu, subgroup, quick);

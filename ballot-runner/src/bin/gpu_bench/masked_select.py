@@ -4,7 +4,8 @@
 
 torch.masked_select (backed by CUB's select) on the same sizes and
 selectivities as gpu_bench, timed with CUDA events, and a device copy of the
-same size for the bandwidth limit. Two timings per case: masked_select alone
+same size for the bandwidth limit, and torch.cumsum (CUB's scan) on the
+same int32 words, the anchor of the exclusive scan. Two timings per case: masked_select alone
 on a precomputed bool mask (how it is usually called), and the predicate
 plus masked_select (what gpu_bench's kernels do in one pass). Each is the
 median of 15 runs, warmed up as gpu_bench does: batches of 15 until at
@@ -63,6 +64,10 @@ def main():
         xs32 = xs.to(torch.int32)
         dst = torch.empty_like(xs32)
         copy_ms = median_ms(lambda: dst.copy_(xs32))
+        # int32 in and out, as gpu_bench's scan (wrapping sums); inclusive.
+        cumsum_ms = median_ms(lambda: torch.cumsum(xs32, 0, dtype=torch.int32))
+        print(f"csv,cumsum,{log},100,torch.cumsum,{cumsum_ms:.4f}")
+        print(f"csv,torch_copy,{log},100,torch copy,{copy_ms:.4f}")
         for percent in (5, 50, 95):
             threshold = (1 << 32) * percent // 100
             mask = xs < threshold

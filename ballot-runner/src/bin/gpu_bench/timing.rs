@@ -69,6 +69,18 @@ impl Kernel {
         Ok(Self { pipeline, layout })
     }
 
+    /// Records one dispatch of `workgroups` with `group` in `pass`.
+    pub fn dispatch(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        group: &wgpu::BindGroup,
+        [x, y, z]: [u32; 3],
+    ) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.dispatch_workgroups(x, y, z);
+    }
+
     /// A bind group of `buffers`, in binding order.
     pub fn bind(&self, gpu: &Gpu, buffers: &[&wgpu::Buffer]) -> wgpu::BindGroup {
         let entries: Vec<_> = buffers
@@ -212,8 +224,10 @@ pub fn time_runs(
     }
 }
 
-/// One batch of [`time_runs`]: `repeats` passes, each timed on its own.
-fn batch(
+/// One batch of [`time_runs`]: `repeats` passes, each timed on its own,
+/// with no warm-up (as `gpu_bench guard` takes them on a software driver,
+/// whose clocks do not change).
+pub fn batch(
     gpu: &Gpu,
     run: &dyn Fn(&mut wgpu::CommandEncoder, wgpu::ComputePassTimestampWrites<'_>),
     repeats: usize,
