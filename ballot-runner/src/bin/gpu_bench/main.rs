@@ -2,7 +2,7 @@
 //! Vulkan).
 //!
 //! ```text
-//! gpu_bench [ops|compaction|copy|why|spins|tiles|guard|spirv|all] [--quick]
+//! gpu_bench [ops|compaction|copy|why|spins|tiles|guard|shapes|spirv|all] [--quick]
 //! ```
 //!
 //! - `ops`: every ballot operation in a loop inside one kernel, over 2^26
@@ -27,6 +27,9 @@
 //! - `guard`: the regression guard scripts/test runs on lavapipe: every
 //!   variant at 2^18, and the ratios between them (never a time) against
 //!   generous bounds; exits non-zero when one is over.
+//! - `shapes`: the four hand-written shapes of `tests/shapes.rs`, linked for
+//!   `glsl` and `glsl-no-subgroup`, `wgsl` and `wgsl-no-subgroup`, over
+//!   2^20 invocations: what the emulation costs a hand-written shader.
 //! - `spirv`: no GPU needed; the instruction count of each shader's SPIR-V,
 //!   `glsl` (glslang) against `wgsl` (naga).
 //!
@@ -44,6 +47,7 @@ use ballot_runner::Gpu;
 
 mod compaction;
 mod ops;
+mod shapes;
 mod spirv;
 mod timing;
 
@@ -91,10 +95,19 @@ fn main() -> ExitCode {
         .map_or("all", String::as_str);
     if !matches!(
         what,
-        "ops" | "compaction" | "copy" | "why" | "spins" | "tiles" | "guard" | "spirv" | "all"
+        "ops"
+            | "compaction"
+            | "copy"
+            | "why"
+            | "spins"
+            | "tiles"
+            | "guard"
+            | "shapes"
+            | "spirv"
+            | "all"
     ) {
         eprintln!(
-            "usage: gpu_bench [ops|compaction|copy|why|spins|tiles|guard|spirv|all] [--quick]"
+            "usage: gpu_bench [ops|compaction|copy|why|spins|tiles|guard|shapes|spirv|all] [--quick]"
         );
         return ExitCode::from(2);
     }
@@ -143,6 +156,9 @@ fn main() -> ExitCode {
         }
         if what == "guard" {
             return compaction::guard(&gpu, subgroup);
+        }
+        if what == "shapes" {
+            return shapes::run_all(&gpu, subgroup);
         }
         if what == "spins" {
             return compaction::spins(&gpu, subgroup, quick);

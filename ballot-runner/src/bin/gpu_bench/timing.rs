@@ -38,6 +38,31 @@ impl Kernel {
         read_only: &[bool],
         checks: bool,
     ) -> Result<Self, String> {
+        Self::build(gpu, target, label, text, read_only, checks, [256, 1, 1])
+    }
+
+    /// Like [`Kernel::new`], for an entry point of another workgroup size
+    /// (GLSL's SPIR-V is handed to the driver with it).
+    pub fn sized(
+        gpu: &Gpu,
+        target: Target,
+        label: &str,
+        text: &str,
+        read_only: &[bool],
+        workgroup: [u32; 3],
+    ) -> Result<Self, String> {
+        Self::build(gpu, target, label, text, read_only, true, workgroup)
+    }
+
+    fn build(
+        gpu: &Gpu,
+        target: Target,
+        label: &str,
+        text: &str,
+        read_only: &[bool],
+        checks: bool,
+        workgroup: [u32; 3],
+    ) -> Result<Self, String> {
         let entries: Vec<_> = read_only
             .iter()
             .enumerate()
@@ -57,7 +82,7 @@ impl Kernel {
                         .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
                 });
             }
-            gpu.module_of(target, label, [256, 1, 1], text)
+            gpu.module_of(target, label, workgroup, text)
                 .map_err(|message| RunnerError::Shader {
                     job: format!("{label} on {target}"),
                     message,
