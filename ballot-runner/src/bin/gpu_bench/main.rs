@@ -29,7 +29,8 @@
 //!   generous bounds; exits non-zero when one is over.
 //! - `shapes`: the four hand-written shapes of `tests/shapes.rs`, linked for
 //!   `glsl` and `glsl-no-subgroup`, `wgsl` and `wgsl-no-subgroup`, over
-//!   2^20 invocations: what the emulation costs a hand-written shader.
+//!   2^20 invocations and 65,535 workgroups of 64: what the emulation costs
+//!   a hand-written shader.
 //! - `spirv`: no GPU needed; the instruction count of each shader's SPIR-V,
 //!   `glsl` (glslang) against `wgsl` (naga).
 //!

@@ -4,7 +4,7 @@
 //! loop, a call of the shader's own, a compaction in a branch), each
 //! linked by `ballot_core::link` for the hardware target of its language
 //! and for the emulated one at the device's subgroup size, over 2^20
-//! invocations, timed side by side: the ratio is the cost of the
+//! invocations and over 65,535 workgroups, timed side by side: the ratio is the cost of the
 //! emulation's exchanges and of the if-conversion. The records the shapes
 //! write that do not depend on the order of the subgroups' atomics (every
 //! word but the compaction's slots) are compared between the two, so that
@@ -17,8 +17,10 @@ use ballot_runner::Gpu;
 
 use crate::timing::{download, grid, storage, time, Kernel};
 
-/// Invocations per dispatch: 2^20, 16,384 workgroups of 64.
-const INVOCATIONS: u32 = 1 << 20;
+/// Invocations per dispatch: 2^20 (16,384 workgroups of 64), and the most
+/// a dispatch of one dimension holds (65,535 workgroups), as the shapes
+/// index by `global_invocation_id.x`.
+const SIZES: [u32; 2] = [1 << 20, 65_535 * WORKGROUP];
 const WORKGROUP: u32 = 64;
 /// The buffer's header: `n`, the compaction's counter, two words of padding.
 const HEADER: usize = 4;
@@ -53,14 +55,23 @@ const SHAPES: [(&str, &str, &str); 4] = [
 
 /// Where the compaction's slots start: after every record, where the
 /// tests' 128 invocations have them at word 1024.
-fn slots_at() -> usize {
-    RECORD * INVOCATIONS as usize
+fn slots_at(invocations: u32) -> usize {
+    RECORD * invocations as usize
 }
 
 /// `source` linked for `target`, the compaction's slots moved past the
 /// records of 2^20 invocations.
-fn linked(source: &str, path: &str, target: Target, subgroup: u32) -> Result<String, String> {
-    let moved = source.replace("1024u + slot", &format!("{}u + slot", slots_at()));
+fn linked(
+    source: &str,
+    path: &str,
+    target: Target,
+    subgroup: u32,
+    invocations: u32,
+) -> Result<String, String> {
+    let moved = source.replace(
+        "1024u + slot",
+        &format!("{}u + slot", slots_at(invocations)),
+    );
     let options = LinkOptions::default().subgroup_size(subgroup);
     link(&moved, path, target, &options)
         .map(|l| l.text)
@@ -68,12 +79,18 @@ fn linked(source: &str, path: &str, target: Target, subgroup: u32) -> Result<Str
 }
 
 /// One shape on one target: its median time in ms and its records.
-fn run(gpu: &Gpu, target: Target, label: &str, text: &str) -> Result<(f64, Vec<u32>), String> {
+fn run(
+    gpu: &Gpu,
+    target: Target,
+    label: &str,
+    text: &str,
+    invocations: u32,
+) -> Result<(f64, Vec<u32>), String> {
     let kernel = Kernel::sized(gpu, target, label, text, &[false], [WORKGROUP, 1, 1])?;
-    let words = HEADER + slots_at() + INVOCATIONS as usize;
+    let words = HEADER + slots_at(invocations) + invocations as usize;
     let buffer = storage(gpu, label, words);
     // `n` of the bounds guard: 109 of every 128 invocations, as the tests.
-    let n = INVOCATIONS / 128 * 109;
+    let n = invocations / 128 * 109;
     gpu.queue()
         .write_buffer(&buffer, 0, crate::timing::bytes(&[n, 0, 0, 0]));
     let group = kernel.bind(gpu, &[&buffer]);
@@ -85,11 +102,11 @@ fn run(gpu: &Gpu, target: Target, label: &str, text: &str) -> Result<(f64, Vec<u
         gpu,
         &kernel,
         &group,
-        grid(INVOCATIONS / WORKGROUP),
+        grid(invocations / WORKGROUP),
         REPEATS,
         &reset,
     );
-    let records = download(gpu, &buffer, HEADER + slots_at());
+    let records = download(gpu, &buffer, HEADER + slots_at(invocations));
     Ok((times.median, records[HEADER..].to_vec()))
 }
 
@@ -105,9 +122,16 @@ fn first_difference(shape: &str, a: &[u32], b: &[u32]) -> Option<usize> {
 /// Times the four shapes on both targets of each language and prints the
 /// table of docs/performance.md.
 pub fn run_all(gpu: &Gpu, subgroup: u32) -> Result<(), String> {
+    for invocations in SIZES {
+        table(gpu, subgroup, invocations)?;
+    }
+    Ok(())
+}
+
+fn table(gpu: &Gpu, subgroup: u32, invocations: u32) -> Result<(), String> {
     println!(
         "## Hand-written shapes: the emulation against hardware subgroups \
-         ({INVOCATIONS} invocations, workgroups of {WORKGROUP}, virtual subgroups of \
+         ({invocations} invocations, workgroups of {WORKGROUP}, virtual subgroups of \
          {subgroup}; median of {REPEATS}; ms)\n"
     );
     println!("| shape | glsl | glsl-no-subgroup | ratio | wgsl | wgsl-no-subgroup | ratio | records agree |");
@@ -124,8 +148,9 @@ pub fn run_all(gpu: &Gpu, subgroup: u32) -> Result<(), String> {
             let path = format!("ballot-runner/tests/shapes/{name}.{ext}");
             let mut figures = Vec::new();
             for target in [hardware, emulated] {
-                let text = linked(source, &path, target, subgroup)?;
-                figures.push(run(gpu, target, &format!("{name} {target}"), &text)?);
+                let text = linked(source, &path, target, subgroup, invocations)?;
+                let label = format!("{name} {target}");
+                figures.push(run(gpu, target, &label, &text, invocations)?);
             }
             let (hw, em) = (&figures[0], &figures[1]);
             row.push_str(&format!(
