@@ -59,7 +59,11 @@ Exit status:
 
 /// Validate WGSL and GLSL files with naga.
 ///
-/// The files may paste in ballot's helper libraries. They are untrusted:
+/// GLSL that naga's front end cannot read (Vulkan GLSL: atomics on
+/// buffers, push constants, `local_size_x_id`) is valid where glslang,
+/// the reference compiler, compiles it (`glslangValidator`, found as
+/// BALLOT_GLSLANG or on PATH). The files may paste in ballot's helper
+/// libraries. They are untrusted:
 /// files over 16 MiB, not UTF-8, or nested deeper than naga can parse safely
 /// are reported, not parsed.
 #[derive(Debug, clap::Args)]

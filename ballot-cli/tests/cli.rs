@@ -861,3 +861,31 @@ fn portability_over_the_examples_matches_the_catalogue() {
         );
     }
 }
+
+/// Vulkan GLSL that naga's GLSL front end refuses (an atomic on a buffer
+/// member, a push constant, a precision qualifier on a parameter), which
+/// glslang compiles: valid, as `ballot link` judges it.
+#[test]
+fn check_takes_the_vulkan_glsl_glslang_compiles() {
+    let source = "#version 450\n\
+                  layout(local_size_x = 64) in;\n\
+                  layout(push_constant) uniform Push { uint n; } pc;\n\
+                  layout(std430, binding = 0) buffer B { uint count; uint data[]; };\n\
+                  uint twice(mediump uint x) { return 2u * x; }\n\
+                  void main() {\n    \
+                  if (gl_GlobalInvocationID.x < pc.n) {\n        \
+                  data[atomicAdd(count, 1u)] = twice(gl_GlobalInvocationID.x);\n    }\n}\n";
+    let file = temp_file("vulkan.comp", source.as_bytes());
+    let out = ballot(&["check", arg(&file)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Broken for both: naga's report, at the line.
+    let broken = source.replace("return 2u * x;", "return 2u * y;");
+    let file = temp_file("broken.comp", broken.as_bytes());
+    let out = ballot(&["check", arg(&file)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("broken.comp:5:"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -44,6 +44,13 @@
 //! operator chain overflows it from about 6,600 operands of GLSL and
 //! 38,000 of WGSL.
 //!
+//! GLSL that naga's front end refuses goes to glslang, the reference
+//! compiler (`glslangValidator`, as the linker runs it), on the same
+//! thread and within the same time: a text glslang compiles is valid, so
+//! that Vulkan GLSL naga cannot read (atomics on buffers, push constants,
+//! `local_size_x_id`) is not refused; where glslang refuses it too, or
+//! cannot run, naga's report is the one given.
+//!
 //! A panic inside naga still goes through the process's panic hook, which
 //! by default prints a message to stderr; the thread is named
 //! [`THREAD_NAME`] so that a program (the `ballot` binary does) can silence
@@ -54,7 +61,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::back::{Language, Target};
-use crate::valid::{check_source, SourceError};
+use crate::valid::{check_source, glslang_accepts, SourceError};
 
 /// The largest file [`check_bytes`] takes by default: 16 MiB, far beyond
 /// any real shader; the files the tools read are cut off there too
@@ -987,7 +994,13 @@ pub fn guarded<T: Send + 'static>(
 /// Runs naga with [`guarded`].
 fn run_naga(target: Target, path: &str, text: &str, limits: &Limits) -> Result<(), Problem> {
     let (path, text) = (path.to_string(), text.to_string());
-    guarded(limits, move || check_source(target, &path, &text))?.map_err(Problem::Invalid)
+    guarded(limits, move || match check_source(target, &path, &text) {
+        // GLSL naga cannot read, which glslang compiles: valid, as the
+        // linker judges it.
+        Err(_) if target.language() == Language::Glsl && glslang_accepts(&path, &text) => Ok(()),
+        verdict => verdict,
+    })?
+    .map_err(Problem::Invalid)
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

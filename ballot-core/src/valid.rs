@@ -196,6 +196,25 @@ pub fn check_source(target: Target, path: &str, text: &str) -> Result<(), Source
     }
 }
 
+/// Whether glslang, the reference compiler, accepts a GLSL `text` that
+/// naga's GLSL front end refused: naga reads a subset of the language (no
+/// atomics on buffers, `local_size_x_id`, push constants, precision
+/// qualifiers on parameters), and a text glslang takes is valid GLSL.
+/// The stage is the path's extension ([`glslang::glsl_stage`]); a text
+/// without `main` is a library, given a version and an empty entry point
+/// as naga is. False where glslang cannot run: naga's verdict stands.
+pub(crate) fn glslang_accepts(path: &str, text: &str) -> bool {
+    if defines_main(text) {
+        return glslang::compile(text, glslang::glsl_stage(path).0).is_ok();
+    }
+    let version = if text.lines().any(|l| l.trim_start().starts_with("#version")) {
+        ""
+    } else {
+        GLSL_LIBRARY_VERSION
+    };
+    glslang::compile(&format!("{version}{text}{GLSL_LIBRARY_ENTRY}"), "comp").is_ok()
+}
+
 /// Whether `void main(` appears (spaces aside): a comment saying "call
 /// it from main()" must not count.
 fn defines_main(text: &str) -> bool {
@@ -833,5 +852,6 @@ fn fnv1a(text: &str) -> u64 {
     })
 }
 
+pub(crate) mod glslang;
 #[cfg(test)]
 mod tests;

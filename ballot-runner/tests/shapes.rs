@@ -978,7 +978,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 /// predicate, and the inclusive count is the predicate's count over the
 /// lanes up to its own.
 fn check_grid(words: &[u32]) -> Result<(), String> {
-    let mut groups: std::collections::BTreeMap<(u32, u32), Vec<(u32, &[u32])>> =
+    // By (workgroup, key): each member's local index and record.
+    type Members<'a> = Vec<(u32, &'a [u32])>;
+    let mut groups: std::collections::BTreeMap<(u32, u32), Members<'_>> =
         std::collections::BTreeMap::new();
     for i in 0..INVOCATIONS {
         let r = record(words, i);

@@ -1,0 +1,261 @@
+//! glslang, the Khronos reference compiler, run as `glslangValidator`: the
+//! validator of the GLSL a user writes (the linker's verdict, and `ballot
+//! check`'s where naga's GLSL front end cannot read a text), and its
+//! report as a diagnostic on the text.
+//!
+//! It runs as a program, found as [`GLSLANG_VAR`] or on `PATH`, and not as
+//! a library: the glslang crates build its C++ from source, minutes on
+//! two cores for every user's first build. Each run is bounded: its output
+//! at 1 MiB, its time at [`GLSLANG_TIMEOUT`], after which it is killed.
+
+use std::io::{Read as _, Write as _};
+use std::ops::Range;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::Diagnostic;
+
+/// How long glslang may take on one text: `ballot check`'s limit
+/// (`check::TIMEOUT`).
+pub const GLSLANG_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The environment variable naming the `glslangValidator` to run.
+pub const GLSLANG_VAR: &str = "BALLOT_GLSLANG";
+
+/// The stage glslang compiles a file as, from its extension as glslang
+/// names stages (`.comp`, `.frag`, `.vert`, …); any other name (`.glsl`)
+/// is a compute shader, and the second value says the stage was assumed.
+pub(crate) fn glsl_stage(path: &str) -> (&'static str, bool) {
+    const STAGES: [&str; 14] = [
+        "comp", "frag", "vert", "geom", "tesc", "tese", "mesh", "task", "rgen", "rint", "rahit",
+        "rchit", "rmiss", "rcall",
+    ];
+    let extension = path.rsplit_once('.').map(|(_, e)| e);
+    match STAGES.iter().find(|&&s| Some(s) == extension) {
+        Some(stage) => (stage, false),
+        None => ("comp", true),
+    }
+}
+
+fn glslang_program() -> PathBuf {
+    std::env::var_os(GLSLANG_VAR)
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from("glslangValidator"), PathBuf::from)
+}
+
+/// Compiles `text` as a Vulkan 1.1 shader of `stage` with glslang: its
+/// SPIR-V words, or glslang's first error as a diagnostic on `text` (its
+/// later errors as notes). A glslang that cannot run, or that runs past
+/// [`GLSLANG_TIMEOUT`], is a diagnostic without a place, saying so.
+pub(crate) fn compile(text: &str, stage: &str) -> Result<Vec<u32>, Diagnostic> {
+    let program = glslang_program();
+    let plain = |message: String| Diagnostic {
+        message,
+        labels: Vec::new(),
+        notes: Vec::new(),
+    };
+    // Parallel links (tests, a build script's threads) each have a file.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let spv = std::env::temp_dir().join(format!(
+        "ballot-link-{}-{}.spv",
+        std::process::id(),
+        CALLS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let mut child = Command::new(&program)
+        .args([
+            "-V",
+            "--target-env",
+            "vulkan1.1",
+            "--stdin",
+            "-S",
+            stage,
+            "-o",
+        ])
+        .arg(&spv)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            plain(format!(
+                "GLSL is judged by glslang, the Khronos reference compiler, and `{}` cannot \
+                 run ({e}): install it (Debian and Ubuntu: `apt install glslang-tools`), or \
+                 name it in {GLSLANG_VAR}",
+                program.display()
+            ))
+        })?;
+    // Writing and reading on threads of their own: a pipe that fills
+    // would otherwise stop both sides.
+    let input = child.stdin.take().map(|mut pipe| {
+        let text = text.as_bytes().to_vec();
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&text);
+        })
+    });
+    let reader = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            if let Some(pipe) = pipe {
+                // glslang's report on a text of at most 16 MiB; bounded
+                // all the same.
+                let _ = pipe.take(1 << 20).read_to_end(&mut out);
+            }
+            out
+        })
+    };
+    let stdout = reader(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = reader(child.stderr.take().map(|p| Box::new(p) as _));
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) if started.elapsed() > GLSLANG_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break Err(format!(
+                    "glslang did not finish within {} s",
+                    GLSLANG_TIMEOUT.as_secs()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(e) => break Err(format!("waiting for glslang: {e}")),
+        }
+    };
+    if let Some(input) = input {
+        let _ = input.join();
+    }
+    let mut report = stdout.join().unwrap_or_default();
+    report.extend(stderr.join().unwrap_or_default());
+    let report = String::from_utf8_lossy(&report).into_owned();
+    let result = match status {
+        Err(message) => Err(plain(message)),
+        Ok(status) if status.success() => match std::fs::read(&spv) {
+            Ok(bytes) => Ok(bytes
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect()),
+            Err(e) => Err(plain(format!("glslang wrote no SPIR-V: {e}"))),
+        },
+        Ok(_) => Err(diagnostic(text, &report)),
+    };
+    let _ = std::fs::remove_file(&spv);
+    result
+}
+
+/// glslang's errors on `text`, as a diagnostic: the first at its line (at
+/// the token it quotes, where that is on the line), the rest as notes.
+/// glslang writes each as `ERROR: stdin:LINE: 'TOKEN' : MESSAGE`, or
+/// without a place (`ERROR: #version: …`, `ERROR: Linking compute stage:
+/// …`).
+fn diagnostic(text: &str, report: &str) -> Diagnostic {
+    let mut errors = report.lines().filter_map(|line| {
+        let rest = line.trim().strip_prefix("ERROR: ")?;
+        let placed = rest
+            .strip_prefix("stdin:")
+            .or_else(|| rest.strip_prefix("0:"));
+        let (number, rest) = match placed.and_then(|r| r.split_once(':')) {
+            Some((number, rest)) if number.trim().parse::<usize>().is_ok() => {
+                (number.trim().parse::<usize>().ok(), rest.trim())
+            }
+            _ => (None, rest),
+        };
+        let (token, message) = match rest.strip_prefix('\'').and_then(|r| r.split_once("' :")) {
+            Some((token, message)) => (token, message.trim()),
+            None => ("", rest),
+        };
+        // glslang's own closing words, which say nothing of the text.
+        let closing = message == "compilation terminated"
+            || message.ends_with("compilation errors.  No code generated.")
+            || message.ends_with("compilation error.  No code generated.");
+        (!closing).then_some((number, token, message))
+    });
+    let Some((number, token, message)) = errors.next() else {
+        return Diagnostic {
+            message: format!("glslang rejects the shader: {}", report.trim()),
+            labels: Vec::new(),
+            notes: Vec::new(),
+        };
+    };
+    let quoted = |token: &str, message: &str| match token {
+        "" => message.to_string(),
+        token => format!("`{token}`: {message}"),
+    };
+    let notes: Vec<String> = errors
+        .take(8)
+        .map(|(n, token, message)| match n {
+            Some(n) => format!(
+                "glslang, also: {} (line {n} of the text it was given)",
+                quoted(token, message)
+            ),
+            None => format!("glslang, also: {}", quoted(token, message)),
+        })
+        .collect();
+    // No line given: the first line, where `#version` belongs, for
+    // glslang's words on it; else no place.
+    let number = number.or_else(|| message.starts_with("#version").then_some(1));
+    Diagnostic {
+        message: format!("glslang: {}", quoted(token, message)),
+        labels: number
+            .and_then(|n| line_range(text, n, token))
+            .map(|range| (range, String::new()))
+            .into_iter()
+            .collect(),
+        notes,
+    }
+}
+
+/// The range of `token` on 1-based line `number` of `text`, or of the
+/// line's code where the token is not on it.
+fn line_range(text: &str, number: usize, token: &str) -> Option<Range<usize>> {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(number.checked_sub(1)?)
+        .map(str::len)
+        .sum();
+    let line = text[start..].split('\n').next()?;
+    if let Some(at) = (!token.is_empty()).then(|| line.find(token)).flatten() {
+        return Some(start + at..start + at + token.len());
+    }
+    let code = line.trim_start();
+    let indent = line.len() - code.len();
+    Some(start + indent..start + indent + code.trim_end().len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glslang_errors_are_placed_at_their_token() {
+        let text =
+            "#version 450\nlayout(local_size_x = 4) in;\nvoid main() {\n  int x = foo(1);\n}\n";
+        let report = "stdin\nERROR: stdin:4: 'foo' : no matching overloaded function found \n\
+                      ERROR: stdin:4: '=' :  cannot convert from ' const float' to ' temp highp int'\n\
+                      ERROR: stdin:4: '' : compilation terminated \nERROR: 3 compilation errors.  No code generated.\n";
+        let d = diagnostic(text, report);
+        assert_eq!(
+            d.message,
+            "glslang: `foo`: no matching overloaded function found"
+        );
+        let (range, _) = &d.labels[0];
+        assert_eq!(&text[range.clone()], "foo");
+        assert_eq!(d.notes.len(), 1, "{:?}", d.notes);
+        assert!(d.notes[0].contains("cannot convert"), "{:?}", d.notes);
+        // A token not on its line: the line's code.
+        assert_eq!(
+            line_range(text, 2, "zzz").map(|r| &text[r]),
+            Some("layout(local_size_x = 4) in;")
+        );
+        assert_eq!(line_range(text, 0, "x"), None);
+    }
+
+    #[test]
+    fn stages_come_from_glslang_s_extensions() {
+        assert_eq!(glsl_stage("a/b.frag"), ("frag", false));
+        assert_eq!(glsl_stage("x.comp"), ("comp", false));
+        assert_eq!(glsl_stage("x.glsl"), ("comp", true));
+        assert_eq!(glsl_stage("noext"), ("comp", true));
+    }
+}
