@@ -145,7 +145,11 @@ fn main() {
                 match target.language() {
                     Language::Wgsl => ballot_core::valid::check_source(target, &path, &text)
                         .unwrap_or_else(|e| panic!("{e}")),
-                    Language::Glsl => glslang(&text),
+                    // glslang as the linker runs it (`valid::glslang`).
+                    Language::Glsl => assert!(
+                        ballot_core::valid::glslang_accepts("bench.comp", &text),
+                        "glslang refuses the linked text"
+                    ),
                 }
                 start.elapsed()
             };
@@ -166,41 +170,4 @@ fn main() {
             );
         }
     }
-}
-
-/// `glslangValidator` on `text`, as the linker runs it: Vulkan 1.1
-/// SPIR-V, a compute shader from standard input.
-fn glslang(text: &str) {
-    use std::io::Write as _;
-    use std::process::{Command, Stdio};
-    let spv = std::env::temp_dir().join(format!("ballot-bench-link-{}.spv", std::process::id()));
-    let mut child = Command::new("glslangValidator")
-        .args([
-            "-V",
-            "--target-env",
-            "vulkan1.1",
-            "--stdin",
-            "-S",
-            "comp",
-            "-o",
-        ])
-        .arg(&spv)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("glslangValidator runs (glslang-tools)");
-    let mut input = child.stdin.take().expect("a pipe");
-    let text = text.to_string();
-    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
-    let out = child.wait_with_output().expect("glslangValidator ends");
-    writer
-        .join()
-        .expect("the writer ends")
-        .expect("glslang reads the text");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    let _ = std::fs::remove_file(&spv);
 }

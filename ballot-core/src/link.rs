@@ -804,6 +804,15 @@ struct Member {
     range: Range<usize>,
 }
 
+/// A WGSL struct with built-in members.
+#[derive(Clone, Debug)]
+struct Struct {
+    /// Its built-in members.
+    builtins: Vec<Member>,
+    /// How many members it has in all.
+    fields: usize,
+}
+
 /// The user's shader, read: what it calls, defines and declares.
 struct Shader<'a> {
     text: &'a str,
@@ -812,7 +821,7 @@ struct Shader<'a> {
     builtins: Vec<Builtin>,
     entries: Vec<Entry>,
     /// The WGSL structs with built-in members, by name.
-    structs: BTreeMap<String, Vec<Member>>,
+    structs: BTreeMap<String, Struct>,
     /// Ranges to delete: `enable subgroups;` (WGSL read by naga), the
     /// subgroup `#extension` lines (emulated GLSL).
     deletions: Vec<Range<usize>>,
@@ -1277,8 +1286,8 @@ impl<'a> Shader<'a> {
         // The built-ins the linker reads must be parameters or members of
         // a parameter's struct, where it can name them.
         let in_entry_struct = |at: usize| {
-            self.structs.iter().any(|(name, members)| {
-                members.iter().any(|m| m.range.contains(&at))
+            self.structs.iter().any(|(name, decl)| {
+                decl.builtins.iter().any(|m| m.range.contains(&at))
                     && self
                         .entries
                         .iter()
@@ -1327,9 +1336,11 @@ impl<'a> Shader<'a> {
                 continue;
             }
             let mut members = Vec::new();
+            let mut fields = 0;
             let mut i = at + 3;
             while i < tokens.len() && s(i) != "}" {
                 let start = i;
+                fields += 1;
                 let mut builtin = None;
                 while s(i) == "@" {
                     if s(i + 1) == "builtin" && s(i + 2) == "(" {
@@ -1372,7 +1383,11 @@ impl<'a> Shader<'a> {
                 }
             }
             if !members.is_empty() {
-                self.structs.insert(s(at + 1).to_string(), members);
+                let decl = Struct {
+                    builtins: members,
+                    fields,
+                };
+                self.structs.insert(s(at + 1).to_string(), decl);
             }
         }
     }
@@ -1404,10 +1419,10 @@ impl<'a> Shader<'a> {
                 })
                 .unwrap_or(tokens.len());
             for q in &entry.params {
-                let Some(members) = self.structs.get(&q.ty) else {
+                let Some(decl) = self.structs.get(&q.ty) else {
                     continue;
                 };
-                for m in members {
+                for m in &decl.builtins {
                     let Some(value) = BuiltinValue::of_wgsl(&m.builtin) else {
                         continue;
                     };
@@ -1431,7 +1446,7 @@ impl<'a> Shader<'a> {
             }
         }
         for (name, members) in removed {
-            if self.structs_fields(tokens, name) == members.len() {
+            if self.structs[name].fields == members.len() {
                 let at = members[0].range.clone();
                 return Err((
                     LinkErrorKind::Unsupported,
@@ -1451,32 +1466,6 @@ impl<'a> Shader<'a> {
         Ok(())
     }
 
-    /// How many members struct `name` declares (its top-level commas, and
-    /// one more where the last has none).
-    fn structs_fields(&self, tokens: &[Token], name: &str) -> usize {
-        let text = self.text;
-        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
-        let Some(at) = (0..tokens.len()).find(|&i| s(i) == "struct" && s(i + 1) == name) else {
-            return 0;
-        };
-        let (mut depth, mut count, mut any) = (0usize, 0, false);
-        for k in at + 3..tokens.len() {
-            match s(k) {
-                "}" if depth == 0 => break,
-                "<" | "(" | "[" => depth += 1,
-                ">" | ")" | "]" => depth = depth.saturating_sub(1),
-                "," if depth == 0 => {
-                    count += 1;
-                    any = false;
-                    continue;
-                }
-                _ => {}
-            }
-            any = true;
-        }
-        count + usize::from(any)
-    }
-
     /// How `entry`'s body reads `builtin`: a parameter's name, or a
     /// parameter's member (`input.lane`) where a struct holds it.
     fn builtin_access(&self, entry: &Entry, builtin: &str) -> Option<String> {
@@ -1487,6 +1476,7 @@ impl<'a> Shader<'a> {
             let member = self
                 .structs
                 .get(&q.ty)?
+                .builtins
                 .iter()
                 .find(|m| m.builtin == builtin)?;
             Some(format!("{}.{}", q.name, member.name))

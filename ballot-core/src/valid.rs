@@ -200,10 +200,10 @@ pub fn check_source(target: Target, path: &str, text: &str) -> Result<(), Source
 /// naga's GLSL front end refused: naga reads a subset of the language (no
 /// atomics on buffers, `local_size_x_id`, push constants, precision
 /// qualifiers on parameters), and a text glslang takes is valid GLSL.
-/// The stage is the path's extension ([`glslang::glsl_stage`]); a text
+/// The stage is the path's extension, as glslang names stages; a text
 /// without `main` is a library, given a version and an empty entry point
 /// as naga is. False where glslang cannot run: naga's verdict stands.
-pub(crate) fn glslang_accepts(path: &str, text: &str) -> bool {
+pub fn glslang_accepts(path: &str, text: &str) -> bool {
     if defines_main(text) {
         return glslang::compile(text, glslang::glsl_stage(path).0).is_ok();
     }

@@ -20,6 +20,14 @@ use crate::back::Target;
 use crate::op::Op;
 use crate::valid;
 
+/// The spec name of a broadcast, which the linked ones extend.
+fn base(op: Op) -> &'static str {
+    match op {
+        Op::Broadcast => "subgroupBroadcast",
+        _ => "subgroupBroadcastFirst",
+    }
+}
+
 /// A broadcast's operand types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Broadcast {
@@ -113,10 +121,7 @@ impl Broadcast {
             4 => bits,
             _ => format!("vec4<u32>({bits}{})", ", 0u".repeat(4 - n as usize)),
         };
-        let name = match self.op {
-            Op::Broadcast => "subgroupBroadcast",
-            _ => "subgroupBroadcastFirst",
-        };
+        let name = base(self.op);
         let (lane_param, lane_arg) = match self.op {
             Op::Broadcast => (", id: u32", ", id"),
             _ => ("", ""),
@@ -150,11 +155,7 @@ impl Broadcast {
                 for width in 1..=4 {
                     let b = Broadcast { op, scalar, width };
                     if let Some(suffix) = b.suffix() {
-                        let base = match op {
-                            Op::Broadcast => "subgroupBroadcast",
-                            _ => "subgroupBroadcastFirst",
-                        };
-                        names.push(format!("{prefix}{base}{suffix}"));
+                        names.push(format!("{prefix}{}{suffix}", base(op)));
                     }
                 }
             }
@@ -244,9 +245,10 @@ pub(super) fn broadcasts(text: &str) -> BTreeMap<usize, Result<Broadcast, Unbroa
 /// An `int` lane converts to the `uint` parameter, as GLSL converts
 /// arguments (GLSL 4.60, section 6.1).
 pub(super) fn glsl_overloads(op: Op) -> String {
-    let (name, lane_param, lane_arg) = match op {
-        Op::Broadcast => ("subgroupBroadcast", ", uint id", ", id"),
-        _ => ("subgroupBroadcastFirst", "", ""),
+    let name = base(op);
+    let (lane_param, lane_arg) = match op {
+        Op::Broadcast => (", uint id", ", id"),
+        _ => ("", ""),
     };
     // The library's `uvec4` overload, guard included.
     let exchange = format!("ballot_{name}");
