@@ -3,7 +3,9 @@
 
 #[ballot::kernel]
 pub fn h0(#[uniform] p0: bool, p1: u32) -> SubgroupMask {
-    let mut acc1: SubgroupMask = SubgroupMask::first((if false { p1 } else { subgroup_local_invocation_id() }));
+    let mut acc1: SubgroupMask = SubgroupMask::first(
+        (if false { p1 } else { subgroup_local_invocation_id() }),
+    );
     let mut acc2: SubgroupMask = SubgroupMask::lane(31u32);
     let f3: SubgroupMask = subgroup_eq_mask();
     let n4: u32 = ((1000000.0f32 as u32) % subgroup_local_invocation_id()) % 6u32;
@@ -14,10 +16,8 @@ pub fn h0(#[uniform] p0: bool, p1: u32) -> SubgroupMask {
         acc1 = (if p0 { (acc2 & SubgroupMask::lane(c5)) } else { acc1 });
     }
     let v7: u32 = n4;
-    if (subgroup_local_invocation_id() < subgroup_local_invocation_id()) {
-    } else if p0 {
-    } else {
-    }
+    if (subgroup_local_invocation_id() < subgroup_local_invocation_id())
+    {} else if p0 {} else {}
     return (f3 ^ f3);
 }
 
@@ -37,8 +37,7 @@ pub fn h1(#[uniform] p0: u32, p1: f32) -> i32 {
     }
     acc1 *= n4;
     let v6: i32 = ((f3).count() as i32);
-    if subgroup_elect() {
-    }
+    if subgroup_elect() {}
     (v6 + 4i32)
 }
 
@@ -51,13 +50,17 @@ pub fn h2(#[uniform] p0: i32) -> SubgroupMask {
     for i5 in 0u32..n4 {
         let n6: u32 = n4 % 6u32;
         for i7 in 1u32..n6 {
-            let mut v8: bool = (subgroup_local_invocation_id() == (subgroup_size() - 1u32));
+            let mut v8: bool = (subgroup_local_invocation_id()
+                == (subgroup_size() - 1u32));
         }
     }
-    if subgroup_ballot_bit_extract(subgroup_ballot(subgroup_elect()), subgroup_local_invocation_id()) {
-        if (subgroup_local_invocation_id() <= subgroup_ballot_find_msb(subgroup_ballot(true))) {
-        } else {
-        }
+    if subgroup_ballot_bit_extract(
+        subgroup_ballot(subgroup_elect()),
+        subgroup_local_invocation_id(),
+    ) {
+        if (subgroup_local_invocation_id()
+            <= subgroup_ballot_find_msb(subgroup_ballot(true)))
+        {} else {}
     }
     return (f3 ^ ((if (1u32 != n4) { acc1 } else { f3 }) | SubgroupMask::first(33u32)));
 }
@@ -67,7 +70,11 @@ pub fn h3(p0: f32) -> SubgroupMask {
     let mut acc1: SubgroupMask = (subgroup_ballot(false) | SubgroupMask::EMPTY);
     let mut acc2: SubgroupMask = SubgroupMask::lane(127u32);
     let f3: SubgroupMask = subgroup_le_mask();
-    let mut s4: u32 = (if false { 5u32 } else { subgroup_ballot_exclusive_bit_count(f3) });
+    let mut s4: u32 = (if false {
+        5u32
+    } else {
+        subgroup_ballot_exclusive_bit_count(f3)
+    });
     s4 <<= subgroup_local_invocation_id();
     if (subgroup_local_invocation_id() < (true as u32)) {
         let mut v5: u32 = 3144519384u32;
@@ -79,11 +86,15 @@ pub fn h3(p0: f32) -> SubgroupMask {
 
 #[ballot::kernel]
 pub fn h4(#[uniform] p0: SubgroupMask, #[uniform] p1: u32) -> f32 {
-    let mut acc1: SubgroupMask = ((SubgroupMask::ALL ^ p0) & SubgroupMask::first(100u32));
+    let mut acc1: SubgroupMask = ((SubgroupMask::ALL ^ p0)
+        & SubgroupMask::first(100u32));
     let mut acc2: f32 = (-0.0f32);
     let f3: SubgroupMask = subgroup_lt_mask();
     let v4: i32 = ((-0.0f32) as i32);
-    let mut v4: i32 = if subgroup_ballot_bit_extract((!SubgroupMask::ALL), (p1 ^ (subgroup_local_invocation_id() << p1))) {
+    let mut v4: i32 = if subgroup_ballot_bit_extract(
+        (!SubgroupMask::ALL),
+        (p1 ^ (subgroup_local_invocation_id() << p1)),
+    ) {
         let t5: u32 = acc1.count();
         (v4 - v4)
     } else {
@@ -113,8 +124,7 @@ pub fn h5(p0: bool, p1: SubgroupMask) -> SubgroupMask {
         if (v4 != v4) {
             return (v5 ^ SubgroupMask::lane(32u32));
         }
-    } else {
-    }
+    } else {}
     (acc2 ^ SubgroupMask::first((subgroup_ballot_bit_extract(acc2, 0u32) as u32)))
 }
 
@@ -127,7 +137,11 @@ pub fn k00(p0: u32, p1: bool, p2: u32, p3: u32) -> bool {
         return (acc2 ^ (if subgroup_elect() { (acc2 && p1) } else { acc2 }));
     }
     acc2 = (2u32 <= subgroup_local_invocation_id());
-    let mut v4: SubgroupMask = (if (subgroup_local_invocation_id() == 0u32) { SubgroupMask::EMPTY } else { (SubgroupMask::lane(p3) ^ subgroup_broadcast(SubgroupMask::EMPTY, 1)) });
+    let mut v4: SubgroupMask = (if (subgroup_local_invocation_id() == 0u32) {
+        SubgroupMask::EMPTY
+    } else {
+        (SubgroupMask::lane(p3) ^ subgroup_broadcast(SubgroupMask::EMPTY, 1))
+    });
     let mut v5: f32 = (-2.5f32);
     let n6: u32 = ((p0 | p0) - 305419896u32) % 6u32;
     for i7 in 1u32..(n6 % 6u32) {
@@ -135,7 +149,10 @@ pub fn k00(p0: u32, p1: bool, p2: u32, p3: u32) -> bool {
             let t9: u32 = (subgroup_ballot_find_msb(acc1) << p3);
             (acc2 ^ acc2)
         } else {
-            subgroup_ballot_bit_extract(SubgroupMask::ALL, subgroup_local_invocation_id())
+            subgroup_ballot_bit_extract(
+                SubgroupMask::ALL,
+                subgroup_local_invocation_id(),
+            )
         };
         let v10: f32 = v5;
         acc1 = subgroup_ballot(p1);
@@ -159,7 +176,9 @@ pub fn k00(p0: u32, p1: bool, p2: u32, p3: u32) -> bool {
 
 #[ballot::kernel]
 pub fn k01(p0: i32) -> u32 {
-    let mut acc1: u32 = subgroup_ballot_find_lsb((subgroup_ballot(false) | SubgroupMask::lane(0u32)));
+    let mut acc1: u32 = subgroup_ballot_find_lsb(
+        (subgroup_ballot(false) | SubgroupMask::lane(0u32)),
+    );
     let mut acc2: u32 = (if true { (if false { acc1 } else { 3u32 }) } else { acc1 });
     let f3: u32 = subgroup_broadcast_first(acc2);
     if (SubgroupMask::first(acc2)).contains(subgroup_local_invocation_id()) {
@@ -167,7 +186,12 @@ pub fn k01(p0: i32) -> u32 {
         acc2 = subgroup_local_invocation_id();
         let mut v5: u32 = subgroup_size();
     } else {
-        let mut v6: bool = (false || (if (false != subgroup_elect()) { (subgroup_local_invocation_id() == 1u32) } else { subgroup_elect() }));
+        let mut v6: bool = (false
+            || (if (false != subgroup_elect()) {
+                (subgroup_local_invocation_id() == 1u32)
+            } else {
+                subgroup_elect()
+            }));
         acc2 = (subgroup_broadcast_first((-(-0.0f32))) as u32);
     }
     let v7: i32 = p0;
@@ -179,7 +203,14 @@ pub fn k02(p0: f32, p1: i32, p2: bool, p3: f32) -> i32 {
     let mut acc1: u32 = subgroup_ballot_find_msb(SubgroupMask::first(100u32));
     let mut acc2: i32 = p1;
     let f3: SubgroupMask = subgroup_ballot((acc2 <= p1));
-    let n4: u32 = (if subgroup_ballot_bit_extract(SubgroupMask::lane(31u32), (acc1 % subgroup_size())) { f3.count() } else { acc1 }) % 6u32;
+    let n4: u32 = (if subgroup_ballot_bit_extract(
+        SubgroupMask::lane(31u32),
+        (acc1 % subgroup_size()),
+    ) {
+        f3.count()
+    } else {
+        acc1
+    }) % 6u32;
     let mut c5: u32 = 0u32;
     while c5 < n4 {
         c5 += 1u32;
@@ -194,21 +225,34 @@ pub fn k02(p0: f32, p1: i32, p2: bool, p3: f32) -> i32 {
             acc1 ^= acc1;
             acc1 = (if f3.contains(4u32) { acc1 } else { 9u32 });
         } else {
-            acc2 = ((-subgroup_broadcast_first((-3i32))) & (subgroup_broadcast_first(p0) as i32));
+            acc2 = ((-subgroup_broadcast_first((-3i32)))
+                & (subgroup_broadcast_first(p0) as i32));
             let n6: u32 = acc1 % 6u32;
             let mut c7: u32 = 0u32;
             while c7 < n6 {
                 c7 += 1u32;
                 if subgroup_broadcast(p2, 3) {
-                    if (subgroup_local_invocation_id() == subgroup_local_invocation_id()) {
+                    if (subgroup_local_invocation_id() == subgroup_local_invocation_id())
+                    {
                         let mut v8: u32 = acc1;
-                        let mut v9: SubgroupMask = (if (!(SubgroupMask::ALL == SubgroupMask::first(5u32))) { subgroup_ballot(subgroup_inverse_ballot(f3)) } else { SubgroupMask::lane(subgroup_ballot_find_lsb((SubgroupMask::lane(32u32) | subgroup_eq_mask()))) });
-                        if (subgroup_local_invocation_id() <= (subgroup_broadcast_first(p3) as u32)) {
+                        let mut v9: SubgroupMask = (if (!(SubgroupMask::ALL
+                            == SubgroupMask::first(5u32)))
+                        {
+                            subgroup_ballot(subgroup_inverse_ballot(f3))
+                        } else {
+                            SubgroupMask::lane(
+                                subgroup_ballot_find_lsb(
+                                    (SubgroupMask::lane(32u32) | subgroup_eq_mask()),
+                                ),
+                            )
+                        });
+                        if (subgroup_local_invocation_id()
+                            <= (subgroup_broadcast_first(p3) as u32))
+                        {
                             continue;
                         }
                     }
-                } else {
-                }
+                } else {}
             }
         }
     }
@@ -219,7 +263,9 @@ pub fn k02(p0: f32, p1: i32, p2: bool, p3: f32) -> i32 {
 pub fn k03(p0: SubgroupMask, #[uniform] p1: bool) -> u32 {
     let mut acc1: bool = ((0x6c710986u32 << subgroup_local_invocation_id()) == 4u32);
     let mut acc2: u32 = 2u32;
-    let f3: bool = subgroup_inverse_ballot(SubgroupMask::lane(subgroup_local_invocation_id() / 8u32));
+    let f3: bool = subgroup_inverse_ballot(
+        SubgroupMask::lane(subgroup_local_invocation_id() / 8u32),
+    );
     let n4: u32 = (subgroup_ballot_inclusive_bit_count(p0) / acc2) % 6u32;
     let mut c5: u32 = 0u32;
     loop {
@@ -227,8 +273,13 @@ pub fn k03(p0: SubgroupMask, #[uniform] p1: bool) -> u32 {
             break;
         }
         c5 += 1u32;
-        let v6: i32 = self::h1((subgroup_ballot_find_lsb((SubgroupMask::EMPTY | SubgroupMask::lane(0u32))) * (c5 ^ 8u32)), (-0.0f32));
-        acc1 = ((if (p0).is_empty() { (p0 | SubgroupMask::first(2u32)) } else { p0 })).contains((305419896u32 * n4));
+        let v6: i32 = self::h1(
+            (subgroup_ballot_find_lsb((SubgroupMask::EMPTY | SubgroupMask::lane(0u32)))
+                * (c5 ^ 8u32)),
+            (-0.0f32),
+        );
+        acc1 = ((if (p0).is_empty() { (p0 | SubgroupMask::first(2u32)) } else { p0 }))
+            .contains((305419896u32 * n4));
         acc2 = ((!v6) as u32);
     }
     let mut v7: u32 = n4;
@@ -238,7 +289,9 @@ pub fn k03(p0: SubgroupMask, #[uniform] p1: bool) -> u32 {
         acc2 = 6u32;
     } else {
         acc1 &= subgroup_elect();
-        let v8: u32 = subgroup_ballot_inclusive_bit_count(SubgroupMask::lane(subgroup_local_invocation_id()));
+        let v8: u32 = subgroup_ballot_inclusive_bit_count(
+            SubgroupMask::lane(subgroup_local_invocation_id()),
+        );
     }
     let mut v9: SubgroupMask = if (subgroup_local_invocation_id() >= acc2) {
         return (v8 ^ subgroup_local_invocation_id());
@@ -246,21 +299,35 @@ pub fn k03(p0: SubgroupMask, #[uniform] p1: bool) -> u32 {
         subgroup_ballot(p1)
     };
     let v10: SubgroupMask = h3((-0.0f32));
-    (v8 - (if f3 { subgroup_ballot_find_lsb(p0) } else { ((if true { 9i32 } else { 3i32 }) as u32) }))
+    (v8
+        - (if f3 {
+            subgroup_ballot_find_lsb(p0)
+        } else {
+            ((if true { 9i32 } else { 3i32 }) as u32)
+        }))
 }
 
 #[ballot::kernel]
 pub fn k04(#[uniform] p0: bool) -> f32 {
     let mut acc1: SubgroupMask = (!SubgroupMask::EMPTY);
     let mut acc2: f32 = 1000000.0f32;
-    let f3: bool = subgroup_ballot_bit_extract((acc1 & SubgroupMask::lane(31u32)), (2u32 * subgroup_local_invocation_id()));
+    let f3: bool = subgroup_ballot_bit_extract(
+        (acc1 & SubgroupMask::lane(31u32)),
+        (2u32 * subgroup_local_invocation_id()),
+    );
     let n4: u32 = subgroup_local_invocation_id() % 6u32;
     for i5 in 0u32..n4 {
         let n6: u32 = subgroup_ballot_bit_count(subgroup_ballot(p0)) % 6u32;
         let mut c7: u32 = 0u32;
         while c7 < n6 {
             c7 += 1u32;
-            if (acc1 == (if true { subgroup_ballot(subgroup_elect()) } else { subgroup_le_mask() })) {
+            if (acc1
+                == (if true {
+                    subgroup_ballot(subgroup_elect())
+                } else {
+                    subgroup_le_mask()
+                }))
+            {
                 acc2 = acc2;
                 subgroup_ballot_find_lsb(((!acc1) | SubgroupMask::lane(0u32)));
             }
@@ -292,23 +359,27 @@ pub fn k04(#[uniform] p0: bool) -> f32 {
                 }
                 c15 += 1u32;
             }
-        } else {
-        }
+        } else {}
     }
     return (acc2 + acc2);
 }
 
 #[ballot::kernel]
 pub fn k05() -> bool {
-    let mut acc1: u32 = (!subgroup_ballot_find_lsb((SubgroupMask::EMPTY | SubgroupMask::lane(0u32))));
+    let mut acc1: u32 = (!subgroup_ballot_find_lsb(
+        (SubgroupMask::EMPTY | SubgroupMask::lane(0u32)),
+    ));
     let mut acc2: bool = subgroup_broadcast_first(false);
     let f3: u32 = subgroup_ballot_bit_count(SubgroupMask::EMPTY);
     let mut s4: u32 = subgroup_ballot_bit_count(SubgroupMask::ALL);
     s4 <<= subgroup_local_invocation_id();
     acc1 = subgroup_local_invocation_id();
     let v5: SubgroupMask = SubgroupMask::ALL;
-    let mut v6: u32 = (subgroup_ballot_find_msb((subgroup_le_mask() | subgroup_eq_mask())) / (subgroup_ballot_find_lsb((v5 | subgroup_eq_mask())) >> f3));
-    if (subgroup_local_invocation_id() > subgroup_ballot_find_msb(subgroup_ballot(true))) {
+    let mut v6: u32 = (subgroup_ballot_find_msb(
+        (subgroup_le_mask() | subgroup_eq_mask()),
+    ) / (subgroup_ballot_find_lsb((v5 | subgroup_eq_mask())) >> f3));
+    if (subgroup_local_invocation_id() > subgroup_ballot_find_msb(subgroup_ballot(true)))
+    {
         let n7: u32 = (subgroup_local_invocation_id() << 2u32) % 6u32;
         let mut c8: u32 = 0u32;
         while c8 < n7 && (SubgroupMask::EMPTY).is_empty() {
@@ -340,7 +411,11 @@ pub fn k06(#[uniform] p0: i32, #[uniform] p1: u32) -> bool {
     }
     acc1 = SubgroupMask::lane(0u32);
     let mut v7: SubgroupMask = SubgroupMask::EMPTY;
-    let v8: i32 = ((if subgroup_broadcast_first(acc2) { 4294967295u32 } else { (!127u32) }) as i32);
+    let v8: i32 = ((if subgroup_broadcast_first(acc2) {
+        4294967295u32
+    } else {
+        (!127u32)
+    }) as i32);
     v7 |= subgroup_broadcast_first(SubgroupMask::lane(f3));
     acc1 = SubgroupMask::lane(subgroup_size());
     acc2 |= acc2;
@@ -352,10 +427,12 @@ pub fn k06(#[uniform] p0: i32, #[uniform] p1: u32) -> bool {
         for i10 in (subgroup_local_invocation_id() % 3u32)..n9 {
             acc1 = (SubgroupMask::EMPTY & (!(!v7)));
         }
-    } else if (subgroup_local_invocation_id() == p1) {
-    } else {
-    }
-    (acc2 ^ subgroup_ballot_bit_extract(subgroup_ballot(true), subgroup_local_invocation_id()))
+    } else if (subgroup_local_invocation_id() == p1) {} else {}
+    (acc2
+        ^ subgroup_ballot_bit_extract(
+            subgroup_ballot(true),
+            subgroup_local_invocation_id(),
+        ))
 }
 
 #[ballot::kernel]
@@ -381,15 +458,20 @@ pub fn k07(p0: f32, p1: bool, p2: i32, #[uniform] p3: SubgroupMask) -> i32 {
     let mut v9: i32 = (((7i32 ^ 3i32) & subgroup_broadcast((-9i32), 1)) >> n5);
     acc2 = p2;
     let v10: f32 = h4(SubgroupMask::first(1u32), f3);
-    let v11: bool = (SubgroupMask::lane(f3) == subgroup_ballot((p3 == SubgroupMask::EMPTY)));
+    let v11: bool = (SubgroupMask::lane(f3)
+        == subgroup_ballot((p3 == SubgroupMask::EMPTY)));
     return (v9 - (!(!5i32)));
 }
 
 #[ballot::kernel]
 pub fn k08(p0: SubgroupMask) -> f32 {
-    let mut acc1: SubgroupMask = subgroup_ballot((if true { subgroup_elect() } else { true }));
+    let mut acc1: SubgroupMask = subgroup_ballot(
+        (if true { subgroup_elect() } else { true }),
+    );
     let mut acc2: f32 = (5i32 as f32);
-    let f3: u32 = subgroup_ballot_find_lsb(subgroup_ballot(subgroup_local_invocation_id() > 1u32));
+    let f3: u32 = subgroup_ballot_find_lsb(
+        subgroup_ballot(subgroup_local_invocation_id() > 1u32),
+    );
     if (3106283164u32 < (7i32 as u32)) {
         return (acc2 + acc2);
     }
@@ -404,28 +486,44 @@ pub fn k08(p0: SubgroupMask) -> f32 {
             c7 += 1u32;
             let mut v8: bool = true;
             if subgroup_ballot_bit_extract(v5, (6u32 % subgroup_size())) {
-                let v9: SubgroupMask = h5((if (SubgroupMask::ALL).is_empty() { v4.contains(c7) } else { (3964734147u32 > f3) }), subgroup_ballot(v8));
+                let v9: SubgroupMask = h5(
+                    (if (SubgroupMask::ALL).is_empty() {
+                        v4.contains(c7)
+                    } else {
+                        (3964734147u32 > f3)
+                    }),
+                    subgroup_ballot(v8),
+                );
                 let n10: u32 = v9.count() % 6u32;
                 let mut c11: u32 = 0u32;
                 while c11 < n10 {
                     c11 += 1u32;
                     let v12: bool = v8;
                     let acc2: f32 = acc2;
-                    acc1 = (if (subgroup_local_invocation_id() == 0u32) { acc1 } else { subgroup_ballot(subgroup_broadcast_first(v12)) });
+                    acc1 = (if (subgroup_local_invocation_id() == 0u32) {
+                        acc1
+                    } else {
+                        subgroup_ballot(subgroup_broadcast_first(v12))
+                    });
                 }
-            } else {
-            }
+            } else {}
         }
-    } else {
-    }
+    } else {}
     (acc2 + 1000000.0f32)
 }
 
 #[ballot::kernel]
 pub fn k09() {
     let mut acc1: i32 = (!(-7i32));
-    let f2: u32 = subgroup_ballot_find_msb(subgroup_ballot(subgroup_local_invocation_id() > 1u32));
-    if (subgroup_ballot((subgroup_ballot_bit_extract(SubgroupMask::EMPTY, (f2 % subgroup_size())) || (SubgroupMask::EMPTY).contains(subgroup_size())))).contains(subgroup_local_invocation_id()) {
+    let f2: u32 = subgroup_ballot_find_msb(
+        subgroup_ballot(subgroup_local_invocation_id() > 1u32),
+    );
+    if (subgroup_ballot(
+        (subgroup_ballot_bit_extract(SubgroupMask::EMPTY, (f2 % subgroup_size()))
+            || (SubgroupMask::EMPTY).contains(subgroup_size())),
+    ))
+        .contains(subgroup_local_invocation_id())
+    {
         let n3: u32 = (subgroup_ballot(true)).count() % 6u32;
         let mut c4: u32 = 0u32;
         while c4 < n3 {
@@ -438,7 +536,9 @@ pub fn k09() {
             } else if v5.contains(subgroup_local_invocation_id()) {
                 acc1 = (-8i32);
             } else {
-                let v7: u32 = subgroup_broadcast_first(subgroup_ballot_bit_count(subgroup_ballot(true)));
+                let v7: u32 = subgroup_broadcast_first(
+                    subgroup_ballot_bit_count(subgroup_ballot(true)),
+                );
             }
         }
         acc1 |= (if (true || true) { acc1 } else { acc1 });
@@ -450,20 +550,35 @@ pub fn k09() {
                 break;
             }
             c9 += 1u32;
-            let mut v10: f32 = ((if subgroup_broadcast_first(true) { ((-2.5f32) + 1000000.0f32) } else { (-1.0f32) }) + 100.0f32);
+            let mut v10: f32 = ((if subgroup_broadcast_first(true) {
+                ((-2.5f32) + 1000000.0f32)
+            } else {
+                (-1.0f32)
+            }) + 100.0f32);
         }
-        let v11: SubgroupMask = subgroup_ballot((SubgroupMask::first(33u32)).contains(subgroup_ballot_find_msb((SubgroupMask::first(100u32) | subgroup_eq_mask()))));
+        let v11: SubgroupMask = subgroup_ballot(
+            (SubgroupMask::first(33u32))
+                .contains(
+                    subgroup_ballot_find_msb(
+                        (SubgroupMask::first(100u32) | subgroup_eq_mask()),
+                    ),
+                ),
+        );
     }
 }
 
 #[ballot::kernel]
 pub fn k10(p0: u32) -> i32 {
     let mut acc1: u32 = (!(65535u32 ^ p0));
-    let mut acc2: i32 = (subgroup_broadcast_first((-10i32)) << subgroup_ballot_find_lsb((SubgroupMask::ALL | subgroup_eq_mask())));
+    let mut acc2: i32 = (subgroup_broadcast_first((-10i32))
+        << subgroup_ballot_find_lsb((SubgroupMask::ALL | subgroup_eq_mask())));
     let f3: SubgroupMask = subgroup_eq_mask();
-    let n4: u32 = subgroup_ballot_inclusive_bit_count(subgroup_broadcast_first(f3)) % 6u32;
+    let n4: u32 = subgroup_ballot_inclusive_bit_count(subgroup_broadcast_first(f3))
+        % 6u32;
     let mut c5: u32 = 0u32;
-    while c5 < n4 && f3.contains(subgroup_ballot_find_lsb((f3 | SubgroupMask::lane(0u32)))) {
+    while c5 < n4
+        && f3.contains(subgroup_ballot_find_lsb((f3 | SubgroupMask::lane(0u32))))
+    {
         c5 += 1u32;
         if subgroup_elect() {
             acc2 = ((((-0.0f32) * 2.0f32) as i32) % acc2);
@@ -474,12 +589,15 @@ pub fn k10(p0: u32) -> i32 {
             let v8: f32 = h4(f3, (c5 / subgroup_local_invocation_id()));
         }
         let v9: i32 = if (subgroup_local_invocation_id() <= (!p0)) {
-            let t10: SubgroupMask = subgroup_ballot((subgroup_local_invocation_id() == 0u32));
+            let t10: SubgroupMask = subgroup_ballot(
+                (subgroup_local_invocation_id() == 0u32),
+            );
             (acc2 - (acc2 | (true as i32)))
         } else {
             acc2
         };
-        acc2 = ((if true { v9 } else { (if false { v9 } else { (-8i32) }) }) | (if subgroup_elect() { acc2 } else { (acc2 * acc2) }));
+        acc2 = ((if true { v9 } else { (if false { v9 } else { (-8i32) }) })
+            | (if subgroup_elect() { acc2 } else { (acc2 * acc2) }));
     }
     let mut v11: f32 = (9i32 as f32);
     acc2 = ((-(v11 + (-0.0f32))) as i32);
@@ -516,14 +634,23 @@ pub fn k11(p0: i32) -> SubgroupMask {
                 } else {
                     4294967295u32
                 };
-                let v10: u32 = (if subgroup_broadcast_first(true) { n6 } else { subgroup_ballot_inclusive_bit_count(acc2) });
-            } else {
-            }
-        } else if (((p0 as f32) + subgroup_broadcast(2.0f32, 0)) <= (-(-0.0f32))) {
-        } else {
-        }
+                let v10: u32 = (if subgroup_broadcast_first(true) {
+                    n6
+                } else {
+                    subgroup_ballot_inclusive_bit_count(acc2)
+                });
+            } else {}
+        } else if (((p0 as f32) + subgroup_broadcast(2.0f32, 0)) <= (-(-0.0f32)))
+        {} else {}
     }
-    return (f3 ^ SubgroupMask::lane((if subgroup_broadcast_first(subgroup_elect()) { subgroup_ballot_inclusive_bit_count(acc2) } else { (!1662862726u32) })));
+    return (f3
+        ^ SubgroupMask::lane(
+            (if subgroup_broadcast_first(subgroup_elect()) {
+                subgroup_ballot_inclusive_bit_count(acc2)
+            } else {
+                (!1662862726u32)
+            }),
+        ));
 }
 
 #[ballot::kernel]
@@ -547,18 +674,22 @@ pub fn k12(p0: f32) -> SubgroupMask {
         c7 += 1u32;
         let v8: i32 = acc1;
     }
-    if (subgroup_local_invocation_id() < subgroup_ballot_inclusive_bit_count(SubgroupMask::lane(0u32))) {
-        let mut v9: u32 = if (((!f3) & SubgroupMask::ALL)).contains(subgroup_local_invocation_id()) {
+    if (subgroup_local_invocation_id()
+        < subgroup_ballot_inclusive_bit_count(SubgroupMask::lane(0u32)))
+    {
+        let mut v9: u32 = if (((!f3) & SubgroupMask::ALL))
+            .contains(subgroup_local_invocation_id())
+        {
             let t10: u32 = 100u32;
             (t10 ^ (n6 ^ n6))
         } else {
             subgroup_ballot_find_msb(subgroup_ballot(true))
         };
-        let mut v11: SubgroupMask = (subgroup_ballot(true) & SubgroupMask::first((31u32 % n6)));
+        let mut v11: SubgroupMask = (subgroup_ballot(true)
+            & SubgroupMask::first((31u32 % n6)));
     }
     let n12: u32 = subgroup_ballot_find_msb(subgroup_ballot(true)) % 6u32;
-    for i13 in 1u32..n12 {
-    }
+    for i13 in 1u32..n12 {}
     (f3 ^ (acc2 & subgroup_ballot((10i32 > (-4i32)))))
 }
 
@@ -571,7 +702,10 @@ pub fn k13(p0: SubgroupMask, p1: SubgroupMask, #[uniform] p2: SubgroupMask) -> b
     s4 <<= acc1;
     let mut v5: u32 = acc1;
     s4 <<= v5;
-    let v6: SubgroupMask = h5((subgroup_elect() && (if false { acc2 } else { acc2 })), (SubgroupMask::first(16u32) ^ SubgroupMask::lane(305419896u32)));
+    let v6: SubgroupMask = h5(
+        (subgroup_elect() && (if false { acc2 } else { acc2 })),
+        (SubgroupMask::first(16u32) ^ SubgroupMask::lane(305419896u32)),
+    );
     acc1 = (acc1 >> 128u32);
     acc2 |= acc2;
     if acc2 {
@@ -600,7 +734,9 @@ pub fn k14(p0: bool, #[uniform] p1: SubgroupMask) -> SubgroupMask {
     if (2147483648u32 == acc1) {
         let mut v6: u32 = subgroup_size();
         let v7: bool = (p1 == acc2);
-        let n8: u32 = subgroup_ballot_find_msb((subgroup_gt_mask() | SubgroupMask::lane(0u32))) % 6u32;
+        let n8: u32 = subgroup_ballot_find_msb(
+            (subgroup_gt_mask() | SubgroupMask::lane(0u32)),
+        ) % 6u32;
         let mut c9: u32 = 0u32;
         loop {
             if c9 >= n8 {
@@ -625,8 +761,7 @@ pub fn k14(p0: bool, #[uniform] p1: SubgroupMask) -> SubgroupMask {
                 let mut v15: SubgroupMask = SubgroupMask::first(33u32);
             }
         }
-    } else {
-    }
+    } else {}
     return (v4 ^ SubgroupMask::first(33u32));
 }
 
@@ -655,13 +790,14 @@ pub fn k15(p0: u32, p1: i32) -> f32 {
     } else {
         subgroup_ballot_inclusive_bit_count(SubgroupMask::lane(64u32))
     };
-    let v11: u32 = subgroup_ballot_find_lsb((SubgroupMask::lane(subgroup_local_invocation_id()) | SubgroupMask::lane(0u32)));
+    let v11: u32 = subgroup_ballot_find_lsb(
+        (SubgroupMask::lane(subgroup_local_invocation_id()) | SubgroupMask::lane(0u32)),
+    );
     if (p0 != 4u32) {
         acc1 ^= subgroup_le_mask();
     } else if f3 {
         let v12: bool = (acc2 == 1.0f32);
-    } else {
-    }
+    } else {}
     return (acc2 + acc2);
 }
 
@@ -693,10 +829,12 @@ pub fn k16(p0: i32, #[uniform] p1: i32, p2: i32) -> f32 {
                 let mut v11: SubgroupMask = (!SubgroupMask::EMPTY);
                 let mut v12: SubgroupMask = v11;
             }
-            if (subgroup_local_invocation_id() >= subgroup_broadcast((acc1 as u32), 64)) {
+            if (subgroup_local_invocation_id() >= subgroup_broadcast((acc1 as u32), 64))
+            {
                 break;
             }
-            v4 = (((if acc1 { 16u32 } else { 9u32 }) as i32) ^ ((f3 | p2) / (true as i32)));
+            v4 = (((if acc1 { 16u32 } else { 9u32 }) as i32)
+                ^ ((f3 | p2) / (true as i32)));
             let mut v13: f32 = 1000000.0f32;
         }
     }
@@ -717,7 +855,11 @@ pub fn k17(p0: f32, p1: f32) -> f32 {
     acc1 = (v4).count();
     acc2 += (-((-10i32) as f32));
     let mut acc1: u32 = if (0xffffffffu32 > subgroup_ballot_inclusive_bit_count(v4)) {
-        let t5: u32 = (if false { subgroup_ballot_find_msb(subgroup_ballot(true)) } else { (acc1 - acc1) });
+        let t5: u32 = (if false {
+            subgroup_ballot_find_msb(subgroup_ballot(true))
+        } else {
+            (acc1 - acc1)
+        });
         (t5 - subgroup_broadcast_first((!1234347314u32)))
     } else {
         (acc1 / (if true { acc1 } else { acc1 }))
@@ -730,8 +872,7 @@ pub fn k17(p0: f32, p1: f32) -> f32 {
             if (subgroup_broadcast_first((v4 | v4)) == v4) {
                 return (v6 + ((acc1 as f32) + 7.25f32));
             }
-        } else {
-        }
+        } else {}
     }
     return (f3 + (-2.5f32));
 }
@@ -740,7 +881,11 @@ pub fn k17(p0: f32, p1: f32) -> f32 {
 pub fn k18() -> u32 {
     let mut acc1: SubgroupMask = subgroup_ballot(true);
     let mut acc2: u32 = subgroup_local_invocation_id();
-    let f3: SubgroupMask = subgroup_ballot(subgroup_inverse_ballot(subgroup_broadcast_first(subgroup_ballot((if true { true } else { false })))));
+    let f3: SubgroupMask = subgroup_ballot(
+        subgroup_inverse_ballot(
+            subgroup_broadcast_first(subgroup_ballot((if true { true } else { false }))),
+        ),
+    );
     let n4: u32 = acc2 % 6u32;
     let mut c5: u32 = 0u32;
     while c5 < n4 {
@@ -757,7 +902,9 @@ pub fn k18() -> u32 {
         let v6: SubgroupMask = h2((((-0.0f32) as i32) + ((-10i32) >> n4)));
         if false {
             let v7: u32 = if (subgroup_local_invocation_id() >= 2965048558u32) {
-                let t8: u32 = subgroup_ballot_find_lsb(((acc1 ^ v6) | SubgroupMask::lane(0u32)));
+                let t8: u32 = subgroup_ballot_find_lsb(
+                    ((acc1 ^ v6) | SubgroupMask::lane(0u32)),
+                );
                 (t8 + t8)
             } else {
                 acc2
@@ -793,8 +940,12 @@ pub fn k18() -> u32 {
 #[ballot::kernel]
 pub fn k19(p0: bool, p1: SubgroupMask, p2: SubgroupMask) {
     let mut acc1: f32 = (-(-0.0f32));
-    let f2: bool = subgroup_inverse_ballot(subgroup_ballot((subgroup_local_invocation_id() == 1u32)));
-    let n3: u32 = subgroup_broadcast_first((subgroup_local_invocation_id() | 3669696549u32)) % 6u32;
+    let f2: bool = subgroup_inverse_ballot(
+        subgroup_ballot((subgroup_local_invocation_id() == 1u32)),
+    );
+    let n3: u32 = subgroup_broadcast_first(
+        (subgroup_local_invocation_id() | 3669696549u32),
+    ) % 6u32;
     let mut c4: u32 = 0u32;
     loop {
         if c4 >= n3 {
@@ -832,21 +983,28 @@ pub fn k19(p0: bool, p1: SubgroupMask, p2: SubgroupMask) {
 pub fn k20(p0: u32, p1: SubgroupMask) -> bool {
     let mut acc1: i32 = ((8u32 % p0) as i32);
     let mut acc2: bool = true;
-    let f3: bool = subgroup_ballot_bit_extract((!SubgroupMask::first(5u32)), (subgroup_local_invocation_id() * 5u32 % subgroup_size()));
+    let f3: bool = subgroup_ballot_bit_extract(
+        (!SubgroupMask::first(5u32)),
+        (subgroup_local_invocation_id() * 5u32 % subgroup_size()),
+    );
     let n4: u32 = subgroup_local_invocation_id() % 6u32;
     for i5 in 0u32..n4 {
         acc2 |= subgroup_elect();
         let mut v6: SubgroupMask = p1;
     }
-    let mut v7: bool = (if (subgroup_ballot(acc2) == p1) { true } else { (subgroup_ballot_find_lsb((p1 | subgroup_eq_mask())) < 0x12345678u32) });
+    let mut v7: bool = (if (subgroup_ballot(acc2) == p1) {
+        true
+    } else {
+        (subgroup_ballot_find_lsb((p1 | subgroup_eq_mask())) < 0x12345678u32)
+    });
     if subgroup_broadcast_first(f3) {
         if (subgroup_size() >= 5u32) {
             let mut v8: i32 = acc1;
         }
-        if (subgroup_local_invocation_id() <= subgroup_local_invocation_id()) {
-        } else if (subgroup_local_invocation_id() <= ((if f3 { acc1 } else { (-2147483647i32) }) as u32)) {
-        } else {
-        }
+        if (subgroup_local_invocation_id() <= subgroup_local_invocation_id())
+        {} else if (subgroup_local_invocation_id()
+            <= ((if f3 { acc1 } else { (-2147483647i32) }) as u32))
+        {} else {}
     }
     (v7 ^ (if f3 { false } else { subgroup_inverse_ballot(subgroup_ballot((!false))) }))
 }
@@ -868,14 +1026,18 @@ pub fn k21(#[uniform] p0: i32) -> u32 {
         return (s4 + acc1);
     }
     acc1 = acc1;
-    let v7: u32 = subgroup_ballot_find_msb((SubgroupMask::lane(3u32) | SubgroupMask::lane(0u32)));
+    let v7: u32 = subgroup_ballot_find_msb(
+        (SubgroupMask::lane(3u32) | SubgroupMask::lane(0u32)),
+    );
     acc2 = (!s4);
     let v8: bool = subgroup_elect();
     if (subgroup_local_invocation_id() <= subgroup_broadcast_first(acc2)) {
         if v8 {
             let mut v9: i32 = p0;
             let v10: i32 = h1((SubgroupMask::lane(32u32)).count(), (-2.0f32));
-            let n11: u32 = subgroup_ballot_find_lsb((subgroup_ballot(true) | SubgroupMask::lane(0u32))) % 6u32;
+            let n11: u32 = subgroup_ballot_find_lsb(
+                (subgroup_ballot(true) | SubgroupMask::lane(0u32)),
+            ) % 6u32;
             let mut c12: u32 = 0u32;
             while c12 < n11 && (subgroup_elect() == v8) {
                 c12 += 1u32;
@@ -884,16 +1046,17 @@ pub fn k21(#[uniform] p0: i32) -> u32 {
                 for i15 in (subgroup_local_invocation_id() % 3u32)..n14 {
                     let mut v16: u32 = n14;
                 }
-                if false {
-                } else if (subgroup_local_invocation_id() == subgroup_local_invocation_id()) {
-                } else {
-                }
+                if false {} else if (subgroup_local_invocation_id()
+                    == subgroup_local_invocation_id())
+                {} else {}
             }
-        } else if (subgroup_local_invocation_id() == subgroup_ballot_find_msb(((if true { SubgroupMask::ALL } else { SubgroupMask::first(2u32) }) | subgroup_eq_mask()))) {
-        } else {
-        }
-    } else {
-    }
+        } else if (subgroup_local_invocation_id()
+            == subgroup_ballot_find_msb(
+                ((if true { SubgroupMask::ALL } else { SubgroupMask::first(2u32) })
+                    | subgroup_eq_mask()),
+            ))
+        {} else {}
+    } else {}
     (v7 + acc1)
 }
 
@@ -901,17 +1064,29 @@ pub fn k21(#[uniform] p0: i32) -> u32 {
 pub fn k22(p0: f32) -> bool {
     let mut acc1: u32 = (subgroup_ballot(true)).count();
     let mut acc2: bool = (!subgroup_broadcast_first(false));
-    let f3: u32 = subgroup_ballot_inclusive_bit_count((if subgroup_broadcast_first(acc2) { SubgroupMask::first(5u32) } else { SubgroupMask::first(acc1) }));
+    let f3: u32 = subgroup_ballot_inclusive_bit_count(
+        (if subgroup_broadcast_first(acc2) {
+            SubgroupMask::first(5u32)
+        } else {
+            SubgroupMask::first(acc1)
+        }),
+    );
     let v4: SubgroupMask = self::h2(subgroup_broadcast_first(8i32));
     let v5: u32 = 5u32;
     acc1 = subgroup_ballot_find_lsb((v4 | subgroup_eq_mask()));
     let mut v6: i32 = ((-9i32) & (-100i32));
     let mut v5: u32 = v5;
     acc1 |= 8u32;
-    let mut v7: bool = (subgroup_ballot_bit_extract(subgroup_broadcast(v4, 0), ((9u32 & 16u32) % subgroup_size())) | true);
+    let mut v7: bool = (subgroup_ballot_bit_extract(
+        subgroup_broadcast(v4, 0),
+        ((9u32 & 16u32) % subgroup_size()),
+    ) | true);
     if (v4).contains(subgroup_local_invocation_id()) {
         acc1 = (acc1 | subgroup_ballot_find_lsb(subgroup_ballot(true)));
-        let v8: i32 = (-(931351621i32 >> subgroup_ballot_find_msb((SubgroupMask::lane(1u32) | subgroup_eq_mask()))));
+        let v8: i32 = (-(931351621i32
+            >> subgroup_ballot_find_msb(
+                (SubgroupMask::lane(1u32) | subgroup_eq_mask()),
+            )));
         let p0: f32 = subgroup_broadcast_first((subgroup_broadcast_first(p0) % p0));
     } else {
         let v9: i32 = if v4.contains(subgroup_local_invocation_id()) {
@@ -950,7 +1125,12 @@ pub fn k23(p0: SubgroupMask, p1: bool) -> bool {
                     } else {
                         ((305419896u32 as i32) >> n4)
                     };
-                } else if (subgroup_inverse_ballot(subgroup_ballot((subgroup_local_invocation_id() == (subgroup_size() - 1u32)))) | acc2) {
+                } else if (subgroup_inverse_ballot(
+                    subgroup_ballot(
+                        (subgroup_local_invocation_id() == (subgroup_size() - 1u32)),
+                    ),
+                ) | acc2)
+                {
                     let v9: i32 = (-4i32);
                 } else {
                     acc1 ^= subgroup_broadcast(n4, 0);
@@ -969,16 +1149,16 @@ pub fn k23(p0: SubgroupMask, p1: bool) -> bool {
                     }
                     if (n6 < (c7 - (if true { 65535u32 } else { subgroup_size() }))) {
                         let v11: bool = acc2;
-                    } else if ((-100i32) <= ((-655465066i32) + (if acc2 { (-2147483647i32) } else { 2i32 }))) {
-                    } else {
-                    }
+                    } else if ((-100i32)
+                        <= ((-655465066i32)
+                            + (if acc2 { (-2147483647i32) } else { 2i32 })))
+                    {} else {}
                 }
             }
-        } else if (32u32 > 305419896u32) {
-        } else {
-        }
+        } else if (32u32 > 305419896u32) {} else {}
     }
-    (acc2 ^ (if acc2 { p1 } else { ((n4 as f32) < (if true { 1.0f32 } else { 2.0f32 })) }))
+    (acc2
+        ^ (if acc2 { p1 } else { ((n4 as f32) < (if true { 1.0f32 } else { 2.0f32 })) }))
 }
 
 #[ballot::kernel]
@@ -990,9 +1170,18 @@ pub fn k24(#[uniform] p0: bool, p1: bool, #[uniform] p2: bool, p3: SubgroupMask)
         return (acc2 + (f3 as f32));
     }
     subgroup_ballot_find_msb(subgroup_ballot(true));
-    acc1 = (subgroup_inverse_ballot((if true { p3 } else { SubgroupMask::lane(127u32) })) as i32);
+    acc1 = (subgroup_inverse_ballot((if true { p3 } else { SubgroupMask::lane(127u32) }))
+        as i32);
     if subgroup_elect() {
-        acc2 = (if (if (!p2) { subgroup_inverse_ballot(SubgroupMask::ALL) } else { true }) { ((if false { 1.0f32 } else { 1000000.0f32 }) + (-0.5f32)) } else { 3.75f32 });
+        acc2 = (if (if (!p2) {
+            subgroup_inverse_ballot(SubgroupMask::ALL)
+        } else {
+            true
+        }) {
+            ((if false { 1.0f32 } else { 1000000.0f32 }) + (-0.5f32))
+        } else {
+            3.75f32
+        });
         acc2 -= ((if p2 { (-10i32) } else { 8i32 }) as f32);
     } else {
         acc1 %= (-100i32);
@@ -1014,7 +1203,10 @@ pub fn k25() -> f32 {
     }
     acc1 += (9u32 as i32);
     let v4: i32 = acc1;
-    let v5: SubgroupMask = h0(subgroup_inverse_ballot(SubgroupMask::lane(127u32)), subgroup_broadcast_first(subgroup_ballot_find_msb(subgroup_ballot(true))));
+    let v5: SubgroupMask = h0(
+        subgroup_inverse_ballot(SubgroupMask::lane(127u32)),
+        subgroup_broadcast_first(subgroup_ballot_find_msb(subgroup_ballot(true))),
+    );
     if subgroup_elect() {
         return (acc2 + (acc2 * (7.25f32 * 1.0f32)));
     }
@@ -1023,10 +1215,10 @@ pub fn k25() -> f32 {
     if (f3 == ((acc2 as u32) << f3)) {
         let v8: u32 = subgroup_ballot_exclusive_bit_count(subgroup_ballot(false));
     }
-    let v9: u32 = (subgroup_broadcast((subgroup_size() % subgroup_size()), 1) * subgroup_ballot_find_msb(subgroup_ballot(true)));
+    let v9: u32 = (subgroup_broadcast((subgroup_size() % subgroup_size()), 1)
+        * subgroup_ballot_find_msb(subgroup_ballot(true)));
     if false {
-        if (f3 == 5u32) {
-        }
+        if (f3 == 5u32) {}
     }
     (acc2 + ((-0.0f32) - (if subgroup_elect() { 0.5f32 } else { ((-8i32) as f32) })))
 }
@@ -1046,7 +1238,9 @@ pub fn k26(#[uniform] p0: i32, p1: f32, #[uniform] p2: f32) -> u32 {
     }
     let mut p0: i32 = ((subgroup_elect() as i32) % (p2 as i32));
     let mut v6: u32 = if subgroup_elect() {
-        let t7: u32 = subgroup_ballot_find_lsb((subgroup_ballot(true) | SubgroupMask::lane(0u32)));
+        let t7: u32 = subgroup_ballot_find_lsb(
+            (subgroup_ballot(true) | SubgroupMask::lane(0u32)),
+        );
         (t7 - subgroup_ballot_find_lsb(subgroup_ballot(true)))
     } else {
         (n4 | acc2)
@@ -1100,11 +1294,16 @@ pub fn k28() -> i32 {
     let mut acc1: SubgroupMask = (!(SubgroupMask::EMPTY | SubgroupMask::first(100u32)));
     let mut acc2: i32 = 6i32;
     let f3: SubgroupMask = subgroup_gt_mask();
-    let n4: u32 = subgroup_ballot_find_lsb((SubgroupMask::lane(32u32) | SubgroupMask::lane(0u32))) % 6u32;
+    let n4: u32 = subgroup_ballot_find_lsb(
+        (SubgroupMask::lane(32u32) | SubgroupMask::lane(0u32)),
+    ) % 6u32;
     for i5 in 0u32..n4 {
-        let mut v6: u32 = ((subgroup_broadcast_first(i5) ^ subgroup_ballot_find_lsb(subgroup_ballot(true))) + ((!i5) << n4));
+        let mut v6: u32 = ((subgroup_broadcast_first(i5)
+            ^ subgroup_ballot_find_lsb(subgroup_ballot(true))) + ((!i5) << n4));
         acc2 = 8i32;
-        let mut v7: i32 = if (subgroup_local_invocation_id() != subgroup_broadcast_first((subgroup_local_invocation_id() << v6))) {
+        let mut v7: i32 = if (subgroup_local_invocation_id()
+            != subgroup_broadcast_first((subgroup_local_invocation_id() << v6)))
+        {
             return (acc2 - acc2);
         } else {
             (acc2 + (acc2 ^ (-3i32)))
@@ -1128,15 +1327,21 @@ pub fn k28() -> i32 {
         let mut c14: u32 = 0u32;
         while c14 < n13 {
             c14 += 1u32;
-            if (subgroup_broadcast_first((n8 as f32)) > ((1.0f32 + 7.25f32) - (1.0f32 / 1.0f32))) {
+            if (subgroup_broadcast_first((n8 as f32))
+                > ((1.0f32 + 7.25f32) - (1.0f32 / 1.0f32)))
+            {
                 return (acc2 ^ acc2);
             }
         }
     }
-    if (subgroup_local_invocation_id() > (acc1.is_empty() as u32)) {
-    } else if (((false ^ true) != (!true)) && (if subgroup_broadcast(false, 1) { subgroup_ballot_bit_extract(f3, n8) } else { true })) {
-    } else {
-    }
+    if (subgroup_local_invocation_id() > (acc1.is_empty() as u32))
+    {} else if (((false ^ true) != (!true))
+        && (if subgroup_broadcast(false, 1) {
+            subgroup_ballot_bit_extract(f3, n8)
+        } else {
+            true
+        }))
+    {} else {}
     (acc2 ^ (((false as u32) as i32) | (-9i32)))
 }
 
@@ -1144,11 +1349,14 @@ pub fn k28() -> i32 {
 pub fn k29(p0: bool, #[uniform] p1: bool) {
     let mut acc1: u32 = 2u32;
     let f2: SubgroupMask = subgroup_le_mask();
-    let mut s3: u32 = (subgroup_local_invocation_id() + subgroup_ballot_inclusive_bit_count(f2));
+    let mut s3: u32 = (subgroup_local_invocation_id()
+        + subgroup_ballot_inclusive_bit_count(f2));
     s3 >>= acc1;
     s3 %= s3;
     let v4: u32 = if (f2).is_empty() {
-        let t5: u32 = subgroup_ballot_find_lsb((subgroup_ge_mask() | subgroup_eq_mask()));
+        let t5: u32 = subgroup_ballot_find_lsb(
+            (subgroup_ge_mask() | subgroup_eq_mask()),
+        );
         (t5 ^ t5)
     } else {
         ((p1 as u32) % (false as u32))
@@ -1159,23 +1367,26 @@ pub fn k29(p0: bool, #[uniform] p1: bool) {
             acc1 = 3276619774u32;
             let mut v7: u32 = s3;
         } else {
-            let v8: i32 = if (subgroup_local_invocation_id() < ((4i32 % (-2147483647i32)) as u32)) {
+            let v8: i32 = if (subgroup_local_invocation_id()
+                < ((4i32 % (-2147483647i32)) as u32))
+            {
                 let t9: u32 = ((s3 / v6) - subgroup_local_invocation_id());
                 (-(10i32 - 7i32))
             } else {
                 (2147483647i32 - (p0 as i32))
             };
             if f2.contains(subgroup_local_invocation_id()) {
-                acc1 |= subgroup_ballot_find_lsb((subgroup_ballot(p1) | SubgroupMask::lane(0u32)));
+                acc1
+                    |= subgroup_ballot_find_lsb(
+                        (subgroup_ballot(p1) | SubgroupMask::lane(0u32)),
+                    );
             } else {
                 let f2: SubgroupMask = f2;
                 acc1 |= ((v6 - acc1) >> v6);
             }
         }
         let v10: i32 = (-907024367i32);
-    } else if (subgroup_local_invocation_id() <= 9u32) {
-    } else {
-    }
+    } else if (subgroup_local_invocation_id() <= 9u32) {} else {}
     return;
 }
 
@@ -1186,7 +1397,9 @@ pub fn k30(#[uniform] p0: u32, p1: i32, #[uniform] p2: bool) -> i32 {
     let f3: SubgroupMask = subgroup_lt_mask();
     let v4: SubgroupMask = h3(100.0f32);
     let v5: u32 = subgroup_local_invocation_id();
-    let n6: u32 = subgroup_ballot_find_lsb((subgroup_broadcast(v4, 0) | subgroup_eq_mask())) % 6u32;
+    let n6: u32 = subgroup_ballot_find_lsb(
+        (subgroup_broadcast(v4, 0) | subgroup_eq_mask()),
+    ) % 6u32;
     let mut c7: u32 = 0u32;
     while c7 < n6 && (n6 > 128u32) {
         c7 += 1u32;
@@ -1195,7 +1408,12 @@ pub fn k30(#[uniform] p0: u32, p1: i32, #[uniform] p2: bool) -> i32 {
         while c9 < n8 {
             c9 += 1u32;
             let v10: SubgroupMask = self::h2(p1);
-            if (if f3.is_empty() { ((v4 & SubgroupMask::ALL) == (SubgroupMask::EMPTY ^ SubgroupMask::first(5u32))) } else { (!subgroup_broadcast_first(true)) }) {
+            if (if f3.is_empty() {
+                ((v4 & SubgroupMask::ALL)
+                    == (SubgroupMask::EMPTY ^ SubgroupMask::first(5u32)))
+            } else {
+                (!subgroup_broadcast_first(true))
+            }) {
                 break;
             }
         }
@@ -1216,7 +1434,10 @@ pub fn k31(#[uniform] p0: i32) -> bool {
     let mut acc1: u32 = subgroup_local_invocation_id();
     let mut acc2: bool = (!(0u32 <= 128u32));
     let f3: bool = subgroup_elect();
-    subgroup_ballot_bit_extract(SubgroupMask::lane(127u32), (subgroup_ballot_find_msb(subgroup_ballot(true)) % subgroup_size()));
+    subgroup_ballot_bit_extract(
+        SubgroupMask::lane(127u32),
+        (subgroup_ballot_find_msb(subgroup_ballot(true)) % subgroup_size()),
+    );
     let mut v4: SubgroupMask = SubgroupMask::lane((1000000.0f32 as u32));
     acc2 = f3;
     let v5: bool = acc2;
@@ -1227,7 +1448,11 @@ pub fn k31(#[uniform] p0: i32) -> bool {
             break;
         }
         c7 += 1u32;
-        acc2 &= (subgroup_ballot_bit_extract(v4, (subgroup_local_invocation_id() % subgroup_size())) && subgroup_elect());
+        acc2
+            &= (subgroup_ballot_bit_extract(
+                v4,
+                (subgroup_local_invocation_id() % subgroup_size()),
+            ) && subgroup_elect());
         acc1 = subgroup_size();
         if (n6 < ((-2i32) as u32)) {
             return (v5 ^ (SubgroupMask::EMPTY == SubgroupMask::first(100u32)));
@@ -1235,14 +1460,19 @@ pub fn k31(#[uniform] p0: i32) -> bool {
         let mut v8: SubgroupMask = subgroup_ballot((!(!v5)));
     }
     if f3 {
-        if (true | (subgroup_broadcast_first(n6) == (subgroup_local_invocation_id() ^ (if f3 { acc1 } else { 305419896u32 })))) {
+        if (true
+            | (subgroup_broadcast_first(n6)
+                == (subgroup_local_invocation_id()
+                    ^ (if f3 { acc1 } else { 305419896u32 }))))
+        {
             let mut v9: bool = v5;
-        } else {
-        }
-    } else if (false ^ f3) {
-    } else {
-    }
-    (v5 ^ (f3 || subgroup_broadcast_first(subgroup_inverse_ballot(subgroup_ballot(subgroup_elect())))))
+        } else {}
+    } else if (false ^ f3) {} else {}
+    (v5
+        ^ (f3
+            || subgroup_broadcast_first(
+                subgroup_inverse_ballot(subgroup_ballot(subgroup_elect())),
+            )))
 }
 
 #[ballot::kernel]
@@ -1253,7 +1483,8 @@ pub fn k32(p0: f32) -> bool {
     if subgroup_elect() {
         return (acc2 ^ acc2);
     }
-    let n4: u32 = (subgroup_ballot_find_msb((SubgroupMask::EMPTY | subgroup_eq_mask())) << 5u32) % 6u32;
+    let n4: u32 = (subgroup_ballot_find_msb((SubgroupMask::EMPTY | subgroup_eq_mask()))
+        << 5u32) % 6u32;
     let mut c5: u32 = 0u32;
     loop {
         if c5 >= n4 {
@@ -1264,7 +1495,8 @@ pub fn k32(p0: f32) -> bool {
         if (subgroup_local_invocation_id() != c5) {
             break;
         }
-        let v6: SubgroupMask = (subgroup_broadcast_first((SubgroupMask::EMPTY & f3)) | (acc1 ^ SubgroupMask::ALL));
+        let v6: SubgroupMask = (subgroup_broadcast_first((SubgroupMask::EMPTY & f3))
+            | (acc1 ^ SubgroupMask::ALL));
         acc1 = SubgroupMask::EMPTY;
     }
     let mut v7: f32 = ((p0 * (7.25f32 % p0)) - 100.0f32);
@@ -1304,12 +1536,9 @@ pub fn k33(p0: SubgroupMask, #[uniform] p1: u32) -> f32 {
                 acc2 *= (subgroup_local_invocation_id() as f32);
             } else if ((!p0)).contains(subgroup_local_invocation_id()) {
                 let v9: u32 = f3;
-            } else {
-            }
-        } else {
-        }
-    } else {
-    }
+            } else {}
+        } else {}
+    } else {}
     (acc2 + (-((p1 + f3) as f32)))
 }
 
@@ -1317,7 +1546,10 @@ pub fn k33(p0: SubgroupMask, #[uniform] p1: u32) -> f32 {
 pub fn k34(#[uniform] p0: bool, #[uniform] p1: bool) -> i32 {
     let mut acc1: u32 = subgroup_local_invocation_id();
     let mut acc2: i32 = (2.0f32 as i32);
-    let f3: SubgroupMask = subgroup_ballot((subgroup_ballot(subgroup_inverse_ballot(SubgroupMask::ALL))).contains(subgroup_local_invocation_id()));
+    let f3: SubgroupMask = subgroup_ballot(
+        (subgroup_ballot(subgroup_inverse_ballot(SubgroupMask::ALL)))
+            .contains(subgroup_local_invocation_id()),
+    );
     let n4: u32 = (subgroup_broadcast(1.0f32, 3) as u32) % 6u32;
     let mut c5: u32 = 0u32;
     while c5 < n4 {
@@ -1325,7 +1557,9 @@ pub fn k34(#[uniform] p0: bool, #[uniform] p1: bool) -> i32 {
         let v6: SubgroupMask = self::h2(65536i32);
     }
     acc1 = acc1;
-    let v7: i32 = if (subgroup_local_invocation_id() == subgroup_ballot_inclusive_bit_count(subgroup_le_mask())) {
+    let v7: i32 = if (subgroup_local_invocation_id()
+        == subgroup_ballot_inclusive_bit_count(subgroup_le_mask()))
+    {
         return (acc2 + acc2);
     } else {
         subgroup_broadcast(acc2, 2)
@@ -1337,21 +1571,32 @@ pub fn k34(#[uniform] p0: bool, #[uniform] p1: bool) -> i32 {
     } else {
         (if (!p1) { acc2 } else { (-v7) })
     };
-    if (acc1 >= (if (subgroup_elect() != true) { 32u32 } else { subgroup_ballot_find_msb(f3) })) {
+    if (acc1
+        >= (if (subgroup_elect() != true) {
+            32u32
+        } else {
+            subgroup_ballot_find_msb(f3)
+        }))
+    {
         return (v9 ^ v9);
     }
     if ((!p0) ^ p0) {
         let mut v11: f32 = 3.75f32;
     } else if p0 {
-        let v12: bool = (if subgroup_inverse_ballot(subgroup_ballot(v8.is_empty())) { false } else { true });
-    } else {
-    }
+        let v12: bool = (if subgroup_inverse_ballot(subgroup_ballot(v8.is_empty())) {
+            false
+        } else {
+            true
+        });
+    } else {}
     return (v9 ^ (v9 ^ (0.0f32 as i32)));
 }
 
 #[ballot::kernel]
 pub fn k35() -> f32 {
-    let mut acc1: u32 = subgroup_ballot_find_lsb((SubgroupMask::first(5u32) | SubgroupMask::lane(0u32)));
+    let mut acc1: u32 = subgroup_ballot_find_lsb(
+        (SubgroupMask::first(5u32) | SubgroupMask::lane(0u32)),
+    );
     let mut acc2: f32 = ((-1.0f32) - ((-0.0f32) - 7.25f32));
     let f3: bool = subgroup_inverse_ballot(subgroup_ballot(true));
     let n4: u32 = 2u32 % 6u32;
@@ -1367,7 +1612,10 @@ pub fn k35() -> f32 {
     let n6: u32 = acc1 % 6u32;
     for i7 in (subgroup_local_invocation_id() % 3u32)..(n4 % 6u32) {
         let mut v8: u32 = subgroup_ballot_bit_count(SubgroupMask::lane(i7));
-        if subgroup_ballot_bit_extract(SubgroupMask::EMPTY, (2147483648u32 % subgroup_size())) {
+        if subgroup_ballot_bit_extract(
+            SubgroupMask::EMPTY,
+            (2147483648u32 % subgroup_size()),
+        ) {
             let v9: i32 = if (!f3) {
                 return (acc2 + (-2.5f32));
             } else {
@@ -1375,8 +1623,11 @@ pub fn k35() -> f32 {
             };
             acc1 /= (i7 ^ subgroup_local_invocation_id());
         } else {
-            let v10: i32 = (subgroup_broadcast_first(subgroup_broadcast_first(f3)) as i32);
-            let mut v11: u32 = if (SubgroupMask::first(16u32)).contains(subgroup_local_invocation_id()) {
+            let v10: i32 = (subgroup_broadcast_first(subgroup_broadcast_first(f3))
+                as i32);
+            let mut v11: u32 = if (SubgroupMask::first(16u32))
+                .contains(subgroup_local_invocation_id())
+            {
                 let t12: i32 = v10;
                 (v8 + 305419896u32)
             } else {
@@ -1393,10 +1644,16 @@ pub fn k35() -> f32 {
 
 #[ballot::kernel]
 pub fn k36(p0: i32) -> f32 {
-    let mut acc1: SubgroupMask = SubgroupMask::first(subgroup_ballot_find_lsb((SubgroupMask::ALL | SubgroupMask::lane(0u32))));
+    let mut acc1: SubgroupMask = SubgroupMask::first(
+        subgroup_ballot_find_lsb((SubgroupMask::ALL | SubgroupMask::lane(0u32))),
+    );
     let mut acc2: f32 = (-1.0f32);
-    let f3: bool = subgroup_ballot_bit_extract(acc1, (subgroup_local_invocation_id() * 5u32 % subgroup_size()));
-    let n4: u32 = (subgroup_size() | subgroup_broadcast_first(subgroup_local_invocation_id())) % 6u32;
+    let f3: bool = subgroup_ballot_bit_extract(
+        acc1,
+        (subgroup_local_invocation_id() * 5u32 % subgroup_size()),
+    );
+    let n4: u32 = (subgroup_size()
+        | subgroup_broadcast_first(subgroup_local_invocation_id())) % 6u32;
     for i5 in (subgroup_local_invocation_id() % 3u32)..n4 {
         acc2 = 2.0f32;
         let v6: f32 = (acc2 + 1000000.0f32);
@@ -1409,7 +1666,9 @@ pub fn k36(p0: i32) -> f32 {
                     break;
                 }
                 c8 += 1u32;
-                let mut v9: u32 = subgroup_ballot_inclusive_bit_count(SubgroupMask::lane(127u32));
+                let mut v9: u32 = subgroup_ballot_inclusive_bit_count(
+                    SubgroupMask::lane(127u32),
+                );
                 acc1 = (SubgroupMask::first(1u32) | acc1);
             }
         } else if (if true { subgroup_elect() } else { f3 }) {
@@ -1421,17 +1680,24 @@ pub fn k36(p0: i32) -> f32 {
                 if (9i32 != (!(p0 + (-3i32)))) {
                     break;
                 }
-            } else if ((p0 ^ (if f3 { p0 } else { p0 })) < ((-0.0f32) as i32)) {
-            } else {
-            }
+            } else if ((p0 ^ (if f3 { p0 } else { p0 })) < ((-0.0f32) as i32)) {} else {}
         }
     }
     return (acc2 + (acc2 * (2u32 as f32)));
 }
 
 #[ballot::kernel]
-pub fn k37(#[uniform] p0: f32, #[uniform] p1: f32, p2: SubgroupMask, #[uniform] p3: i32) -> i32 {
-    let mut acc1: u32 = ((subgroup_local_invocation_id() == (subgroup_size() - 1u32)) as u32);
+pub fn k37(
+    #[uniform]
+    p0: f32,
+    #[uniform]
+    p1: f32,
+    p2: SubgroupMask,
+    #[uniform]
+    p3: i32,
+) -> i32 {
+    let mut acc1: u32 = ((subgroup_local_invocation_id() == (subgroup_size() - 1u32))
+        as u32);
     let mut acc2: i32 = ((-10i32) ^ (p3 & (-291392032i32)));
     let f3: u32 = subgroup_ballot_bit_count(SubgroupMask::lane(acc1));
     let mut s4: u32 = subgroup_broadcast_first(acc1);
@@ -1449,7 +1715,9 @@ pub fn k37(#[uniform] p0: f32, #[uniform] p1: f32, p2: SubgroupMask, #[uniform] 
     };
     let v8: u32 = f3;
     let mut v9: u32 = 9u32;
-    if ((if true { p2 } else { SubgroupMask::EMPTY })).contains(subgroup_local_invocation_id()) {
+    if ((if true { p2 } else { SubgroupMask::EMPTY }))
+        .contains(subgroup_local_invocation_id())
+    {
         let v10: SubgroupMask = p2;
     }
     let v11: SubgroupMask = subgroup_ballot(v5);
@@ -1465,17 +1733,32 @@ pub fn k38(p0: SubgroupMask, p1: u32, p2: u32) -> bool {
     let mut acc2: bool = (!(if false { true } else { false }));
     let f3: u32 = subgroup_ballot_inclusive_bit_count(p0);
     let v4: i32 = h1(f3, (-1.0f32));
-    let mut v5: u32 = subgroup_ballot_find_msb((SubgroupMask::ALL | SubgroupMask::lane(0u32)));
+    let mut v5: u32 = subgroup_ballot_find_msb(
+        (SubgroupMask::ALL | SubgroupMask::lane(0u32)),
+    );
     let mut v6: SubgroupMask = p0;
     if acc2 {
         let n7: u32 = (if acc2 { (f3 / 6u32) } else { (acc2 as u32) }) % 6u32;
         let mut c8: u32 = 0u32;
-        while c8 < n7 && (if acc2 { (false && acc2) } else { subgroup_ballot_bit_extract(SubgroupMask::EMPTY, (subgroup_size() % subgroup_size())) }) {
+        while c8 < n7
+            && (if acc2 {
+                (false && acc2)
+            } else {
+                subgroup_ballot_bit_extract(
+                    SubgroupMask::EMPTY,
+                    (subgroup_size() % subgroup_size()),
+                )
+            })
+        {
             c8 += 1u32;
             let mut c8: u32 = n7;
             acc1 = (((v5 / 0x0c7b4108u32) - 100u32) / subgroup_local_invocation_id());
         }
-        let n9: u32 = (if (p1 <= v5) { (subgroup_local_invocation_id() - 1u32) } else { (if acc2 { acc1 } else { 2u32 }) }) % 6u32;
+        let n9: u32 = (if (p1 <= v5) {
+            (subgroup_local_invocation_id() - 1u32)
+        } else {
+            (if acc2 { acc1 } else { 2u32 })
+        }) % 6u32;
         let mut c10: u32 = 0u32;
         while c10 < n9 {
             c10 += 1u32;
@@ -1492,9 +1775,7 @@ pub fn k38(p0: SubgroupMask, p1: u32, p2: u32) -> bool {
             }
             c12 += 1u32;
         }
-    } else if (subgroup_local_invocation_id() <= (((-100i32) as f32) as u32)) {
-    } else {
-    }
+    } else if (subgroup_local_invocation_id() <= (((-100i32) as f32) as u32)) {} else {}
     (acc2 ^ (subgroup_local_invocation_id() == (subgroup_size() - 1u32)))
 }
 
@@ -1504,7 +1785,11 @@ pub fn k39(p0: bool, p1: u32, p2: f32, #[uniform] p3: f32) {
     let f2: u32 = subgroup_ballot_exclusive_bit_count(subgroup_lt_mask());
     subgroup_ballot_find_lsb((SubgroupMask::EMPTY | SubgroupMask::lane(0u32)));
     if (subgroup_local_invocation_id() <= (SubgroupMask::lane(p1)).count()) {
-        let mut v3: i32 = (if subgroup_broadcast_first(true) { acc1 } else { (((-7i32) >> p1) % (acc1 - acc1)) });
+        let mut v3: i32 = (if subgroup_broadcast_first(true) {
+            acc1
+        } else {
+            (((-7i32) >> p1) % (acc1 - acc1))
+        });
         v3 %= 2147483647i32;
     }
     if p0 {
@@ -1519,7 +1804,13 @@ pub fn k39(p0: bool, p1: u32, p2: f32, #[uniform] p3: f32) {
         if (true ^ true) {
             return;
         }
-        acc1 = (if subgroup_inverse_ballot((SubgroupMask::first(p1) | subgroup_le_mask())) { ((-acc1) - acc1) } else { subgroup_broadcast_first(acc1) });
+        acc1 = (if subgroup_inverse_ballot(
+            (SubgroupMask::first(p1) | subgroup_le_mask()),
+        ) {
+            ((-acc1) - acc1)
+        } else {
+            subgroup_broadcast_first(acc1)
+        });
     }
     let v6: i32 = if (subgroup_local_invocation_id() > (SubgroupMask::ALL).count()) {
         let t7: u32 = subgroup_ballot_find_msb(subgroup_ballot(true));
@@ -1528,7 +1819,8 @@ pub fn k39(p0: bool, p1: u32, p2: f32, #[uniform] p3: f32) {
         acc1
     };
     let v8: u32 = subgroup_local_invocation_id();
-    acc1 = (!((acc1 ^ (-9i32)) >> subgroup_ballot_find_lsb((SubgroupMask::first(1u32) | subgroup_eq_mask()))));
+    acc1 = (!((acc1 ^ (-9i32))
+        >> subgroup_ballot_find_lsb((SubgroupMask::first(1u32) | subgroup_eq_mask()))));
 }
 
 /// Every kernel above, with adapters to its generated API.
@@ -1536,15 +1828,23 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "h0",
         params: &[(Type::Bool, true), (Type::U32, false)],
-        run: |sg, args| h0::run(sg, uniform_bool(&args[0]), &lanes_u32(&args[1])).map(per_lane),
-        run_dispatch: |d, args| h0::run_dispatch(d, uniform_bool(&args[0]), &lanes_u32(&args[1])).map(values),
+        run: |sg, args| {
+            h0::run(sg, uniform_bool(&args[0]), &lanes_u32(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            h0::run_dispatch(d, uniform_bool(&args[0]), &lanes_u32(&args[1])).map(values)
+        },
         ir: h0::ir,
     },
     Entry {
         name: "h1",
         params: &[(Type::U32, true), (Type::F32, false)],
-        run: |sg, args| h1::run(sg, uniform_u32(&args[0]), &lanes_f32(&args[1])).map(per_lane),
-        run_dispatch: |d, args| h1::run_dispatch(d, uniform_u32(&args[0]), &lanes_f32(&args[1])).map(values),
+        run: |sg, args| {
+            h1::run(sg, uniform_u32(&args[0]), &lanes_f32(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            h1::run_dispatch(d, uniform_u32(&args[0]), &lanes_f32(&args[1])).map(values)
+        },
         ir: h1::ir,
     },
     Entry {
@@ -1564,22 +1864,54 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "h4",
         params: &[(Type::Mask, true), (Type::U32, true)],
-        run: |sg, args| h4::run(sg, uniform_mask(&args[0]), uniform_u32(&args[1])).map(per_lane),
-        run_dispatch: |d, args| h4::run_dispatch(d, uniform_mask(&args[0]), uniform_u32(&args[1])).map(values),
+        run: |sg, args| {
+            h4::run(sg, uniform_mask(&args[0]), uniform_u32(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            h4::run_dispatch(d, uniform_mask(&args[0]), uniform_u32(&args[1]))
+                .map(values)
+        },
         ir: h4::ir,
     },
     Entry {
         name: "h5",
         params: &[(Type::Bool, false), (Type::Mask, false)],
-        run: |sg, args| h5::run(sg, &lanes_bool(&args[0]), &lanes_mask(&args[1])).map(per_lane),
-        run_dispatch: |d, args| h5::run_dispatch(d, &lanes_bool(&args[0]), &lanes_mask(&args[1])).map(values),
+        run: |sg, args| {
+            h5::run(sg, &lanes_bool(&args[0]), &lanes_mask(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            h5::run_dispatch(d, &lanes_bool(&args[0]), &lanes_mask(&args[1])).map(values)
+        },
         ir: h5::ir,
     },
     Entry {
         name: "k00",
-        params: &[(Type::U32, false), (Type::Bool, false), (Type::U32, false), (Type::U32, false)],
-        run: |sg, args| k00::run(sg, &lanes_u32(&args[0]), &lanes_bool(&args[1]), &lanes_u32(&args[2]), &lanes_u32(&args[3])).map(per_lane),
-        run_dispatch: |d, args| k00::run_dispatch(d, &lanes_u32(&args[0]), &lanes_bool(&args[1]), &lanes_u32(&args[2]), &lanes_u32(&args[3])).map(values),
+        params: &[
+            (Type::U32, false),
+            (Type::Bool, false),
+            (Type::U32, false),
+            (Type::U32, false),
+        ],
+        run: |sg, args| {
+            k00::run(
+                    sg,
+                    &lanes_u32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_u32(&args[2]),
+                    &lanes_u32(&args[3]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k00::run_dispatch(
+                    d,
+                    &lanes_u32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_u32(&args[2]),
+                    &lanes_u32(&args[3]),
+                )
+                .map(values)
+        },
         ir: k00::ir,
     },
     Entry {
@@ -1591,16 +1923,44 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k02",
-        params: &[(Type::F32, false), (Type::I32, false), (Type::Bool, false), (Type::F32, false)],
-        run: |sg, args| k02::run(sg, &lanes_f32(&args[0]), &lanes_i32(&args[1]), &lanes_bool(&args[2]), &lanes_f32(&args[3])).map(per_lane),
-        run_dispatch: |d, args| k02::run_dispatch(d, &lanes_f32(&args[0]), &lanes_i32(&args[1]), &lanes_bool(&args[2]), &lanes_f32(&args[3])).map(values),
+        params: &[
+            (Type::F32, false),
+            (Type::I32, false),
+            (Type::Bool, false),
+            (Type::F32, false),
+        ],
+        run: |sg, args| {
+            k02::run(
+                    sg,
+                    &lanes_f32(&args[0]),
+                    &lanes_i32(&args[1]),
+                    &lanes_bool(&args[2]),
+                    &lanes_f32(&args[3]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k02::run_dispatch(
+                    d,
+                    &lanes_f32(&args[0]),
+                    &lanes_i32(&args[1]),
+                    &lanes_bool(&args[2]),
+                    &lanes_f32(&args[3]),
+                )
+                .map(values)
+        },
         ir: k02::ir,
     },
     Entry {
         name: "k03",
         params: &[(Type::Mask, false), (Type::Bool, true)],
-        run: |sg, args| k03::run(sg, &lanes_mask(&args[0]), uniform_bool(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k03::run_dispatch(d, &lanes_mask(&args[0]), uniform_bool(&args[1])).map(values),
+        run: |sg, args| {
+            k03::run(sg, &lanes_mask(&args[0]), uniform_bool(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k03::run_dispatch(d, &lanes_mask(&args[0]), uniform_bool(&args[1]))
+                .map(values)
+        },
         ir: k03::ir,
     },
     Entry {
@@ -1620,15 +1980,43 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "k06",
         params: &[(Type::I32, true), (Type::U32, true)],
-        run: |sg, args| k06::run(sg, uniform_i32(&args[0]), uniform_u32(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k06::run_dispatch(d, uniform_i32(&args[0]), uniform_u32(&args[1])).map(values),
+        run: |sg, args| {
+            k06::run(sg, uniform_i32(&args[0]), uniform_u32(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k06::run_dispatch(d, uniform_i32(&args[0]), uniform_u32(&args[1]))
+                .map(values)
+        },
         ir: k06::ir,
     },
     Entry {
         name: "k07",
-        params: &[(Type::F32, false), (Type::Bool, false), (Type::I32, false), (Type::Mask, true)],
-        run: |sg, args| k07::run(sg, &lanes_f32(&args[0]), &lanes_bool(&args[1]), &lanes_i32(&args[2]), uniform_mask(&args[3])).map(per_lane),
-        run_dispatch: |d, args| k07::run_dispatch(d, &lanes_f32(&args[0]), &lanes_bool(&args[1]), &lanes_i32(&args[2]), uniform_mask(&args[3])).map(values),
+        params: &[
+            (Type::F32, false),
+            (Type::Bool, false),
+            (Type::I32, false),
+            (Type::Mask, true),
+        ],
+        run: |sg, args| {
+            k07::run(
+                    sg,
+                    &lanes_f32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_i32(&args[2]),
+                    uniform_mask(&args[3]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k07::run_dispatch(
+                    d,
+                    &lanes_f32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_i32(&args[2]),
+                    uniform_mask(&args[3]),
+                )
+                .map(values)
+        },
         ir: k07::ir,
     },
     Entry {
@@ -1669,36 +2057,81 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "k13",
         params: &[(Type::Mask, false), (Type::Mask, false), (Type::Mask, true)],
-        run: |sg, args| k13::run(sg, &lanes_mask(&args[0]), &lanes_mask(&args[1]), uniform_mask(&args[2])).map(per_lane),
-        run_dispatch: |d, args| k13::run_dispatch(d, &lanes_mask(&args[0]), &lanes_mask(&args[1]), uniform_mask(&args[2])).map(values),
+        run: |sg, args| {
+            k13::run(
+                    sg,
+                    &lanes_mask(&args[0]),
+                    &lanes_mask(&args[1]),
+                    uniform_mask(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k13::run_dispatch(
+                    d,
+                    &lanes_mask(&args[0]),
+                    &lanes_mask(&args[1]),
+                    uniform_mask(&args[2]),
+                )
+                .map(values)
+        },
         ir: k13::ir,
     },
     Entry {
         name: "k14",
         params: &[(Type::Bool, false), (Type::Mask, true)],
-        run: |sg, args| k14::run(sg, &lanes_bool(&args[0]), uniform_mask(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k14::run_dispatch(d, &lanes_bool(&args[0]), uniform_mask(&args[1])).map(values),
+        run: |sg, args| {
+            k14::run(sg, &lanes_bool(&args[0]), uniform_mask(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k14::run_dispatch(d, &lanes_bool(&args[0]), uniform_mask(&args[1]))
+                .map(values)
+        },
         ir: k14::ir,
     },
     Entry {
         name: "k15",
         params: &[(Type::U32, false), (Type::I32, false)],
-        run: |sg, args| k15::run(sg, &lanes_u32(&args[0]), &lanes_i32(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k15::run_dispatch(d, &lanes_u32(&args[0]), &lanes_i32(&args[1])).map(values),
+        run: |sg, args| {
+            k15::run(sg, &lanes_u32(&args[0]), &lanes_i32(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k15::run_dispatch(d, &lanes_u32(&args[0]), &lanes_i32(&args[1])).map(values)
+        },
         ir: k15::ir,
     },
     Entry {
         name: "k16",
         params: &[(Type::I32, false), (Type::I32, true), (Type::I32, false)],
-        run: |sg, args| k16::run(sg, &lanes_i32(&args[0]), uniform_i32(&args[1]), &lanes_i32(&args[2])).map(per_lane),
-        run_dispatch: |d, args| k16::run_dispatch(d, &lanes_i32(&args[0]), uniform_i32(&args[1]), &lanes_i32(&args[2])).map(values),
+        run: |sg, args| {
+            k16::run(
+                    sg,
+                    &lanes_i32(&args[0]),
+                    uniform_i32(&args[1]),
+                    &lanes_i32(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k16::run_dispatch(
+                    d,
+                    &lanes_i32(&args[0]),
+                    uniform_i32(&args[1]),
+                    &lanes_i32(&args[2]),
+                )
+                .map(values)
+        },
         ir: k16::ir,
     },
     Entry {
         name: "k17",
         params: &[(Type::F32, false), (Type::F32, false)],
-        run: |sg, args| k17::run(sg, &lanes_f32(&args[0]), &lanes_f32(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k17::run_dispatch(d, &lanes_f32(&args[0]), &lanes_f32(&args[1])).map(values),
+        run: |sg, args| {
+            k17::run(sg, &lanes_f32(&args[0]), &lanes_f32(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k17::run_dispatch(d, &lanes_f32(&args[0]), &lanes_f32(&args[1])).map(values)
+        },
         ir: k17::ir,
     },
     Entry {
@@ -1711,15 +2144,35 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "k19",
         params: &[(Type::Bool, false), (Type::Mask, false), (Type::Mask, false)],
-        run: |sg, args| k19::run(sg, &lanes_bool(&args[0]), &lanes_mask(&args[1]), &lanes_mask(&args[2])).map(per_lane),
-        run_dispatch: |d, args| k19::run_dispatch(d, &lanes_bool(&args[0]), &lanes_mask(&args[1]), &lanes_mask(&args[2])).map(values),
+        run: |sg, args| {
+            k19::run(
+                    sg,
+                    &lanes_bool(&args[0]),
+                    &lanes_mask(&args[1]),
+                    &lanes_mask(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k19::run_dispatch(
+                    d,
+                    &lanes_bool(&args[0]),
+                    &lanes_mask(&args[1]),
+                    &lanes_mask(&args[2]),
+                )
+                .map(values)
+        },
         ir: k19::ir,
     },
     Entry {
         name: "k20",
         params: &[(Type::U32, false), (Type::Mask, false)],
-        run: |sg, args| k20::run(sg, &lanes_u32(&args[0]), &lanes_mask(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k20::run_dispatch(d, &lanes_u32(&args[0]), &lanes_mask(&args[1])).map(values),
+        run: |sg, args| {
+            k20::run(sg, &lanes_u32(&args[0]), &lanes_mask(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k20::run_dispatch(d, &lanes_u32(&args[0]), &lanes_mask(&args[1])).map(values)
+        },
         ir: k20::ir,
     },
     Entry {
@@ -1739,15 +2192,43 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "k23",
         params: &[(Type::Mask, false), (Type::Bool, false)],
-        run: |sg, args| k23::run(sg, &lanes_mask(&args[0]), &lanes_bool(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k23::run_dispatch(d, &lanes_mask(&args[0]), &lanes_bool(&args[1])).map(values),
+        run: |sg, args| {
+            k23::run(sg, &lanes_mask(&args[0]), &lanes_bool(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k23::run_dispatch(d, &lanes_mask(&args[0]), &lanes_bool(&args[1]))
+                .map(values)
+        },
         ir: k23::ir,
     },
     Entry {
         name: "k24",
-        params: &[(Type::Bool, true), (Type::Bool, false), (Type::Bool, true), (Type::Mask, false)],
-        run: |sg, args| k24::run(sg, uniform_bool(&args[0]), &lanes_bool(&args[1]), uniform_bool(&args[2]), &lanes_mask(&args[3])).map(per_lane),
-        run_dispatch: |d, args| k24::run_dispatch(d, uniform_bool(&args[0]), &lanes_bool(&args[1]), uniform_bool(&args[2]), &lanes_mask(&args[3])).map(values),
+        params: &[
+            (Type::Bool, true),
+            (Type::Bool, false),
+            (Type::Bool, true),
+            (Type::Mask, false),
+        ],
+        run: |sg, args| {
+            k24::run(
+                    sg,
+                    uniform_bool(&args[0]),
+                    &lanes_bool(&args[1]),
+                    uniform_bool(&args[2]),
+                    &lanes_mask(&args[3]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k24::run_dispatch(
+                    d,
+                    uniform_bool(&args[0]),
+                    &lanes_bool(&args[1]),
+                    uniform_bool(&args[2]),
+                    &lanes_mask(&args[3]),
+                )
+                .map(values)
+        },
         ir: k24::ir,
     },
     Entry {
@@ -1760,15 +2241,54 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "k26",
         params: &[(Type::I32, true), (Type::F32, false), (Type::F32, true)],
-        run: |sg, args| k26::run(sg, uniform_i32(&args[0]), &lanes_f32(&args[1]), uniform_f32(&args[2])).map(per_lane),
-        run_dispatch: |d, args| k26::run_dispatch(d, uniform_i32(&args[0]), &lanes_f32(&args[1]), uniform_f32(&args[2])).map(values),
+        run: |sg, args| {
+            k26::run(
+                    sg,
+                    uniform_i32(&args[0]),
+                    &lanes_f32(&args[1]),
+                    uniform_f32(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k26::run_dispatch(
+                    d,
+                    uniform_i32(&args[0]),
+                    &lanes_f32(&args[1]),
+                    uniform_f32(&args[2]),
+                )
+                .map(values)
+        },
         ir: k26::ir,
     },
     Entry {
         name: "k27",
-        params: &[(Type::F32, true), (Type::I32, true), (Type::F32, false), (Type::U32, false)],
-        run: |sg, args| k27::run(sg, uniform_f32(&args[0]), uniform_i32(&args[1]), &lanes_f32(&args[2]), &lanes_u32(&args[3])).map(per_lane),
-        run_dispatch: |d, args| k27::run_dispatch(d, uniform_f32(&args[0]), uniform_i32(&args[1]), &lanes_f32(&args[2]), &lanes_u32(&args[3])).map(values),
+        params: &[
+            (Type::F32, true),
+            (Type::I32, true),
+            (Type::F32, false),
+            (Type::U32, false),
+        ],
+        run: |sg, args| {
+            k27::run(
+                    sg,
+                    uniform_f32(&args[0]),
+                    uniform_i32(&args[1]),
+                    &lanes_f32(&args[2]),
+                    &lanes_u32(&args[3]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k27::run_dispatch(
+                    d,
+                    uniform_f32(&args[0]),
+                    uniform_i32(&args[1]),
+                    &lanes_f32(&args[2]),
+                    &lanes_u32(&args[3]),
+                )
+                .map(values)
+        },
         ir: k27::ir,
     },
     Entry {
@@ -1781,15 +2301,36 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "k29",
         params: &[(Type::Bool, false), (Type::Bool, true)],
-        run: |sg, args| k29::run(sg, &lanes_bool(&args[0]), uniform_bool(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k29::run_dispatch(d, &lanes_bool(&args[0]), uniform_bool(&args[1])).map(values),
+        run: |sg, args| {
+            k29::run(sg, &lanes_bool(&args[0]), uniform_bool(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k29::run_dispatch(d, &lanes_bool(&args[0]), uniform_bool(&args[1]))
+                .map(values)
+        },
         ir: k29::ir,
     },
     Entry {
         name: "k30",
         params: &[(Type::U32, true), (Type::I32, false), (Type::Bool, true)],
-        run: |sg, args| k30::run(sg, uniform_u32(&args[0]), &lanes_i32(&args[1]), uniform_bool(&args[2])).map(per_lane),
-        run_dispatch: |d, args| k30::run_dispatch(d, uniform_u32(&args[0]), &lanes_i32(&args[1]), uniform_bool(&args[2])).map(values),
+        run: |sg, args| {
+            k30::run(
+                    sg,
+                    uniform_u32(&args[0]),
+                    &lanes_i32(&args[1]),
+                    uniform_bool(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k30::run_dispatch(
+                    d,
+                    uniform_u32(&args[0]),
+                    &lanes_i32(&args[1]),
+                    uniform_bool(&args[2]),
+                )
+                .map(values)
+        },
         ir: k30::ir,
     },
     Entry {
@@ -1809,15 +2350,25 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "k33",
         params: &[(Type::Mask, false), (Type::U32, true)],
-        run: |sg, args| k33::run(sg, &lanes_mask(&args[0]), uniform_u32(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k33::run_dispatch(d, &lanes_mask(&args[0]), uniform_u32(&args[1])).map(values),
+        run: |sg, args| {
+            k33::run(sg, &lanes_mask(&args[0]), uniform_u32(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k33::run_dispatch(d, &lanes_mask(&args[0]), uniform_u32(&args[1]))
+                .map(values)
+        },
         ir: k33::ir,
     },
     Entry {
         name: "k34",
         params: &[(Type::Bool, true), (Type::Bool, true)],
-        run: |sg, args| k34::run(sg, uniform_bool(&args[0]), uniform_bool(&args[1])).map(per_lane),
-        run_dispatch: |d, args| k34::run_dispatch(d, uniform_bool(&args[0]), uniform_bool(&args[1])).map(values),
+        run: |sg, args| {
+            k34::run(sg, uniform_bool(&args[0]), uniform_bool(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k34::run_dispatch(d, uniform_bool(&args[0]), uniform_bool(&args[1]))
+                .map(values)
+        },
         ir: k34::ir,
     },
     Entry {
@@ -1836,23 +2387,85 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k37",
-        params: &[(Type::F32, true), (Type::F32, true), (Type::Mask, false), (Type::I32, true)],
-        run: |sg, args| k37::run(sg, uniform_f32(&args[0]), uniform_f32(&args[1]), &lanes_mask(&args[2]), uniform_i32(&args[3])).map(per_lane),
-        run_dispatch: |d, args| k37::run_dispatch(d, uniform_f32(&args[0]), uniform_f32(&args[1]), &lanes_mask(&args[2]), uniform_i32(&args[3])).map(values),
+        params: &[
+            (Type::F32, true),
+            (Type::F32, true),
+            (Type::Mask, false),
+            (Type::I32, true),
+        ],
+        run: |sg, args| {
+            k37::run(
+                    sg,
+                    uniform_f32(&args[0]),
+                    uniform_f32(&args[1]),
+                    &lanes_mask(&args[2]),
+                    uniform_i32(&args[3]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k37::run_dispatch(
+                    d,
+                    uniform_f32(&args[0]),
+                    uniform_f32(&args[1]),
+                    &lanes_mask(&args[2]),
+                    uniform_i32(&args[3]),
+                )
+                .map(values)
+        },
         ir: k37::ir,
     },
     Entry {
         name: "k38",
         params: &[(Type::Mask, false), (Type::U32, false), (Type::U32, false)],
-        run: |sg, args| k38::run(sg, &lanes_mask(&args[0]), &lanes_u32(&args[1]), &lanes_u32(&args[2])).map(per_lane),
-        run_dispatch: |d, args| k38::run_dispatch(d, &lanes_mask(&args[0]), &lanes_u32(&args[1]), &lanes_u32(&args[2])).map(values),
+        run: |sg, args| {
+            k38::run(
+                    sg,
+                    &lanes_mask(&args[0]),
+                    &lanes_u32(&args[1]),
+                    &lanes_u32(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k38::run_dispatch(
+                    d,
+                    &lanes_mask(&args[0]),
+                    &lanes_u32(&args[1]),
+                    &lanes_u32(&args[2]),
+                )
+                .map(values)
+        },
         ir: k38::ir,
     },
     Entry {
         name: "k39",
-        params: &[(Type::Bool, false), (Type::U32, false), (Type::F32, false), (Type::F32, true)],
-        run: |sg, args| k39::run(sg, &lanes_bool(&args[0]), &lanes_u32(&args[1]), &lanes_f32(&args[2]), uniform_f32(&args[3])).map(per_lane),
-        run_dispatch: |d, args| k39::run_dispatch(d, &lanes_bool(&args[0]), &lanes_u32(&args[1]), &lanes_f32(&args[2]), uniform_f32(&args[3])).map(values),
+        params: &[
+            (Type::Bool, false),
+            (Type::U32, false),
+            (Type::F32, false),
+            (Type::F32, true),
+        ],
+        run: |sg, args| {
+            k39::run(
+                    sg,
+                    &lanes_bool(&args[0]),
+                    &lanes_u32(&args[1]),
+                    &lanes_f32(&args[2]),
+                    uniform_f32(&args[3]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k39::run_dispatch(
+                    d,
+                    &lanes_bool(&args[0]),
+                    &lanes_u32(&args[1]),
+                    &lanes_f32(&args[2]),
+                    uniform_f32(&args[3]),
+                )
+                .map(values)
+        },
         ir: k39::ir,
     },
 ];
