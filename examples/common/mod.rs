@@ -12,12 +12,18 @@ use std::path::PathBuf;
 use ballot::ir::Kernel;
 use ballot::{Form, ShaderOptions, Target};
 
-/// Where an example writes its shaders: `BALLOT_OUT`, or
-/// `target/ballot-examples/<example>`.
+/// Where an example writes its shaders: `BALLOT_OUT/<example>`, or
+/// `ballot-examples/<example>` in the target directory: `CARGO_TARGET_DIR`
+/// where the environment names one (a target directory outside the
+/// checkout), else `target`.
 pub fn out_dir(example: &str) -> PathBuf {
+    let target = || {
+        std::env::var_os("CARGO_TARGET_DIR")
+            .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+            .join("ballot-examples")
+    };
     std::env::var_os("BALLOT_OUT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("target/ballot-examples"))
+        .map_or_else(target, PathBuf::from)
         .join(example)
 }
 
