@@ -29,11 +29,15 @@
 //! directives, whose verdict it takes. The expansion validates that text
 //! (`validate_printed`), and a compute shader together with its library
 //! (`validate_with_library`).
+//!
+//! One idea per file: this module reads a text with naga as the table
+//! says; `user` gives the verdict on a user's text (`check_source`, and
+//! glslang's where naga's GLSL front end refuses it); `library` whether a
+//! compute shader's verdict is its library's; `tools` runs the external
+//! programs (glslang, spirv-val); the `glslang` module runs glslang for
+//! the linker and `ballot check`, bounded.
 
-use std::io::Write as _;
 use std::ops::Range;
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 
@@ -63,7 +67,7 @@ fn location(line: Option<u32>) -> String {
 /// Validates `text`, emitted for `target` in `form`, with naga (see the
 /// table above).
 pub fn validate(target: Target, form: Form, text: &str) -> Result<(), ValidationError> {
-    validate_written(target, form, text, Written::Elsewhere)
+    validate_written(target, form, text, Author::Elsewhere)
 }
 
 #[cfg(any(feature = "macros", test))]
@@ -76,7 +80,7 @@ pub(crate) fn validate_printed(
     form: Form,
     text: &str,
 ) -> Result<(), ValidationError> {
-    validate_written(target, form, text, Written::Printed)
+    validate_written(target, form, text, Author::Printed)
 }
 
 /// [`validate`] for a text that `written` wrote.
@@ -84,41 +88,14 @@ fn validate_written(
     target: Target,
     form: Form,
     text: &str,
-    written: Written,
+    written: Author,
 ) -> Result<(), ValidationError> {
     let library = form == Form::Helpers;
-    let source = Source::new(target, text, library, written);
+    let source = Parsed::new(target, text, library, written);
     source
         .check(target.language().extension())
         .map(drop)
         .map_err(|failure| failure.error(target, form, text))
-}
-
-#[cfg(any(feature = "macros", test))]
-/// The verdicts on the validation-mode text of a compute shader and on its
-/// library, from one validation: `compute` is naga's verdict on the text,
-/// and `library`, whether the library is valid because the compute shader
-/// is. `compute_only` are the parts of `text` that its library lacks
-/// ([`crate::back::forms::Forms::compute_only`]); the rest, written by the
-/// same writer in the same pass, is the library's text but for its own
-/// comments. So the library's module is the compute shader's without what
-/// those parts declare (bindings, the entry point), and a valid module
-/// stays valid when items nothing else refers to are taken away: each
-/// function, global and type is validated on its own and against what it
-/// refers to, and an entry point only adds checks of its own. Whether
-/// anything else refers to them is read off naga's module, not the text
-/// ([`library_stands`]); where something does, or the compute shader
-/// fails, `library` is false, and the library must be validated itself.
-pub(crate) fn validate_with_library(
-    target: Target,
-    text: &str,
-    compute_only: &[Range<usize>],
-) -> (Result<(), ValidationError>, bool) {
-    let source = Source::new(target, text, false, Written::Printed);
-    match source.check(target.language().extension()) {
-        Ok((module, info)) => (Ok(()), library_stands(&module, &info, compute_only)),
-        Err(failure) => (Err(failure.error(target, Form::ComputeShader, text)), false),
-    }
 }
 
 /// The capabilities naga validates `target`'s text with (see the table
@@ -158,79 +135,9 @@ pub fn user_capabilities(target: Target) -> Capabilities {
 const GLSL_CAPABILITIES: Capabilities =
     Capabilities::SUBGROUP.union(Capabilities::SUBGROUP_BARRIER);
 
-/// naga rejected a user's shader module (see [`check_source`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{report}")]
-pub struct SourceError {
-    /// The target the module was checked for.
-    pub target: Target,
-    /// naga's report, as `emit_to_string_with_path` renders it: the error,
-    /// the path, line and column, and the offending source line.
-    pub report: String,
-    /// The 1-based line naga points at, if any.
-    pub line: Option<u32>,
-}
-
-/// Validates a whole shader module written by a user (which may paste in
-/// helpers that `ballot` emitted), as naga sees `target`'s text in the
-/// table above, with the capabilities of `target`: subgroups for `glsl`,
-/// `wgsl` and `wgsl-web`, none for `wgsl-no-subgroup` (GLSL always gets
-/// the subgroup barrier that naga's `barrier()` needs). GLSL is parsed as a
-/// compute shader; one without `main` is taken as a library (an empty
-/// entry point is appended). naga's report names `path`, and points at the
-/// file's own lines and columns.
-///
-/// This runs naga directly: on untrusted input use
-/// [`crate::check::check_bytes`], which bounds the input first and catches
-/// naga's panics.
-pub fn check_source(target: Target, path: &str, text: &str) -> Result<(), SourceError> {
-    let library = target.language() == Language::Glsl && !defines_main(text);
-    let source = Source::new(target, text, library, Written::Elsewhere);
-    match source.check(path) {
-        Ok(_) => Ok(()),
-        Err(Failure { report, line }) => Err(SourceError {
-            target,
-            report,
-            line,
-        }),
-    }
-}
-
-/// Whether glslang, the reference compiler, accepts a GLSL `text` that
-/// naga's GLSL front end refused: naga reads a subset of the language (no
-/// atomics on buffers, `local_size_x_id`, push constants, precision
-/// qualifiers on parameters), and a text glslang takes is valid GLSL.
-/// The stage is the path's extension, as glslang names stages; a text
-/// without `main` is a library, given a version and an empty entry point
-/// as naga is. False where glslang cannot run: naga's verdict stands.
-pub fn glslang_accepts(path: &str, text: &str) -> bool {
-    if defines_main(text) {
-        return glslang::compile(text, glslang::glsl_stage(path).0).is_ok();
-    }
-    let version = if text.lines().any(|l| l.trim_start().starts_with("#version")) {
-        ""
-    } else {
-        GLSL_LIBRARY_VERSION
-    };
-    glslang::compile(&format!("{version}{text}{GLSL_LIBRARY_ENTRY}"), "comp").is_ok()
-}
-
-/// Whether `void main(` appears (spaces aside): a comment saying "call
-/// it from main()" must not count.
-fn defines_main(text: &str) -> bool {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices("main").any(|(at, _)| {
-        let before = &text[..at];
-        let void = before.trim_end().strip_suffix("void");
-        before.ends_with(char::is_whitespace)
-            && void.is_some_and(|b| !b.chars().next_back().is_some_and(ident))
-            && text[at + 4..].trim_start().starts_with('(')
-    })
-}
-
 /// Who wrote a text: what naga needs added to it differs.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Written {
+enum Author {
     /// A shader writer, in its validation mode: stand-ins included.
     #[cfg(any(feature = "macros", test))]
     Printed,
@@ -247,7 +154,7 @@ const GLSL_LIBRARY_VERSION: &str = "#version 450\n";
 const GLSL_LIBRARY_ENTRY: &str = "\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
 
 /// A text as naga parses it: in `source`, the text with lines added.
-struct Source<'a> {
+struct Parsed<'a> {
     target: Target,
     /// The text, as reports quote it.
     text: &'a str,
@@ -282,10 +189,10 @@ impl Failure {
     }
 }
 
-impl<'a> Source<'a> {
+impl<'a> Parsed<'a> {
     /// What naga parses for `text`, written for `target` (see the table
     /// above); `library`: a GLSL text without an entry point.
-    fn new(target: Target, text: &'a str, library: bool, written: Written) -> Self {
+    fn new(target: Target, text: &'a str, library: bool, written: Author) -> Self {
         let mut additions: Vec<(usize, String)> = Vec::new();
         let mut source = None;
         match target {
@@ -293,10 +200,10 @@ impl<'a> Source<'a> {
             Target::WgslWeb => source = Some(after_directives(text)),
             Target::Glsl | Target::GlslNoSubgroup => {
                 // The writers' validation mode blanks its own attribute.
-                if written == Written::Elsewhere {
+                if written == Author::Elsewhere {
                     source = blank_attributes(text);
                 }
-                let stand_ins = (target == Target::Glsl && written == Written::Elsewhere)
+                let stand_ins = (target == Target::Glsl && written == Author::Elsewhere)
                     .then(|| standins::declarations(|name| text.contains(name)))
                     .filter(|line| !line.is_empty());
                 let version = version_line_end(text);
@@ -332,15 +239,15 @@ impl<'a> Source<'a> {
             with.push_str(&base[from..]);
             source = Some(with);
         }
-        Source {
+        Parsed {
             target,
             text,
             source: source.unwrap_or_else(|| text.to_string()),
             added,
             capabilities: match written {
-                Written::Elsewhere => user_capabilities(target),
+                Author::Elsewhere => user_capabilities(target),
                 #[cfg(any(feature = "macros", test))]
-                Written::Printed => capabilities(target),
+                Author::Printed => capabilities(target),
             },
         }
     }
@@ -528,7 +435,7 @@ pub(crate) type Rejected = Box<(Option<naga::Module>, Diagnostic)>;
 /// does), keeping naga's spans. On a validation error the module comes
 /// back too: the linker reads its entry points either way.
 pub(crate) fn diagnose(target: Target, text: &str) -> Result<(naga::Module, ModuleInfo), Rejected> {
-    Source::new(target, text, false, Written::Elsewhere).diagnose()
+    Parsed::new(target, text, false, Author::Elsewhere).diagnose()
 }
 
 /// Where the `#version` line of a GLSL text ends (after its line break),
@@ -661,196 +568,14 @@ fn without_subgroups(line: &str, blank: &dyn Fn(&str) -> String) -> String {
 }
 
 #[cfg(any(feature = "macros", test))]
-/// Whether the library of a compute shader is valid because the compute
-/// shader is (see [`validate_with_library`]): nothing in `module` outside
-/// the byte ranges `own`, the compute shader's own parts, refers to what
-/// those parts declare. They may declare globals (the bindings, and the
-/// built-ins naga's glsl-in makes globals of where `main` reads them),
-/// types and functions (glsl-in's `main`, which its entry point calls); a
-/// constant or override there is taken for one the library could need.
-/// Entry points are the compute shader's own.
-fn library_stands(module: &naga::Module, info: &ModuleInfo, own: &[Range<usize>]) -> bool {
-    let inside = |span: naga::Span| {
-        span.to_range()
-            .is_some_and(|r| own.iter().any(|o| o.contains(&r.start)))
-    };
-    let declares = !declared(&module.constants, inside).is_empty()
-        || !declared(&module.overrides, inside).is_empty();
-    if declares {
-        return false;
-    }
-    let globals = declared(&module.global_variables, inside);
-    let functions = declared(&module.functions, inside);
-    // The named types declared there, and every type made of one.
-    let mut theirs = vec![false; module.types.len()];
-    for (h, ty) in module.types.iter() {
-        use naga::TypeInner as T;
-        let made_of = match &ty.inner {
-            T::Array { base, .. } | T::BindingArray { base, .. } | T::Pointer { base, .. } => {
-                theirs[base.index()]
-            }
-            T::Struct { members, .. } => members.iter().any(|m| theirs[m.ty.index()]),
-            _ => false,
-        };
-        theirs[h.index()] = made_of || (ty.name.is_some() && inside(module.types.get_span(h)));
-    }
-    let theirs = |ty: naga::Handle<naga::Type>| theirs[ty.index()];
-    let mut library = module
-        .functions
-        .iter()
-        .filter(|(h, _)| !functions.contains(h));
-    let functions_stand = library.all(|(h, function)| {
-        let uses = &info[h];
-        let mut called = Vec::new();
-        calls(&function.body, &mut called);
-        globals.iter().all(|&g| uses[g].is_empty())
-            && called.iter().all(|f| !functions.contains(f))
-            && function.arguments.iter().all(|a| !theirs(a.ty))
-            && function.result.as_ref().is_none_or(|r| !theirs(r.ty))
-            && function.local_variables.iter().all(|(_, l)| !theirs(l.ty))
-            && function.expressions.iter().all(|(e, _)| match uses[e].ty {
-                naga::proc::TypeResolution::Handle(ty) => !theirs(ty),
-                naga::proc::TypeResolution::Value(naga::TypeInner::Pointer { base, .. }) => {
-                    !theirs(base)
-                }
-                naga::proc::TypeResolution::Value(_) => true,
-            })
-    });
-    functions_stand
-        && module
-            .global_variables
-            .iter()
-            .all(|(h, g)| globals.contains(&h) || !theirs(g.ty))
-        && module.constants.iter().all(|(_, c)| !theirs(c.ty))
-}
+mod library;
+mod tools;
+mod user;
 
 #[cfg(any(feature = "macros", test))]
-/// The handles of the items of `arena` whose spans are `inside`.
-fn declared<T>(
-    arena: &naga::Arena<T>,
-    inside: impl Fn(naga::Span) -> bool,
-) -> Vec<naga::Handle<T>> {
-    arena
-        .iter()
-        .map(|(h, _)| h)
-        .filter(|&h| inside(arena.get_span(h)))
-        .collect()
-}
-
-#[cfg(any(feature = "macros", test))]
-/// Every function `block` calls, nested blocks included.
-fn calls(block: &naga::Block, out: &mut Vec<naga::Handle<naga::Function>>) {
-    use naga::Statement as S;
-    for statement in block.iter() {
-        match statement {
-            S::Call { function, .. } => out.push(*function),
-            S::Block(block) => calls(block, out),
-            S::If { accept, reject, .. } => {
-                calls(accept, out);
-                calls(reject, out);
-            }
-            S::Switch { cases, .. } => cases.iter().for_each(|case| calls(&case.body, out)),
-            S::Loop {
-                body, continuing, ..
-            } => {
-                calls(body, out);
-                calls(continuing, out);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// An external tool (glslang, spirv-val) failed or could not run.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{tool}: {message}")]
-pub struct ToolError {
-    /// The program.
-    pub tool: &'static str,
-    /// Its output, or why it could not run.
-    pub message: String,
-}
-
-fn run_tool(tool: &'static str, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>, ToolError> {
-    let err = |message: String| ToolError { tool, message };
-    let mut child = Command::new(tool)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            err(format!(
-                "cannot run it ({e}); install glslang-tools and spirv-tools"
-            ))
-        })?;
-    if let (Some(input), Some(mut pipe)) = (stdin, child.stdin.take()) {
-        pipe.write_all(input).map_err(|e| err(e.to_string()))?;
-    }
-    let output = child.wait_with_output().map_err(|e| err(e.to_string()))?;
-    if output.status.success() {
-        Ok(output.stdout)
-    } else {
-        let mut message = String::from_utf8_lossy(&output.stdout).into_owned();
-        message.push_str(&String::from_utf8_lossy(&output.stderr));
-        Err(err(message.trim().to_string()))
-    }
-}
-
-/// Compiles a GLSL compute shader to SPIR-V for Vulkan 1.1 with
-/// `glslangValidator`, then checks the result with `spirv-val`.
-pub fn glslang_spirv(text: &str) -> Result<Vec<u8>, ToolError> {
-    let io = |e: std::io::Error| ToolError {
-        tool: "glslangValidator",
-        message: e.to_string(),
-    };
-    let dir = std::env::temp_dir().join(format!("ballot-glslang-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(io)?;
-    // Tests validate in parallel threads: one file per call.
-    static CALLS: AtomicUsize = AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let spv = dir.join(format!("{:016x}-{call}.spv", fnv1a(text)));
-    let spv_path = spv.to_string_lossy().into_owned();
-    let args = [
-        "-V",
-        "--target-env",
-        "vulkan1.1",
-        "--stdin",
-        "-S",
-        "comp",
-        "-o",
-        &spv_path,
-    ];
-    let result = run_tool("glslangValidator", &args, Some(text.as_bytes()))
-        .and_then(|_| run_tool("spirv-val", &["--target-env", "vulkan1.1", &spv_path], None))
-        .and_then(|_| std::fs::read(&spv).map_err(io));
-    let _ = std::fs::remove_file(&spv);
-    result
-}
-
-/// Validates GLSL in `form` with glslang and spirv-val: a compute shader as
-/// it is, a helper library with the `#version` line and entry point that
-/// [`validate`] adds.
-pub fn glslang(text: &str, form: Form) -> Result<(), ToolError> {
-    match form {
-        Form::ComputeShader => glslang_spirv(text),
-        Form::Helpers => {
-            glslang_spirv(&format!("{GLSL_LIBRARY_VERSION}{text}{GLSL_LIBRARY_ENTRY}"))
-        }
-    }
-    .map(drop)
-}
-
-/// A small stable hash for temporary file names.
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
-}
+pub(crate) use library::validate_with_library;
+pub use tools::{glslang, glslang_spirv, ToolError};
+pub use user::{check_source, glslang_accepts, SourceError};
 
 pub(crate) mod glslang;
 #[cfg(test)]

@@ -81,7 +81,7 @@ const USER_GLSL: &str = "#version 450\n#extension GL_KHR_shader_subgroup_ballot 
 
 #[test]
 fn glsl_stand_ins_go_on_a_line_of_their_own_and_reports_keep_the_texts_lines() {
-    let source = Source::new(Target::Glsl, USER_GLSL, false, Written::Elsewhere);
+    let source = Parsed::new(Target::Glsl, USER_GLSL, false, Author::Elsewhere);
     // One line added after `#version`; every line of the text is there,
     // unchanged.
     let lines: Vec<&str> = source.source.lines().collect();
@@ -124,7 +124,7 @@ const MAXIMAL_GLSL: &str = "#version 450\n#extension GL_KHR_shader_subgroup_ball
 
 #[test]
 fn the_maximal_reconvergence_attribute_reads_as_blank_space_at_the_texts_offsets() {
-    let source = Source::new(Target::Glsl, MAXIMAL_GLSL, false, Written::Elsewhere);
+    let source = Parsed::new(Target::Glsl, MAXIMAL_GLSL, false, Author::Elsewhere);
     assert!(!source.source.contains("[["), "{}", source.source);
     assert!(!source.source.contains("maximally_reconverges"));
     // The directive stays: naga takes any `#extension` line.
@@ -201,7 +201,7 @@ fn a_printed_text_is_parsed_as_written() {
     let printed = USER_GLSL
         .replacen('\n', &format!("\n{line}\n"), 2)
         .replacen(&format!("\n{line}\n"), "\n", 1);
-    let source = Source::new(Target::Glsl, &printed, false, Written::Printed);
+    let source = Parsed::new(Target::Glsl, &printed, false, Author::Printed);
     assert_eq!(source.source, printed);
     assert!(source.added.is_empty());
     broken_at(
