@@ -15,9 +15,7 @@ pub use ballot_core::limits;
 #[cfg(feature = "portability")]
 pub use ballot_core::portability;
 #[cfg(feature = "validate")]
-pub use ballot_core::valid::{
-    check_source, glslang, validate, SourceError, ToolError, ValidationError,
-};
+pub use ballot_core::valid::{glslang, validate, ToolError, ValidationError};
 #[cfg(feature = "validate")]
 pub use ballot_core::{check, compose, link, polyfill};
 pub use ballot_core::{error, ir, mask, ops, schedule, sim};
@@ -77,5 +75,5 @@ pub mod __private {
 
     pub use ballot_core::back::{emit, Form, Missing, ShaderError, ShaderOptions, Target};
     pub use ballot_core::spmd as __spmd;
-    pub use ballot_core::{ir, Dispatch, Kernel, Op, PerLane, SimError, Subgroup, SubgroupMask};
+    pub use ballot_core::{ir, Dispatch, Op, PerLane, SimError, SimKernel, Subgroup, SubgroupMask};
 }

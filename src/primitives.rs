@@ -445,21 +445,23 @@ impl PrimitiveShader {
         };
         // Where the subgroup's size comes from, and what the entry point
         // passes the helpers.
-        let (size_expr, init, builtins) = match (glsl, emulated, compact) {
-            (_, _, false) => ("", "", ""),
-            (true, false, _) => ("gl_SubgroupSize", "", ""),
-            (true, true, _) => (
-                "ballot_subgroup_size",
-                "ballot_init(gl_LocalInvocationIndex);",
-                "",
-            ),
+        // The entry point's names for the init's built-ins
+        // (`ballot::back::Init`).
+        let (size_expr, init_args, builtins): (_, &[&str], _) = match (glsl, emulated, compact) {
+            (_, _, false) => ("", &[], ""),
+            (true, false, _) => ("gl_SubgroupSize", &[], ""),
+            (true, true, _) => ("ballot_subgroup_size", &["gl_LocalInvocationIndex"], ""),
             (false, false, _) => (
                 "ballot_size",
-                "ballot_init(ballot_lane_id, ballot_lanes);",
+                &["ballot_lane_id", "ballot_lanes"],
                 ", @builtin(subgroup_invocation_id) ballot_lane_id: u32, \
                  @builtin(subgroup_size) ballot_lanes: u32",
             ),
-            (false, true, _) => ("ballot_subgroup_size", "ballot_init(lid);", ""),
+            (false, true, _) => ("ballot_subgroup_size", &["lid"], ""),
+        };
+        let init = match target.init() {
+            Some(init) if !init_args.is_empty() => format!("{};", init.call(init_args)),
+            _ => String::new(),
         };
         let pairs = if primitive == Primitive::CompactPairs {
             "true"
@@ -489,7 +491,7 @@ impl PrimitiveShader {
             &[
                 ("HELPERS", &helpers),
                 ("PRIMITIVE", &body),
-                ("INIT", init),
+                ("INIT", &init),
                 ("BUILTINS", builtins),
                 ("LOADS", &loads.to_string()),
                 ("COUNTS", &counts.to_string()),

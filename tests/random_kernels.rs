@@ -322,7 +322,7 @@ const GENERATED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/random/kerne
 fn every_kernel_if_converts_within_the_invariants() {
     for entry in ENTRIES {
         let kernel = (entry.ir)();
-        let masked = ballot_core::lower::masked::lower(kernel);
+        let masked = ballot_core::lower::masked::if_convert(kernel);
         if let Err(broken) = masked.verify(kernel) {
             panic!("`{}`: {broken}", entry.name);
         }

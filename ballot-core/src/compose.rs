@@ -245,18 +245,19 @@ mod tests {
         let path = import_path(target).unwrap();
         let mut calls = vec![];
         let emulated = target == Target::WgslNoSubgroup;
-        let (params, init) = if emulated {
-            (
-                "@builtin(local_invocation_index) index: u32",
-                "ballot::ballot_init(index);",
-            )
+        let (params, args): (_, &[&str]) = if emulated {
+            ("@builtin(local_invocation_index) index: u32", &["index"])
         } else {
             (
                 "@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) size: u32",
-                "ballot::ballot_init(lane, size);",
+                &["lane", "size"],
             )
         };
-        calls.push(init.to_string());
+        let init = target.init().expect("a WGSL target has an init call");
+        calls.push(format!(
+            "{};",
+            init.call_as(&format!("ballot::{}", crate::back::Init::NAME), args)
+        ));
         if emulated {
             calls.push("let b = ballot::subgroupBallot(true, (index & 1u) == 1u);".into());
             calls.push("var e = ballot::subgroupElect(true);".into());

@@ -72,7 +72,7 @@ impl CrossTarget {
     }
 }
 
-crate::back::display_and_parse_names!(CrossTarget, CrossError::UnknownTarget);
+crate::target::display_and_parse_names!(CrossTarget, CrossError::UnknownTarget);
 
 /// What [`compile`] produced.
 #[derive(Clone, Debug, PartialEq, Eq)]

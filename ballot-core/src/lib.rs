@@ -11,9 +11,13 @@
 //!   runtime, the interpreter and the constant folder compute with.
 //! - `front`: syn AST to IR, with every error spanned (feature `macros`,
 //!   on by default; the `ballot` facade leaves it off).
+//! - `spans`: where each IR node came from in the user's Rust (feature
+//!   `macros`).
 //! - [`limits`]: how deep a kernel may nest, how long a statement may be.
 //! - [`lower`]: the shared lowering, what every printer needs to know of a
 //!   kernel beyond its IR.
+//! - [`target`]: the languages, targets, forms and shader options every
+//!   layer shares, a leaf (re-exported by [`back`]).
 //! - [`back`]: IR to code: native Rust, GLSL and WGSL.
 //! - `valid`: naga validation of every target's text, and glslang
 //!   (feature `validate`).
@@ -65,9 +69,12 @@ pub mod scalar;
 pub mod schedule;
 pub mod sim;
 pub mod source;
+#[cfg(feature = "macros")]
+pub mod spans;
 #[doc(hidden)]
 pub mod spmd;
 pub mod stack;
+pub mod target;
 #[cfg(feature = "validate")]
 pub mod valid;
 
@@ -75,4 +82,4 @@ pub use error::{ConfigError, SimError, UbKind, UndefinedBehavior};
 pub use mask::SubgroupMask;
 pub use op::Op;
 pub use schedule::{Model, Schedule};
-pub use sim::{Dispatch, DispatchedSubgroup, Kernel, Lane, PerLane, Subgroup, SubgroupSize};
+pub use sim::{Dispatch, DispatchedSubgroup, Lane, PerLane, SimKernel, Subgroup, SubgroupSize};

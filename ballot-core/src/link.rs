@@ -1842,14 +1842,16 @@ impl<'a> Shader<'a> {
             edit(b.name.clone(), b.value.emulated(p), b.name.clone());
         }
         let needs_init = self.links_any();
-        if needs_init {
+        if let Some(init) = target.init().filter(|_| needs_init) {
+            let init_name = format!("{p}init");
+            let init_call = |args: &[&str]| format!("{};", init.call_as(&init_name, args));
             for entry in &self.entries {
                 let mut added = Vec::new();
                 // The statements the body starts with.
                 let mut body;
                 match (language, emulated) {
                     (Language::Glsl, _) => {
-                        body = vec![format!("{p}init(gl_LocalInvocationIndex);")];
+                        body = vec![init_call(init.builtins)];
                     }
                     (Language::Wgsl, false) => {
                         let mut arg = |builtin: &str| match self.builtin_access(entry, builtin) {
@@ -1867,7 +1869,7 @@ impl<'a> Shader<'a> {
                             false => arg("subgroup_invocation_id"),
                         };
                         let size = arg("subgroup_size");
-                        body = vec![format!("{p}init({lane}, {size});")];
+                        body = vec![init_call(&[&lane, &size])];
                     }
                     (Language::Wgsl, true) => {
                         let index = match self.builtin_access(entry, "local_invocation_index") {
@@ -1878,7 +1880,7 @@ impl<'a> Shader<'a> {
                                 name
                             }
                         };
-                        body = vec![format!("{p}init({index});")];
+                        body = vec![init_call(&[&index])];
                         // The subgroup built-ins become the emulation's.
                         for q in &entry.params {
                             let Some(value) = BuiltinValue::of_wgsl(&q.builtin) else {

@@ -8,7 +8,7 @@
 //! promise to keep together are divided into the groups of a partition,
 //! each group executing the collective on its own, as if the others were
 //! inactive. The partitions are drawn from a seed; the portability oracle
-//! can also enumerate them (see [`Plan`]).
+//! can also enumerate them (see [`Script`]).
 //!
 //! # When a model keeps lanes together
 //! The scheduler follows the lanes' *tangle* (the Vulkan spec's word for
@@ -161,10 +161,10 @@ fn write_lanes(f: &mut fmt::Formatter<'_>, mask: SubgroupMask) -> fmt::Result {
 
 /// A script of choices that replaces a [`Schedule::Split`]'s seed on this
 /// thread, for the oracle's exhaustive search, and the record of what the
-/// runs did. Installed with [`Plan::run`]; the scheduler of every kernel
+/// runs did. Installed with [`Script::run`]; the scheduler of every kernel
 /// run on the thread in the meantime draws from it.
 #[derive(Clone, Debug, Default)]
-pub struct Plan {
+pub struct Script {
     /// The choices to make, in order, each taken modulo the number of
     /// options; past the end, choice 0.
     pub script: Vec<u32>,
@@ -175,11 +175,11 @@ pub struct Plan {
 }
 
 thread_local! {
-    static PLAN: RefCell<Option<Plan>> = const { RefCell::new(None) };
+    static SCRIPT: RefCell<Option<Script>> = const { RefCell::new(None) };
 }
 
-impl Plan {
-    /// A plan that makes `script`'s choices.
+impl Script {
+    /// A script that makes `script`'s choices.
     pub fn new(script: Vec<u32>) -> Self {
         Self {
             script,
@@ -187,12 +187,12 @@ impl Plan {
         }
     }
 
-    /// Runs `f` with this plan installed on the thread, and returns what
-    /// it returned and the plan with its record.
-    pub fn run<R>(self, f: impl FnOnce() -> R) -> (R, Plan) {
-        PLAN.with(|p| *p.borrow_mut() = Some(self));
+    /// Runs `f` with this script installed on the thread, and returns what
+    /// it returned and the script with its record.
+    pub fn run<R>(self, f: impl FnOnce() -> R) -> (R, Script) {
+        SCRIPT.with(|p| *p.borrow_mut() = Some(self));
         let result = f();
-        let plan = PLAN.with(|p| p.borrow_mut().take()).unwrap_or_default();
+        let plan = SCRIPT.with(|p| p.borrow_mut().take()).unwrap_or_default();
         (result, plan)
     }
 
@@ -206,11 +206,11 @@ impl Plan {
     }
 
     fn installed() -> bool {
-        PLAN.with(|p| p.borrow().is_some())
+        SCRIPT.with(|p| p.borrow().is_some())
     }
 
     fn choose(options: u32) -> u32 {
-        PLAN.with(|p| {
+        SCRIPT.with(|p| {
             let mut p = p.borrow_mut();
             let Some(plan) = p.as_mut() else { return 0 };
             let i = plan.made.len();
@@ -221,7 +221,7 @@ impl Plan {
     }
 
     fn record(split: Split) {
-        PLAN.with(|p| {
+        SCRIPT.with(|p| {
             if let Some(plan) = p.borrow_mut().as_mut() {
                 plan.trace.push(split);
             }
@@ -241,7 +241,7 @@ pub struct Scheduler {
     tangled: Cell<bool>,
     /// Whether control flow has diverged ([`Model::Independent`]).
     diverged: Cell<bool>,
-    /// Whether choices come from the thread's [`Plan`].
+    /// Whether choices come from the thread's [`Script`].
     planned: bool,
     /// The state seeded choices are drawn from.
     draws: Cell<u64>,
@@ -260,7 +260,7 @@ impl Scheduler {
             entry: entry.bits(),
             tangled: Cell::new(true),
             diverged: Cell::new(false),
-            planned: model != Model::Maximal && Plan::installed(),
+            planned: model != Model::Maximal && Script::installed(),
             draws: Cell::new(seed),
         }
     }
@@ -299,7 +299,7 @@ impl Scheduler {
             return None;
         }
         if self.planned {
-            Plan::record(Split {
+            Script::record(Split {
                 op,
                 active: SubgroupMask::from_bits(active),
                 groups: groups.iter().map(|&g| SubgroupMask::from_bits(g)).collect(),
@@ -335,7 +335,7 @@ impl Scheduler {
     /// A choice among `options`, from the plan or the seed.
     fn choose(&self, options: u32) -> u32 {
         if self.planned {
-            Plan::choose(options)
+            Script::choose(options)
         } else {
             (self.draw() % u64::from(options)) as u32
         }

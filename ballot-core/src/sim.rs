@@ -459,7 +459,7 @@ impl Dispatch {
 /// arguments as tuples: what generic tools over kernels, such as the
 /// portability oracle, call. The macro implements it on each kernel's
 /// struct.
-pub trait Kernel {
+pub trait SimKernel {
     /// The kernel's name.
     const NAME: &'static str;
     /// One invocation's per-lane arguments, in parameter order.

@@ -71,318 +71,18 @@ pub mod rust;
 pub(crate) mod shading;
 pub mod wgsl;
 
+#[cfg(test)]
+mod tests;
+
 /// What FindLSB / FindMSB return on emulated targets when no bit below the
 /// size is set: `0xFFFFFFFF`, as WGSL's `firstTrailingBit(0)` does.
 pub const UNDEFINED_FIND: u32 = u32::MAX;
 
-/// A shading language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Language {
-    /// GLSL 4.50 (Vulkan) / naga's glsl-in.
-    Glsl,
-    /// WGSL.
-    Wgsl,
-}
+use crate::lower::plan::Plan;
 
-impl Language {
-    /// The file extension of its source files: `glsl` or `wgsl`.
-    pub const fn extension(self) -> &'static str {
-        match self {
-            Language::Glsl => "glsl",
-            Language::Wgsl => "wgsl",
-        }
-    }
-}
-
-/// Where emitted code will run. See docs/design.md's target table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Target {
-    /// GLSL with `GL_KHR_shader_subgroup_ballot`: native calls.
-    Glsl,
-    /// GLSL without subgroups: virtual subgroups in `shared` memory.
-    GlslNoSubgroup,
-    /// WGSL with `subgroupBallot` and generated helpers; no `enable` line,
-    /// for naga and wgpu.
-    Wgsl,
-    /// WGSL for browsers: `enable subgroups;`, and
-    /// `diagnostic(off, subgroup_uniformity)` where needed, for Dawn/Tint.
-    WgslWeb,
-    /// WGSL without subgroups: virtual subgroups in `var<workgroup>`
-    /// memory; runs in every WebGPU browser.
-    WgslNoSubgroup,
-}
-
-impl Target {
-    /// Every target.
-    pub const ALL: [Target; 5] = [
-        Target::Glsl,
-        Target::GlslNoSubgroup,
-        Target::Wgsl,
-        Target::WgslWeb,
-        Target::WgslNoSubgroup,
-    ];
-
-    /// The target's name, as `FromStr` and the command line take it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Target::Glsl => "glsl",
-            Target::GlslNoSubgroup => "glsl-no-subgroup",
-            Target::Wgsl => "wgsl",
-            Target::WgslWeb => "wgsl-web",
-            Target::WgslNoSubgroup => "wgsl-no-subgroup",
-        }
-    }
-
-    /// The language of the emitted text.
-    pub const fn language(self) -> Language {
-        match self {
-            Target::Glsl | Target::GlslNoSubgroup => Language::Glsl,
-            Target::Wgsl | Target::WgslWeb | Target::WgslNoSubgroup => Language::Wgsl,
-        }
-    }
-
-    /// Whether the target uses the device's subgroups (rather than
-    /// emulating them).
-    pub const fn has_subgroups(self) -> bool {
-        !matches!(self, Target::GlslNoSubgroup | Target::WgslNoSubgroup)
-    }
-
-    /// What the target needs from a device, in one line (`ballot targets`
-    /// prints it).
-    pub const fn requirements(self) -> &'static str {
-        match self {
-            Target::Glsl => "Vulkan 1.1 (or GL) with GL_KHR_shader_subgroup_ballot",
-            Target::GlslNoSubgroup => {
-                "GLSL 4.50 compute shaders with shared memory; no subgroup support \
-                 (virtual subgroup size option)"
-            }
-            Target::Wgsl => "wgpu (naga) with Features::SUBGROUP",
-            Target::WgslWeb => "a browser or Dawn exposing the WebGPU `subgroups` feature",
-            Target::WgslNoSubgroup => {
-                "any WebGPU compute device with workgroup memory; no subgroup support \
-                 (virtual subgroup size option)"
-            }
-        }
-    }
-}
-
-/// `Display` and `FromStr` for a type of targets (`Target`,
-/// `cross::CrossTarget`) by its `name`: what is shown is what the command
-/// line takes back. A name not among `ALL`'s is `$err::$unknown { given }`.
-macro_rules! display_and_parse_names {
-    ($ty:ident, $err:ident::$unknown:ident) => {
-        impl core::fmt::Display for $ty {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-
-        impl core::str::FromStr for $ty {
-            type Err = $err;
-
-            fn from_str(s: &str) -> Result<Self, $err> {
-                $ty::ALL
-                    .into_iter()
-                    .find(|t| t.name() == s)
-                    .ok_or_else(|| $err::$unknown {
-                        given: s.to_string(),
-                    })
-            }
-        }
-    };
-}
-#[cfg(feature = "cross")]
-pub(crate) use display_and_parse_names;
-
-display_and_parse_names!(Target, OptionError::UnknownTarget);
-
-/// Which shape the emitted text takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Form {
-    /// Functions for the user to call from their own shader.
-    Helpers,
-    /// A complete compute shader with the kernel's inputs and outputs in
-    /// storage buffers.
-    ComputeShader,
-}
-
-impl Form {
-    /// Both forms.
-    pub const ALL: [Form; 2] = [Form::Helpers, Form::ComputeShader];
-
-    /// The form's name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Form::Helpers => "helpers",
-            Form::ComputeShader => "compute",
-        }
-    }
-}
-
-impl fmt::Display for Form {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Options for emitted shaders.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ShaderOptions {
-    /// The compute shader's workgroup size. Default `[64, 1, 1]`.
-    pub workgroup_size: [u32; 3],
-    /// The virtual subgroup size of the emulated targets: a power of two
-    /// from 1 to 128, at most the workgroup's invocation count. Default 32.
-    pub subgroup_size: u32,
-    /// Whether the compute shader also writes each invocation's lane id,
-    /// subgroup size and subgroup key (see the module docs). Default off.
-    pub record_lanes: bool,
-    /// Whether the `glsl` target's compute shader asks for maximal
-    /// reconvergence: `#extension GL_EXT_maximal_reconvergence : require`
-    /// and `void main() [[maximally_reconverges]]`, which glslang turns into
-    /// SPIR-V's `MaximallyReconvergesKHR` execution mode. Then a collective
-    /// in divergent control flow runs with exactly the lanes the native
-    /// simulator gives it; without it, Vulkan promises that only in some
-    /// cases (docs/reconvergence.md, "What ballot's targets promise"). The
-    /// device must enable `VK_KHR_shader_maximal_reconvergence`'s
-    /// `shaderMaximalReconvergence` feature, and glslang must be 14.1.0 or
-    /// later. The helper form has no entry point and is unchanged: the
-    /// attribute belongs on the user's `main`.
-    ///
-    /// Only `glsl` takes it, and every other target refuses it with
-    /// [`OptionError::Unsupported`]: the emulated targets reconverge
-    /// maximally by construction, and WGSL has no such attribute. Default
-    /// off.
-    pub maximal_reconvergence: bool,
-}
-
-impl Default for ShaderOptions {
-    fn default() -> Self {
-        Self {
-            workgroup_size: [64, 1, 1],
-            subgroup_size: 32,
-            record_lanes: false,
-            maximal_reconvergence: false,
-        }
-    }
-}
-
-/// The most invocations per workgroup a compute shader may have: WebGPU's
-/// default `maxComputeInvocationsPerWorkgroup`, which Vulkan's minimum
-/// (128) would undercut only on very old devices.
-pub const MAX_WORKGROUP_INVOCATIONS: u32 = 256;
-
-impl ShaderOptions {
-    /// Invocations per workgroup.
-    pub fn invocations_per_workgroup(&self) -> u32 {
-        self.workgroup_size.iter().product()
-    }
-
-    /// Checks the options, naming the offending one.
-    pub fn validate(&self) -> Result<(), OptionError> {
-        let [x, y, z] = self.workgroup_size;
-        let invocations = (x as u64) * (y as u64) * (z as u64);
-        if invocations == 0 || invocations > MAX_WORKGROUP_INVOCATIONS as u64 {
-            return Err(OptionError::Invalid {
-                option: "workgroup_size",
-                value: format!("{x}x{y}x{z}"),
-                reason: format!("it must have 1 to {MAX_WORKGROUP_INVOCATIONS} invocations"),
-            });
-        }
-        if crate::SubgroupSize::new(self.subgroup_size).is_err() {
-            return Err(OptionError::Invalid {
-                option: "subgroup_size",
-                value: self.subgroup_size.to_string(),
-                reason: "it must be a power of two from 1 to 128".to_string(),
-            });
-        }
-        if self.subgroup_size as u64 > invocations {
-            return Err(OptionError::Mismatch {
-                subgroup_size: self.subgroup_size,
-                workgroup_size: self.workgroup_size,
-            });
-        }
-        Ok(())
-    }
-
-    /// [`validate`](Self::validate), then whether `target` takes every
-    /// option that is set: [`OptionError::Unsupported`] names the first
-    /// one it does not.
-    pub fn validate_for(&self, target: Target) -> Result<(), OptionError> {
-        self.validate()?;
-        if self.maximal_reconvergence && target != Target::Glsl {
-            let reason = if target.has_subgroups() {
-                "WGSL has no attribute or directive that asks for maximal reconvergence; \
-                 only the `glsl` target (GL_EXT_maximal_reconvergence) does"
-            } else {
-                "the emulated targets are if-converted, so they reconverge maximally \
-                 by construction, on every device"
-            };
-            return Err(OptionError::Unsupported {
-                option: "maximal_reconvergence",
-                target,
-                reason,
-            });
-        }
-        Ok(())
-    }
-}
-
-/// An invalid option for emitted shaders.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum OptionError {
-    /// An option has a value no target accepts.
-    #[error("invalid `{option}` {value}: {reason}")]
-    Invalid {
-        /// The option's name.
-        option: &'static str,
-        /// The rejected value.
-        value: String,
-        /// What a valid value looks like.
-        reason: String,
-    },
-    /// The virtual subgroup size does not fit the workgroup.
-    #[error(
-        "`subgroup_size` {subgroup_size} does not fit `workgroup_size` {}x{}x{} ({} invocations): \
-         a virtual subgroup cannot be larger than its workgroup",
-        workgroup_size[0], workgroup_size[1], workgroup_size[2],
-        workgroup_size.iter().product::<u32>()
-    )]
-    Mismatch {
-        /// The virtual subgroup size.
-        subgroup_size: u32,
-        /// The workgroup size.
-        workgroup_size: [u32; 3],
-    },
-    /// An option that the target does not take.
-    #[error("`{option}` is not supported by target `{target}`: {reason}")]
-    Unsupported {
-        /// The option's name.
-        option: &'static str,
-        /// The target that refuses it.
-        target: Target,
-        /// Why the target has no use for it.
-        reason: &'static str,
-    },
-    /// A target name that does not exist.
-    #[error("unknown target `{given}`; the targets are glsl, glsl-no-subgroup, wgsl, wgsl-web and wgsl-no-subgroup")]
-    UnknownTarget {
-        /// The name given.
-        given: String,
-    },
-}
-
-/// What a shader writer does with a called kernel that it was not given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Missing {
-    /// Fail with [`ShaderError::MissingCallee`].
-    #[default]
-    Error,
-    /// Declare a stand-in whose signature is read off the call (argument
-    /// and result types) and which returns the zero value: enough to
-    /// validate one kernel in isolation.
-    Stub,
-}
+pub use crate::target::{
+    Form, Init, Language, Missing, OptionError, ShaderOptions, Target, MAX_WORKGROUP_INVOCATIONS,
+};
 
 /// Why a shader could not be emitted.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -399,6 +99,18 @@ pub enum ShaderError {
         /// The missing callee's path.
         callee: String,
     },
+}
+
+/// The lowering's call resolution names no printer: its error becomes the
+/// writer's here, with the same fields.
+impl From<crate::lower::calls::CallError> for ShaderError {
+    fn from(e: crate::lower::calls::CallError) -> Self {
+        match e {
+            crate::lower::calls::CallError::MissingCallee { caller, callee } => {
+                ShaderError::MissingCallee { caller, callee }
+            }
+        }
+    }
 }
 
 /// An indentation level.
@@ -467,20 +179,46 @@ pub(crate) fn write_forms(
     missing: Missing,
     mode: Mode,
 ) -> Result<forms::Forms, ShaderError> {
+    // The options first: their error does not depend on the kernels.
     options.validate_for(target)?;
+    let plan = crate::stack::deep(|| Plan::new(kernels, missing))?;
+    Ok(print(target, wanted, &plan, options, mode))
+}
+
+/// [`write_forms`] of a module the lowering has planned: the expansion
+/// plans a kernel once and writes every target from that plan.
+pub(crate) fn write_plan(
+    target: Target,
+    wanted: &[Form],
+    plan: &Plan<'_>,
+    options: &ShaderOptions,
+    mode: Mode,
+) -> Result<forms::Forms, ShaderError> {
+    options.validate_for(target)?;
+    Ok(print(target, wanted, plan, options, mode))
+}
+
+/// The printer of `target`'s language on `plan`, with `options` validated.
+fn print(
+    target: Target,
+    wanted: &[Form],
+    plan: &Plan<'_>,
+    options: &ShaderOptions,
+    mode: Mode,
+) -> forms::Forms {
     // The writers recurse along the kernel's nesting.
     crate::stack::deep(|| {
         let request = Request {
             target,
             wanted,
             options,
-            module: crate::lower::calls::resolve(kernels, missing)?,
+            plan,
             mode,
         };
-        Ok(match target.language() {
+        match target.language() {
             Language::Glsl => glsl::write(request),
             Language::Wgsl => wgsl::write(request),
-        })
+        }
     })
 }
 
@@ -492,8 +230,9 @@ pub(crate) struct Request<'a> {
     pub wanted: &'a [Form],
     /// The options, validated.
     pub options: &'a ShaderOptions,
-    /// The entry kernel and its callees, resolved.
-    pub module: crate::lower::calls::Module<'a>,
+    /// The entry kernel and its callees, resolved, folded and
+    /// if-converted.
+    pub plan: &'a Plan<'a>,
     /// For the user or for naga.
     pub mode: Mode,
 }

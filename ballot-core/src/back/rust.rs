@@ -16,13 +16,10 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 
-use crate::front::SourceMap;
 use crate::ir::{BinaryOp, Expr, Handle, Kernel, Literal, MaskFn, Type, UnaryOp};
-use crate::lower::{
-    self,
-    masked::{Cond, Dest, Flag, Masked, Step, Tangle},
-};
+use crate::lower::masked::{Cond, Dest, Flag, Masked, Step, Tangle};
 use crate::op::Op;
+use crate::spans::SourceMap;
 
 /// Writes the body of a kernel's `__simd` function.
 pub struct Writer<'a> {
@@ -39,14 +36,20 @@ pub struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    /// A writer for `kernel`, reaching the runtime through `krate` (e.g.
-    /// `::ballot::__private`).
-    pub fn new(kernel: &'a Kernel, spans: &'a SourceMap, krate: TokenStream) -> Self {
+    /// A writer for `kernel`, whose if-converted form is `masked` (the
+    /// lowering's, [`crate::lower::plan::Plan::masked`]), reaching the
+    /// runtime through `krate` (e.g. `::ballot::__private`).
+    pub fn new(
+        kernel: &'a Kernel,
+        masked: Masked,
+        spans: &'a SourceMap,
+        krate: TokenStream,
+    ) -> Self {
         Self {
             kernel,
             spans,
             krate,
-            masked: lower::masked::lower(kernel),
+            masked,
             labels: 0,
             loops: Vec::new(),
         }

@@ -20,8 +20,10 @@ pub use options::Options;
 pub use validate::{MAX_THREADS, THREADS_VAR};
 
 use crate::back::rust::Writer;
+use crate::back::Missing;
 use crate::front::{self, Lowered};
 use crate::ir::{Kernel, Type};
+use crate::lower::plan::Plan;
 use timing::{timed, Phases};
 
 /// Expands `#[ballot::kernel(attr)] item`.
@@ -85,10 +87,19 @@ fn expand(attr: TokenStream, item: TokenStream, phases: &mut Phases) -> TokenStr
             // The native Rust is generated on this thread while the shaders
             // are checked on others.
             let mut rust = Duration::ZERO;
-            let (errors, generated) =
-                validate::shaders(&item, &lowered.kernel, &options, phases, || {
-                    timed(&mut rust, || generate(&item, &lowered, &options))
-                });
+            // One plan for every printer: the kernel is if-converted once.
+            // Its callees are stood in for by stubs of the call's signature:
+            // each is checked when its own attribute expands.
+            let plan = match Plan::new(&[&lowered.kernel], Missing::Stub) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    let err = syn::Error::new(item.sig.ident.span(), e).to_compile_error();
+                    return quote!(#err #item);
+                }
+            };
+            let (errors, generated) = validate::shaders(&item, &plan, &options, phases, || {
+                timed(&mut rust, || generate(&item, &lowered, &plan, &options))
+            });
             phases.rust = rust;
             let errors = errors.iter().map(syn::Error::to_compile_error);
             quote!(#(#errors)* #generated)
@@ -175,10 +186,16 @@ fn param_ident(item: &ItemFn, index: usize) -> Ident {
     }
 }
 
-fn generate(item: &ItemFn, lowered: &Lowered, options: &Options) -> TokenStream {
+fn generate(item: &ItemFn, lowered: &Lowered, plan: &Plan<'_>, options: &Options) -> TokenStream {
     let kernel = &lowered.kernel;
     let krate = &options.krate;
-    let mut writer = Writer::new(kernel, &lowered.spans, krate.clone());
+    // The plan's form of the kernel; a plan of other kernels would be the
+    // caller's mistake, and the kernel is if-converted here instead.
+    let masked = plan
+        .masked_of(kernel)
+        .cloned()
+        .unwrap_or_else(|| crate::lower::masked::if_convert(kernel));
+    let mut writer = Writer::new(kernel, masked, &lowered.spans, krate.clone());
     let body = writer.body();
     let ret = writer.ret_type();
     let sig = signature(item, kernel, &writer);
@@ -512,7 +529,7 @@ fn run_fn(sig: &Signature, krate: &TokenStream, ret: &TokenStream) -> TokenStrea
     }
 }
 
-/// The kernel's [`crate::sim::Kernel`] implementation: its arguments as
+/// The kernel's [`crate::sim::SimKernel`] implementation: its arguments as
 /// tuples, per-lane ones one per invocation.
 fn kernel_impl(
     name: &Ident,
@@ -542,7 +559,7 @@ fn kernel_impl(
     }
     let name_str = name.to_string();
     quote! {
-        impl #krate::Kernel for #name {
+        impl #krate::SimKernel for #name {
             const NAME: &'static str = #name_str;
             type Lane = (#(#lane_types,)*);
             type Uniform = (#(#uniform_types,)*);
@@ -761,5 +778,41 @@ fn stub(item: &ItemFn, krate: &TokenStream) -> TokenStream {
                 ::core::unreachable!("the kernel failed to compile")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// One expansion writes five targets in two forms, validates them on
+    /// several threads and writes the native Rust, and if-converts the
+    /// kernel once: every printer reads the one plan.
+    #[test]
+    fn an_expansion_if_converts_its_kernel_once() {
+        let item = quote! {
+            fn expansion_lowers_once(x: u32) -> u32 {
+                if x > 3 {
+                    return 0;
+                }
+                let mut n = 0;
+                while n < x {
+                    n += subgroup_ballot_bit_count(subgroup_ballot(n % 2 == 0));
+                }
+                n
+            }
+        };
+        // Validation on, whatever the features: it is what writes the
+        // shaders.
+        let expanded = super::kernel(quote!(validate = true), item).to_string();
+        assert!(
+            !expanded.contains("compile_error"),
+            "the kernel expands without errors: {expanded}"
+        );
+        assert_eq!(
+            crate::lower::plan::tests::lowered("expansion_lowers_once"),
+            1,
+            "if-conversions of the kernel in one expansion"
+        );
     }
 }

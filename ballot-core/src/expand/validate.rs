@@ -33,8 +33,8 @@ use super::cache::{Cache, Key};
 use super::timing::Phases;
 use super::Options;
 use crate::back::forms::Forms;
-use crate::back::{self, Form, Missing, Mode, Target};
-use crate::ir::Kernel;
+use crate::back::{self, Form, Mode, Target};
+use crate::lower::plan::Plan;
 use crate::valid::{self, ValidationError};
 
 /// Set this environment variable to a number while building to have each
@@ -88,7 +88,7 @@ const COMPUTE: usize = 1;
 /// step goes to `phases` (all but `alongside`'s).
 pub fn shaders<R>(
     item: &ItemFn,
-    kernel: &Kernel,
+    plan: &Plan<'_>,
     options: &Options,
     phases: &mut Phases,
     alongside: impl FnOnce() -> R,
@@ -105,8 +105,7 @@ pub fn shaders<R>(
     // thread.
     let shader = &options.shader;
     let write = |target: Target, mode: Mode| {
-        back::write_forms(target, &Form::ALL, &[kernel], shader, Missing::Stub, mode)
-            .map_err(|e| e.to_string())
+        back::write_plan(target, &Form::ALL, plan, shader, mode).map_err(|e| e.to_string())
     };
     let (messages, value) = validate_all(threads, &write, Cache::get(), alongside, phases);
     phases.wall = start.elapsed();

@@ -57,16 +57,7 @@ pub use file::{calls, check_recursion, cycle_message, resolve, FileKernel, Resol
 use scope::Scopes;
 use ty::Ret;
 
-/// Source spans of a lowered kernel's nodes, indexed like its arenas.
-#[derive(Clone, Debug, Default)]
-pub struct SourceMap {
-    /// The span of each expression, indexed like `Kernel::exprs`.
-    pub exprs: Vec<Span>,
-    /// The span of each statement, indexed like `Kernel::stmts`.
-    pub stmts: Vec<Span>,
-    /// The span of each local's declaring identifier, indexed like `Kernel::locals`.
-    pub locals: Vec<Span>,
-}
+pub use crate::spans::SourceMap;
 
 /// A kernel lowered to IR, with the spans of its nodes.
 #[derive(Clone, Debug)]

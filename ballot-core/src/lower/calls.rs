@@ -11,8 +11,23 @@
 
 use std::collections::BTreeMap;
 
-use crate::back::{Missing, ShaderError};
 use crate::ir::{Expr, Handle, Kernel, Type};
+use crate::target::Missing;
+
+/// Why the calls of a module cannot be resolved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallError {
+    /// A called kernel was not among the kernels given, with
+    /// [`Missing::Error`].
+    #[error("kernel `{caller}` calls `{callee}`, which was not given to the shader writer")]
+    MissingCallee {
+        /// The calling kernel.
+        caller: String,
+        /// The missing callee's path.
+        callee: String,
+    },
+}
 
 /// What a function of the module computes.
 #[derive(Clone, Debug)]
@@ -62,9 +77,9 @@ pub struct Module<'a> {
 /// Resolves the calls of `kernels[0]`, transitively, among `kernels[1..]`.
 ///
 /// # Errors
-/// [`ShaderError::MissingCallee`] for a callee not given, with
+/// [`CallError::MissingCallee`] for a callee not given, with
 /// [`Missing::Error`].
-pub fn resolve<'a>(kernels: &[&'a Kernel], missing: Missing) -> Result<Module<'a>, ShaderError> {
+pub fn resolve<'a>(kernels: &[&'a Kernel], missing: Missing) -> Result<Module<'a>, CallError> {
     let mut resolver = Resolver {
         kernels,
         missing,
@@ -101,7 +116,7 @@ struct Resolver<'k, 'a> {
 }
 
 impl<'a> Resolver<'_, 'a> {
-    fn visit(&mut self, index: usize) -> Result<(), ShaderError> {
+    fn visit(&mut self, index: usize) -> Result<(), CallError> {
         self.visited.push(index);
         let kernel = self.kernels[index];
         for (handle, expr) in kernel.exprs.iter() {
@@ -120,7 +135,7 @@ impl<'a> Resolver<'_, 'a> {
         call: Handle<Expr>,
         callee: &str,
         args: &[Handle<Expr>],
-    ) -> Result<Key, ShaderError> {
+    ) -> Result<Key, CallError> {
         let segment = callee.rsplit("::").next().unwrap_or(callee).trim();
         let found = (1..self.kernels.len()).find(|&i| self.kernels[i].name == segment);
         if let Some(index) = found {
@@ -130,7 +145,7 @@ impl<'a> Resolver<'_, 'a> {
             return Ok(Key::Kernel(index));
         }
         if self.missing == Missing::Error {
-            return Err(ShaderError::MissingCallee {
+            return Err(CallError::MissingCallee {
                 caller: kernel.name.clone(),
                 callee: callee.to_string(),
             });

@@ -13,9 +13,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::back::{Language, ShaderOptions};
-use crate::ir::{BinaryOp, Expr, Handle, Kernel, MaskFn, Type};
+use crate::ir::{BinaryOp, Expr, Handle, Kernel, Literal, MaskFn, Type};
+use crate::lower::fold::Folded;
 use crate::op::Op;
+use crate::target::{Language, ShaderOptions};
 
 /// Declares [`Helper`] and `Helper::ALL`, its variants in declaration
 /// order, from one list, so that the tests walk every helper there is.
@@ -31,7 +32,7 @@ macro_rules! helpers {
         impl Helper {
             /// Every helper, in the registry's (and writing) order.
             #[cfg(test)]
-            const ALL: &[Helper] = &[$(Helper::$name,)*];
+            pub(crate) const ALL: &[Helper] = &[$(Helper::$name,)*];
         }
     };
 }
@@ -312,7 +313,7 @@ impl Helper {
 /// virtual subgroups and whole `vec4`s; the polyfill libraries' guard adds
 /// a spare `vec4` past that for invocations beyond the workgroup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Exchange {
+pub(crate) struct ExchangeMemory {
     /// The virtual subgroup size.
     pub subgroup: u32,
     /// Invocations per workgroup.
@@ -335,14 +336,14 @@ pub(crate) struct Exchange {
     pub slots: u32,
 }
 
-impl Exchange {
+impl ExchangeMemory {
     /// The layout for `options`, with or without the guard's spare slot,
     /// for exchanges of up to `slots` ballots.
-    pub fn new(options: &ShaderOptions, guard: bool, slots: u32) -> Exchange {
+    pub fn new(options: &ShaderOptions, guard: bool, slots: u32) -> ExchangeMemory {
         let subgroup = options.subgroup_size;
         let workgroup = options.invocations_per_workgroup();
         let padded = workgroup.next_multiple_of(subgroup.max(4));
-        Exchange {
+        ExchangeMemory {
             subgroup,
             workgroup,
             padded,
@@ -443,89 +444,35 @@ impl Needs {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::back::{glsl, wgsl};
-
-    fn text(language: Language, helper: Helper, emulated: bool) -> Option<&'static str> {
-        match language {
-            Language::Glsl => glsl::helpers::text(helper),
-            Language::Wgsl => wgsl::helpers::text(helper, emulated),
-        }
-    }
-
-    /// What a module can need, in each language, has a text there, and
-    /// every helper comes after what it needs: GLSL wants a function
-    /// declared before its use, and the registry's order is the writing
-    /// order of both.
-    #[test]
-    fn every_helper_a_module_can_need_has_a_text_after_its_dependencies() {
-        for language in [Language::Glsl, Language::Wgsl] {
-            for emulated in [false, true] {
-                let mut needs = Needs::new(language, emulated);
-                for op in Op::ALL {
-                    if let Some(helper) = Helper::of_op(op, language, emulated) {
-                        needs.add(helper);
-                    }
-                }
-                for fun in [MaskFn::Lane, MaskFn::First, MaskFn::Contains, MaskFn::Count] {
-                    needs.add(Helper::of_mask_fn(fun).expect("a helper"));
-                }
-                needs.add(Helper::F32ToU32);
-                needs.add(Helper::F32ToI32);
-                if emulated {
-                    needs.add(Helper::WorkgroupAny);
-                }
-                if language == Language::Glsl {
-                    for helper in [
-                        Helper::DivU32,
-                        Helper::DivI32,
-                        Helper::RemU32,
-                        Helper::RemI32,
-                        Helper::RemF32,
-                        Helper::ShlU32,
-                        Helper::ShlI32,
-                    ] {
-                        needs.add(helper);
-                    }
-                } else {
-                    needs.add(Helper::F32Bits);
-                }
-                let set = needs.into_set();
-                for helper in set {
-                    assert!(
-                        text(language, helper, emulated).is_some(),
-                        "{helper:?} has no {language:?} text (emulated: {emulated})"
-                    );
-                    for &dep in helper.deps(language, emulated) {
-                        assert!(dep < helper, "{helper:?} comes before {dep:?}");
-                    }
-                }
+/// Every helper `kernels` need in `language`, with their dependencies: the
+/// registry's rules on each expression, and each kernel's own needs. With
+/// `folded` (indexed like `kernels`), an expression the folder covers
+/// needs nothing, as the printer writes its value, but a non-finite `f32`
+/// value needs [`Helper::F32Bits`] to be spelled.
+pub fn collect<'k>(
+    kernels: impl IntoIterator<Item = Option<&'k Kernel>>,
+    folded: Option<&[Folded]>,
+    language: Language,
+    emulated: bool,
+) -> BTreeSet<Helper> {
+    let mut needs = Needs::new(language, emulated);
+    for (i, kernel) in kernels.into_iter().enumerate() {
+        let Some(kernel) = kernel else {
+            continue;
+        };
+        let folded = folded.and_then(|f| f.get(i));
+        for (handle, _) in kernel.exprs.iter() {
+            match folded {
+                Some(f) if f.covered(handle) => {}
+                Some(f) => match f.value(handle) {
+                    Some(Literal::F32(x)) if !x.is_finite() => needs.add(Helper::F32Bits),
+                    Some(_) => {}
+                    None => needs.expr(kernel, handle),
+                },
+                None => needs.expr(kernel, handle),
             }
         }
+        needs.kernel(kernel);
     }
-
-    /// A helper's function name is in its text, in every language that
-    /// has one.
-    #[test]
-    fn every_function_name_is_defined_by_its_text() {
-        for &helper in Helper::ALL {
-            let Some(name) = helper.name() else {
-                continue;
-            };
-            for (language, emulated) in [
-                (Language::Glsl, true),
-                (Language::Wgsl, false),
-                (Language::Wgsl, true),
-            ] {
-                if let Some(text) = text(language, helper, emulated) {
-                    assert!(
-                        text.contains(&format!("{name}(")),
-                        "{helper:?}: `{name}` is not in its {language:?} text"
-                    );
-                }
-            }
-        }
-    }
+    needs.into_set()
 }

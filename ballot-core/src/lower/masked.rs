@@ -393,7 +393,7 @@ impl Verifier<'_> {
 }
 
 /// If-converts `kernel`.
-pub fn lower(kernel: &Kernel) -> Masked {
+pub fn if_convert(kernel: &Kernel) -> Masked {
     let mut lowering = Lowering {
         kernel,
         next: 0,
@@ -635,7 +635,7 @@ mod tests {
         let kernel = crate::front::lower_source(source)
             .expect("the kernel lowers")
             .kernel;
-        let masked = lower(&kernel);
+        let masked = if_convert(&kernel);
         (kernel, masked)
     }
 

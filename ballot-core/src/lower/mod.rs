@@ -34,7 +34,9 @@ pub mod calls;
 pub mod fold;
 pub mod helpers;
 pub mod masked;
+pub mod plan;
 pub mod share;
+pub mod uniformity;
 
 use crate::ir::{Block, Expr, Handle, Kernel, Stmt};
 use crate::op::Op;
@@ -153,5 +155,71 @@ pub fn returns(kernel: &Kernel, stmt: Handle<Stmt>) -> bool {
             body.iter().chain(continuing).any(|&s| returns(kernel, s))
         }
         _ => false,
+    }
+}
+
+/// Whether control can reach the end of `block`: WGSL's behaviour
+/// analysis, as far as the IR needs it, and the one reachability rule of
+/// every printer (a function whose end is reachable gets a `return` of
+/// the zero value).
+pub fn falls_through(kernel: &Kernel, block: &Block) -> bool {
+    let Some(&last) = block.last() else {
+        return true;
+    };
+    match &kernel.stmts[last] {
+        Stmt::Return(_) => false,
+        Stmt::If { accept, reject, .. } => {
+            falls_through(kernel, accept) || falls_through(kernel, reject)
+        }
+        // A loop that no `break` leaves only ends by returning.
+        Stmt::Loop { body, .. } => breaks(kernel, body),
+        _ => true,
+    }
+}
+
+/// Whether a `break` in `block` leaves the loop whose body it is.
+fn breaks(kernel: &Kernel, block: &Block) -> bool {
+    block.iter().any(|&s| match &kernel.stmts[s] {
+        Stmt::Break => true,
+        Stmt::If { accept, reject, .. } => breaks(kernel, accept) || breaks(kernel, reject),
+        _ => false,
+    })
+}
+
+#[cfg(all(test, feature = "macros"))]
+mod tests {
+    use super::falls_through;
+
+    fn falls(source: &str) -> bool {
+        let kernel = crate::front::lower_source(source).expect("lowers").kernel;
+        falls_through(&kernel, &kernel.body)
+    }
+
+    /// WGSL's behaviour analysis (WGSL § "Behaviour analysis"): a
+    /// statement sequence ends where its last statement's behaviours hold
+    /// "Next"; `if` has its branches' union, a `loop` has "Next" only
+    /// through a `break` of its own.
+    #[test]
+    fn the_end_is_reachable_as_wgsl_s_behaviour_analysis_says() {
+        // A tail expression is a `return`.
+        assert!(!falls("fn k(x: u32) -> u32 { let y = x + 1; y }"));
+        assert!(!falls("fn k(x: u32) -> u32 { if x > 1 { return 1; } 0 }"));
+        assert!(!falls(
+            "fn k(x: u32) -> u32 { if x > 1 { return 1; } else { return 2; } }"
+        ));
+        // Kernels without a result, whose end Rust lets control reach.
+        assert!(falls(
+            "fn k(x: u32) { let mut y = x; if x > 1 { return; } else { y = 2; } }"
+        ));
+        assert!(falls(
+            "fn k(x: u32) { let mut y = x; loop { if y > 9 { break; } y += 1; } }"
+        ));
+        assert!(!falls(
+            "fn k(x: u32) -> u32 { loop { if x > 9 { return 1; } } }"
+        ));
+        // An inner loop's `break` leaves the inner loop only.
+        assert!(!falls(
+            "fn k(x: u32) -> u32 { loop { loop { break; } if x > 9 { return 1; } } }"
+        ));
     }
 }

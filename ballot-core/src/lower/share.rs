@@ -32,14 +32,6 @@ use crate::op::Op;
 /// invocation (GLSL) or one bit (WGSL) per buffer of the exchange memory.
 pub const MAX_SLOTS: usize = 8;
 
-/// `kernel` if-converted ([`super::masked::lower`]) and its ballots
-/// shared: the form the emulated targets print.
-pub fn lower(kernel: &Kernel) -> Masked {
-    let mut masked = super::masked::lower(kernel);
-    share(kernel, &mut masked);
-    masked
-}
-
 /// Groups the consecutive ballots of `masked`, the form of `kernel`.
 pub fn share(kernel: &Kernel, masked: &mut Masked) {
     let steps = std::mem::take(&mut masked.steps);
@@ -62,20 +54,6 @@ pub fn slots(masked: &Masked) -> usize {
     }
     walk(&masked.steps)
 }
-
-/// The emulated forms ([`lower`]) of a module's functions, in order: one
-/// per kernel (`Some`), none for a stub or where the target has subgroups.
-/// A printer computes them once; the exchange memory's size depends on all.
-pub fn forms<'k>(
-    kernels: impl IntoIterator<Item = Option<&'k Kernel>>,
-    emulated: bool,
-) -> Vec<Option<Masked>> {
-    kernels
-        .into_iter()
-        .map(|kernel| kernel.filter(|_| emulated).map(lower))
-        .collect()
-}
-
 /// The slots a module of these emulated forms needs: the most any uses.
 pub fn module_slots<'m>(forms: impl IntoIterator<Item = &'m Masked>) -> u32 {
     forms
@@ -245,7 +223,8 @@ mod tests {
         let kernel = crate::front::lower_source(source)
             .expect("the kernel lowers")
             .kernel;
-        let masked = lower(&kernel);
+        let mut masked = crate::lower::masked::if_convert(&kernel);
+        share(&kernel, &mut masked);
         assert_eq!(masked.verify(&kernel), Ok(()));
         (kernel, masked)
     }

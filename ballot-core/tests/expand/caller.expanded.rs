@@ -15,7 +15,7 @@ const _: () = {
         );
     }
 };
-impl ::ballot::__private::Kernel for caller {
+impl ::ballot::__private::SimKernel for caller {
     const NAME: &'static str = "caller";
     type Lane = (bool, ::ballot::__private::SubgroupMask);
     type Uniform = ();

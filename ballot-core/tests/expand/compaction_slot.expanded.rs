@@ -1,4 +1,4 @@
-impl ::ballot::__private::Kernel for compaction_slot {
+impl ::ballot::__private::SimKernel for compaction_slot {
     const NAME: &'static str = "compaction_slot";
     type Lane = (bool,);
     type Uniform = ();

@@ -1,4 +1,4 @@
-impl ::ballot::__private::Kernel for divergent {
+impl ::ballot::__private::SimKernel for divergent {
     const NAME: &'static str = "divergent";
     type Lane = (u32,);
     type Uniform = (u32,);

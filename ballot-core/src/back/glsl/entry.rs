@@ -88,8 +88,8 @@ impl<W: Write> Writer<'_, W> {
              ((ballot_id.z * ballot_groups.x) * ballot_groups.y);\n\
              {level}uint ballot_global = (ballot_workgroup * {wg}u) + gl_LocalInvocationIndex;"
         )?;
-        if self.emulated() {
-            writeln!(self.out, "{level}ballot_init(gl_LocalInvocationIndex);")?;
+        if let Some(init) = self.target.init().filter(|_| self.emulated()) {
+            writeln!(self.out, "{level}{};", init.documented())?;
         }
         if self.options.record_lanes {
             self.write_record(level)?;

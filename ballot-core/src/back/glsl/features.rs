@@ -5,10 +5,10 @@
 
 use std::collections::BTreeSet;
 
-use super::names::{Function, Source};
 use crate::back::{Language, Target};
 use crate::ir::Expr;
-use crate::lower::helpers::{Helper, Needs};
+use crate::lower::helpers::Helper;
+use crate::lower::plan::Plan;
 use crate::op::Op;
 
 /// A GLSL extension the `glsl` target enables.
@@ -70,7 +70,7 @@ pub(super) struct Features {
 impl Features {
     /// Collects the needs of every function of the module; `record_lanes`
     /// adds what the compute shader reads to record each invocation's lane.
-    pub fn collect(target: Target, functions: &[Function<'_>], record_lanes: bool) -> Self {
+    pub fn collect(target: Target, plan: &Plan<'_>, record_lanes: bool) -> Self {
         let native = target.has_subgroups();
         let mut extensions = BTreeSet::new();
         let mut names = BTreeSet::new();
@@ -80,29 +80,25 @@ impl Features {
             // What `entry::write_record` reads.
             names.extend([Op::BroadcastFirst.glsl_name(), LANE_ID, SUBGROUP_SIZE]);
         }
-        let mut needs = Needs::new(Language::Glsl, !native);
-        for function in functions {
-            let Source::Kernel(kernel) = function.source else {
-                continue;
-            };
-            needs.all_of(kernel);
-            if !native {
-                continue;
-            }
-            for (_, expr) in kernel.exprs.iter() {
-                let (extension, name) = match expr {
-                    Expr::Op { op, .. } => (Extension::of(*op), op.glsl_name()),
-                    Expr::LaneId => (Extension::Basic, LANE_ID),
-                    Expr::SubgroupSize => (Extension::Basic, SUBGROUP_SIZE),
-                    _ => continue,
-                };
-                extensions.insert(extension);
-                names.insert(name);
+        // Only the native target names the extensions' functions.
+        if native {
+            for kernel in plan.module.functions.iter().filter_map(|f| f.kernel()) {
+                for (_, expr) in kernel.exprs.iter() {
+                    let (extension, name) = match expr {
+                        Expr::Op { op, .. } => (Extension::of(*op), op.glsl_name()),
+                        Expr::LaneId => (Extension::Basic, LANE_ID),
+                        Expr::SubgroupSize => (Extension::Basic, SUBGROUP_SIZE),
+                        _ => continue,
+                    };
+                    extensions.insert(extension);
+                    names.insert(name);
+                }
             }
         }
         Features {
             extensions,
-            helpers: needs.into_set(),
+            // GLSL writes every expression: nothing is folded away.
+            helpers: plan.helpers(Language::Glsl, !native, false),
             names,
         }
     }

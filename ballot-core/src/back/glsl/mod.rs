@@ -58,7 +58,7 @@ use crate::back::shading::{self, Func, Shading};
 use crate::back::{Form, Language, Mode, Request, ShaderOptions, Target};
 use crate::ir::Type;
 use crate::lower;
-use crate::lower::helpers::Exchange;
+use crate::lower::helpers::ExchangeMemory;
 use crate::lower::masked::Masked;
 use features::{Extension, Features};
 use names::{Function, Source};
@@ -67,22 +67,19 @@ use names::{Function, Source};
 /// in each form of the request at once ([`Forms`]).
 pub(crate) fn write(request: Request<'_>) -> Forms {
     let (target, options) = (request.target, request.options);
-    let functions = names::name(request.module, !target.has_subgroups());
+    let functions = names::name(request.plan.module.clone(), !target.has_subgroups());
     // The compute shader's needs: the library's, and what the lane record
     // reads.
-    let mut features = Features::collect(target, &functions, options.record_lanes);
+    let mut features = Features::collect(target, request.plan, options.record_lanes);
     let library_extensions = match options.record_lanes {
-        true => Features::collect(target, &functions, false).extensions,
+        true => Features::collect(target, request.plan, false).extensions,
         false => features.extensions.clone(),
     };
     if options.maximal_reconvergence {
         // Its attribute goes on `main`, which only the compute shader has.
         features.extensions.insert(Extension::MaximalReconvergence);
     }
-    let masked = lower::share::forms(
-        functions.iter().map(|f| f.kernel()),
-        !target.has_subgroups(),
-    );
+    let masked = request.plan.forms(!target.has_subgroups());
     let mut forms = Forms::new(request.wanted);
     let mut writer = Writer {
         out: &mut forms,
@@ -91,7 +88,7 @@ pub(crate) fn write(request: Request<'_>) -> Forms {
         library_extensions,
         options,
         functions: &functions,
-        masked: &masked,
+        masked,
         features,
         temps: 0,
     };
@@ -200,12 +197,13 @@ impl<W: Write> Writer<'_, W> {
         }
         let s = self.options.subgroup_size;
         let [x, y, z] = self.options.workgroup_size;
+        let init = target.init().map_or_else(String::new, |i| i.documented());
         writeln!(
             self.out,
             "// Subgroups of {s} invocations are emulated in shared memory, for a workgroup\n\
              // of local_size {x}x{y}x{z}: virtual subgroup s is the invocations with\n\
              // gl_LocalInvocationIndex in s * {s} .. s * {s} + {s}.\n\
-             // - Call ballot_init(gl_LocalInvocationIndex) once, at the top of main().\n\
+             // - Call {init} once, at the top of main().\n\
              // - Call `{name}` from every invocation of the workgroup, in uniform control\n\
              //   flow: it holds barrier()s that all invocations must reach.\n\
              // Where the spec leaves a result undefined, these helpers return:\n\
@@ -316,11 +314,11 @@ use crate::back::Level;
 
 /// The emulated target's constants, followed by a blank line: the virtual
 /// subgroup size, the invocations per workgroup and the exchange memory's
-/// layout ([`Exchange`]), which the helpers read. With the `guard`
+/// layout ([`ExchangeMemory`]), which the helpers read. With the `guard`
 /// (polyfill libraries), a spare slot takes the writes of invocations past
 /// the workgroup.
 pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u32) -> String {
-    let e = Exchange::new(options, guard, slots);
+    let e = ExchangeMemory::new(options, guard, slots);
     format!(
         "const uint ballot_subgroup_size = {}u;\nconst uint ballot_workgroup_size = {}u;\n\
          const uint ballot_padded_size = {}u;\nconst uint ballot_exchange_size = {}u;\n\

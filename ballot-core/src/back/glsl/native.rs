@@ -7,7 +7,7 @@ use core::fmt::{self, Write};
 use super::{type_name, zero, Func, Writer};
 use crate::back::shading::{self, Shading, Structured};
 use crate::back::Level;
-use crate::ir::{Block, Expr, Handle, Stmt};
+use crate::ir::{Block, Expr, Handle};
 use crate::lower;
 
 impl<W: Write> Writer<'_, W> {
@@ -16,15 +16,12 @@ impl<W: Write> Writer<'_, W> {
         self.write_head(f, &f.function.name, false)?;
         let level = Level(1);
         shading::write_native_block(self, f, &f.kernel.body, level)?;
-        let ends_in_return = f
-            .kernel
-            .body
-            .last()
-            .is_some_and(|&s| matches!(f.kernel.stmts[s], Stmt::Return(_)));
-        if let (Some(ret), false) = (f.kernel.ret, ends_in_return) {
+        if let Some(ret) = f.kernel.ret {
             // Lanes that never return yield zero, and GLSL wants a return
             // on every path.
-            writeln!(self.out, "{level}return {};", zero(ret))?;
+            if lower::falls_through(f.kernel, &f.kernel.body) {
+                writeln!(self.out, "{level}return {};", zero(ret))?;
+            }
         }
         writeln!(self.out, "}}\n")
     }

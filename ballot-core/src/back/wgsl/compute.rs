@@ -18,7 +18,7 @@ fn storage_type(ty: Type) -> &'static str {
 
 impl<'p, W: fmt::Write> Writer<'p, W> {
     fn entry_kernel(&self) -> Option<&'p Kernel> {
-        let plan: &'p super::Plan<'p> = self.plan;
+        let plan: &'p super::Named<'p> = self.plan;
         plan.entry().and_then(|f| f.kernel())
     }
 
@@ -62,13 +62,14 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
     pub(super) fn write_main(&mut self) -> fmt::Result {
         let l = Level(1);
         self.write_main_signature()?;
-        if self.plan.emulated() {
-            writeln!(self.out, "{l}ballot_init(ballot_local_index);")?;
+        // The entry point's own names for the init's built-ins.
+        let args: &[&str] = if self.plan.emulated() {
+            &["ballot_local_index"]
         } else {
-            writeln!(
-                self.out,
-                "{l}ballot_init(ballot_subgroup_invocation_id, ballot_subgroup_size_in);"
-            )?;
+            &["ballot_subgroup_invocation_id", "ballot_subgroup_size_in"]
+        };
+        if let Some(init) = self.plan.target.init() {
+            writeln!(self.out, "{l}{};", init.call(args))?;
         }
         writeln!(
             self.out,

@@ -5,13 +5,7 @@
 //! Only the helpers a module uses are written, with their dependencies, in
 //! the order of [`Helper`]'s declaration.
 
-use std::collections::BTreeSet;
-
-use super::plan::Plan;
-use crate::back::Language;
-use crate::ir::Literal;
 pub(crate) use crate::lower::helpers::Helper;
-use crate::lower::helpers::Needs;
 
 /// What `ballot_init` sets for this helper, after the lane state: the
 /// masks that depend only on the lane and the subgroup size, computed
@@ -76,30 +70,6 @@ var<private> ballot_overflow: bool;
         LaneState | IsNan | DivU32 | RemU32 | Magnitude | DivI32 | RemI32 | RemF32 | ShlU32
         | ShlI32 | FirstWord => return None,
     })
-}
-
-/// Every helper the module's functions use, with their dependencies: the
-/// registry's rules on the expressions the folder leaves, and the bits of
-/// the non-finite floats it folds.
-pub(super) fn collect(plan: &Plan<'_>) -> BTreeSet<Helper> {
-    let mut needs = Needs::new(Language::Wgsl, plan.emulated());
-    for (function, folded) in plan.functions.iter().zip(&plan.folded) {
-        let Some(kernel) = function.kernel() else {
-            continue;
-        };
-        for (handle, _) in kernel.exprs.iter() {
-            if folded.covered(handle) {
-                continue;
-            }
-            match folded.value(handle) {
-                Some(Literal::F32(x)) if !x.is_finite() => needs.add(Helper::F32Bits),
-                Some(_) => {}
-                None => needs.expr(kernel, handle),
-            }
-        }
-        needs.kernel(kernel);
-    }
-    needs.into_set()
 }
 
 /// What `ballot_init` sets for [`SHARE`]. Nothing is cleared: WGSL zeroes

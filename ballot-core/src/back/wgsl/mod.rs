@@ -35,9 +35,8 @@ mod compute;
 mod expr;
 pub(crate) mod helpers;
 mod masked;
+mod named;
 mod native;
-mod plan;
-mod uniformity;
 
 #[cfg(test)]
 mod tests;
@@ -50,9 +49,9 @@ use crate::back::{Form, Language, Level, Request, ShaderOptions, Target};
 use crate::ir::Type;
 use crate::lower;
 use crate::lower::fold::Folded;
-use crate::lower::helpers::Exchange;
+use crate::lower::helpers::ExchangeMemory;
 use crate::lower::masked::Masked;
-use plan::{Function, Plan, Source};
+use named::{Function, Named, Source};
 
 /// Prints the WGSL targets for [`crate::back::write_forms`] (a GLSL
 /// target as the WGSL one with the same subgroup support), in each form of
@@ -65,11 +64,11 @@ pub(crate) fn write(request: Request<'_>) -> Forms {
         Target::Glsl => (Target::Wgsl, false),
         Target::GlslNoSubgroup => (Target::WgslNoSubgroup, false),
     };
-    let plan = Plan::new(target, request.module, request.options);
+    let plan = Named::new(target, request.plan, request.options);
     let mut forms = Forms::new(request.wanted);
     // Writing into `Forms` cannot fail.
     if web {
-        let _ = write_web_directives(&mut forms, uniformity::needs_diagnostic(&plan));
+        let _ = write_web_directives(&mut forms, request.plan.needs_uniformity_diagnostic());
     }
     let _ = Writer::new(&mut forms, &plan).write_module();
     forms
@@ -100,7 +99,7 @@ const fn type_name(ty: Type) -> &'static str {
 /// Writes one planned module.
 pub(crate) struct Writer<'p, W> {
     out: W,
-    plan: &'p Plan<'p>,
+    plan: &'p Named<'p>,
 }
 
 /// The writer is where the shared walks ([`shading`]) write.
@@ -128,8 +127,7 @@ impl Writer<'_, &mut Forms> {
         self.out.only(Some(Form::ComputeShader));
         self.write_bindings()?;
         self.out.only(None);
-        for ((function, folded), masked) in
-            plan.functions.iter().zip(&plan.folded).zip(&plan.masked)
+        for ((function, folded), masked) in plan.functions.iter().zip(plan.folded).zip(plan.masked)
         {
             self.write_function(function, folded, masked.as_ref())?;
         }
@@ -166,17 +164,23 @@ impl Writer<'_, &mut Forms> {
 
 impl<'p, W: fmt::Write> Writer<'p, W> {
     /// A writer of `plan` into `out`.
-    fn new(out: W, plan: &'p Plan<'p>) -> Self {
+    fn new(out: W, plan: &'p Named<'p>) -> Self {
         Writer { out, plan }
     }
 
     /// How to call the helper form.
     fn write_usage(&mut self) -> fmt::Result {
+        let init = self
+            .plan
+            .target
+            .init()
+            .map_or_else(String::new, |i| i.documented());
         if !self.plan.emulated() {
-            return self.out.write_str(
-                "// Call ballot_init(subgroup_invocation_id, subgroup_size) once at the top\n\
+            return writeln!(
+                self.out,
+                "// Call {init} once at the top\n\
                  // of the entry point, with the built-in values of those names; then call\n\
-                 // the kernel's function from anywhere.\n",
+                 // the kernel's function from anywhere."
             );
         }
         let options = self.plan.options;
@@ -184,7 +188,7 @@ impl<'p, W: fmt::Write> Writer<'p, W> {
             self.out,
             "// Virtual subgroups of {} lanes in workgroups of {} invocations: subgroup s\n\
              // is local_invocation_index s * {0} .. s * {0} + {0}. Every invocation of the\n\
-             // workgroup must call ballot_init(local_invocation_index) at the top of the\n\
+             // workgroup must call {init} at the top of the\n\
              // entry point, then the kernel's function in workgroup-uniform control\n\
              // flow: it holds barriers. Broadcast from an inactive or missing lane gives\n\
              // the invocation's own value.",
@@ -347,11 +351,11 @@ pub(crate) fn lane_state(
 
 /// The emulated targets' constants: the virtual subgroup size, the
 /// invocations per workgroup, and the exchange memory's layout
-/// ([`Exchange`]), which the helpers and lane state read. With the `guard`
+/// ([`ExchangeMemory`]), which the helpers and lane state read. With the `guard`
 /// (polyfill libraries), a spare slot takes the writes of invocations past
 /// the workgroup.
 pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u32) -> String {
-    let e = Exchange::new(options, guard, slots);
+    let e = ExchangeMemory::new(options, guard, slots);
     format!(
         "\n// The virtual subgroup size, the invocations per workgroup, the slots\n\
          // of whole virtual subgroups they fill, the slots of each half of the\n\

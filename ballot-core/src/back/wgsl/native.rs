@@ -7,7 +7,8 @@ use core::fmt;
 use super::{type_name, Func, Writer};
 use crate::back::shading::{self, Shading, Structured};
 use crate::back::Level;
-use crate::ir::{Block, Expr, Handle, Kernel, Stmt};
+use crate::ir::{Block, Expr, Handle};
+use crate::lower;
 
 impl<W: fmt::Write> Writer<'_, W> {
     /// `fn name(params) -> R { ... }`.
@@ -17,7 +18,7 @@ impl<W: fmt::Write> Writer<'_, W> {
         shading::write_native_block(self, cx, &kernel.body, Level(1))?;
         // WGSL rejects a function whose end is reachable without a return.
         if let Some(ret) = kernel.ret {
-            if falls_through(kernel, &kernel.body) {
+            if lower::falls_through(kernel, &kernel.body) {
                 writeln!(self.out, "{}return {}();", Level(1), type_name(ret))?;
             }
         }
@@ -64,30 +65,4 @@ impl<W: fmt::Write> Structured for Writer<'_, W> {
         }
         writeln!(self.out, "{level}}}")
     }
-}
-
-/// Whether control can reach the end of `block` (WGSL's behaviour
-/// analysis, as far as the IR needs it).
-fn falls_through(kernel: &Kernel, block: &Block) -> bool {
-    let Some(&last) = block.last() else {
-        return true;
-    };
-    match &kernel.stmts[last] {
-        Stmt::Return(_) => false,
-        Stmt::If { accept, reject, .. } => {
-            falls_through(kernel, accept) || falls_through(kernel, reject)
-        }
-        // A loop that no `break` leaves only ends by returning.
-        Stmt::Loop { body, .. } => breaks(kernel, body),
-        _ => true,
-    }
-}
-
-/// Whether a `break` in `block` leaves the loop whose body it is.
-fn breaks(kernel: &Kernel, block: &Block) -> bool {
-    block.iter().any(|&s| match &kernel.stmts[s] {
-        Stmt::Break => true,
-        Stmt::If { accept, reject, .. } => breaks(kernel, accept) || breaks(kernel, reject),
-        _ => false,
-    })
 }

@@ -3,7 +3,8 @@ use core::fmt::Write as _;
 use syn::parse_quote;
 
 use super::*;
-use crate::back::ShaderOptions;
+use crate::back::{Missing, ShaderOptions};
+use crate::ir::Kernel;
 
 #[track_caller]
 fn lower(item: syn::ItemFn) -> Kernel {

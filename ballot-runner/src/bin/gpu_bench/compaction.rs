@@ -135,21 +135,6 @@ pub fn spins(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             t.median,
             verdict(right)
         );
-        // The benchmark kernel the library replaced (`ed874a0`), with the
-        // library's one-ballot kernel: the same device, the same data.
-        let old = old_kernel(gpu, subgroup)?;
-        let tiles = n.div_ceil(256 * 4 * 8);
-        let status = timing::storage(gpu, "status", tiles as usize + 1);
-        let params = timing::upload(gpu, "params", &[n, 1 << 31, tiles]);
-        let group = old.bind(gpu, &[&input, &output, &status, &params]);
-        let reset = |encoder: &mut wgpu::CommandEncoder| encoder.clear_buffer(&status, 0, None);
-        let t = timing::time(gpu, &old, &group, grid(tiles), REPEATS, &reset);
-        let right = timing::download(gpu, &output, expected.len()) == expected;
-        println!(
-            "| 2^{log} | glsl, ed874a0's benchmark kernel | {:.3} ({}) |",
-            t.median,
-            if right { "right" } else { "wrong" }
-        );
     }
     println!();
     Ok(())
@@ -428,41 +413,6 @@ fn random_words(n: u32) -> Vec<u32> {
             (state >> 32) as u32
         })
         .collect()
-}
-
-/// `ed874a0`'s benchmark compaction kernel (`probe_compact.glsl`) for
-/// `glsl`, on the library's `compaction_step`.
-fn old_kernel(gpu: &Gpu, subgroup: u32) -> Result<timing::Kernel, String> {
-    let options = ballot::ShaderOptions {
-        workgroup_size: [256, 1, 1],
-        subgroup_size: subgroup,
-        ..ballot::ShaderOptions::default()
-    };
-    let helpers = ballot::emit(
-        Target::Glsl,
-        Form::Helpers,
-        &ballot::primitives::compaction_step::kernels(),
-        &options,
-        ballot::Missing::Error,
-    )
-    .map_err(|e| e.to_string())?;
-    let text = swapped(
-        include_str!("probe_compact.glsl"),
-        "before += compaction_slot(keep);\n            total += kept_in_subgroup(keep);",
-        "uint step = compaction_step(keep);\n            before += step & 0xffffu;\n            total += step >> 16u;",
-    )?
-    .replace("{DEFINES}", "")
-        .replace("{HELPERS}", &helpers)
-        .replace("{INIT}", "")
-        .replace("{LOADS}", "8")
-        .replace("{SUBGROUP}", &subgroup.to_string());
-    timing::Kernel::new(
-        gpu,
-        Target::Glsl,
-        "ed874a0",
-        &text,
-        &[true, false, false, true],
-    )
 }
 
 /// The library's `glsl` compaction shader for `options` with `from`

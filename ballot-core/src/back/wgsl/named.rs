@@ -10,20 +10,20 @@
 
 use std::collections::BTreeSet;
 
-use super::helpers::{self, Helper};
+use super::helpers::Helper;
 pub(super) use crate::back::namer::Function;
 use crate::back::namer::{name_module, Namer};
 use crate::back::{Language, ShaderOptions, Target};
-use crate::lower::calls::Module;
-use crate::lower::fold::{self, Folded};
+use crate::lower::fold::Folded;
 use crate::lower::masked::Masked;
-use crate::lower::share;
+use crate::lower::plan;
 
 pub(super) use crate::lower::calls::Source;
 
-/// A planned module.
+/// The lowering's plan, its functions named for WGSL and its helpers
+/// collected.
 #[derive(Clone, Debug)]
-pub(super) struct Plan<'a> {
+pub(super) struct Named<'a> {
     /// The target (one of the three WGSL ones).
     pub target: Target,
     /// The options, already validated.
@@ -33,18 +33,19 @@ pub(super) struct Plan<'a> {
     pub functions: Vec<Function<'a>>,
     /// Each function's constant sub-expressions, folded; indexed like
     /// `functions`.
-    pub folded: Vec<Folded>,
+    pub folded: &'a [Folded],
     /// Each kernel's if-converted form with its ballots shared, on
     /// emulated targets; indexed like `functions`.
-    pub masked: Vec<Option<Masked>>,
+    pub masked: &'a [Option<Masked>],
     /// The helpers to write, dependencies included.
     pub helpers: BTreeSet<Helper>,
 }
 
-impl<'a> Plan<'a> {
-    /// Names the functions of `module`, folds their constants and collects
-    /// their helpers.
-    pub fn new(target: Target, module: Module<'a>, options: &'a ShaderOptions) -> Self {
+impl<'a> Named<'a> {
+    /// Names the functions of `lowered`'s module and collects their
+    /// helpers; the constants folded and the if-converted forms are the
+    /// lowering's.
+    pub fn new(target: Target, lowered: &'a plan::Plan<'a>, options: &'a ShaderOptions) -> Self {
         let mut namer = Namer::new(Language::Wgsl);
         // The compute shader's entry point, whatever the form, so that a
         // kernel's name does not depend on the form.
@@ -53,16 +54,10 @@ impl<'a> Plan<'a> {
         // built-in function or type (`select`, `u32`) would shadow it too.
         namer.reserve_wgsl_builtins();
         // WGSL parameters are immutable.
-        let functions = name_module(module, namer, !target.has_subgroups(), true);
-        let folded = functions
-            .iter()
-            .map(|f| f.kernel().map(fold::fold).unwrap_or_default())
-            .collect();
-        let masked = share::forms(
-            functions.iter().map(|f| f.kernel()),
-            !target.has_subgroups(),
-        );
-        let mut plan = Plan {
+        let functions = name_module(lowered.module.clone(), namer, !target.has_subgroups(), true);
+        let folded = lowered.folded();
+        let masked = lowered.forms(!target.has_subgroups());
+        let mut plan = Named {
             target,
             options,
             functions,
@@ -70,7 +65,7 @@ impl<'a> Plan<'a> {
             masked,
             helpers: BTreeSet::new(),
         };
-        plan.helpers = helpers::collect(&plan);
+        plan.helpers = lowered.helpers(Language::Wgsl, plan.emulated(), true);
         plan
     }
 

@@ -20,27 +20,37 @@
 //!   non-uniform control flow, or a call passes a non-uniform value to a
 //!   callee's `#[uniform]` parameter.
 
-use super::plan::{Function, Plan};
+//!
+//! An analysis of the IR, beside the lowering's others: the WGSL printer
+//! only asks it ([`super::plan::Plan::needs_uniformity_diagnostic`]).
+
+use std::collections::BTreeMap;
+
+use super::fold::Folded;
+use super::plan::Plan;
 use crate::ir::{Block, Expr, Handle, Kernel, Local, Stmt};
-use crate::lower::fold::Folded;
 use crate::op::Op;
 
 /// Whether any kernel of the module may use a subgroup built-in in
 /// control flow that Tint cannot prove uniform.
-pub(super) fn needs_diagnostic(plan: &Plan<'_>) -> bool {
-    plan.functions
+pub fn needs_diagnostic(plan: &Plan<'_>) -> bool {
+    let module = &plan.module;
+    module
+        .functions
         .iter()
-        .zip(&plan.folded)
-        .any(|(function, folded)| {
+        .zip(&module.calls)
+        .zip(plan.folded())
+        .any(|((function, calls), folded)| {
             function
                 .kernel()
-                .is_some_and(|kernel| Analysis::new(plan, function, folded, kernel).run())
+                .is_some_and(|kernel| Analysis::new(plan, calls, folded, kernel).run())
         })
 }
 
 struct Analysis<'p> {
     plan: &'p Plan<'p>,
-    function: &'p Function<'p>,
+    /// The function each call expression of the kernel calls.
+    calls: &'p BTreeMap<Handle<Expr>, usize>,
     folded: &'p Folded,
     kernel: &'p Kernel,
     /// Whether each local holds a uniform value.
@@ -57,7 +67,7 @@ struct Analysis<'p> {
 impl<'p> Analysis<'p> {
     fn new(
         plan: &'p Plan<'p>,
-        function: &'p Function<'p>,
+        calls: &'p BTreeMap<Handle<Expr>, usize>,
         folded: &'p Folded,
         kernel: &'p Kernel,
     ) -> Self {
@@ -72,7 +82,7 @@ impl<'p> Analysis<'p> {
         }
         Analysis {
             plan,
-            function,
+            calls,
             folded,
             kernel,
             uniform,
@@ -174,10 +184,9 @@ impl<'p> Analysis<'p> {
 
     fn uniform_args_ok(&self, call: Handle<Expr>, args: &[Handle<Expr>]) -> bool {
         let callee = self
-            .function
             .calls
             .get(&call)
-            .and_then(|&i| self.plan.functions.get(i))
+            .and_then(|&i| self.plan.module.functions.get(i))
             .and_then(|f| f.kernel());
         let Some(callee) = callee else {
             return true;
