@@ -47,6 +47,18 @@ fn rank(info: &wgpu::AdapterInfo) -> u8 {
     }
 }
 
+/// The runtime checks wgpu adds to the WGSL the runner compiles: bounds
+/// checks, as in wgpu's default, but no forced loop bound. wgpu's bound is
+/// a 64-bit trip counter in every loop, so it never ends a loop that the
+/// test could wait out; yet with it, lavapipe's LLVM takes 151 s to compile
+/// the `wgsl-no-subgroup` polyfill self-test at subgroup size 128, against
+/// 0.6 s without it (an empty Mesa shader cache, 2 cores). Loop bounding
+/// is still run by the primitives' tests and by Dawn's own checks.
+const RUNTIME_CHECKS: wgpu::ShaderRuntimeChecks = wgpu::ShaderRuntimeChecks {
+    force_loop_bounding: false,
+    ..wgpu::ShaderRuntimeChecks::checked()
+};
+
 impl Gpu {
     /// Opens the adapter named by `BALLOT_ADAPTER` (a case-insensitive part
     /// of its name) if set, else a real GPU if there is one, else a software
@@ -304,12 +316,17 @@ impl Gpu {
         text: &str,
     ) -> Result<wgpu::ShaderModule, String> {
         match target.language() {
-            Language::Wgsl => Ok(self
-                .device
-                .create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some(label),
-                    source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(text)),
-                })),
+            // SAFETY: the checks kept are the ones that guard memory;
+            // see `RUNTIME_CHECKS` for the one left out.
+            Language::Wgsl => Ok(unsafe {
+                self.device.create_shader_module_trusted(
+                    wgpu::ShaderModuleDescriptor {
+                        label: Some(label),
+                        source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(text)),
+                    },
+                    RUNTIME_CHECKS,
+                )
+            }),
             Language::Glsl => {
                 let bytes = ballot_core::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
                 Ok(self.passthrough(label, workgroup_size, words_of(&bytes)))

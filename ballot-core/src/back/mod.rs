@@ -187,6 +187,7 @@ pub(crate) fn write_forms(
 
 /// [`write_forms`] of a module the lowering has planned: the expansion
 /// plans a kernel once and writes every target from that plan.
+#[cfg(feature = "macros")]
 pub(crate) fn write_plan(
     target: Target,
     wanted: &[Form],
