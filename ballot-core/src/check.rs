@@ -294,7 +294,27 @@ pub fn check_bytes_with(
         problem,
     };
     let text = admit(target, bytes, limits).map_err(fail)?;
-    run_naga(target, path, text, limits).map_err(fail)
+    run_naga(target, path, &as_an_editor_shows(text), limits).map_err(fail)
+}
+
+/// `text` as an editor shows it, so that naga's report falls on the line
+/// and column the user sees: a leading byte order mark is no character of
+/// the shader (naga's front ends would refuse it, GLSL's with no
+/// location), and a carriage return alone ends a line (classic Mac OS
+/// line ends), where naga counts `\n` only. The return becomes `\n`, one
+/// byte for one, so every other offset stays.
+fn as_an_editor_shows(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let ends: Vec<u8> = (0..bytes.len())
+        .map(|i| if lone(i) { b'\n' } else { bytes[i] })
+        .collect();
+    // One ASCII byte replaced by another: still UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(ends).expect("ASCII for ASCII keeps UTF-8"))
 }
 
 /// Steps 1 to 3 of the module docs.
@@ -1014,6 +1034,25 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_and_lone_carriage_returns_are_read_as_an_editor_shows_them() {
+        assert_eq!(as_an_editor_shows("\u{feff}a\r\nb"), "a\r\nb");
+        assert_eq!(as_an_editor_shows("a\rb\r\nc\r"), "a\nb\r\nc\n");
+        // A valid file with a mark is valid; an error after lone returns
+        // is on its own line, not the first.
+        let valid = "\u{feff}@compute @workgroup_size(1)\nfn main() {}\n";
+        assert!(check_bytes(Target::Wgsl, "m.wgsl", valid.as_bytes()).is_ok());
+        let glsl = "\u{feff}#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+        assert!(check_bytes(Target::Glsl, "m.comp", glsl.as_bytes()).is_ok());
+        let broken = "@compute @workgroup_size(1)\rfn main() {\r    let x: u32 = ;\r}\r";
+        let error = check_bytes(Target::Wgsl, "m.wgsl", broken.as_bytes()).unwrap_err();
+        assert_eq!(
+            (error.line(), error.column()),
+            (Some(3), Some(18)),
+            "{error}"
+        );
+    }
 
     #[test]
     fn the_scan_skips_comments_and_resets_at_statements() {
