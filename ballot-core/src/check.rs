@@ -48,8 +48,11 @@
 //! compiler (`glslangValidator`, as the linker runs it), on the same
 //! thread and within the same time: a text glslang compiles is valid, so
 //! that Vulkan GLSL naga cannot read (atomics on buffers, push constants,
-//! `local_size_x_id`) is not refused; where glslang refuses it too, or
-//! cannot run, naga's report is the one given.
+//! `local_size_x_id`) is not refused; where glslang refuses it too, on
+//! another line than naga's first error, glslang's report is the one
+//! given (GLSL is the language glslang defines, and naga's first words are
+//! then about what its front end cannot read); on the same line, or where
+//! glslang cannot run, naga's.
 //!
 //! A panic inside naga still goes through the process's panic hook, which
 //! by default prints a message to stderr; the thread is named
@@ -61,7 +64,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::back::{Language, Target};
-use crate::valid::{check_source, glslang_accepts, SourceError};
+use crate::valid::{check_source, glslang_check, SourceError};
 
 /// The largest file [`check_bytes`] takes by default: 16 MiB, far beyond
 /// any real shader; the files the tools read are cut off there too
@@ -1015,9 +1018,18 @@ pub fn guarded<T: Send + 'static>(
 fn run_naga(target: Target, path: &str, text: &str, limits: &Limits) -> Result<(), Problem> {
     let (path, text) = (path.to_string(), text.to_string());
     guarded(limits, move || match check_source(target, &path, &text) {
-        // GLSL naga cannot read, which glslang compiles: valid, as the
-        // linker judges it.
-        Err(_) if target.language() == Language::Glsl && glslang_accepts(&path, &text) => Ok(()),
+        // GLSL naga cannot read: glslang's verdict, as the linker judges
+        // it, where glslang runs. Where both refuse on the same line,
+        // naga's report stands: its front end reads the same text there,
+        // and places a syntax error at its token, where glslang names only
+        // the line.
+        Err(naga) if target.language() == Language::Glsl => {
+            match glslang_check(target, &path, &text) {
+                Some(Err(glslang)) if glslang.line == naga.line => Err(naga),
+                Some(verdict) => verdict,
+                None => Err(naga),
+            }
+        }
         verdict => verdict,
     })?
     .map_err(Problem::Invalid)
@@ -1034,6 +1046,47 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Vulkan GLSL naga's front end cannot read (a workgroup size from a
+    /// specialisation constant), with a mistake on line 6: an undeclared
+    /// name.
+    const VULKAN_GLSL_WITH_A_TYPO: &str = "#version 450
+layout(local_size_x_id = 0) in;
+layout(push_constant) uniform Params { uint n; } params;
+layout(std430, binding = 0) buffer Out { uint data[]; };
+void main() {
+    data[gl_GlobalInvocationID.x] = params.n + missing_value;
+}
+";
+
+    #[test]
+    fn glsl_both_validators_refuse_gets_glslang_s_report_at_the_users_line() {
+        if !ballot_testkit::have_tools("glslang's report in `check`", &[ballot_testkit::GLSLANG]) {
+            return;
+        }
+        // naga's front end names `local_size_x_id` first, which is valid
+        // Vulkan GLSL: its first words would be about naga, not about the
+        // shader.
+        let naga = check_source(Target::Glsl, "p.comp", VULKAN_GLSL_WITH_A_TYPO).unwrap_err();
+        assert_eq!(naga.line, Some(2), "{}", naga.report);
+        let error =
+            check_bytes(Target::Glsl, "p.comp", VULKAN_GLSL_WITH_A_TYPO.as_bytes()).unwrap_err();
+        assert_eq!(error.line(), Some(6), "{error}");
+        let Problem::Invalid(e) = &error.problem else {
+            panic!("{error}");
+        };
+        let first = e.report.lines().next().unwrap_or_default();
+        assert!(first.contains("missing_value"), "{}", e.report);
+        assert!(e.report.contains("p.comp:6:"), "{}", e.report);
+        assert!(!e.report.contains("local_size_x_id"), "{}", e.report);
+        // The fixed shader is valid: glslang compiles it.
+        let fixed = VULKAN_GLSL_WITH_A_TYPO.replace(" + missing_value", "");
+        assert!(check_bytes(Target::Glsl, "p.comp", fixed.as_bytes()).is_ok());
+        // A library (no `main`): glslang's line is still the user's.
+        let library = "#version 450\nuint f(uint x) {\n    return x + nothing_here;\n}\n";
+        let error = check_bytes(Target::Glsl, "lib.glsl", library.as_bytes()).unwrap_err();
+        assert_eq!(error.line(), Some(3), "{error}");
+    }
 
     #[test]
     fn a_byte_order_mark_and_lone_carriage_returns_are_read_as_an_editor_shows_them() {
@@ -1261,6 +1314,7 @@ mod tests {
         let err = check_bytes(Target::Wgsl, "dir/a:b.wgsl", text).unwrap_err();
         assert_eq!((err.line(), err.column()), (Some(3), Some(13)), "{err}");
         // naga names the function first; the line is the initializer's.
+        // (glslang refuses the same line, so naga's report stands.)
         let glsl =
             b"#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n    bool b = 1.0;\n}\n";
         let err = check_bytes(Target::Glsl, "k.comp", glsl).unwrap_err();

@@ -575,6 +575,7 @@ mod user;
 #[cfg(any(feature = "macros", test))]
 pub(crate) use library::validate_with_library;
 pub use tools::{glslang, glslang_spirv, ToolError};
+pub(crate) use user::glslang_check;
 pub use user::{check_source, glslang_accepts, SourceError};
 
 pub(crate) mod glslang;

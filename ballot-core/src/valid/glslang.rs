@@ -45,6 +45,21 @@ fn glslang_program() -> PathBuf {
         .map_or_else(|| PathBuf::from("glslangValidator"), PathBuf::from)
 }
 
+/// Whether `glslangValidator` runs here: asked once a process, as the
+/// program does not come or go while one runs.
+pub(crate) fn runs() -> bool {
+    static RUNS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *RUNS.get_or_init(|| {
+        Command::new(glslang_program())
+            .arg("--version")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success())
+    })
+}
+
 /// Compiles `text` as a Vulkan 1.1 shader of `stage` with glslang: its
 /// SPIR-V words, or glslang's first error as a diagnostic on `text` (its
 /// later errors as notes). A glslang that cannot run, or that runs past

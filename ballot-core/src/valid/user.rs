@@ -50,15 +50,86 @@ pub fn check_source(target: Target, path: &str, text: &str) -> Result<(), Source
 /// without `main` is a library, given a version and an empty entry point
 /// as naga is. False where glslang cannot run: naga's verdict stands.
 pub fn glslang_accepts(path: &str, text: &str) -> bool {
-    if defines_main(text) {
-        return glslang::compile(text, glslang::glsl_stage(path).0).is_ok();
+    matches!(glslang_check(Target::Glsl, path, text), Some(Ok(())))
+}
+
+/// glslang's verdict on a GLSL `text`, where glslang runs (`None` where
+/// it cannot: naga's verdict then stands): `Ok`, or glslang's errors as a
+/// [`SourceError`] on `path`, rendered as naga renders its own, at the
+/// line and token glslang names. GLSL is the language glslang defines, so
+/// where naga's front end and glslang both refuse a text, glslang's words
+/// are the ones that speak of the user's mistake rather than of what naga
+/// cannot read. Stage and library handling as [`glslang_accepts`].
+pub(crate) fn glslang_check(
+    target: Target,
+    path: &str,
+    text: &str,
+) -> Option<Result<(), SourceError>> {
+    if !glslang::runs() {
+        return None;
     }
-    let version = if text.lines().any(|l| l.trim_start().starts_with("#version")) {
-        ""
+    let (given, stage, shift) = if defines_main(text) {
+        (text.to_string(), glslang::glsl_stage(path).0, 0)
     } else {
-        GLSL_LIBRARY_VERSION
+        let version = if text.lines().any(|l| l.trim_start().starts_with("#version")) {
+            ""
+        } else {
+            GLSL_LIBRARY_VERSION
+        };
+        (
+            format!("{version}{text}{GLSL_LIBRARY_ENTRY}"),
+            "comp",
+            version.len(),
+        )
     };
-    glslang::compile(&format!("{version}{text}{GLSL_LIBRARY_ENTRY}"), "comp").is_ok()
+    let Err(mut diagnostic) = glslang::compile(&given, stage) else {
+        return Some(Ok(()));
+    };
+    // Back onto the user's text: past the version line ballot added, and
+    // not in the entry point it appended.
+    diagnostic.labels = diagnostic
+        .labels
+        .into_iter()
+        .filter_map(|(range, label)| {
+            let range = range.start.checked_sub(shift)?..range.end.checked_sub(shift)?;
+            (range.end <= text.len()).then_some((range, label))
+        })
+        .collect();
+    Some(Err(render(target, path, text, &diagnostic)))
+}
+
+/// `diagnostic` on `text` as a [`SourceError`], in codespan's layout, as
+/// naga renders its reports.
+fn render(target: Target, path: &str, text: &str, diagnostic: &super::Diagnostic) -> SourceError {
+    use codespan_reporting::diagnostic::{Diagnostic, Label};
+    use codespan_reporting::files::SimpleFile;
+    use codespan_reporting::term::{emit_into_string, Config};
+
+    let report = Diagnostic::error()
+        .with_message(diagnostic.message.clone())
+        .with_labels(
+            diagnostic
+                .labels
+                .iter()
+                .map(|(range, label)| Label::primary((), range.clone()).with_message(label))
+                .collect(),
+        )
+        .with_notes(diagnostic.notes.clone());
+    let files = SimpleFile::new(path, text);
+    let report = emit_into_string(&Config::default(), &files, &report)
+        .unwrap_or_else(|_| format!("error: {}", diagnostic.message));
+    let line = diagnostic.labels.first().map(|(range, _)| {
+        let line = 1 + text.as_bytes()[..range.start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        u32::try_from(line).unwrap_or(u32::MAX)
+    });
+    SourceError {
+        target,
+        report,
+        line,
+    }
 }
 
 /// Whether `void main(` appears (spaces aside): a comment saying "call
