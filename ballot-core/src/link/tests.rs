@@ -518,3 +518,4 @@ thread_local! {
 
 mod hardening;
 mod hostile;
+mod real_glsl;

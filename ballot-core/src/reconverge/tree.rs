@@ -687,6 +687,16 @@ impl<'a> Reader<'a> {
     }
 
     fn stmt_kind(&mut self) -> Result<StmtKind, ReadError> {
+        // GL_EXT_control_flow_attributes: `[[unroll]]`, `[[dont_unroll]]`,
+        // `[[flatten]]`, `[[loop]]`, … before a statement are hints to the
+        // compiler, not code; the statement's text keeps them where it is
+        // written as it was, and a converted loop drops them with its head.
+        while self.language == Language::Glsl
+            && self.peek() == Some("[")
+            && self.tok(self.at + 1) == Some("[")
+        {
+            self.at = self.matching(self.at)? + 1;
+        }
         let Some(t) = self.peek() else {
             return Err(self.error(self.at, "expected a statement"));
         };

@@ -39,6 +39,17 @@ pub(crate) fn glsl_stage(path: &str) -> (&'static str, bool) {
     }
 }
 
+/// The Vulkan version glslang compiles a stage for: 1.1, the subgroups'
+/// own, but 1.2 for the stages that exist only from SPIR-V 1.4 on (task
+/// and mesh shaders of GL_EXT_mesh_shader, and ray tracing's), which
+/// glslang refuses to compile for 1.1.
+fn target_env(stage: &str) -> &'static str {
+    match stage {
+        "task" | "mesh" | "rgen" | "rint" | "rahit" | "rchit" | "rmiss" | "rcall" => "vulkan1.2",
+        _ => "vulkan1.1",
+    }
+}
+
 fn glslang_program() -> PathBuf {
     std::env::var_os(GLSLANG_VAR)
         .filter(|v| !v.is_empty())
@@ -60,7 +71,8 @@ pub(crate) fn runs() -> bool {
     })
 }
 
-/// Compiles `text` as a Vulkan 1.1 shader of `stage` with glslang: its
+/// Compiles `text` as a Vulkan 1.1 shader of `stage` (1.2 where the
+/// stage needs it: [`target_env`]) with glslang: its
 /// SPIR-V words, or glslang's first error as a diagnostic on `text` (its
 /// later errors as notes). A glslang that cannot run, or that runs past
 /// [`GLSLANG_TIMEOUT`], is a diagnostic without a place, saying so.
@@ -82,7 +94,7 @@ pub(crate) fn compile(text: &str, stage: &str) -> Result<Vec<u32>, Diagnostic> {
         .args([
             "-V",
             "--target-env",
-            "vulkan1.1",
+            target_env(stage),
             "--stdin",
             "-S",
             stage,

@@ -1,0 +1,70 @@
+//! Shapes that Vulkan GLSL from real projects takes, each written here
+//! from scratch: what the linker must read, keep or refuse clearly.
+
+use super::*;
+
+/// The GLSL targets, hardware and emulated.
+const GLSL_TARGETS: [Target; 2] = [Target::Glsl, Target::GlslNoSubgroup];
+
+fn link_at(source: &str, path: &str, target: Target) -> Result<Linked, LinkError> {
+    link(source, path, target, &LinkOptions::default())
+}
+
+#[test]
+fn control_flow_attributes_are_read_and_kept_or_dropped() {
+    if !glslang_here("GL_EXT_control_flow_attributes, judged by glslang") {
+        return;
+    }
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+#extension GL_EXT_control_flow_attributes : enable
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Out { uint result[]; };
+void main() {
+    uint lanes = subgroupBallotBitCount(subgroupBallot(true));
+    [[unroll]] for (uint k = 0u; k < 2u; ++k) {
+        result[gl_LocalInvocationIndex * 2u + k] = lanes;
+    }
+    [[dont_unroll]] for (uint k = 0u; k < lanes; ++k) {
+        [[flatten]] if (k == gl_LocalInvocationIndex) {
+            result[k] += subgroupBallotBitCount(subgroupBallot(k > 3u));
+        }
+    }
+}
+";
+    for target in GLSL_TARGETS {
+        let linked = link_at(source, "a.comp", target).unwrap_or_else(|e| panic!("{target}: {e}"));
+        // The loop with no collective keeps its hint where it is written
+        // as it was.
+        assert!(
+            linked.text.contains("[[unroll]] for"),
+            "{target}:\n{}",
+            linked.text
+        );
+    }
+}
+
+#[test]
+fn task_and_mesh_shaders_are_judged_at_the_vulkan_version_they_need() {
+    if !glslang_here("task shaders, judged by glslang") {
+        return;
+    }
+    let task = "#version 450
+#extension GL_EXT_mesh_shader : require
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 32) in;
+struct Payload { uint ids[32]; };
+taskPayloadSharedEXT Payload payload;
+void main() {
+    bool keep = (gl_LocalInvocationIndex & 1u) == 0u;
+    uvec4 votes = subgroupBallot(keep);
+    if (keep) { payload.ids[subgroupBallotExclusiveBitCount(votes)] = gl_LocalInvocationIndex; }
+    EmitMeshTasksEXT(subgroupBallotBitCount(votes), 1, 1);
+}
+";
+    link_at(task, "cull.task", Target::Glsl).unwrap_or_else(|e| panic!("{e}"));
+    // Without subgroups only compute shaders exchange: refused, at the
+    // first collective.
+    let e = link_at(task, "cull.task", Target::GlslNoSubgroup).unwrap_err();
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(9), "{e}");
+}
