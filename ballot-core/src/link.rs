@@ -142,6 +142,7 @@ use crate::reconverge;
 use crate::valid::Diagnostic;
 
 mod build;
+mod conditional;
 mod converge;
 mod include;
 mod judge;
@@ -338,10 +339,26 @@ pub fn link_with(
             location: Some(Box::new(locate(&text, at, String::new()))),
             notes: Box::default(),
         })?;
-    let Some(expanded) = expanded else {
-        return link_text(source, path, target, options);
+    // The emulated target rewrites the shader's functions: the
+    // conditionals the text decides are resolved first (`conditional`),
+    // every offset and line kept.
+    let resolve = |text: &str| match target {
+        Target::GlslNoSubgroup => conditional::resolve(text),
+        _ => None,
     };
-    match link_text(&expanded.text, path, target, options) {
+    let Some(expanded) = expanded else {
+        return match resolve(source) {
+            Some(resolved) => link_text(&resolved, path, target, options),
+            None => link_text(source, path, target, options),
+        };
+    };
+    let resolved = resolve(&expanded.text);
+    match link_text(
+        resolved.as_deref().unwrap_or(&expanded.text),
+        path,
+        target,
+        options,
+    ) {
         Ok(mut linked) => {
             linked.includes = expanded.files[1..].iter().map(|(p, _)| p.clone()).collect();
             Ok(linked)

@@ -4,8 +4,12 @@
 //! place of its directive, so that every line of the expanded text is a
 //! line of one file, and an error on it goes back there.
 //!
-//! The expansion is textual and comes before the preprocessor: an
-//! `#include` in an `#if` branch that is not taken must still resolve.
+//! The expansion is textual and comes before the preprocessor. An
+//! `#include` that cannot be resolved inside a conditional (`#if`,
+//! `#ifdef`, `#ifndef`: a header for the host, a debug one that is not
+//! shipped) becomes an `#error` line saying why, in its place: glslang,
+//! like the emulated targets' reading of conditionals, reports it only
+//! where its branch is compiled.
 //! A file that holds `#pragma once` is expanded once; include guards
 //! (`#ifndef`) work as they do in glslang, since the preprocessor still
 //! sees them.
@@ -169,6 +173,21 @@ fn directive(line: &str) -> Option<(&str, bool)> {
     Some((&name[..end], system))
 }
 
+/// Whether `line` opens a conditional (`Some(true)`: `#if`, `#ifdef`,
+/// `#ifndef`) or closes one (`Some(false)`: `#endif`).
+fn conditional(line: &str) -> Option<bool> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let word = rest
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
+    match word {
+        "if" | "ifdef" | "ifndef" => Some(true),
+        "endif" => Some(false),
+        _ => None,
+    }
+}
+
 fn is_pragma_once(line: &str) -> bool {
     let words: Vec<&str> = line
         .trim_start()
@@ -195,6 +214,7 @@ pub(super) fn expand(
     };
     let mut state = State {
         line: 1,
+        conditionals: 0,
         once: Vec::new(),
     };
     file(
@@ -211,6 +231,9 @@ pub(super) fn expand(
 struct State {
     /// The next line of the expanded text.
     line: u32,
+    /// How many conditionals are open at the line being read, in its
+    /// file and in the files that include it.
+    conditionals: usize,
     /// The files with `#pragma once` already expanded, by path.
     once: Vec<String>,
 }
@@ -237,6 +260,11 @@ fn file(
         offset += line.len();
         let file_line = n as u32 + 1;
         let Some((name, system)) = directive(line) else {
+            state.conditionals = match conditional(line) {
+                Some(true) => state.conditionals + 1,
+                Some(false) => state.conditionals.saturating_sub(1),
+                None => state.conditionals,
+            };
             if !run_open {
                 out.runs.push(Run {
                     line: state.line,
@@ -272,7 +300,26 @@ fn file(
                     .join(", ")
             )));
         }
-        let (included, body) = includes.include(name, system, &path).map_err(&refuse)?;
+        let (included, body) = match includes.include(name, system, &path) {
+            Ok(found) => found,
+            Err(why) if state.conditionals > 0 => {
+                // In its place, one line: an error where the branch is
+                // compiled, nothing where it is not.
+                if !run_open {
+                    out.runs.push(Run {
+                        line: state.line,
+                        file: index,
+                        file_line,
+                    });
+                    run_open = true;
+                }
+                out.text
+                    .push_str(&format!("#error {}\n", why.replace(['\n', '\r'], " ")));
+                state.line += 1;
+                continue;
+            }
+            Err(why) => return Err(refuse(why)),
+        };
         run_open = false;
         if state.once.contains(&included) {
             continue;
@@ -355,6 +402,21 @@ mod tests {
             ("m.comp", "  #include \"gone.glsl\"")
         );
         assert_eq!(message, "no `gone.glsl`");
+    }
+
+    #[test]
+    fn a_missing_file_inside_a_conditional_is_an_error_only_where_compiled() {
+        let files = Files(BTreeMap::new());
+        let text = "#version 450\n#ifdef HOST\n#include \"host.h\"\n#endif\nvoid main() {}\n";
+        let expanded = expand(text, "m.comp", &files).unwrap().unwrap();
+        let lines: Vec<&str> = expanded.text.lines().collect();
+        assert_eq!(lines.len(), 5);
+        assert_eq!(lines[2], "#error no `host.h`");
+        assert_eq!(expanded.origin(3), (0, 3));
+        assert_eq!(expanded.origin(5), (0, 5));
+        // After the conditional closes, a missing file stops the expansion.
+        let text = "#ifdef HOST\n#endif\n#include \"host.h\"\n";
+        assert!(expand(text, "m.comp", &files).is_err());
     }
 
     #[test]

@@ -68,3 +68,88 @@ void main() {
     let e = link_at(task, "cull.task", Target::GlslNoSubgroup).unwrap_err();
     assert_eq!(e.location.as_ref().map(|l| l.line), Some(9), "{e}");
 }
+
+/// A shader whose code the preprocessor chooses, with a host-only header
+/// in a branch that is not compiled, a collective with no emulation in
+/// another, and a directive inside a function that reaches a collective.
+const CONDITIONAL: &str = "#version 450
+#extension GL_GOOGLE_include_directive : enable
+#extension GL_KHR_shader_subgroup_ballot : enable
+#extension GL_KHR_shader_subgroup_vote : enable
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Out { uint result[]; };
+#ifdef HOST_SIDE_ONLY
+#include \"only_on_the_host.h\"
+#endif
+#define WIDE 1
+void main() {
+    uint n = 0u;
+    if (gl_LocalInvocationIndex < 5u) {
+#if WIDE && !defined(CHEAP_PATH)
+        n = subgroupBallotBitCount(subgroupBallot(true));
+#else
+        n = 1u;
+#endif
+    }
+#if USE_VOTE
+    if (subgroupAny(n == 0u)) { n = 1u; }
+#endif
+    result[gl_LocalInvocationIndex] = n;
+}
+";
+
+#[test]
+fn the_preprocessor_chooses_what_is_linked() {
+    if !glslang_here("preprocessor conditionals, judged by glslang") {
+        return;
+    }
+    for target in GLSL_TARGETS {
+        let linked = link_with(
+            CONDITIONAL,
+            "p.comp",
+            target,
+            &LinkOptions::default(),
+            &IncludeDirs::new(),
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        if target == Target::GlslNoSubgroup {
+            // Linked: the ballot in the branch compiled; not the vote.
+            assert!(linked.ops.contains(&Op::BitCount), "{}", linked.text);
+            assert!(!linked.text.contains("subgroupAny"), "{}", linked.text);
+            assert!(!linked.text.contains("#if"), "{}", linked.text);
+        }
+    }
+    // Where the header's branch is compiled, its absence is the error, at
+    // its line.
+    let compiled = CONDITIONAL.replace("#ifdef HOST_SIDE_ONLY", "#ifndef HOST_SIDE_ONLY");
+    for target in GLSL_TARGETS {
+        let e = link_with(
+            &compiled,
+            "p.comp",
+            target,
+            &LinkOptions::default(),
+            &IncludeDirs::new(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.location.as_ref().map(|l| l.line),
+            Some(8),
+            "{target}: {e}"
+        );
+        assert!(
+            e.to_string().contains("only_on_the_host.h"),
+            "{target}: {e}"
+        );
+    }
+    // And a collective with no emulation, where compiled, is refused at it.
+    let voting = CONDITIONAL.replace("#if USE_VOTE", "#if 1");
+    let e = link_with(
+        &voting,
+        "p.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+        &IncludeDirs::new(),
+    )
+    .unwrap_err();
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(21), "{e}");
+}
