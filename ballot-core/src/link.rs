@@ -144,6 +144,7 @@ use crate::valid::Diagnostic;
 mod build;
 mod conditional;
 mod converge;
+mod glsl_types;
 mod include;
 mod judge;
 mod types;
@@ -731,6 +732,9 @@ struct Use {
     args: Option<(usize, bool)>,
     /// A WGSL broadcast's types, on `wgsl-no-subgroup` ([`types`]).
     broadcast: Option<types::Broadcast>,
+    /// A GLSL broadcast's value: its range, and its type where glslang
+    /// gave it, on `glsl-no-subgroup` ([`glsl_types`]).
+    value: Option<(Range<usize>, Option<String>)>,
     /// Broadcast's lane argument: `wgsl-no-subgroup` converts it to `u32`,
     /// so that an `i32` lane (WGSL's other) reaches the `u32` function.
     lane: Option<Range<usize>>,
@@ -1065,12 +1069,17 @@ impl<'a> Shader<'a> {
                         false => Vec::new(),
                     };
                     let lane = arguments.get(1).filter(|_| op == Op::Broadcast).cloned();
+                    let value = arguments
+                        .first()
+                        .filter(|_| matches!(op, Op::Broadcast | Op::BroadcastFirst))
+                        .map(|v| (v.clone(), None));
                     let args = called.then(|| (tokens[i + 1].range.end, !punct(i + 2, b')')));
                     uses.push(Use {
                         op,
                         name: token.range.clone(),
                         args,
                         broadcast: None,
+                        value,
                         lane,
                     });
                 }
@@ -1741,6 +1750,9 @@ impl<'a> Shader<'a> {
     /// the validator's verdict on the emulated text is the error.
     fn type_broadcasts(&mut self) -> Result<(), ReadError> {
         let broadcasts = |u: &Use| matches!(u.op, Op::Broadcast | Op::BroadcastFirst);
+        if self.target == Target::GlslNoSubgroup && self.uses.iter().any(broadcasts) {
+            return self.type_glsl_broadcasts();
+        }
         if self.target != Target::WgslNoSubgroup || !self.uses.iter().any(broadcasts) {
             return Ok(());
         }
@@ -1772,6 +1784,62 @@ impl<'a> Shader<'a> {
                         ),
                         u.name.clone(),
                     ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each GLSL broadcast's value type, from glslang ([`glsl_types`]):
+    /// a type the exchange cannot carry is refused at the call; the others
+    /// are written around the value on `glsl-no-subgroup`, so that the
+    /// if-conversion can declare a temporary of it. Where glslang's types
+    /// do not match the calls line by line, none is taken.
+    fn type_glsl_broadcasts(&mut self) -> Result<(), ReadError> {
+        let Some(mut found) = glsl_types::broadcasts(self.text, self.stage.0) else {
+            return Ok(());
+        };
+        let line_of = |at: usize| {
+            1 + self.text.as_bytes()[..at]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+        };
+        let mut by_line: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for (i, u) in self.uses.iter().enumerate() {
+            if u.value.is_some() {
+                let line = u32::try_from(line_of(u.name.start)).unwrap_or(u32::MAX);
+                by_line.entry(line).or_default().push(i);
+            }
+        }
+        let matched = by_line.len() == found.len()
+            && by_line
+                .iter()
+                .all(|(line, uses)| found.get(line).is_some_and(|t| t.len() == uses.len()));
+        if !matched {
+            return Ok(());
+        }
+        for (line, uses) in by_line {
+            for (i, ty) in uses
+                .into_iter()
+                .zip(found.remove(&line).unwrap_or_default())
+            {
+                let u = &mut self.uses[i];
+                if !glsl_types::carried(&ty) {
+                    return Err((
+                        LinkErrorKind::Unsupported,
+                        format!(
+                            "`{}` of a `{ty}`: the emulation broadcasts 32-bit values (`uint`, \
+                             `int`, `float`, `bool` and their vectors); pass the value's bits in \
+                             one of those (`unpackDouble2x32`, `packHalf2x16`, …) and rebuild it \
+                             after",
+                            &self.text[u.name.clone()]
+                        ),
+                        u.name.clone(),
+                    ));
+                }
+                if let Some((_, slot)) = u.value.as_mut() {
+                    *slot = Some(ty);
                 }
             }
         }
@@ -1849,6 +1917,20 @@ impl<'a> Shader<'a> {
                     if emulated && is_collective(u.op) {
                         let on = if more { "true, " } else { "true" };
                         edit(after_open..after_open, on.to_string(), u.name.clone());
+                    }
+                    // The value's type, written as a constructor (which
+                    // changes no value) for the if-conversion to read,
+                    // where the value is more than a name or a literal
+                    // (whose type it reads itself): after the `on`
+                    // argument where both go at one place.
+                    let word = |v: &Range<usize>| {
+                        self.text[v.clone()]
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    };
+                    if let Some((value, Some(ty))) = u.value.as_ref().filter(|(v, _)| !word(v)) {
+                        edit(value.start..value.start, format!("{ty}("), value.clone());
+                        edit(value.end..value.end, ")".to_string(), value.clone());
                     }
                 }
             }

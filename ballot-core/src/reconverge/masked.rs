@@ -657,6 +657,11 @@ impl<'r, 'a> Pass<'r, 'a> {
         {
             return Some(strip(ty));
         }
+        // A constructor, `T(…)` (the linker writes one around a broadcast's
+        // value whose type glslang gave): its type.
+        if let Some(ty) = constructed_type(value) {
+            return Some(ty.to_string());
+        }
         let builtin = match value {
             "gl_LocalInvocationIndex"
             | "gl_SubgroupInvocationID"
@@ -1296,4 +1301,41 @@ struct Loop<'s> {
     continuing: Option<&'s [Stmt]>,
     /// Tested after each iteration (`do … while`).
     until: Option<&'s Expr>,
+}
+
+/// The type `value` constructs, where it is one call `T(…)` of a GLSL
+/// scalar or vector type.
+fn constructed_type(value: &str) -> Option<&str> {
+    let open = value.find('(')?;
+    let ty = value[..open].trim_end();
+    let scalar = matches!(
+        ty,
+        "uint" | "int" | "float" | "bool" | "double" | "float16_t" | "int64_t" | "uint64_t"
+    );
+    let vector = [
+        "vec", "uvec", "ivec", "bvec", "dvec", "f16vec", "i64vec", "u64vec",
+    ]
+    .iter()
+    .any(|p| {
+        ty.strip_prefix(p)
+            .is_some_and(|n| matches!(n, "2" | "3" | "4"))
+    });
+    if !(scalar || vector) || !value.ends_with(')') {
+        return None;
+    }
+    // The parenthesis after the name closes at the end.
+    let mut depth = 0usize;
+    for (i, c) in value[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (open + i == value.len() - 1).then_some(ty);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }

@@ -77,6 +77,20 @@ pub(crate) fn runs() -> bool {
 /// later errors as notes). A glslang that cannot run, or that runs past
 /// [`GLSLANG_TIMEOUT`], is a diagnostic without a place, saying so.
 pub(crate) fn compile(text: &str, stage: &str) -> Result<Vec<u32>, Diagnostic> {
+    run(text, stage, false).0
+}
+
+/// glslang's intermediate tree of `text` (its `-i` listing, bounded as
+/// its report is), where it compiles: what it knows of every
+/// expression's type, line by line.
+pub(crate) fn intermediate(text: &str, stage: &str) -> Option<String> {
+    let (compiled, report) = run(text, stage, true);
+    compiled.ok().map(|_| report)
+}
+
+/// glslang on `text`: the SPIR-V or the diagnostic, and its report (with
+/// `intermediate`, the tree first).
+fn run(text: &str, stage: &str, intermediate: bool) -> (Result<Vec<u32>, Diagnostic>, String) {
     let program = glslang_program();
     let plain = |message: String| Diagnostic {
         message,
@@ -90,7 +104,7 @@ pub(crate) fn compile(text: &str, stage: &str) -> Result<Vec<u32>, Diagnostic> {
         std::process::id(),
         CALLS.fetch_add(1, Ordering::Relaxed)
     ));
-    let mut child = Command::new(&program)
+    let child = Command::new(&program)
         .args([
             "-V",
             "--target-env",
@@ -101,6 +115,7 @@ pub(crate) fn compile(text: &str, stage: &str) -> Result<Vec<u32>, Diagnostic> {
             "-o",
         ])
         .arg(&spv)
+        .args(intermediate.then_some("-i"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -112,7 +127,11 @@ pub(crate) fn compile(text: &str, stage: &str) -> Result<Vec<u32>, Diagnostic> {
                  name it in {GLSLANG_VAR}",
                 program.display()
             ))
-        })?;
+        });
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) => return (Err(e), String::new()),
+    };
     // Writing and reading on threads of their own: a pipe that fills
     // would otherwise stop both sides.
     let input = child.stdin.take().map(|mut pipe| {
@@ -168,7 +187,7 @@ pub(crate) fn compile(text: &str, stage: &str) -> Result<Vec<u32>, Diagnostic> {
         Ok(_) => Err(diagnostic(text, &report)),
     };
     let _ = std::fs::remove_file(&spv);
-    result
+    (result, report)
 }
 
 /// glslang's errors on `text`, as a diagnostic: the first at its line (at

@@ -153,3 +153,81 @@ fn the_preprocessor_chooses_what_is_linked() {
     .unwrap_err();
     assert_eq!(e.location.as_ref().map(|l| l.line), Some(21), "{e}");
 }
+
+#[test]
+fn broadcasts_of_expressions_in_divergent_code_take_glslang_s_types() {
+    if !glslang_here("broadcast types, read from glslang") {
+        return;
+    }
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+layout(local_size_x = 32) in;
+struct Item { uvec3 a; float w; };
+layout(binding = 0) buffer Data { vec4 v; Item items[4]; float vals[]; } data;
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i < 8u) {
+        data.vals[i] = subgroupBroadcast(data.v.x * 2.0, 1u) + data.items[0].w;
+        data.items[1].a = subgroupBroadcastFirst(data.items[i % 4u].a + uvec3(i));
+        bool odd = subgroupBroadcastFirst((i & 1u) == 1u);
+        if (odd) { data.vals[i] += 1.0; }
+    }
+}
+";
+    for target in GLSL_TARGETS {
+        let linked = glsl_linked(source, target);
+        if target == Target::GlslNoSubgroup {
+            assert!(
+                linked.text.contains("float(data.v.x * 2.0)"),
+                "{}",
+                linked.text
+            );
+            assert!(
+                linked
+                    .text
+                    .contains("uvec3(data.items[i % 4u].a + uvec3(i))"),
+                "{}",
+                linked.text
+            );
+        }
+    }
+}
+
+#[test]
+fn broadcasts_of_types_the_exchange_cannot_carry_are_refused_at_the_call() {
+    if !glslang_here("broadcast types, read from glslang") {
+        return;
+    }
+    let double = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Data { double vals[]; };
+void main() {
+    double mine = vals[gl_LocalInvocationIndex];
+    double first = subgroupBroadcastFirst(mine);
+    vals[gl_LocalInvocationIndex] = first;
+}
+";
+    glsl_linked(double, Target::Glsl);
+    let e = glsl_error(double, Target::GlslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert_eq!(
+        e.location.as_ref().map(|l| (l.line, l.column)),
+        Some((7, 20)),
+        "{e}"
+    );
+    assert!(e.message.contains("of a `double`"), "{e}");
+    let half = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable
+#extension GL_EXT_shader_subgroup_extended_types_float16 : enable
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Data { f16vec2 vals[]; };
+void main() {
+    vals[0] = subgroupBroadcast(vals[gl_LocalInvocationIndex], 3u);
+}
+";
+    let e = glsl_error(half, Target::GlslNoSubgroup);
+    assert!(e.message.contains("of a `f16vec2`"), "{e}");
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(8), "{e}");
+}
