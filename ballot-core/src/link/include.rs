@@ -265,14 +265,7 @@ fn file(
                 Some(false) => state.conditionals.saturating_sub(1),
                 None => state.conditionals,
             };
-            if !run_open {
-                out.runs.push(Run {
-                    line: state.line,
-                    file: index,
-                    file_line,
-                });
-                run_open = true;
-            }
+            open_run(out, state, &mut run_open, index, file_line);
             // `#pragma once` has done its work; glslang would warn of it.
             if is_pragma_once(line) {
                 out.text
@@ -305,14 +298,7 @@ fn file(
             Err(why) if state.conditionals > 0 => {
                 // In its place, one line: an error where the branch is
                 // compiled, nothing where it is not.
-                if !run_open {
-                    out.runs.push(Run {
-                        line: state.line,
-                        file: index,
-                        file_line,
-                    });
-                    run_open = true;
-                }
+                open_run(out, state, &mut run_open, index, file_line);
                 out.text
                     .push_str(&format!("#error {}\n", why.replace(['\n', '\r'], " ")));
                 state.line += 1;
@@ -336,6 +322,19 @@ fn file(
     }
     stack.pop();
     Ok(())
+}
+
+/// Starts a run of lines of file `index` at its line `file_line`, where
+/// the line before was not of it.
+fn open_run(out: &mut Expanded, state: &State, open: &mut bool, index: usize, file_line: u32) {
+    if !*open {
+        out.runs.push(Run {
+            line: state.line,
+            file: index,
+            file_line,
+        });
+        *open = true;
+    }
 }
 
 fn is_once(text: &str) -> bool {
