@@ -35,6 +35,12 @@ pub struct Args {
     /// own; repeat for more, searched in order.
     #[arg(long = "include-dir", short = 'I', value_name = "DIR")]
     include_dirs: Vec<PathBuf>,
+    /// A GLSL preprocessor macro, as glslang's `-D`: `NAME` (defined as
+    /// nothing) or `NAME=VALUE`; repeat for more. Written after the
+    /// shader's `#version` line, so the linked text compiles as the build
+    /// that passes them does.
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
     /// Write to FILE instead of stdout.
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -68,7 +74,13 @@ pub fn run(args: &Args) -> ExitCode {
         },
         Err(e) => return crate::fail(&format!("cannot read `{path}`: {e}")),
     };
-    let options = LinkOptions::default().subgroup_size(args.subgroup_size);
+    let options = args.defines.iter().fold(
+        LinkOptions::default().subgroup_size(args.subgroup_size),
+        |options, define| match define.split_once('=') {
+            Some((name, value)) => options.define(name, value),
+            None => options.define(define.as_str(), ""),
+        },
+    );
     // On `check`'s thread: its stack, its time limit, a panic caught.
     let limits = Limits::default();
     let shown = path.clone();

@@ -123,6 +123,8 @@ fn usage_errors_exit_2() {
             "--subgroup-size",
             "3",
         ],
+        // A define WGSL cannot take, and one that is no name.
+        vec!["link", s(&four), "--target", "wgsl", "-D", "N=1"],
         // Larger than the shader's workgroup of 64.
         vec![
             "link",
@@ -221,4 +223,55 @@ fn glsl_includes_come_from_beside_the_file_and_the_include_dirs() {
         String::from_utf8_lossy(&run.stderr)
     );
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn defines_reach_glsl_as_glslangs_do() {
+    if !ballot_testkit::have_tools(
+        "`ballot link -D`, judged by glslang",
+        &[ballot_testkit::GLSLANG],
+    ) {
+        return;
+    }
+    let out = dir("defines");
+    let file = out.join("d.comp");
+    std::fs::write(
+        &file,
+        "#version 450\n#extension GL_KHR_shader_subgroup_ballot : enable\n\
+         layout(local_size_x = WORKGROUP) in;\n\
+         layout(binding = 0) buffer Out { uint result[]; };\n\
+         void main() {\n#ifdef COUNT\n    result[0] = subgroupBallotBitCount(subgroupBallot(true));\n#endif\n}\n",
+    )
+    .unwrap();
+    for target in ["glsl", "glsl-no-subgroup"] {
+        let run = ballot(&[
+            "link",
+            s(&file),
+            "--target",
+            target,
+            "-D",
+            "WORKGROUP=32",
+            "--define",
+            "COUNT",
+        ]);
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{target}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(
+            stdout.contains("#define WORKGROUP 32") && stdout.contains("#define COUNT\n"),
+            "{stdout}"
+        );
+        // Without them glslang cannot size the workgroup: the file's fault.
+        let run = ballot(&["link", s(&file), "--target", target]);
+        assert_eq!(run.status.code(), Some(1), "{target}");
+        // A name GLSL reserves: the option's fault.
+        let run = ballot(&["link", s(&file), "--target", target, "-D", "GL_X=1"]);
+        assert_eq!(run.status.code(), Some(2), "{target}");
+        assert!(String::from_utf8_lossy(&run.stderr).contains("invalid define `GL_X`"));
+    }
+    std::fs::remove_dir_all(out).unwrap();
 }

@@ -159,11 +159,21 @@ pub struct LinkOptions {
     /// The virtual subgroup size of the emulated targets: a power of two
     /// from 1 to 128, at most the workgroup's invocation count. Default 32.
     pub subgroup_size: u32,
+    /// GLSL's preprocessor macros, as glslang's `-D NAME[=VALUE]` defines
+    /// them (an empty value defines the name as nothing): written after
+    /// the `#version` line of the linked text, so that it compiles as the
+    /// build that passes them does, and read by the emulated target's
+    /// resolution of conditionals. None by default; WGSL has no
+    /// preprocessor, and refuses any.
+    pub defines: Vec<(String, String)>,
 }
 
 impl Default for LinkOptions {
     fn default() -> Self {
-        Self { subgroup_size: 32 }
+        Self {
+            subgroup_size: 32,
+            defines: Vec::new(),
+        }
     }
 }
 
@@ -172,6 +182,51 @@ impl LinkOptions {
     pub fn subgroup_size(mut self, subgroup_size: u32) -> Self {
         self.subgroup_size = subgroup_size;
         self
+    }
+
+    /// The options with one more define, as `-D name=value` (`value` may
+    /// be empty).
+    pub fn define(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.defines.push((name.into(), value.into()));
+        self
+    }
+
+    /// Why a define cannot be one, naming it: a name that is no
+    /// identifier, or one GLSL reserves (`GL_…`, `__…`), or a value of
+    /// more than one line.
+    fn define_error(&self, language: Language) -> Option<String> {
+        let (name, _) = self.defines.first()?;
+        if language == Language::Wgsl {
+            return Some(format!(
+                "invalid define `{name}`: WGSL has no preprocessor; defines are GLSL's"
+            ));
+        }
+        self.defines.iter().find_map(|(name, value)| {
+            let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !identifier {
+                Some(format!("invalid define `{name}`: a macro's name is an identifier"))
+            } else if name.starts_with("GL_") || name.contains("__") {
+                Some(format!(
+                    "invalid define `{name}`: GLSL reserves names that start with `GL_` or hold `__`"
+                ))
+            } else if value.contains(['\n', '\r']) {
+                Some(format!("invalid define `{name}`: its value is more than one line"))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The defines as `#define` lines, each after a line break.
+    fn define_lines(&self) -> String {
+        self.defines
+            .iter()
+            .map(|(name, value)| match value.as_str() {
+                "" => format!("\n#define {name}"),
+                value => format!("\n#define {name} {value}"),
+            })
+            .collect()
     }
 }
 
@@ -344,7 +399,7 @@ pub fn link_with(
     // conditionals the text decides are resolved first (`conditional`),
     // every offset and line kept.
     let resolve = |text: &str| match target {
-        Target::GlslNoSubgroup => conditional::resolve(text),
+        Target::GlslNoSubgroup => conditional::resolve(text, &options.defines),
         _ => None,
     };
     let Some(expanded) = expanded else {
@@ -411,11 +466,15 @@ fn link_text(
             None,
         ));
     }
+    if let Some(message) = options.define_error(target.language()) {
+        return Err(fail(LinkErrorKind::Options, message, None));
+    }
     check::admit(target, source.as_bytes(), &Limits::default())
         .map_err(|p: Problem| fail(LinkErrorKind::Input, p.to_string(), None))?;
     let mut shader =
         Shader::read(source, target).map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     shader.stage = judge::glsl_stage(path);
+    shader.defines = options.define_lines();
     // A shader without `#version` is GLSL 1.10, which has no compute
     // shaders and which Vulkan does not take (GL_KHR_vulkan_glsl: 1.40 or
     // later); glslang's words on it would fall on the linked code, which
@@ -855,6 +914,9 @@ struct Shader<'a> {
     /// `}`, `;`) would take them in and naga's error would fall in linked
     /// code.
     library_at: usize,
+    /// GLSL: the caller's defines, as `#define` lines each after a line
+    /// break ([`LinkOptions::defines`]), written with the library.
+    defines: String,
     prefix: String,
     /// Whether the shader has an entry point of any stage.
     has_entry_point: bool,
@@ -1148,6 +1210,7 @@ impl<'a> Shader<'a> {
             has_enable: false,
             has_diagnostic: false,
             library_at: 0,
+            defines: String::new(),
             prefix,
             has_entry_point: false,
             literal_sizes: Vec::new(),
@@ -1796,7 +1859,7 @@ impl<'a> Shader<'a> {
     /// if-conversion can declare a temporary of it. Where glslang's types
     /// do not match the calls line by line, none is taken.
     fn type_glsl_broadcasts(&mut self) -> Result<(), ReadError> {
-        let Some(mut found) = glsl_types::broadcasts(self.text, self.stage.0) else {
+        let Some(mut found) = glsl_types::broadcasts(self.text, self.stage.0, &self.defines) else {
             return Ok(());
         };
         let line_of = |at: usize| {
@@ -2081,6 +2144,8 @@ impl<'a> Shader<'a> {
             rename(&text, language, p)
         };
         let functions = defined_functions(&library, language);
+        // The caller's defines, after `#version` and before all else.
+        let library = format!("{}{library}", self.defines);
 
         let mut out = Out::default();
         let (directives, library_at) = match language {

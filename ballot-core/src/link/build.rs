@@ -192,6 +192,14 @@ impl Build {
         self
     }
 
+    /// A GLSL preprocessor macro for every shader, as glslang's
+    /// `-D name=value` (an empty `value` defines it as nothing); see
+    /// [`LinkOptions::defines`].
+    pub fn define(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.options = self.options.define(name, value);
+        self
+    }
+
     /// A directory GLSL's `#include` searches, after the including file's
     /// own; each call adds one, searched in order.
     pub fn include_dir(mut self, dir: impl AsRef<Path>) -> Self {

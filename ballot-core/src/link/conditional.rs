@@ -7,8 +7,8 @@
 //! having no emulation), and a directive inside a function would be torn
 //! from its line by the rewrite. So every conditional whose conditions
 //! the text decides, with the macros it `#define`s and `#undef`s before
-//! them (and none from outside: the linker's validator, like the linker,
-//! is given no `-D`), is resolved: its directive lines and the lines of
+//! them, and those the caller gives (`-D`, `LinkOptions::defines`), is
+//! resolved: its directive lines and the lines of
 //! its branches not taken become blanks, character for character, so
 //! that every offset and line of the text stays where it was. A
 //! conditional that names a function-like macro, or that is not an
@@ -28,9 +28,13 @@ pub(super) const MAX_EXPANSION: usize = 64;
 
 /// The text with every conditional the text decides resolved, or `None`
 /// where it has no conditional it can decide.
-pub(super) fn resolve(text: &str) -> Option<String> {
+pub(super) fn resolve(text: &str, defines: &[(String, String)]) -> Option<String> {
     let lines = logical_lines(text);
-    let mut macros: BTreeMap<String, Macro> = BTreeMap::new();
+    // The caller's (`-D`), then the text's own, in order.
+    let mut macros: BTreeMap<String, Macro> = defines
+        .iter()
+        .map(|(name, value)| (name.clone(), Macro::Object(value.clone())))
+        .collect();
     // Open conditionals, innermost last.
     let mut open: Vec<Frame> = Vec::new();
     let mut blank: Vec<Range<usize>> = Vec::new();
@@ -462,7 +466,7 @@ mod tests {
     use super::*;
 
     fn kept(text: &str) -> Vec<String> {
-        let resolved = resolve(text).unwrap_or_else(|| text.to_string());
+        let resolved = resolve(text, &[]).unwrap_or_else(|| text.to_string());
         assert_eq!(resolved.len(), text.len(), "offsets stay");
         assert_eq!(resolved.lines().count(), text.lines().count(), "lines stay");
         resolved
@@ -498,7 +502,7 @@ mod tests {
         );
         // An #elif that cannot be decided after a branch not taken: as it is.
         let text = "#define F(x) x\n#if 0\na\n#elif F(1)\nb\n#endif\n";
-        assert_eq!(resolve(text), None);
+        assert_eq!(resolve(text, &[]), None);
         // Undefined names are 0; defines inside branches not taken do not
         // count; #undef does.
         let text = "#if 0\n#define X 1\n#endif\n#if X\na\n#endif\n#define Y\n#undef Y\n#ifdef Y\nb\n#endif\n";

@@ -19,8 +19,13 @@ use crate::valid::glslang;
 
 /// The broadcasts' types by 1-based line of `text`, in the order of the
 /// calls on each line, as GLSL type names; `None` where glslang cannot
-/// compile the text as `stage` or no `#version` line is found.
-pub(super) fn broadcasts(text: &str, stage: &str) -> Option<BTreeMap<u32, Vec<String>>> {
+/// compile the text as `stage` (with `defines`, `#define` lines) or no
+/// `#version` line is found.
+pub(super) fn broadcasts(
+    text: &str,
+    stage: &str,
+    defines: &str,
+) -> Option<BTreeMap<u32, Vec<String>>> {
     let version = text
         .lines()
         .position(|l| l.trim_start().starts_with("#version"))?;
@@ -30,6 +35,11 @@ pub(super) fn broadcasts(text: &str, stage: &str) -> Option<BTreeMap<u32, Vec<St
         given.push_str(line);
     }
     if !given.ends_with('\n') {
+        given.push('\n');
+    }
+    // The caller's defines (`#define` lines, each after a break).
+    given.push_str(defines.trim_start_matches('\n'));
+    if !defines.is_empty() {
         given.push('\n');
     }
     given.push_str("#extension GL_KHR_shader_subgroup_basic : enable\n");
@@ -139,7 +149,7 @@ mod tests {
                     void main() {\n    \
                     b.v.x = subgroupBroadcast(b.v.y * 2.0, 1u) + float(subgroupBroadcastFirst(gl_LocalInvocationIndex > 3u));\n    \
                     b.d = subgroupBroadcastFirst(b.d);\n}\n";
-        let found = broadcasts(text, "comp").expect("glslang compiles it");
+        let found = broadcasts(text, "comp", "").expect("glslang compiles it");
         assert_eq!(found[&6], ["float", "bool"]);
         assert_eq!(found[&7], ["double"]);
         assert_eq!(found.len(), 2);

@@ -231,3 +231,74 @@ void main() {
     assert!(e.message.contains("of a `f16vec2`"), "{e}");
     assert_eq!(e.location.as_ref().map(|l| l.line), Some(8), "{e}");
 }
+
+/// A shader built with `-D`: its workgroup size and a branch are the
+/// build's.
+const DEFINED: &str = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+layout(local_size_x = WORKGROUP) in;
+layout(binding = 0) buffer Out { uint result[]; };
+void main() {
+    uint n = subgroupBallotBitCount(subgroupBallot(gl_LocalInvocationIndex < 7u));
+#ifdef FAST
+    n += 1u;
+#else
+    n += subgroupBallotExclusiveBitCount(subgroupBallot(true));
+#endif
+    result[gl_LocalInvocationIndex] = n;
+}
+";
+
+#[test]
+fn defines_are_the_builds_as_glslang_takes_them() {
+    if !glslang_here("defines, judged by glslang") {
+        return;
+    }
+    // Without them glslang cannot size the workgroup: the file's error.
+    let e = glsl_error(DEFINED, Target::Glsl);
+    assert_eq!(e.kind, LinkErrorKind::Invalid, "{e}");
+    let options = LinkOptions::default()
+        .define("WORKGROUP", "64")
+        .define("FAST", "");
+    for target in GLSL_TARGETS {
+        let linked = link(DEFINED, "d.comp", target, &options).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            linked.text.contains("\n#define WORKGROUP 64\n"),
+            "{}",
+            linked.text
+        );
+        assert!(linked.text.contains("\n#define FAST\n"), "{}", linked.text);
+        if target == Target::GlslNoSubgroup {
+            assert_eq!(linked.workgroup_size, Some([64, 1, 1]));
+            // FAST's branch: no exclusive count linked.
+            assert!(
+                !linked.ops.contains(&Op::ExclusiveBitCount),
+                "{:?}",
+                linked.ops
+            );
+        }
+    }
+    // An error on the shader's line is still on its line.
+    let broken = DEFINED.replace("n += 1u;", "n += missing;");
+    let e = link(&broken, "d.comp", Target::GlslNoSubgroup, &options).unwrap_err();
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(8), "{e}");
+}
+
+#[test]
+fn a_define_that_cannot_be_one_is_an_options_error_naming_it() {
+    for (name, value, says) in [
+        ("1X", "", "invalid define `1X`"),
+        ("GL_MINE", "1", "reserves"),
+        ("A__B", "1", "reserves"),
+        ("LINES", "1\n2", "more than one line"),
+    ] {
+        let options = LinkOptions::default().define(name, value);
+        let e = link(DEFINED, "d.comp", Target::Glsl, &options).unwrap_err();
+        assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
+        assert!(e.message.contains(says), "{e}");
+    }
+    let options = LinkOptions::default().define("N", "1");
+    let e = link(FOUR, "four.wgsl", Target::Wgsl, &options).unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
+    assert!(e.message.contains("WGSL has no preprocessor"), "{e}");
+}
