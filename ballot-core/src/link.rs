@@ -194,7 +194,7 @@ impl LinkOptions {
     /// Why a define cannot be one, naming it: a name that is no
     /// identifier, or one GLSL reserves (`GL_…`, `__…`), or a value of
     /// more than one line.
-    fn define_error(&self, language: Language) -> Option<String> {
+    pub(crate) fn define_error(&self, language: Language) -> Option<String> {
         let (name, _) = self.defines.first()?;
         if language == Language::Wgsl {
             return Some(format!(

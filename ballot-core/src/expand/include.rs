@@ -5,6 +5,7 @@
 //! ```text
 //! include_wgsl!("shaders/scan.wgsl", target = "wgsl-no-subgroup")
 //! include_wgsl!("shaders/scan.wgsl", targets = ["wgsl", "wgsl-no-subgroup"], subgroup_size = 16)
+//! include_glsl!("shaders/scan.comp", target = "glsl-no-subgroup", defines = ["WG=64", "FAST"])
 //! ```
 //!
 //! `target = T` expands to a `&'static str`; `targets = [..]` to an array
@@ -51,6 +52,8 @@ struct Args {
     /// Whether `targets = [..]` (an array) was written.
     many: bool,
     subgroup_size: Option<LitInt>,
+    /// `defines = ["NAME=VALUE", "NAME"]`: GLSL's `-D`s.
+    defines: Vec<LitStr>,
     /// `descriptor`: `wgpu::ShaderModuleDescriptor`s rather than texts.
     descriptor: bool,
 }
@@ -61,6 +64,7 @@ impl Parse for Args {
         let mut targets = None;
         let mut many = false;
         let mut subgroup_size = None;
+        let mut defines = Vec::new();
         let mut descriptor = false;
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
@@ -95,12 +99,22 @@ impl Parse for Args {
                     targets = Some(all);
                 }
                 "subgroup_size" => subgroup_size = Some(input.parse()?),
+                "defines" => {
+                    let list;
+                    syn::bracketed!(list in input);
+                    while !list.is_empty() {
+                        defines.push(list.parse()?);
+                        if !list.is_empty() {
+                            list.parse::<Token![,]>()?;
+                        }
+                    }
+                }
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
                             "unknown option `{other}`: the options are `target`, `targets`, \
-                             `subgroup_size` and `descriptor`"
+                             `subgroup_size`, `defines` and `descriptor`"
                         ),
                     ))
                 }
@@ -117,6 +131,7 @@ impl Parse for Args {
             targets,
             many,
             subgroup_size,
+            defines,
             descriptor,
         })
     }
@@ -169,6 +184,16 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
     let mut options = LinkOptions::default();
     if let Some(size) = &args.subgroup_size {
         options.subgroup_size = size.base10_parse()?;
+    }
+    // Each define on its own, so that an error falls on its string.
+    for define in &args.defines {
+        let text = define.value();
+        let (name, value) = text.split_once('=').unwrap_or((&text, ""));
+        let one = LinkOptions::default().define(name, value);
+        if let Some(message) = one.define_error(language) {
+            return Err(syn::Error::new(define.span(), message));
+        }
+        options = options.define(name, value);
     }
     let relative = args.path.value();
     let at = |message: String| syn::Error::new(args.path.span(), message);
@@ -354,6 +379,39 @@ mod tests {
             out.contains("brackets and statements nest more than 256 deep at line 4"),
             "{out:.400}"
         );
+    }
+
+    #[test]
+    fn defines_reach_glsl_and_a_bad_one_is_an_error_at_its_string() {
+        let dir = std::env::temp_dir().join(format!("ballot-include-d-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.comp");
+        std::fs::write(
+            &path,
+            "#version 450\nlayout(local_size_x = WG) in;\nvoid main() {}\n",
+        )
+        .unwrap();
+        let path = path.to_string_lossy().to_string();
+        let out = include(
+            Language::Glsl,
+            quote!(#path, target = "glsl-no-subgroup", defines = ["GL_NO=1"]),
+        )
+        .to_string();
+        assert!(out.contains("invalid define `GL_NO`"), "{out:.400}");
+        let out = include(
+            Language::Wgsl,
+            quote!(#path, target = "wgsl", defines = ["N"]),
+        )
+        .to_string();
+        assert!(out.contains("WGSL has no preprocessor"), "{out:.400}");
+        if ballot_testkit::have_tools("include_glsl! with defines", &[ballot_testkit::GLSLANG]) {
+            let out = include(
+                Language::Glsl,
+                quote!(#path, target = "glsl-no-subgroup", defines = ["WG=64", "UNUSED"]),
+            )
+            .to_string();
+            assert!(!out.contains("compile_error"), "{out:.400}");
+        }
     }
 
     #[test]
