@@ -271,13 +271,15 @@ impl CheckError {
 pub fn target_for_path(path: &Path) -> Option<Target> {
     match path.extension()?.to_str()? {
         "wgsl" => Some(Target::Wgsl),
-        "glsl" | "comp" => Some(Target::Glsl),
+        "glsl" | "comp" | "vert" | "frag" | "geom" | "tesc" | "tese" | "mesh" | "task" | "rgen"
+        | "rint" | "rahit" | "rchit" | "rmiss" | "rcall" => Some(Target::Glsl),
         _ => None,
     }
 }
 
 /// The extensions [`target_for_path`] knows, for messages.
-pub const EXTENSIONS: &str = ".wgsl, .glsl, .comp, .glsl.comp";
+pub const EXTENSIONS: &str = ".wgsl, .glsl, .comp, .glsl.comp, and glslang's other stages \
+     (.vert, .frag, .geom, .tesc, .tese, .mesh, .task, .rgen, .rint, .rahit, .rchit, .rmiss, .rcall)";
 
 /// Checks `bytes`, the contents of the file at `path`, as a whole shader
 /// module for `target`, with the default [`Limits`]. See the module docs.
@@ -1086,6 +1088,35 @@ void main() {
         let library = "#version 450\nuint f(uint x) {\n    return x + nothing_here;\n}\n";
         let error = check_bytes(Target::Glsl, "lib.glsl", library.as_bytes()).unwrap_err();
         assert_eq!(error.line(), Some(3), "{error}");
+    }
+
+    #[test]
+    fn every_stage_glslang_names_is_glsl_and_checked_as_that_stage() {
+        for ext in ["comp", "vert", "frag", "task", "mesh", "rgen", "glsl"] {
+            let path = format!("s.{ext}");
+            assert_eq!(
+                target_for_path(Path::new(&path)),
+                Some(Target::Glsl),
+                "{ext}"
+            );
+        }
+        assert_eq!(target_for_path(Path::new("s.hlsl")), None);
+        // A fragment shader naga reads as one: its built-ins are known.
+        let fragment = "#version 450\nlayout(location = 0) out vec4 colour;\n\
+                        void main() { colour = vec4(gl_FragCoord.xy, 0.0, 1.0); }\n";
+        assert!(check_source(Target::Glsl, "f.frag", fragment).is_ok());
+        assert!(check_bytes(Target::Glsl, "f.frag", fragment.as_bytes()).is_ok());
+        // The same text as a compute shader is not one.
+        assert!(check_source(Target::Glsl, "f.comp", fragment).is_err());
+        // A stage naga does not read is glslang's to judge.
+        if ballot_testkit::have_tools("task shaders in `check`", &[ballot_testkit::GLSLANG]) {
+            let task = "#version 450\n#extension GL_EXT_mesh_shader : require\n\
+                        layout(local_size_x = 32) in;\nvoid main() { EmitMeshTasksEXT(1, 1, 1); }\n";
+            assert!(check_bytes(Target::Glsl, "t.task", task.as_bytes()).is_ok());
+            let broken = task.replace("EmitMeshTasksEXT(1, 1, 1)", "EmitMeshTasksEXT(1, 1)");
+            let error = check_bytes(Target::Glsl, "t.task", broken.as_bytes()).unwrap_err();
+            assert_eq!(error.line(), Some(4), "{error}");
+        }
     }
 
     #[test]

@@ -165,6 +165,9 @@ struct Parsed<'a> {
     added: Vec<(usize, usize)>,
     /// What naga validates the module with.
     capabilities: Capabilities,
+    /// GLSL: the stage naga's front end reads the text as (compute unless
+    /// a user's file names another).
+    stage: naga::ShaderStage,
 }
 
 /// naga's report on a text, and the line of the text it points at.
@@ -249,6 +252,7 @@ impl<'a> Parsed<'a> {
                 #[cfg(any(feature = "macros", test))]
                 Author::Printed => capabilities(target),
             },
+            stage: naga::ShaderStage::Compute,
         }
     }
 
@@ -266,7 +270,7 @@ impl<'a> Parsed<'a> {
                 }
             })?,
             Language::Glsl => {
-                let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
+                let options = naga::front::glsl::Options::from(self.stage);
                 naga::front::glsl::Frontend::default()
                     .parse(&options, &self.source)
                     .map_err(|mut e| {

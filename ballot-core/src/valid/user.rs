@@ -21,9 +21,10 @@ pub struct SourceError {
 /// helpers that `ballot` emitted), as naga sees `target`'s text in
 /// [`super`]'s table, with the capabilities of `target`: subgroups for `glsl`,
 /// `wgsl` and `wgsl-web`, none for `wgsl-no-subgroup` (GLSL always gets
-/// the subgroup barrier that naga's `barrier()` needs). GLSL is parsed as a
-/// compute shader; one without `main` is taken as a library (an empty
-/// entry point is appended). naga's report names `path`, and points at the
+/// the subgroup barrier that naga's `barrier()` needs). GLSL is parsed as
+/// the stage `path`'s extension names where naga's front end reads it
+/// (`.vert`, `.frag`), else as a compute shader; one without `main` is
+/// taken as a library (an empty compute entry point is appended). naga's report names `path`, and points at the
 /// file's own lines and columns.
 ///
 /// This runs naga directly: on untrusted input use
@@ -31,7 +32,17 @@ pub struct SourceError {
 /// naga's panics.
 pub fn check_source(target: Target, path: &str, text: &str) -> Result<(), SourceError> {
     let library = target.language() == Language::Glsl && !defines_main(text);
-    let source = Parsed::new(target, text, library, Author::Elsewhere);
+    let mut source = Parsed::new(target, text, library, Author::Elsewhere);
+    // A shader of a stage naga's GLSL front end reads, by its file's
+    // extension as glslang names stages; the others (and libraries) as
+    // compute, where naga refuses what glslang then judges.
+    if target.language() == Language::Glsl && !library {
+        source.stage = match glslang::glsl_stage(path).0 {
+            "vert" => naga::ShaderStage::Vertex,
+            "frag" => naga::ShaderStage::Fragment,
+            _ => naga::ShaderStage::Compute,
+        };
+    }
     match source.check(path) {
         Ok(_) => Ok(()),
         Err(Failure { report, line }) => Err(SourceError {
