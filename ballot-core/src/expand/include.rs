@@ -5,7 +5,8 @@
 //! ```text
 //! include_wgsl!("shaders/scan.wgsl", target = "wgsl-no-subgroup")
 //! include_wgsl!("shaders/scan.wgsl", targets = ["wgsl", "wgsl-no-subgroup"], subgroup_size = 16)
-//! include_glsl!("shaders/scan.comp", target = "glsl-no-subgroup", defines = ["WG=64", "FAST"])
+//! include_glsl!("shaders/scan.comp", target = "glsl-no-subgroup", defines = ["WG=64", "FAST"],
+//!     include_dirs = ["shaders/common"])
 //! ```
 //!
 //! `target = T` expands to a `&'static str`; `targets = [..]` to an array
@@ -54,6 +55,9 @@ struct Args {
     subgroup_size: Option<LitInt>,
     /// `defines = ["NAME=VALUE", "NAME"]`: GLSL's `-D`s.
     defines: Vec<LitStr>,
+    /// `include_dirs = ["shaders/common"]`: GLSL's `-I`s, relative to the
+    /// crate's root.
+    include_dirs: Vec<LitStr>,
     /// `descriptor`: `wgpu::ShaderModuleDescriptor`s rather than texts.
     descriptor: bool,
 }
@@ -65,6 +69,7 @@ impl Parse for Args {
         let mut many = false;
         let mut subgroup_size = None;
         let mut defines = Vec::new();
+        let mut include_dirs = Vec::new();
         let mut descriptor = false;
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
@@ -99,22 +104,14 @@ impl Parse for Args {
                     targets = Some(all);
                 }
                 "subgroup_size" => subgroup_size = Some(input.parse()?),
-                "defines" => {
-                    let list;
-                    syn::bracketed!(list in input);
-                    while !list.is_empty() {
-                        defines.push(list.parse()?);
-                        if !list.is_empty() {
-                            list.parse::<Token![,]>()?;
-                        }
-                    }
-                }
+                "defines" => defines = strings(input)?,
+                "include_dirs" => include_dirs = strings(input)?,
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
                             "unknown option `{other}`: the options are `target`, `targets`, \
-                             `subgroup_size`, `defines` and `descriptor`"
+                             `subgroup_size`, `defines`, `include_dirs` and `descriptor`"
                         ),
                     ))
                 }
@@ -132,9 +129,24 @@ impl Parse for Args {
             many,
             subgroup_size,
             defines,
+            include_dirs,
             descriptor,
         })
     }
+}
+
+/// A bracketed list of strings, `["a", "b"]`.
+fn strings(input: ParseStream<'_>) -> syn::Result<Vec<LitStr>> {
+    let list;
+    syn::bracketed!(list in input);
+    let mut all = Vec::new();
+    while !list.is_empty() {
+        all.push(list.parse()?);
+        if !list.is_empty() {
+            list.parse::<Token![,]>()?;
+        }
+    }
+    Ok(all)
 }
 
 /// A target, as `wgsl-no-subgroup` (its words) or `"wgsl-no-subgroup"`.
@@ -232,10 +244,27 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
     let path = relative.clone();
     // `#include "name"` beside the shader, its path relative to the
     // crate's root as the shader's is.
-    let includes = match std::env::var_os("CARGO_MANIFEST_DIR") {
+    let mut includes = match std::env::var_os("CARGO_MANIFEST_DIR") {
         Some(root) => IncludeDirs::new().root(root),
         None => IncludeDirs::new(),
     };
+    // Then each directory given, in order, relative to the crate's root.
+    for dir in &args.include_dirs {
+        if language == Language::Wgsl {
+            return Err(syn::Error::new(
+                dir.span(),
+                "`include_dirs` is for GLSL's `#include`: WGSL has none",
+            ));
+        }
+        let under = includes.under_root(Path::new(&dir.value()));
+        if !under.is_dir() {
+            return Err(syn::Error::new(
+                dir.span(),
+                format!("no directory `{}` under the crate's root", dir.value()),
+            ));
+        }
+        includes = includes.dir(dir.value());
+    }
     let roots = includes.clone();
     let linked = check::guarded(&limits, move || {
         targets
@@ -411,6 +440,42 @@ mod tests {
             )
             .to_string();
             assert!(!out.contains("compile_error"), "{out:.400}");
+        }
+    }
+
+    #[test]
+    fn include_dirs_are_searched_and_one_that_is_not_there_is_an_error_at_it() {
+        let dir = std::env::temp_dir().join(format!("ballot-include-i-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("common")).unwrap();
+        std::fs::write(dir.join("common/size.h"), "#define WG 32\n").unwrap();
+        let path = dir.join("i.comp");
+        std::fs::write(
+            &path,
+            "#version 450\n#extension GL_GOOGLE_include_directive : enable\n\
+             #include <size.h>\nlayout(local_size_x = WG) in;\nvoid main() {}\n",
+        )
+        .unwrap();
+        let path = path.to_string_lossy().to_string();
+        let common = dir.join("common").to_string_lossy().to_string();
+        let missing = dir.join("absent").to_string_lossy().to_string();
+        let out = include(
+            Language::Glsl,
+            quote!(#path, target = "glsl", include_dirs = [#missing]),
+        )
+        .to_string();
+        assert!(out.contains("no directory"), "{out:.400}");
+        if ballot_testkit::have_tools(
+            "include_glsl! with include_dirs",
+            &[ballot_testkit::GLSLANG],
+        ) {
+            let out = include(
+                Language::Glsl,
+                quote!(#path, target = "glsl-no-subgroup", include_dirs = [#common]),
+            )
+            .to_string();
+            assert!(!out.contains("compile_error"), "{out:.400}");
+            // The header is tracked for rebuilds.
+            assert!(out.contains("size.h"), "{out:.400}");
         }
     }
 
