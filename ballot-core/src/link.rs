@@ -1862,16 +1862,17 @@ impl<'a> Shader<'a> {
         let Some(mut found) = glsl_types::broadcasts(self.text, self.stage.0, &self.defines) else {
             return Ok(());
         };
-        let line_of = |at: usize| {
-            1 + self.text.as_bytes()[..at]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-        };
+        // The uses are in the text's order: one pass counts their lines.
         let mut by_line: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        let (mut line, mut counted) = (1u32, 0);
         for (i, u) in self.uses.iter().enumerate() {
             if u.value.is_some() {
-                let line = u32::try_from(line_of(u.name.start)).unwrap_or(u32::MAX);
+                let newlines = self.text.as_bytes()[counted..u.name.start]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                line = line.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+                counted = u.name.start;
                 by_line.entry(line).or_default().push(i);
             }
         }

@@ -54,8 +54,8 @@ pub(super) fn resolve(text: &str, defines: &[(String, String)]) -> Option<String
                     None
                 } else {
                     match word {
-                        "ifdef" => name(rest).map(|n| macros.contains_key(n)),
-                        "ifndef" => name(rest).map(|n| !macros.contains_key(n)),
+                        "ifdef" => name(rest).and_then(|n| is_defined(&macros, n)),
+                        "ifndef" => name(rest).and_then(|n| is_defined(&macros, n)).map(|d| !d),
                         _ => evaluate(rest, &macros).map(|v| v != 0),
                     }
                 };
@@ -125,6 +125,19 @@ pub(super) fn resolve(text: &str, defines: &[(String, String)]) -> Option<String
                     macros.remove(n);
                 }
             }
+            // Inside a conditional left for glslang: whether the name is
+            // defined after it is glslang's to know, so no later
+            // condition on it is decided here.
+            "define" | "undef" => {
+                let n = if word == "define" {
+                    definition(rest).map(|(n, _)| n)
+                } else {
+                    name(rest)
+                };
+                if let Some(n) = n {
+                    macros.insert(n.to_string(), Macro::Unknown);
+                }
+            }
             _ => {}
         }
     }
@@ -155,10 +168,21 @@ struct Frame {
 }
 
 /// An object-like macro's body, or a function-like macro (whose use in a
-/// condition the linker does not decide).
+/// condition the linker does not decide), or a name defined or undefined
+/// inside a conditional the linker leaves to glslang (whose state it does
+/// not know).
 enum Macro {
     Object(String),
     Function,
+    Unknown,
+}
+
+/// Whether `name` is defined, where the linker knows.
+fn is_defined(macros: &BTreeMap<String, Macro>, name: &str) -> Option<bool> {
+    match macros.get(name) {
+        Some(Macro::Unknown) => None,
+        found => Some(found.is_some()),
+    }
 }
 
 /// The ranges of the text's lines, a line continued by `\` at its end
@@ -316,7 +340,7 @@ fn expand(
                     },
                     _ => return None,
                 };
-                out.push(Token::Number(i64::from(macros.contains_key(n))));
+                out.push(Token::Number(i64::from(is_defined(macros, n)?)));
                 i = next;
                 continue;
             }
@@ -324,7 +348,7 @@ fn expand(
                 Some(Macro::Object(body)) => {
                     out.extend(expand(lex(body)?, macros, depth + 1)?);
                 }
-                Some(Macro::Function) => return None,
+                Some(Macro::Function | Macro::Unknown) => return None,
                 None => out.push(Token::Number(0)),
             },
             other => out.push(other.clone()),
@@ -497,6 +521,22 @@ mod tests {
                 "#if 0",
                 "a",
                 "#endif",
+                "#endif"
+            ]
+        );
+        // A name defined inside such a conditional: later conditions on it
+        // are glslang's too.
+        let text =
+            "#define F(x) x\n#if F(1)\n#define X\n#endif\n#ifdef X\na\n#endif\n#if 0\nb\n#endif\n";
+        assert_eq!(
+            kept(text),
+            [
+                "#define F(x) x",
+                "#if F(1)",
+                "#define X",
+                "#endif",
+                "#ifdef X",
+                "a",
                 "#endif"
             ]
         );
