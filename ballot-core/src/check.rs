@@ -271,8 +271,8 @@ impl CheckError {
 pub fn target_for_path(path: &Path) -> Option<Target> {
     match path.extension()?.to_str()? {
         "wgsl" => Some(Target::Wgsl),
-        "glsl" | "comp" | "vert" | "frag" | "geom" | "tesc" | "tese" | "mesh" | "task" | "rgen"
-        | "rint" | "rahit" | "rchit" | "rmiss" | "rcall" => Some(Target::Glsl),
+        "glsl" => Some(Target::Glsl),
+        stage if crate::valid::glslang::STAGES.contains(&stage) => Some(Target::Glsl),
         _ => None,
     }
 }

@@ -24,14 +24,16 @@ pub const GLSLANG_TIMEOUT: Duration = Duration::from_secs(60);
 /// The environment variable naming the `glslangValidator` to run.
 pub const GLSLANG_VAR: &str = "BALLOT_GLSLANG";
 
+/// The stages glslang names by a file's extension.
+pub(crate) const STAGES: [&str; 14] = [
+    "comp", "frag", "vert", "geom", "tesc", "tese", "mesh", "task", "rgen", "rint", "rahit",
+    "rchit", "rmiss", "rcall",
+];
+
 /// The stage glslang compiles a file as, from its extension as glslang
 /// names stages (`.comp`, `.frag`, `.vert`, …); any other name (`.glsl`)
 /// is a compute shader, and the second value says the stage was assumed.
 pub(crate) fn glsl_stage(path: &str) -> (&'static str, bool) {
-    const STAGES: [&str; 14] = [
-        "comp", "frag", "vert", "geom", "tesc", "tese", "mesh", "task", "rgen", "rint", "rahit",
-        "rchit", "rmiss", "rcall",
-    ];
     let extension = path.rsplit_once('.').map(|(_, e)| e);
     match STAGES.iter().find(|&&s| Some(s) == extension) {
         Some(stage) => (stage, false),
