@@ -38,10 +38,18 @@ pub(super) fn resolve(text: &str, defines: &[(String, String)]) -> Option<String
     // Open conditionals, innermost last.
     let mut open: Vec<Frame> = Vec::new();
     let mut blank: Vec<Range<usize>> = Vec::new();
+    // Whether a `/* … */` comment is open at the line's start: a `#` line
+    // inside one is no directive.
+    let mut in_comment = false;
     for line in &lines {
         let active = open.iter().all(|f| f.taking);
         let decided = open.iter().all(|f| f.decided);
-        let Some((word, rest)) = directive(&text[line.clone()]) else {
+        let commented = in_comment;
+        in_comment = comment_open_after(&text[line.clone()], in_comment);
+        let found = (!commented)
+            .then(|| directive(&text[line.clone()]))
+            .flatten();
+        let Some((word, rest)) = found else {
             if !active {
                 blank.push(line.clone());
             }
@@ -155,6 +163,34 @@ pub(super) fn resolve(text: &str, defines: &[(String, String)]) -> Option<String
     // Blanking whole lines of UTF-8 text byte for byte: a character is
     // either wholly inside a blanked line or wholly outside.
     Some(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Whether a block comment is open at the end of `line`, given whether one
+/// was at its start; a `//` comment outside one ends the line.
+fn comment_open_after(line: &str, mut open: bool) -> bool {
+    let mut rest = line;
+    loop {
+        if open {
+            match rest.find("*/") {
+                Some(at) => {
+                    rest = &rest[at + 2..];
+                    open = false;
+                }
+                None => return true,
+            }
+        } else {
+            let block = rest.find("/*");
+            let to_end = rest.find("//");
+            match (block, to_end) {
+                (Some(b), Some(l)) if l < b => return false,
+                (Some(b), _) => {
+                    rest = &rest[b + 2..];
+                    open = true;
+                }
+                (None, _) => return false,
+            }
+        }
+    }
 }
 
 /// A conditional being read.
@@ -540,6 +576,9 @@ mod tests {
                 "#endif"
             ]
         );
+        // A `#` line inside a block comment is no directive.
+        let text = "/*\n#if 0\n*/\ncode\n#if 0 /* a\n#endif\n*/\nno\n#endif\nyes\n";
+        assert_eq!(kept(text), ["/*", "#if 0", "*/", "code", "yes"]);
         // An #elif that cannot be decided after a branch not taken: as it is.
         let text = "#define F(x) x\n#if 0\na\n#elif F(1)\nb\n#endif\n";
         assert_eq!(resolve(text, &[]), None);
