@@ -20,8 +20,8 @@ pub use ballot_core::valid::{glslang, validate, ToolError, ValidationError};
 pub use ballot_core::{check, compose, link, polyfill};
 pub use ballot_core::{error, ir, mask, ops, schedule, sim};
 pub use ballot_core::{
-    ConfigError, Dispatch, DispatchedSubgroup, Model, Op, PerLane, Schedule, SimError, Subgroup,
-    SubgroupMask, SubgroupSize, UbKind, UndefinedBehavior,
+    ArithOp, ConfigError, Dispatch, DispatchedSubgroup, Model, Op, PerLane, Quad, Scan, Schedule,
+    SimError, Subgroup, SubgroupMask, SubgroupSize, UbKind, UndefinedBehavior,
 };
 pub use ballot_macros::{include_glsl, include_wgsl, kernel};
 
@@ -75,5 +75,7 @@ pub mod __private {
 
     pub use ballot_core::back::{emit, Form, Missing, ShaderError, ShaderOptions, Target};
     pub use ballot_core::spmd as __spmd;
-    pub use ballot_core::{ir, Dispatch, Op, PerLane, SimError, SimKernel, Subgroup, SubgroupMask};
+    pub use ballot_core::{
+        ir, ArithOp, Dispatch, Op, PerLane, Quad, Scan, SimError, SimKernel, Subgroup, SubgroupMask,
+    };
 }

@@ -94,6 +94,52 @@ fn the_compaction_slot_is_portable_with_the_size_in_its_contract() {
     assert!(c.schedules > 0);
 }
 
+/// The mean of a value every lane shares, over a full subgroup: the same
+/// number at every size but for rounding, since no spec fixes the order in
+/// which `subgroup_f_add` sums, and the sum of `size` copies rounds
+/// differently for each size.
+#[ballot::kernel]
+fn float_mean(#[uniform] x: f32) -> f32 {
+    // Bounded, so that no sum of 128 copies overflows.
+    let v = x % 1000.0;
+    subgroup_f_add(v) / subgroup_size() as f32
+}
+
+#[test]
+fn a_float_sum_that_rounds_differently_by_size_is_caught_bit_for_bit() {
+    // 128 invocations fill every subgroup at every size.
+    let c = caught(float_mean::portability().invocations(128, 128).check());
+    assert_eq!(c.model, Model::Maximal);
+}
+
+#[test]
+fn a_tolerance_certifies_the_float_sum() {
+    let c = certified(
+        float_mean::portability()
+            .invocations(128, 128)
+            .tolerance(1e-5)
+            .check(),
+    );
+    assert_eq!(c.tolerance, 1e-5);
+    assert!(
+        c.to_string().contains("within a tolerance of 0.00001"),
+        "{c}"
+    );
+}
+
+#[test]
+fn a_tolerance_that_is_no_number_is_refused_by_name() {
+    for bad in [f32::NAN, -1.0, f32::INFINITY] {
+        match float_mean::portability().tolerance(bad).check() {
+            Err(PortabilityError::Option(e)) => {
+                assert!(e.to_string().contains("invalid `tolerance`"), "{e}");
+            }
+            Err(e) => panic!("expected a setting error, got {e}"),
+            Ok(c) => panic!("expected a setting error, got {c}"),
+        }
+    }
+}
+
 #[test]
 fn elect_then_add_converged_is_portable() {
     certified(elect_then_add::portability().size_is_contract().check());

@@ -41,6 +41,11 @@ pub struct Args {
     /// The seed of the inputs and the drawn schedules.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// How far `f32` outputs may differ, relative to the larger (or to 1
+    /// below 1), and still be the same answer: the rounding a sum over
+    /// other lanes, in another order, may change [default: 0, bit for bit].
+    #[arg(long, default_value_t = 0.0)]
+    tolerance: f32,
     /// Only the kernel of this name (repeatable).
     #[arg(long = "kernel", short)]
     kernels: Vec<String>,
@@ -155,7 +160,8 @@ fn check(args: &Args) -> ExitCode {
                 .portability()
                 .models(models)
                 .cases(args.cases)
-                .seed(args.seed);
+                .seed(args.seed)
+                .tolerance(args.tolerance);
             if !args.sizes.is_empty() {
                 oracle = oracle.sizes(args.sizes.iter().copied());
             }

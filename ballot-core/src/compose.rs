@@ -283,6 +283,32 @@ mod tests {
         for f in ["Eq", "Ge", "Gt", "Le", "Lt"] {
             calls.push(format!("out[1] = ballot::subgroup{f}Mask().x;"));
         }
+        // The rest of the family: every function the library defines, of
+        // its value type (by suffix) and with the lane operand where the
+        // operation has one.
+        for op in crate::Op::ALL.into_iter().filter(|op| !op.is_ballot()) {
+            for name in polyfill::function_names(target, op) {
+                let suffix = &name[polyfill::function_name(target, op).len()..];
+                let value = match suffix {
+                    _ if matches!(op, crate::Op::All | crate::Op::Any) => "true",
+                    "I32" => "7i",
+                    "F32" => "1.5f",
+                    "Bool" => "true",
+                    "Vec4" => "b",
+                    _ => "7u",
+                };
+                let on = if emulated { "true, " } else { "" };
+                let operand = match op {
+                    crate::Op::Shuffle
+                    | crate::Op::ShuffleXor
+                    | crate::Op::ShuffleUp
+                    | crate::Op::ShuffleDown
+                    | crate::Op::QuadBroadcast => ", 1u",
+                    _ => "",
+                };
+                calls.push(format!("_ = ballot::{name}({on}{value}{operand});"));
+            }
+        }
         let [x, y, z] = PolyfillOptions::default().workgroup_size;
         format!(
             "#import {path} as ballot\n\n\
@@ -334,17 +360,22 @@ mod tests {
                 .filter_map(|(_, f)| f.name.as_deref())
                 .collect();
             for op in crate::Op::ALL {
-                let name = polyfill::function_name(target, op);
-                let native = target.has_subgroups()
-                    && matches!(
-                        op,
-                        crate::Op::Ballot | crate::Op::Broadcast | crate::Op::BroadcastFirst
-                    );
-                let found = names.iter().any(|n| {
-                    n.strip_prefix(name)
-                        .is_some_and(|rest| rest.starts_with("X_naga_oil_mod_X"))
-                });
-                assert_eq!(found, !native, "{target}: {name} in {names:?}");
+                let defined = polyfill::function_names(target, op);
+                // The vec4 broadcasts are not called above.
+                for name in defined
+                    .iter()
+                    .filter(|n| !n.ends_with("Vec4") || !op.is_ballot())
+                {
+                    let found = names.iter().any(|n| {
+                        n.strip_prefix(name.as_str())
+                            .is_some_and(|rest| rest.starts_with("X_naga_oil_mod_X"))
+                    });
+                    assert!(found, "{target}: {name} in {names:?}");
+                }
+                // Only WGSL's own built-ins are left to WGSL.
+                let native =
+                    target.has_subgroups() && op.wgsl_name().is_some() && op != crate::Op::Elect;
+                assert_eq!(defined.is_empty(), native, "{target}: {op:?}");
             }
         }
     }

@@ -125,6 +125,15 @@ pub enum SimError {
         /// The lanes still in the loop.
         lanes: SubgroupMask,
     },
+    /// An arithmetic collective called on a type it does not take (a
+    /// bitwise `subgroup_and` on `f32`, `subgroup_s_min` on `u32`).
+    #[error("`{op}` does not take values of type `{ty}`")]
+    Unsupported {
+        /// The operation.
+        op: Op,
+        /// The type it was given.
+        ty: &'static str,
+    },
     /// An output buffer does not have one entry per invocation.
     #[error("the output holds {got} entries, but the dispatch has {expected} invocations")]
     OutputLength {

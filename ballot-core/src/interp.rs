@@ -949,9 +949,50 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
                 };
                 to_lanes(ops::subgroup_broadcast(&sg, &values[0], id)?)
             }
-            // `Op` is non-exhaustive; a new operation needs a case here.
-            #[allow(unreachable_patterns)]
-            _ => return Err(self.malformed(format!("`{op}` is not supported"))),
+            Op::All | Op::Any => {
+                let p = typed(&values[0], active, Value::as_bool).ok_or_else(bad_type)?;
+                let f = match op {
+                    Op::All => ops::subgroup_all,
+                    _ => ops::subgroup_any,
+                };
+                to_lanes(f(&sg, &p)?)
+            }
+            Op::AllEqual => to_lanes(ops::subgroup_all_equal(&sg, &values[0])?),
+            Op::Arith(arith, scan) => match kernel.type_of(args[0]) {
+                Type::U32 => {
+                    let v = typed(&values[0], active, Value::as_u32).ok_or_else(bad_type)?;
+                    to_lanes(ops::subgroup_arithmetic(&sg, arith, scan, &v)?)
+                }
+                Type::I32 => {
+                    let v = typed(&values[0], active, Value::as_i32).ok_or_else(bad_type)?;
+                    to_lanes(ops::subgroup_arithmetic(&sg, arith, scan, &v)?)
+                }
+                Type::F32 => {
+                    let v = typed(&values[0], active, Value::as_f32).ok_or_else(bad_type)?;
+                    to_lanes(ops::subgroup_arithmetic(&sg, arith, scan, &v)?)
+                }
+                Type::Bool | Type::Mask => return Err(bad_type()),
+            },
+            Op::Shuffle | Op::ShuffleXor | Op::ShuffleUp | Op::ShuffleDown => {
+                let operand = typed(&values[1], active, Value::as_u32).ok_or_else(bad_type)?;
+                let f = match op {
+                    Op::Shuffle => ops::subgroup_shuffle,
+                    Op::ShuffleXor => ops::subgroup_shuffle_xor,
+                    Op::ShuffleUp => ops::subgroup_shuffle_up,
+                    _ => ops::subgroup_shuffle_down,
+                };
+                to_lanes(f(&sg, &values[0], &operand)?)
+            }
+            Op::QuadBroadcast => {
+                // Invariant 8: the index is a literal, the same in every lane.
+                let Expr::Literal(Literal::U32(index)) = kernel.exprs[args[1]] else {
+                    return Err(self.malformed(format!(
+                        "the index of `{op}` in {expr:?} is not a `u32` literal"
+                    )));
+                };
+                to_lanes(ops::subgroup_quad_broadcast(&sg, &values[0], index)?)
+            }
+            Op::QuadSwap(quad) => to_lanes(ops::subgroup_quad_swap(&sg, &values[0], quad)?),
         };
         Ok(result)
     }

@@ -37,13 +37,16 @@
 //!    assigned on entry. Immutable locals are assigned once per execution of
 //!    their declaring statement.
 //! 8. **Broadcast ids are constant:** the second operand of
-//!    [`Op::Broadcast`] is an [`Expr::Literal`] of type `u32`.
+//!    [`Op::Broadcast`] and of [`Op::QuadBroadcast`] is an
+//!    [`Expr::Literal`] of type `u32`, below 4 for the quad's.
+//! 9. **Operations take their types:** the value operand of an [`Op`]
+//!    has a type [`op_takes`] allows.
 
 use core::fmt;
 use core::marker::PhantomData;
 
 use crate::mask::SubgroupMask;
-use crate::op::Op;
+use crate::op::{ArithOp, Op};
 
 /// An index into an [`Arena`].
 pub struct Handle<T> {
@@ -378,8 +381,9 @@ impl MaskFn {
     }
 }
 
-/// The operand types of a ballot operation, where `T` (for
-/// `Broadcast` / `BroadcastFirst`) is any type, and its result type.
+/// The operand types of an operation, where `T` (the value of broadcasts,
+/// `AllEqual`, arithmetic, shuffles and quads) is `value`, and its result
+/// type. Which `T` an operation takes is [`op_takes`].
 pub fn op_signature(op: Op, value: Type) -> (Vec<Type>, Type) {
     use Type::*;
     match op {
@@ -393,9 +397,50 @@ pub fn op_signature(op: Op, value: Type) -> (Vec<Type>, Type) {
         | Op::FindMsb => (vec![Mask], U32),
         Op::EqMask | Op::GeMask | Op::GtMask | Op::LeMask | Op::LtMask => (vec![], Mask),
         Op::Elect => (vec![], Bool),
-        Op::Broadcast => (vec![value, U32], value),
-        Op::BroadcastFirst => (vec![value], value),
+        Op::Broadcast
+        | Op::Shuffle
+        | Op::ShuffleXor
+        | Op::ShuffleUp
+        | Op::ShuffleDown
+        | Op::QuadBroadcast => (vec![value, U32], value),
+        Op::BroadcastFirst | Op::Arith(..) | Op::QuadSwap(_) => (vec![value], value),
+        Op::All | Op::Any => (vec![Bool], Bool),
+        Op::AllEqual => (vec![value], Bool),
     }
+}
+
+/// Whether `op` takes a value of type `ty` as `T`, as spirv-std's bounds
+/// say: the `i_` operations and the bitwise ones take `u32` and `i32`, the
+/// `s_` ones `i32`, the `u_` ones `u32`, the `f_` ones `f32`; broadcasts,
+/// `AllEqual`, shuffles and quads any type.
+pub const fn op_takes(op: Op, ty: Type) -> bool {
+    match op {
+        Op::Arith(ArithOp::IAdd | ArithOp::IMul | ArithOp::And | ArithOp::Or | ArithOp::Xor, _) => {
+            matches!(ty, Type::U32 | Type::I32)
+        }
+        Op::Arith(ArithOp::SMin | ArithOp::SMax, _) => matches!(ty, Type::I32),
+        Op::Arith(ArithOp::UMin | ArithOp::UMax, _) => matches!(ty, Type::U32),
+        Op::Arith(_, _) => matches!(ty, Type::F32),
+        _ => true,
+    }
+}
+
+/// Whether the operation's result type is its value's (`T`), which the
+/// context of the call picks.
+pub const fn op_is_generic(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Broadcast
+            | Op::BroadcastFirst
+            | Op::AllEqual
+            | Op::Arith(..)
+            | Op::Shuffle
+            | Op::ShuffleXor
+            | Op::ShuffleUp
+            | Op::ShuffleDown
+            | Op::QuadBroadcast
+            | Op::QuadSwap(_)
+    )
 }
 
 /// An expression: one value per active lane.

@@ -80,6 +80,6 @@ pub mod valid;
 
 pub use error::{ConfigError, SimError, UbKind, UndefinedBehavior};
 pub use mask::SubgroupMask;
-pub use op::Op;
+pub use op::{ArithOp, Op, Quad, Scan};
 pub use schedule::{Model, Schedule};
 pub use sim::{Dispatch, DispatchedSubgroup, Lane, PerLane, SimKernel, Subgroup, SubgroupSize};

@@ -992,9 +992,18 @@ fn is_subgroup_word(name: &str) -> bool {
         )
 }
 
+/// The operations the linker links: the ballot family. The rest of the
+/// family (votes, arithmetic, shuffles, quads) passes through to the
+/// target's compiler where the target has subgroups, and is refused at
+/// the call on the emulated targets: its emulating helpers exist (the
+/// kernels and the polyfill libraries use them), but WGSL has no
+/// overloading, and the linker does not yet pick the typed function for
+/// each call.
+const LINKED: [Op; 16] = Op::BALLOT;
+
 /// The functions the emulated targets link, for messages.
 fn emulated_names(language: Language) -> String {
-    let names: Vec<&str> = Op::ALL
+    let names: Vec<&str> = LINKED
         .iter()
         .filter(|&&op| language == Language::Glsl || !is_mask(op))
         .map(|&op| source_name(language, op))
@@ -1102,7 +1111,7 @@ impl<'a> Shader<'a> {
             prefix = format!("ballot{k}_");
         }
 
-        let by_name: BTreeMap<&str, Op> = Op::ALL
+        let by_name: BTreeMap<&str, Op> = LINKED
             .iter()
             .map(|&op| (source_name(language, op), op))
             .collect();
@@ -1146,7 +1155,7 @@ impl<'a> Shader<'a> {
                     });
                 }
                 None if looks_like_ballot(name) && called => {
-                    let known: Vec<&str> = Op::ALL
+                    let known: Vec<&str> = LINKED
                         .iter()
                         .map(|&op| source_name(language, op))
                         .filter(|n| looks_like_ballot(n))

@@ -31,6 +31,16 @@
 //! - Broadcasts carry `u32` values; the emulated targets also offer
 //!   `vec4<u32>` / `uvec4` (WGSL has no overloading: `subgroupBroadcastVec4`,
 //!   `subgroupBroadcastFirstVec4`; GLSL overloads the name).
+//! - The rest of the family (votes, arithmetic, shuffles, quads) takes the
+//!   types [`function_names`] lists: in GLSL overloads of `uint`, `int`,
+//!   `float` (arithmetic as the extension allows: Min and Max of each,
+//!   And, Or and Xor of `uint`, `int` and `bool`), and `bool` and `uvec4`
+//!   for `AllEqual`, shuffles and quads; in WGSL one function per type,
+//!   the `u32` one under the GLSL name and the others suffixed
+//!   ([`wgsl_suffix`]: `subgroupAddF32`, `subgroupShuffleXorI32`,
+//!   `subgroupAllEqualVec4`). Native WGSL libraries define only what WGSL
+//!   lacks: `subgroupAllEqual*` and the inclusive and exclusive scans of
+//!   Min, Max, And, Or and Xor.
 //! - Names starting with `ballot_` are the library's own.
 //!
 //! # Emulated targets
@@ -45,11 +55,13 @@
 //! function returns them a failure value: all bits set (`0xFFFFFFFF` in
 //! each word) where it returns a mask or a number, which no ballot below
 //! subgroup size 128 and no count or index can be, and `false` where it
-//! returns a boolean. The invocations within the count are unaffected. Ballot, Elect, Broadcast and
-//! BroadcastFirst take an explicit `on` flag (whether the calling
-//! invocation takes part, i.e. is *active*), and hold barriers: every
-//! invocation of the workgroup must call them, in workgroup-uniform control
-//! flow. The other operations are lane-local and may be called anywhere.
+//! returns a boolean (for `int` -1, for `float` a NaN). The invocations
+//! within the count are unaffected. Ballot, Elect, Broadcast,
+//! BroadcastFirst and the rest of the family (votes, arithmetic, shuffles,
+//! quads) take an explicit `on` flag (whether the calling invocation takes
+//! part, i.e. is *active*), and hold barriers: every invocation of the
+//! workgroup must call them, in workgroup-uniform control flow. The other
+//! operations are lane-local and may be called anywhere.
 //!
 //! # Undefined cases
 //! Where the spec (docs/design.md, "Semantics") leaves a result undefined, the
@@ -58,8 +70,15 @@
 //! BitExtract at or above the size, `false`; InverseBallot of a value that
 //! differs across lanes, each lane's own bit; on emulated targets Broadcast
 //! from an inactive lane or one at or above the size, the caller's own
-//! value, and BroadcastFirst with no active lane, the caller's own value.
-//! Native functions (`glsl`, and WGSL's own broadcasts) are undefined there
+//! value, and BroadcastFirst with no active lane, the caller's own value;
+//! likewise every shuffle and quad operation whose source lane is inactive
+//! or out of range (ShuffleUp below lane 0, ShuffleDown at or past the
+//! size or with a delta of the size or more, QuadBroadcast of an index of
+//! 4 or more): the caller's own value. Arithmetic is always defined; its
+//! `f32` results are rounded in the emulation's order (a Hillis–Steele
+//! tree of log2(size) levels, each lane's value first combined with the
+//! identity), which may differ from a driver's or the simulator's.
+//! Native functions (`glsl`, and WGSL's own built-ins) are undefined there
 //! as the spec says.
 //!
 //! # Self-test
@@ -80,18 +99,37 @@
 //! | 8 | `BroadcastFirst(3g + 1)` | `Broadcast(5g + 2, 0)` | `split` | `lane` |
 //! | 9 | `size` | `FindLSB(0)` | `FindMSB(0)` | `BitExtract(all ones, size)` |
 //!
+//! | 10 | `All(lane < size)`, `All(even)`, `Any(even)`, `Any(lane >= size)` in bits 0–3 | `AllEqual` of `size`, `lane`, `-1i`, `1.5f`, `true`, `b`, `f32(lane)` in bits 0–6 | `Add(g)` | `InclusiveAdd(g)` |
+//! | 11 | `ExclusiveAdd(g)` | `Min(g)` (`u32`) | `InclusiveMax(g)` | `ExclusiveXor(g)` |
+//! | 12 | `Add(f32(lane))` | `InclusiveMin(f32(size - lane))` | `Max(i32(lane) - 5)` | `ExclusiveAnd(~i32(lane))` |
+//! | 13 | `Mul(1 + (lane & 1))` | `InclusiveMul(1 + (lane & 1))` | `ExclusiveOr(1 << (lane & 31))` | `InclusiveAnd(~(1 << (lane & 31)))` |
+//! | 14 | `ExclusiveMul(f32(1 + (lane & 1)))` | `InclusiveMin(5 - i32(lane))` | `ExclusiveMax(-f32(lane))` | `Xor(i32(lane))` |
+//! | 15 | `Shuffle(g, (lane + 1) % size)` | `ShuffleXor(g, 1 % size)` | `ShuffleUp(g, min(1, lane))` | `ShuffleDown(g, lane + 1 < size ? 1 : 0)` |
+//! | 16 | `QuadBroadcast(g, 1)` | `QuadSwapHorizontal(g)` | `QuadSwapVertical(g)` | `QuadSwapDiagonal(g)` |
+//! | 17 | `InclusiveAdd(1)` | `Add(1)` | `ShuffleXor(g, 1)` | `All(even)`, `Any(lane == 3)` in bits 0–1 |
+//! | 18 | `And(~(1 << (lane & 31)))` | `Or(1 << (lane & 31))` | `InclusiveOr(1 << (lane & 31))` | `InclusiveXor(g)` |
+//! | 19 | `ExclusiveMin(g)` | `ExclusiveMax(g)` | `ExclusiveMul(1 + (lane & 1))` | `InclusiveMin(g)` |
+//!
 //! Booleans are 0 or 1. `split` is `0xFFFFFFFF` in lanes with bit 1 of the
 //! lane id clear; the others, in a branch of their own, write `Elect()` in
-//! bit 0 and `BitCount(Ballot(true))` above it. Record 9's last three
+//! bit 0 and `BitCount(Ballot(true))` above it. Record 17 is the same
+//! branch's: `0xFFFFFFFF` in each word outside it. Record 9's last three
 //! values are undefined on `glsl` (the driver's own functions answer).
+//! `f32` and `i32` results are written as their bits; in subgroups of
+//! fewer than 4 lanes, record 16 reads lanes past the subgroup, undefined
+//! (the emulated targets document the caller's own value). Past the
+//! guard's workgroup, the packed booleans of records 10 and 17 are 0 (each
+//! `false`), the other words of records 10 to 16, 18 and 19 all ones.
 //! A driver harness runs it and compares with the spec; here it is
 //! validated (naga, glslang and spirv-val) and cross-compiled.
 
 use std::collections::BTreeSet;
 
+use crate::back::shading::{arith_code, exchange_codec, scan_code, type_name};
 use crate::back::{glsl, wgsl, Form, Language, OptionError, ShaderOptions, Target};
+use crate::ir::Type;
 use crate::lower::helpers::{Helper, Needs};
-use crate::op::Op;
+use crate::op::{ArithOp, Op, Quad};
 use crate::valid::{self, ValidationError};
 
 /// Options of a polyfill library. Both matter only to the emulated targets
@@ -150,7 +188,7 @@ pub enum PolyfillError {
 }
 
 /// How many `vec4<u32>` records the self-test writes per invocation.
-pub const SELF_TEST_RECORDS: u32 = 10;
+pub const SELF_TEST_RECORDS: u32 = 20;
 
 /// The polyfill library for `target`, validated with naga.
 ///
@@ -177,8 +215,8 @@ pub fn self_test(target: Target, options: &PolyfillOptions) -> Result<String, Po
 /// [`self_test`] with its entry point in a workgroup of `workgroup_size`,
 /// which may differ from the library's: in a larger one, the invocations
 /// past the library's workgroup get the failure values of the module
-/// docs in every record an operation writes (records 0 to 7, and 8.x and
-/// 8.y), and the others the records of [`self_test`]. This is how tests
+/// docs in every record an operation writes (records 0 to 7, 8.x and
+/// 8.y, and 10 to 16), and the others the records of [`self_test`]. This is how tests
 /// see the workgroup contract fail loudly.
 pub fn self_test_in(
     target: Target,
@@ -229,6 +267,7 @@ pub const fn function_name(target: Target, op: Op) -> &'static str {
             Op::Elect => "ballotSubgroupElect",
             Op::Broadcast => "ballotSubgroupBroadcast",
             Op::BroadcastFirst => "ballotSubgroupBroadcastFirst",
+            _ => glsl_emulated_family_name(op),
         },
         Target::Wgsl | Target::WgslWeb | Target::WgslNoSubgroup => match op {
             Op::EqMask => "subgroupEqMask",
@@ -236,10 +275,55 @@ pub const fn function_name(target: Target, op: Op) -> &'static str {
             Op::GtMask => "subgroupGtMask",
             Op::LeMask => "subgroupLeMask",
             Op::LtMask => "subgroupLtMask",
-            _ => op.glsl_name(),
+            // What WGSL has natively, the hardware libraries leave to it,
+            // under WGSL's name (`quadBroadcast`).
+            _ => match (target, op.wgsl_name()) {
+                (Target::Wgsl | Target::WgslWeb, Some(name))
+                    if Helper::of_op(op, Language::Wgsl, false).is_none() =>
+                {
+                    name
+                }
+                _ => op.glsl_name(),
+            },
         },
     }
 }
+
+/// Every public function the library of `target` defines for `op`:
+/// [`function_name`], and on WGSL targets, which have no overloading,
+/// one more per further value type, suffixed ([`wgsl_suffix`]):
+/// `subgroupAddI32`, `subgroupBroadcastVec4`. Empty where the library
+/// defines none: on `glsl`, and for WGSL's own built-ins on `wgsl` and
+/// `wgsl-web`. GLSL overloads one name.
+pub fn function_names(target: Target, op: Op) -> Vec<String> {
+    let language = target.language();
+    let emulated = !target.has_subgroups();
+    if target == Target::Glsl || Helper::of_op(op, language, emulated).is_none() {
+        return Vec::new();
+    }
+    let name = function_name(target, op);
+    match (language, op) {
+        (Language::Glsl, _) => vec![name.to_string()],
+        (Language::Wgsl, Op::Broadcast | Op::BroadcastFirst) => {
+            vec![name.to_string(), format!("{name}Vec4")]
+        }
+        (Language::Wgsl, _) if op.is_ballot() => vec![name.to_string()],
+        (Language::Wgsl, _) => family_public(language, emulated, op)
+            .iter()
+            .map(|p| format!("{name}{}", p.suffix))
+            .collect(),
+    }
+}
+
+/// The extensions of the rest of the family, which the `glsl` library
+/// enables after `_basic` and `_ballot`.
+pub(crate) const GLSL_FAMILY_EXTENSIONS: [&str; 5] = [
+    "GL_KHR_shader_subgroup_vote",
+    "GL_KHR_shader_subgroup_arithmetic",
+    "GL_KHR_shader_subgroup_shuffle",
+    "GL_KHR_shader_subgroup_shuffle_relative",
+    "GL_KHR_shader_subgroup_quad",
+];
 
 fn write_library(target: Target, options: &ShaderOptions) -> String {
     let mut out = header(target, options);
@@ -248,6 +332,9 @@ fn write_library(target: Target, options: &ShaderOptions) -> String {
             // Every name comes from the extensions: the library only enables them.
             out.push_str("#extension GL_KHR_shader_subgroup_basic : require\n");
             out.push_str("#extension GL_KHR_shader_subgroup_ballot : require\n");
+            for extension in GLSL_FAMILY_EXTENSIONS {
+                out.push_str(&format!("#extension {extension} : require\n"));
+            }
         }
         Target::GlslNoSubgroup => glsl_emulated(&mut out, options),
         Target::Wgsl | Target::WgslWeb | Target::WgslNoSubgroup => {
@@ -286,13 +373,20 @@ fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
 /// The value a guarded public function returns to an invocation past the
 /// library's workgroup, by its return type: all bits set for masks and
 /// numbers (no ballot has bits at or above a size below 128, no count or
-/// index reaches 0xFFFFFFFF), `false` for booleans.
+/// index reaches 0xFFFFFFFF; for `int` -1, for `float` a NaN), `false`
+/// for booleans.
 fn failure(ret: &str) -> &'static str {
     match ret {
         "uvec4" => "uvec4(0xFFFFFFFFu)",
         "vec4<u32>" => "vec4<u32>(0xffffffffu)",
         "uint" => "0xFFFFFFFFu",
         "u32" => "0xffffffffu",
+        "int" => "int(0xFFFFFFFFu)",
+        "i32" => "bitcast<i32>(0xffffffffu)",
+        // NaN: a constant NaN is a shader-creation error in WGSL, so its
+        // bits go through a function.
+        "float" => "uintBitsToFloat(0xFFFFFFFFu)",
+        "f32" => "ballot_f32_bits(0xffffffffu)",
         _ => "false",
     }
 }
@@ -346,6 +440,12 @@ pub(crate) fn glsl_public(out: &mut String, ops: &[Op], name: &dyn Fn(Op) -> Str
                 ));
                 ("uvec4", "bool on, uvec4 value", "on, value")
             }
+            _ => {
+                for public in family_public(Language::Glsl, true, op) {
+                    functions.push(function(public.ret, &name, &public.params, public.value));
+                }
+                continue;
+            }
         };
         functions.push(function(ret, &name, params, format!("{helper}({args})")));
     }
@@ -362,7 +462,8 @@ fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
     }
     let mut helpers = helpers_of(Language::Wgsl, emulated, &Op::ALL);
     if emulated {
-        helpers.insert(Helper::Guard);
+        // The guard's failure value of f32 functions is a NaN, spelt by bits.
+        helpers.extend([Helper::Guard, Helper::F32Bits]);
     }
     out.push_str(&wgsl::lane_state(emulated, options, &helpers, 1));
     for helper in helpers {
@@ -398,7 +499,7 @@ pub(crate) fn wgsl_public(
         format!("\nfn {name}({params}) -> {ret} {{\n    return {value};\n}}\n")
     };
     for &op in ops {
-        if target.has_subgroups() && matches!(op, Op::Ballot | Op::Broadcast | Op::BroadcastFirst) {
+        if Helper::of_op(op, Language::Wgsl, emulated).is_none() {
             // WGSL's own.
             continue;
         }
@@ -461,6 +562,17 @@ pub(crate) fn wgsl_public(
                     "ballot_broadcast_first(on, value)",
                 )
             }
+            _ => {
+                for public in family_public(Language::Wgsl, emulated, op) {
+                    out.push_str(&function(
+                        &format!("{name}{}", public.suffix),
+                        &public.params,
+                        public.ret,
+                        &public.value,
+                    ));
+                }
+                continue;
+            }
         };
         // WGSL has no overloading: the vec4 broadcasts take a suffix.
         let suffix = if matches!(op, Op::Broadcast | Op::BroadcastFirst) {
@@ -469,6 +581,185 @@ pub(crate) fn wgsl_public(
             ""
         };
         out.push_str(&function(&format!("{name}{suffix}"), params, ret, body));
+    }
+}
+
+/// One public function of the rest of the family (votes, arithmetic,
+/// shuffles, quads): its name's suffix (WGSL has no overloading: every
+/// type but the first gets one), parameters, return type and value.
+struct Public {
+    suffix: &'static str,
+    params: String,
+    ret: &'static str,
+    value: String,
+}
+
+/// The suffix of the WGSL function that takes `op` of a value of type
+/// `ty` (WGSL has no overloading): none for the votes, which take `bool`
+/// alone, and for `u32`; `I32`, `F32`, `Bool`, `Vec4` for the other types.
+/// Operations that share a GLSL name share the rule: `subgroupAdd` is
+/// IAdd's of `u32`, `subgroupAddF32` FAdd's.
+pub const fn wgsl_suffix(op: Op, ty: Type) -> &'static str {
+    match ty {
+        _ if matches!(op, Op::All | Op::Any) => "",
+        Type::U32 => "",
+        Type::I32 => "I32",
+        Type::F32 => "F32",
+        Type::Bool => "Bool",
+        Type::Mask => "Vec4",
+    }
+}
+
+/// The value types the library offers `op` of (beyond the ballot family)
+/// in `language`: the votes take `bool`; `AllEqual` every type;
+/// arithmetic the types spirv-std allows (and, in GLSL, `bool` for the
+/// bitwise ones, as the extension does); shuffles and quads every type
+/// but, in WGSL, whose built-ins take none, `bool`.
+fn family_types(language: Language, op: Op) -> Vec<Type> {
+    use crate::ir::op_takes;
+    let glsl = language == Language::Glsl;
+    match op {
+        Op::All | Op::Any => vec![Type::Bool],
+        Op::AllEqual => vec![Type::U32, Type::I32, Type::F32, Type::Bool, Type::Mask],
+        Op::Arith(arith, _) => {
+            let bitwise = matches!(arith, ArithOp::And | ArithOp::Or | ArithOp::Xor);
+            [Type::U32, Type::I32, Type::F32, Type::Bool]
+                .into_iter()
+                .filter(|&ty| op_takes(op, ty) || (glsl && bitwise && ty == Type::Bool))
+                .collect()
+        }
+        _ if glsl => vec![Type::U32, Type::I32, Type::F32, Type::Bool, Type::Mask],
+        _ => vec![Type::U32, Type::I32, Type::F32, Type::Mask],
+    }
+}
+
+/// The public functions of `op`, one of the rest of the family, in
+/// `language`, over its helper: with an `on` flag first where `emulated`.
+/// Values travel to the helpers as four words and back
+/// ([`exchange_codec`]). Nothing for an operation the target has itself.
+fn family_public(language: Language, emulated: bool, op: Op) -> Vec<Public> {
+    let Some(helper) = Helper::of_op(op, language, emulated).and_then(Helper::name) else {
+        return Vec::new();
+    };
+    let glsl = language == Language::Glsl;
+    let param = |name: &str, ty: &str| match glsl {
+        true => format!("{ty} {name}"),
+        false => format!("{name}: {ty}"),
+    };
+    let on = match emulated {
+        true => format!("{}, ", param("on", "bool")),
+        false => String::new(),
+    };
+    let call_on = if emulated { "on, " } else { "" };
+    if matches!(op, Op::All | Op::Any) {
+        return vec![Public {
+            suffix: "",
+            params: format!(
+                "{on}{}",
+                param("predicate", type_name(language, Type::Bool))
+            ),
+            ret: type_name(language, Type::Bool),
+            value: format!("{helper}({call_on}predicate)"),
+        }];
+    }
+    let u32_name = type_name(language, Type::U32);
+    let operand = match op {
+        Op::Shuffle => Some("id"),
+        Op::ShuffleXor => Some("mask"),
+        Op::ShuffleUp | Op::ShuffleDown => Some("delta"),
+        Op::QuadBroadcast => Some("index"),
+        _ => None,
+    };
+    family_types(language, op)
+        .into_iter()
+        .map(|ty| {
+            let [[encode, encoded], [decode, decoded]] = exchange_codec(language, ty);
+            let extras = match op {
+                Op::AllEqual => (ty == Type::F32).to_string(),
+                Op::Arith(arith, scan) => format!("{}u, {}u", arith_code(arith), scan_code(scan)),
+                Op::QuadSwap(quad) => format!("{}u", quad.xor()),
+                _ => operand.unwrap_or_default().to_string(),
+            };
+            let (ret, decode, decoded) = match op {
+                Op::AllEqual => (type_name(language, Type::Bool), "", ""),
+                _ => (type_name(language, ty), decode, decoded),
+            };
+            let mut params = format!("{on}{}", param("value", type_name(language, ty)));
+            if let Some(operand) = operand {
+                params.push_str(&format!(", {}", param(operand, u32_name)));
+            }
+            Public {
+                suffix: if glsl { "" } else { wgsl_suffix(op, ty) },
+                params,
+                ret,
+                value: format!(
+                    "{decode}{helper}({call_on}{encode}value{encoded}, {extras}){decoded}"
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The name of `op`, one of the rest of the family, on
+/// `glsl-no-subgroup`: `ballot` + its GLSL name, capitalised.
+const fn glsl_emulated_family_name(op: Op) -> &'static str {
+    /// By [`Scan`], then the operation's word (`Add`, `Mul`, `Min`, `Max`,
+    /// `And`, `Or`, `Xor`).
+    const ARITH: [[&str; 7]; 3] = [
+        [
+            "ballotSubgroupAdd",
+            "ballotSubgroupMul",
+            "ballotSubgroupMin",
+            "ballotSubgroupMax",
+            "ballotSubgroupAnd",
+            "ballotSubgroupOr",
+            "ballotSubgroupXor",
+        ],
+        [
+            "ballotSubgroupInclusiveAdd",
+            "ballotSubgroupInclusiveMul",
+            "ballotSubgroupInclusiveMin",
+            "ballotSubgroupInclusiveMax",
+            "ballotSubgroupInclusiveAnd",
+            "ballotSubgroupInclusiveOr",
+            "ballotSubgroupInclusiveXor",
+        ],
+        [
+            "ballotSubgroupExclusiveAdd",
+            "ballotSubgroupExclusiveMul",
+            "ballotSubgroupExclusiveMin",
+            "ballotSubgroupExclusiveMax",
+            "ballotSubgroupExclusiveAnd",
+            "ballotSubgroupExclusiveOr",
+            "ballotSubgroupExclusiveXor",
+        ],
+    ];
+    match op {
+        Op::All => "ballotSubgroupAll",
+        Op::Any => "ballotSubgroupAny",
+        Op::AllEqual => "ballotSubgroupAllEqual",
+        Op::Arith(arith, scan) => {
+            let word = match arith {
+                ArithOp::IAdd | ArithOp::FAdd => 0,
+                ArithOp::IMul | ArithOp::FMul => 1,
+                ArithOp::SMin | ArithOp::UMin | ArithOp::FMin => 2,
+                ArithOp::SMax | ArithOp::UMax | ArithOp::FMax => 3,
+                ArithOp::And => 4,
+                ArithOp::Or => 5,
+                ArithOp::Xor => 6,
+            };
+            ARITH[scan as usize][word]
+        }
+        Op::Shuffle => "ballotSubgroupShuffle",
+        Op::ShuffleXor => "ballotSubgroupShuffleXor",
+        Op::ShuffleUp => "ballotSubgroupShuffleUp",
+        Op::ShuffleDown => "ballotSubgroupShuffleDown",
+        Op::QuadBroadcast => "ballotSubgroupQuadBroadcast",
+        Op::QuadSwap(Quad::Horizontal) => "ballotSubgroupQuadSwapHorizontal",
+        Op::QuadSwap(Quad::Vertical) => "ballotSubgroupQuadSwapVertical",
+        Op::QuadSwap(Quad::Diagonal) => "ballotSubgroupQuadSwapDiagonal",
+        // The ballot family's are `function_name`'s.
+        _ => "ballot_not_a_function",
     }
 }
 

@@ -100,6 +100,7 @@ pub struct Portability<S: Subject> {
     samples: u32,
     seed: u64,
     step_budget: u64,
+    tolerance: f32,
     invocations: Option<(usize, usize)>,
     inputs: BoxedStrategy<Input<S>>,
 }
@@ -116,6 +117,7 @@ impl<S: Subject> fmt::Debug for Portability<S> {
             .field("exhaustive", &self.exhaustive)
             .field("samples", &self.samples)
             .field("seed", &self.seed)
+            .field("tolerance", &self.tolerance)
             .finish_non_exhaustive()
     }
 }
@@ -137,6 +139,7 @@ impl<S: Subject> Portability<S> {
             exhaustive: 256,
             samples: 32,
             seed: 0,
+            tolerance: 0.0,
             step_budget: DEFAULT_STEP_BUDGET,
             invocations: None,
             inputs: inputs.boxed(),
@@ -223,6 +226,20 @@ impl<S: Subject> Portability<S> {
         self
     }
 
+    /// How far `f32` outputs may differ and still count as the same
+    /// answer (0 unless set: bit for bit): within `tolerance` times the
+    /// larger magnitude, or times 1 below 1. No spec fixes the order in
+    /// which `subgroup_f_add` and the other float collectives combine the
+    /// lanes, so a float result that changes with the size or the
+    /// schedule only by rounding is not portable bit for bit; a tolerance
+    /// says how much rounding the caller accepts. It must be finite and
+    /// at least 0.
+    #[must_use]
+    pub fn tolerance(mut self, tolerance: f32) -> Self {
+        self.tolerance = tolerance;
+        self
+    }
+
     /// The seed of the inputs and of the drawn schedules (0 unless set):
     /// the same seed gives the same check.
     #[must_use]
@@ -285,6 +302,12 @@ impl<S: Subject> Portability<S> {
         if self.step_budget == 0 {
             return Err(invalid("step_budget", "no loop iteration allowed".into()));
         }
+        if !(self.tolerance.is_finite() && self.tolerance >= 0.0) {
+            return Err(invalid(
+                "tolerance",
+                format!("{} is not a finite number of at least 0", self.tolerance),
+            ));
+        }
         Ok(Settings {
             step_budget: self.step_budget,
             sizes,
@@ -294,6 +317,7 @@ impl<S: Subject> Portability<S> {
             exhaustive: self.exhaustive,
             samples: self.samples,
             seed: self.seed,
+            tolerance: self.tolerance,
         })
     }
 
@@ -385,6 +409,7 @@ impl<S: Subject> Portability<S> {
                     split: tally.split,
                     enumerated: tally.enumerated,
                     sampled: tally.sampled,
+                    tolerance: settings.tolerance,
                 })
             }
             Err(TestError::Fail(_, input)) => {

@@ -487,6 +487,22 @@ pub trait Lane: Copy + Default + fmt::Debug + 'static {
     /// Whether two values are the same: the same bits, so that a NaN equals
     /// itself and `-0.0` differs from `0.0`, as a GPU's output buffer shows.
     fn same(&self, other: &Self) -> bool;
+
+    /// Whether two values agree within a relative `tolerance`: the same
+    /// bits for every type but `f32`, whose values may also differ by up
+    /// to `tolerance` times the larger magnitude (or times 1 below 1), so
+    /// that a sum rounded in another order still agrees.
+    fn close(&self, other: &Self, tolerance: f32) -> bool {
+        let _ = tolerance;
+        self.same(other)
+    }
+}
+
+/// [`Lane::close`] for `f32`s: the same bits, or finite values within
+/// `tolerance` of each other, relative above 1 and absolute below.
+pub fn f32_close(a: f32, b: f32, tolerance: f32) -> bool {
+    a.to_bits() == b.to_bits()
+        || (tolerance > 0.0 && (a - b).abs() <= tolerance * 1f32.max(a.abs()).max(b.abs()))
 }
 
 macro_rules! lane_by_eq {
@@ -503,5 +519,9 @@ lane_by_eq!(bool, u32, i32, SubgroupMask, ());
 impl Lane for f32 {
     fn same(&self, other: &Self) -> bool {
         self.to_bits() == other.to_bits()
+    }
+
+    fn close(&self, other: &Self, tolerance: f32) -> bool {
+        f32_close(*self, *other, tolerance)
     }
 }

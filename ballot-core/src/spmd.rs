@@ -253,8 +253,9 @@ pub fn lane_id<const N: usize>(_cx: &Cx<N>) -> V<u32, N> {
 
 pub use crate::scalar::Arith;
 
-/// The operation a [`find`] performs, as generated code names it.
-pub use crate::op::Op;
+/// The operation a [`find`] performs, and the kinds of the other
+/// collectives, as generated code names them.
+pub use crate::op::{ArithOp, Op, Quad, Scan};
 
 fn undefined(op: Op, lane: u32, kind: UbKind) -> SimError {
     SimError::Undefined(UndefinedBehavior { op, lane, kind })
@@ -464,4 +465,117 @@ pub fn broadcast<T: Copy + Default, const N: usize>(
         }
     }
     Ok(out)
+}
+
+/// Runs a collective of [`crate::ops`] on each group of lanes of `active`
+/// that executes `op` together (all of them, unless the schedule splits
+/// them), and gathers each lane's result.
+fn collective<U: Copy + Default, const N: usize>(
+    cx: &Cx<N>,
+    op: Op,
+    active: u128,
+    f: impl Fn(&Subgroup) -> Result<PerLane<U>, SimError>,
+) -> Result<V<U, N>, SimError> {
+    let mut out = V::default();
+    if active == 0 {
+        return Ok(out);
+    }
+    let groups = cx.groups(op, active);
+    for &group in groups.as_deref().unwrap_or(&[active]) {
+        let sg = Subgroup::from_parts(cx.size, SubgroupMask::from_bits(group));
+        for (lane, value) in f(&sg)?.into_vec().into_iter().enumerate() {
+            if let Some(value) = value {
+                out.0[lane] = value;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The lanes below the size of a lane vector, as the per-lane inputs of
+/// [`crate::ops`] take them.
+fn below<'a, T, const N: usize>(cx: &Cx<N>, v: &'a V<T, N>) -> &'a [T] {
+    &v.0[..cx.size.as_usize().min(N)]
+}
+
+/// `subgroupAll` ([`Op::All`]) or `subgroupAny` ([`Op::Any`]).
+pub fn vote<const N: usize>(
+    cx: &Cx<N>,
+    active: u128,
+    op: Op,
+    p: &V<bool, N>,
+) -> Result<V<bool, N>, SimError> {
+    let f = match op {
+        Op::All => crate::ops::subgroup_all,
+        _ => crate::ops::subgroup_any,
+    };
+    collective(cx, op, active, |sg| f(sg, below(cx, p)))
+}
+
+/// `subgroupAllEqual`.
+pub fn all_equal<T: Copy + PartialEq, const N: usize>(
+    cx: &Cx<N>,
+    active: u128,
+    v: &V<T, N>,
+) -> Result<V<bool, N>, SimError> {
+    collective(cx, Op::AllEqual, active, |sg| {
+        crate::ops::subgroup_all_equal(sg, below(cx, v))
+    })
+}
+
+/// `subgroupAdd` … `subgroupXor` and their scans, combined in ascending
+/// lane order ([`crate::ops::subgroup_arithmetic`]).
+pub fn arithmetic<T: crate::ops::Arithmetic + Default, const N: usize>(
+    cx: &Cx<N>,
+    active: u128,
+    arith: ArithOp,
+    scan: Scan,
+    v: &V<T, N>,
+) -> Result<V<T, N>, SimError> {
+    collective(cx, Op::Arith(arith, scan), active, |sg| {
+        crate::ops::subgroup_arithmetic(sg, arith, scan, below(cx, v))
+    })
+}
+
+/// `subgroupShuffle`, `ShuffleXor`, `ShuffleUp` or `ShuffleDown` (`op`),
+/// reporting a source lane that is out of range or inactive.
+pub fn shuffle<T: Copy + Default, const N: usize>(
+    cx: &Cx<N>,
+    active: u128,
+    op: Op,
+    v: &V<T, N>,
+    operand: &V<u32, N>,
+) -> Result<V<T, N>, SimError> {
+    let f = match op {
+        Op::Shuffle => crate::ops::subgroup_shuffle,
+        Op::ShuffleXor => crate::ops::subgroup_shuffle_xor,
+        Op::ShuffleUp => crate::ops::subgroup_shuffle_up,
+        _ => crate::ops::subgroup_shuffle_down,
+    };
+    collective(cx, op, active, |sg| f(sg, below(cx, v), below(cx, operand)))
+}
+
+/// `subgroupQuadBroadcast`, reporting an inactive or missing source lane.
+pub fn quad_broadcast<T: Copy + Default, const N: usize>(
+    cx: &Cx<N>,
+    active: u128,
+    v: &V<T, N>,
+    index: u32,
+) -> Result<V<T, N>, SimError> {
+    collective(cx, Op::QuadBroadcast, active, |sg| {
+        crate::ops::subgroup_quad_broadcast(sg, below(cx, v), index)
+    })
+}
+
+/// `subgroupQuadSwapHorizontal` / `Vertical` / `Diagonal`, reporting an
+/// inactive or missing partner.
+pub fn quad_swap<T: Copy + Default, const N: usize>(
+    cx: &Cx<N>,
+    active: u128,
+    quad: Quad,
+    v: &V<T, N>,
+) -> Result<V<T, N>, SimError> {
+    collective(cx, Op::QuadSwap(quad), active, |sg| {
+        crate::ops::subgroup_quad_swap(sg, below(cx, v), quad)
+    })
 }

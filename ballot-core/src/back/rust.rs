@@ -395,7 +395,7 @@ impl<'a> Writer<'a> {
         let m = quote!(#krate::SubgroupMask);
         // The id of a broadcast stays a plain constant (IR invariant 8).
         let broadcast_id = match (op, args) {
-            (Op::Broadcast, [_, id]) => match self.kernel.exprs[*id] {
+            (Op::Broadcast | Op::QuadBroadcast, [_, id]) => match self.kernel.exprs[*id] {
                 Expr::Literal(Literal::U32(id)) => Some(id),
                 _ => return malformed("non-constant broadcast id"),
             },
@@ -430,7 +430,27 @@ impl<'a> Writer<'a> {
                 let id = broadcast_id.unwrap_or_default();
                 quote!(#rt::broadcast(__cx, __active, &#v, #id)?)
             }
-            _ => malformed("ballot operation arity"),
+            (Op::All, [p]) => quote!(#rt::vote(__cx, __active, #rt::Op::All, &#p)?),
+            (Op::Any, [p]) => quote!(#rt::vote(__cx, __active, #rt::Op::Any, &#p)?),
+            (Op::AllEqual, [v]) => quote!(#rt::all_equal(__cx, __active, &#v)?),
+            (Op::Arith(arith, scan), [v]) => {
+                let arith = format_ident!("{arith:?}");
+                let scan = format_ident!("{scan:?}");
+                quote!(#rt::arithmetic(__cx, __active, #rt::ArithOp::#arith, #rt::Scan::#scan, &#v)?)
+            }
+            (Op::Shuffle | Op::ShuffleXor | Op::ShuffleUp | Op::ShuffleDown, [v, x]) => {
+                let op = format_ident!("{op:?}");
+                quote!(#rt::shuffle(__cx, __active, #rt::Op::#op, &#v, &#x)?)
+            }
+            (Op::QuadBroadcast, [v]) => {
+                let index = broadcast_id.unwrap_or_default();
+                quote!(#rt::quad_broadcast(__cx, __active, &#v, #index)?)
+            }
+            (Op::QuadSwap(quad), [v]) => {
+                let quad = format_ident!("{quad:?}");
+                quote!(#rt::quad_swap(__cx, __active, #rt::Quad::#quad, &#v)?)
+            }
+            _ => malformed("operation arity"),
         }
     }
 }

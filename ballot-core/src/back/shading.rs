@@ -16,7 +16,7 @@ use crate::ir::{
 use crate::lower::fold::Folded;
 use crate::lower::helpers::Helper;
 use crate::lower::masked::{Cond, Dest, Flag, Masked, Shared, Step};
-use crate::op::Op;
+use crate::op::{ArithOp, Op, Scan};
 
 /// The function being written: its kernel, its names, and what the
 /// lowering made of it.
@@ -173,28 +173,121 @@ pub(crate) trait Shading: fmt::Write {
         self.write_str(")")
     }
 
-    /// An emulated broadcast (`op`), of `value` from lane `id` or from the
-    /// lowest active lane: the value travels as the four words that
-    /// exchanges move.
-    fn write_emulated_broadcast(
+    /// An emulated subgroup operation: the exchanges take the activity
+    /// flag first ([`Shading::write_exchange`]); the lane-local operations
+    /// (masks, bit counts, searches) are plain calls of their helpers.
+    fn write_emulated_op(&mut self, f: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
+        let name = Helper::call_name(Helper::of_op(op, Self::LANGUAGE, true));
+        let active = flag_name(Flag::Active);
+        match (op, args) {
+            (Op::Elect, _) => write!(self, "{name}({active})"),
+            (Op::Ballot | Op::All | Op::Any, [p]) => {
+                write!(self, "{name}({active}, ")?;
+                self.write_expr(f, *p)?;
+                self.write_str(")")
+            }
+            (_, [value, ..]) if exchanges_value(op) => {
+                let extras = extras(op, f.kernel.type_of(*value), args);
+                self.write_exchange(f, op, name, true, *value, &extras)
+            }
+            _ => self.write_call(f, name, args),
+        }
+    }
+
+    /// A call of the exchange `name` behind `op`, with the activity flag
+    /// first where `active`: `decode(name(active, encode(value),
+    /// extras))`. The value travels as the four words exchanges move
+    /// ([`exchange_codec`]), and comes back decoded into its type, but
+    /// for `AllEqual`, whose result is a `bool`.
+    fn write_exchange(
         &mut self,
         f: Func<'_>,
         op: Op,
+        name: &str,
+        active: bool,
         value: Handle<Expr>,
-        id: Option<Handle<Expr>>,
+        extras: &[Extra],
     ) -> fmt::Result {
         let ty = f.kernel.type_of(value);
         let [[encode, encoded], [decode, decoded]] = exchange_codec(Self::LANGUAGE, ty);
-        let name = Helper::call_name(Helper::of_op(op, Self::LANGUAGE, true));
-        write!(self, "{decode}{name}({}, {encode}", flag_name(Flag::Active))?;
+        let [decode, decoded] = match op {
+            Op::AllEqual => ["", ""],
+            _ => [decode, decoded],
+        };
+        write!(self, "{decode}{name}(")?;
+        if active {
+            write!(self, "{}, ", flag_name(Flag::Active))?;
+        }
+        self.write_str(encode)?;
         self.write_expr(f, value)?;
         self.write_str(encoded)?;
-        if let Some(id) = id {
+        for extra in extras {
             self.write_str(", ")?;
-            self.write_expr(f, id)?;
+            match extra {
+                Extra::Expr(e) => self.write_expr(f, *e)?,
+                Extra::Text(t) => self.write_str(t)?,
+            }
         }
         write!(self, "){decoded}")
     }
+}
+
+/// Whether an emulated `op` exchanges a value of its operand's type (as
+/// four words): broadcasts, shuffles, quads, `AllEqual` and arithmetic.
+pub(crate) const fn exchanges_value(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Broadcast
+            | Op::BroadcastFirst
+            | Op::AllEqual
+            | Op::Arith(..)
+            | Op::Shuffle
+            | Op::ShuffleXor
+            | Op::ShuffleUp
+            | Op::ShuffleDown
+            | Op::QuadBroadcast
+            | Op::QuadSwap(_)
+    )
+}
+
+/// An argument of an exchange's helper after the value.
+pub(crate) enum Extra {
+    /// One of the operation's operands.
+    Expr(Handle<Expr>),
+    /// A constant the operation fixes.
+    Text(String),
+}
+
+/// The arguments after the value of the helper behind a value exchange
+/// `op` with operands `args`: the lane operand (an id, mask, delta or
+/// quad index) where it has one; a quad swap's xor; whether `AllEqual`
+/// of a value of type `ty` compares as `f32` (ordered equality, so that
+/// `-0.0` equals `0.0` and a NaN nothing) rather than bit for bit; the
+/// arithmetic's operation and kind, as [`arith_code`] and [`scan_code`]
+/// number them.
+pub(crate) fn extras(op: Op, ty: Type, args: &[Handle<Expr>]) -> Vec<Extra> {
+    match op {
+        Op::AllEqual => vec![Extra::Text((ty == Type::F32).to_string())],
+        Op::QuadSwap(quad) => vec![Extra::Text(format!("{}u", quad.xor()))],
+        Op::Arith(arith, scan) => vec![
+            Extra::Text(format!("{}u", arith_code(arith))),
+            Extra::Text(format!("{}u", scan_code(scan))),
+        ],
+        _ => args.iter().skip(1).map(|&e| Extra::Expr(e)).collect(),
+    }
+}
+
+/// The number of an arithmetic operation in the helpers' texts
+/// (`ballot_combine`, `ballot_identity`): its index in [`ArithOp::ALL`].
+pub(crate) const fn arith_code(arith: ArithOp) -> u32 {
+    arith as u32
+}
+
+/// The number of a kind of arithmetic collective in `ballot_scan`: 0
+/// reduces, 1 is the inclusive scan, 2 the exclusive one ([`Scan::ALL`]'s
+/// order).
+pub(crate) const fn scan_code(scan: Scan) -> u32 {
+    scan as u32
 }
 
 /// How one shading language writes the structured control flow that
@@ -246,7 +339,7 @@ const fn spelling(language: Language, ty: Type) -> [&'static str; 2] {
 /// What surrounds a value of `ty` to give the four words an emulated
 /// exchange moves, and what surrounds an exchange's four words to give a
 /// value of `ty` back, in `language`.
-const fn exchange_codec(language: Language, ty: Type) -> [[&'static str; 2]; 2] {
+pub(crate) const fn exchange_codec(language: Language, ty: Type) -> [[&'static str; 2]; 2] {
     match (language, ty) {
         (_, Type::Mask) => [["", ""], ["", ""]],
         (Language::Glsl, Type::Bool) => [["uvec4(uint(", "), 0u, 0u, 0u)"], ["(", ".x != 0u)"]],

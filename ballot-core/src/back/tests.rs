@@ -88,3 +88,152 @@ fn every_function_name_is_defined_by_its_text() {
         }
     }
 }
+
+/// A sum of `u32`s that calls every operation beyond the ballot family,
+/// of every value type it takes, with a constant lane operand of 200
+/// among them (out of range: WGSL takes no constant from 128 up). The
+/// values are the expressions `u`, `i`, `f`, `p`, `m` (of types `u32`,
+/// `i32`, `f32`, `bool`, `SubgroupMask`); `u` also gives lane operands.
+pub(crate) fn family_sum([u, i, f, p, m]: [&str; 5]) -> String {
+    use crate::ir::{op_takes, Type};
+    let values = [
+        (u, Type::U32),
+        (i, Type::I32),
+        (f, Type::F32),
+        (p, Type::Bool),
+        (m, Type::Mask),
+    ];
+    // A value of any type as a `u32` summand.
+    let summand = |call: String, ty: Type| match ty {
+        Type::Mask => format!("{call}.count()"),
+        _ => format!("({call} as u32)"),
+    };
+    let mut calls = Vec::new();
+    for op in Op::ALL.into_iter().filter(|op| !op.is_ballot()) {
+        let name = op.spirv_std_name();
+        for (value, ty) in values {
+            let operand = match op {
+                Op::All | Op::Any if ty == Type::Bool => String::new(),
+                Op::All | Op::Any => continue,
+                Op::Arith(..) if ty == Type::Bool || ty == Type::Mask => continue,
+                Op::Arith(..) if !op_takes(op, ty) => continue,
+                Op::Shuffle => format!(", {u}"),
+                Op::ShuffleXor => ", 3".to_string(),
+                Op::ShuffleUp => format!(", {u} & 7"),
+                Op::ShuffleDown => ", 200".to_string(),
+                Op::QuadBroadcast => ", 2".to_string(),
+                _ => String::new(),
+            };
+            let result = match op {
+                Op::AllEqual => Type::Bool,
+                _ => ty,
+            };
+            calls.push(summand(format!("{name}({value}{operand})"), result));
+        }
+    }
+    calls.join("\n            + ")
+}
+
+/// The source of a kernel that calls every operation beyond the ballot
+/// family ([`family_sum`]) once in uniform control flow and once in a
+/// branch, where the emulated targets pass the branch's activity.
+pub(crate) fn family_source() -> String {
+    let sum = family_sum(["x", "i", "f", "p", "m"]);
+    format!(
+        "fn family(x: u32, i: i32, f: f32, p: bool, m: SubgroupMask) -> u32 {{
+            let mut n = {sum};
+            if x > 3 {{
+                n += {sum};
+            }}
+            n
+        }}"
+    )
+}
+
+/// [`family_source`], lowered.
+pub(crate) fn family_kernel() -> crate::ir::Kernel {
+    let item: syn::ItemFn = syn::parse_str(&family_source()).expect("Rust");
+    match crate::front::lower(&item) {
+        Ok(lowered) => lowered.kernel,
+        Err(e) => panic!("kernel rejected: {e}\n{}", family_source()),
+    }
+}
+
+/// Where a native target has an operation, no helper stands in; the
+/// emulated targets have one for every operation.
+#[test]
+fn helpers_stand_in_only_where_the_target_lacks_the_operation() {
+    for op in Op::ALL {
+        assert_eq!(Helper::of_op(op, Language::Glsl, false), None, "{op:?}");
+        assert!(Helper::of_op(op, Language::Glsl, true).is_some(), "{op:?}");
+        assert!(Helper::of_op(op, Language::Wgsl, true).is_some(), "{op:?}");
+        let lacks = op.wgsl_name().is_none() || op == Op::Elect;
+        assert_eq!(
+            Helper::of_op(op, Language::Wgsl, false).is_some(),
+            lacks,
+            "{op:?}"
+        );
+    }
+}
+
+/// `ballot_identity`'s text in each language against the spec's
+/// identities (`ops::Arithmetic::identity`), through the numbering the
+/// printers pass (`shading::arith_code`): the value of every case, the
+/// default's 0 included.
+#[test]
+fn the_identity_text_gives_each_operation_its_identity() {
+    use crate::op::ArithOp;
+    use crate::ops::Arithmetic;
+    let spec = |op: ArithOp| -> u32 {
+        match op {
+            ArithOp::FAdd | ArithOp::FMul | ArithOp::FMin | ArithOp::FMax => {
+                <f32 as Arithmetic>::identity(op).unwrap().to_bits()
+            }
+            ArithOp::SMin | ArithOp::SMax => <i32 as Arithmetic>::identity(op).unwrap() as u32,
+            _ => <u32 as Arithmetic>::identity(op).unwrap(),
+        }
+    };
+    for language in [Language::Glsl, Language::Wgsl] {
+        let text = super::tests::text(language, Helper::Identity, true).expect("a text");
+        // The value of each `case` label, reading fall-through labels
+        // (GLSL's `case 5u:` over `case 10u: return ..`) with the next
+        // value.
+        let mut table = std::collections::BTreeMap::new();
+        let mut pending = Vec::new();
+        let mut default = None;
+        for line in text.lines().map(str::trim) {
+            let at = line.find("return");
+            if line.starts_with("case") {
+                let labels = &line[..at.unwrap_or(line.len())];
+                pending.extend(
+                    labels
+                        .split(|c: char| !c.is_ascii_alphanumeric())
+                        .filter_map(|w| w.strip_suffix('u')?.parse::<u32>().ok()),
+                );
+            }
+            let Some(at) = at else { continue };
+            let value = &line[at..];
+            let number = value
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .find_map(|w| {
+                    let w = w.strip_suffix('u')?;
+                    match w.strip_prefix("0x") {
+                        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                        None => w.parse().ok(),
+                    }
+                })
+                .expect("a constant");
+            if line.starts_with("default") {
+                default = Some(number);
+            }
+            for code in pending.drain(..) {
+                table.insert(code, number);
+            }
+        }
+        for op in ArithOp::ALL {
+            let code = crate::back::shading::arith_code(op);
+            let text_value = table.get(&code).copied().or(default).expect("a value");
+            assert_eq!(text_value, spec(op), "{language:?} {op:?}");
+        }
+    }
+}

@@ -12,6 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::ir::{Expr, Handle, Kernel, Literal, Stmt, Type};
+use crate::op::Op;
 
 /// An expression of type `ballot::ir::Kernel` equal to `kernel`, with the
 /// crate's paths under `krate`.
@@ -42,7 +43,7 @@ pub fn kernel(kernel: &Kernel, krate: &TokenStream) -> TokenStream {
     let body = handles(&kernel.body);
     quote! {{
         #[allow(unused_imports)]
-        use #krate::{ir as __ir, Op as __Op};
+        use #krate::{ir as __ir, ArithOp as __ArithOp, Op as __Op, Quad as __Quad, Scan as __Scan};
         fn __h<T>(index: usize) -> __ir::Handle<T> {
             __ir::Handle::from_index(index)
         }
@@ -73,6 +74,24 @@ fn handles<T>(hs: &[Handle<T>]) -> TokenStream {
 fn variant(ty: TokenStream, value: impl core::fmt::Debug) -> TokenStream {
     let name = format_ident!("{}", format!("{value:?}"));
     quote!(#ty::#name)
+}
+
+/// An operation, with the kinds some variants carry.
+fn op_(op: Op) -> TokenStream {
+    match op {
+        Op::Arith(arith, scan) => {
+            let (arith, scan) = (
+                variant(quote!(__ArithOp), arith),
+                variant(quote!(__Scan), scan),
+            );
+            quote!(__Op::Arith(#arith, #scan))
+        }
+        Op::QuadSwap(quad) => {
+            let quad = variant(quote!(__Quad), quad);
+            quote!(__Op::QuadSwap(#quad))
+        }
+        _ => variant(quote!(__Op), op),
+    }
 }
 
 fn type_(t: Type, ir: &TokenStream) -> TokenStream {
@@ -133,7 +152,7 @@ fn expr(e: &Expr, ir: &TokenStream, krate: &TokenStream) -> TokenStream {
             quote!(#ir::Expr::Mask { fun: #fun, args: #args })
         }
         Expr::Op { op, args } => {
-            let (op, args) = (variant(quote!(__Op), op), handles(args));
+            let (op, args) = (op_(*op), handles(args));
             quote!(#ir::Expr::Op { op: #op, args: #args })
         }
         Expr::Call { callee, args } => {

@@ -1,4 +1,4 @@
-//! Calls: the ballot intrinsics, the lane id and subgroup size, the mask
+//! Calls: the subgroup intrinsics, the lane id and subgroup size, the mask
 //! API, and calls of other kernels.
 
 use proc_macro2::Span;
@@ -10,8 +10,8 @@ use super::expr::{strip_parens, Pending};
 use super::scope::name_of;
 use super::ty::{Operand, Value};
 use super::Lowerer;
-use crate::ir::{op_signature, Block, Expr, MaskFn, Type};
-use crate::op::Op;
+use crate::ir::{op_is_generic, op_signature, op_takes, Block, Expr, MaskFn, Type};
+use crate::op::{Op, Quad};
 
 const METHODS: &str =
     "method calls are not supported in a kernel, except `contains`, `count` and `is_empty` on a `SubgroupMask`";
@@ -20,8 +20,11 @@ const METHODS: &str =
 /// so `subgroup_ballot`, `ballot::prelude::subgroup_ballot` and
 /// `spirv_std::arch::subgroup_ballot` are one function.
 pub(super) enum Callee {
-    /// A ballot operation, by its spirv-std name.
+    /// A subgroup operation, by its spirv-std name.
     Op(Op),
+    /// spirv-std's `subgroup_quad_swap::<DIRECTION>`, whose direction the
+    /// call's generic argument gives.
+    QuadSwap,
     /// `subgroup_local_invocation_id()`.
     LaneId,
     /// `subgroup_size()`.
@@ -59,10 +62,12 @@ pub(super) fn resolve(path: &syn::Path, kernel: &str) -> Callee {
     match last {
         "subgroup_local_invocation_id" => return Callee::LaneId,
         "subgroup_size" => return Callee::SubgroupSize,
+        "subgroup_quad_swap" => return Callee::QuadSwap,
         _ if last.starts_with("subgroup_") => {
             return Callee::Unknown(format!(
-            "unsupported subgroup intrinsic `{last}`; kernels support the ballot intrinsics only"
-        ))
+                "unsupported subgroup intrinsic `{last}`; kernels support spirv-std's \
+                 ballot, vote, arithmetic (reductions and scans), shuffle and quad intrinsics"
+            ))
         }
         _ => {}
     }
@@ -91,13 +96,19 @@ impl Lowerer {
                 return Value::Err;
             }
         };
-        if let Some(segment) = path.segments.iter().find(|s| !s.arguments.is_none()) {
+        let callee = resolve(path, &self.name);
+        let generic = path.segments.iter().find(|s| !s.arguments.is_none());
+        if let (false, Some(segment)) = (matches!(callee, Callee::QuadSwap), generic) {
             self.errors
                 .spanned(&segment.arguments, unsupported("generic arguments"));
             return Value::Err;
         }
-        match resolve(path, &self.name) {
+        match callee {
             Callee::Op(op) => self.op_call(out, e, op, expected),
+            Callee::QuadSwap => match self.quad_direction(path, generic) {
+                Some(quad) => self.op_call(out, e, Op::QuadSwap(quad), expected),
+                None => Value::Err,
+            },
             Callee::LaneId => self.builtin(e, Expr::LaneId),
             Callee::SubgroupSize => self.builtin(e, Expr::SubgroupSize),
             Callee::Mask(fun) => self.mask_fn(out, e, fun),
@@ -140,17 +151,31 @@ impl Lowerer {
         if !self.arity_ok(&e.func, op.spirv_std_name(), params.len(), e.args.len()) {
             return Value::Err;
         }
-        // The value of a broadcast takes any type: the context picks it.
-        let generic = matches!(op, Op::Broadcast | Op::BroadcastFirst);
+        // The value of a generic operation takes the type its context
+        // expects, where its result is that value's type.
+        let generic = op_is_generic(op);
+        let hint = match op {
+            Op::AllEqual => None,
+            _ if generic => pinned_type(op).or(expected),
+            _ => None,
+        };
         let mut done = Vec::new();
         for (i, arg) in e.args.iter().enumerate() {
             let start = out.len();
             let operand = match i {
                 0 if generic => {
-                    let value = self.expr(out, arg, expected);
-                    self.require(value, None, arg)
+                    let value = self.expr(out, arg, hint);
+                    let operand = self.require(value, None, arg);
+                    match operand.ty {
+                        Some(ty) if !op_takes(op, ty) => {
+                            self.errors.spanned(arg, wrong_type(op, ty));
+                            self.stand_in(None, arg.span())
+                        }
+                        _ => operand,
+                    }
                 }
-                1 if op == Op::Broadcast => self.lane_id(arg),
+                1 if op == Op::Broadcast => self.lane_id(arg, op, u32::MAX),
+                1 if op == Op::QuadBroadcast => self.lane_id(arg, op, 4),
                 _ => {
                     let value = self.expr(out, arg, Some(params[i]));
                     self.require(value, Some(params[i]), arg)
@@ -158,7 +183,7 @@ impl Lowerer {
             };
             self.settle(out, &mut done, start, operand);
         }
-        let ty = if generic {
+        let ty = if generic && op != Op::AllEqual {
             done[0].operand.ty
         } else {
             Some(result)
@@ -167,19 +192,61 @@ impl Lowerer {
         self.value(Expr::Op { op, args }, ty, e.span())
     }
 
-    /// The constant lane id of `subgroup_broadcast` (invariant 8).
-    fn lane_id(&mut self, arg: &syn::Expr) -> Operand {
+    /// The direction of `subgroup_quad_swap::<DIRECTION>`: 0, 1 or 2.
+    fn quad_direction(
+        &mut self,
+        path: &syn::Path,
+        segment: Option<&syn::PathSegment>,
+    ) -> Option<Quad> {
+        const HOW: &str = "`subgroup_quad_swap` takes its direction as a constant generic \
+             argument: `subgroup_quad_swap::<0>` (horizontal), `::<1>` (vertical) or `::<2>` \
+             (diagonal)";
+        let last = path.segments.last();
+        let Some(segment) = segment.filter(|s| Some(*s) == last) else {
+            self.errors.spanned(path, HOW);
+            return None;
+        };
+        if let syn::PathArguments::AngleBracketed(args) = &segment.arguments {
+            let direction = match args.args.iter().collect::<Vec<_>>().as_slice() {
+                [syn::GenericArgument::Const(c)] => const_u32(c),
+                _ => None,
+            };
+            if let Some(quad) = direction.and_then(|d| Quad::ALL.get(d as usize).copied()) {
+                return Some(quad);
+            }
+        }
+        self.errors.spanned(&segment.arguments, HOW);
+        None
+    }
+
+    /// The constant lane id of `subgroup_broadcast` and of
+    /// `subgroup_quad_broadcast` (invariant 8), below `bound`.
+    fn lane_id(&mut self, arg: &syn::Expr, op: Op, bound: u32) -> Operand {
         if let syn::Expr::Lit(syn::ExprLit {
-            lit: lit @ syn::Lit::Int(_),
+            lit: lit @ syn::Lit::Int(int),
             ..
         }) = strip_parens(arg)
         {
             let value = self.lit(lit, Some(Type::U32), None);
-            return self.require(value, Some(Type::U32), arg);
+            let operand = self.require(value, Some(Type::U32), arg);
+            let id = int.base10_parse::<u64>().ok();
+            if let Some(id) = id.filter(|&id| id >= u64::from(bound)) {
+                self.errors.spanned(
+                    arg,
+                    format!(
+                        "the index of `{}` must be below {bound}, not {id}",
+                        op.spirv_std_name()
+                    ),
+                );
+            }
+            return operand;
         }
         self.errors.spanned(
             arg,
-            "the lane id of `subgroup_broadcast` must be a constant",
+            format!(
+                "the lane id of `{}` must be a constant",
+                op.spirv_std_name()
+            ),
         );
         self.stand_in(Some(Type::U32), arg.span())
     }
@@ -303,5 +370,52 @@ impl Lowerer {
             );
             self.errors.spanned(arg, message);
         }
+    }
+}
+
+/// The message for a value of type `ty` given to `op`, which does not take
+/// it, naming the spirv-std function that does.
+fn wrong_type(op: Op, ty: Type) -> String {
+    let name = op.spirv_std_name();
+    let takes = match op {
+        Op::Arith(arith, _) => match arith {
+            crate::op::ArithOp::SMin | crate::op::ArithOp::SMax => "`i32`",
+            crate::op::ArithOp::UMin | crate::op::ArithOp::UMax => "`u32`",
+            a if a.is_float() => "`f32`",
+            _ => "`u32` or `i32`",
+        },
+        _ => "a scalar",
+    };
+    format!(
+        "`{name}` takes {takes}, not `{}`; spirv-std names the operation by its type \
+         (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
+        ty.rust_name()
+    )
+}
+
+/// A constant generic argument written as a literal `u32`.
+fn const_u32(expr: &syn::Expr) -> Option<u32> {
+    match strip_parens(expr) {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse().ok(),
+        syn::Expr::Block(b) => match b.block.stmts.as_slice() {
+            [syn::Stmt::Expr(e, None)] => const_u32(e),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The type an operation's name pins its value to: `f32` for the `f_`
+/// operations, `i32` for `s_min`/`s_max`, `u32` for `u_min`/`u_max`.
+pub(super) const fn pinned_type(op: Op) -> Option<Type> {
+    use crate::op::ArithOp;
+    match op {
+        Op::Arith(ArithOp::SMin | ArithOp::SMax, _) => Some(Type::I32),
+        Op::Arith(ArithOp::UMin | ArithOp::UMax, _) => Some(Type::U32),
+        Op::Arith(arith, _) if arith.is_float() => Some(Type::F32),
+        _ => None,
     }
 }

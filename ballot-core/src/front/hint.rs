@@ -6,12 +6,12 @@
 //! takes. A hint is only a preference: the lowered operands are still
 //! checked against each other.
 
-use super::call::{resolve, Callee};
+use super::call::{pinned_type, resolve, Callee};
 use super::expr::{binary_op, constant};
 use super::scope::name_of;
 use super::ty::parse_type;
 use super::Lowerer;
-use crate::ir::{op_signature, BinaryOp, Type};
+use crate::ir::{op_is_generic, op_signature, BinaryOp, Type};
 use crate::op::Op;
 
 impl Lowerer {
@@ -67,7 +67,11 @@ impl Lowerer {
             return None;
         };
         match resolve(&p.path, &self.name) {
-            Callee::Op(Op::Broadcast | Op::BroadcastFirst) => self.hint(e.args.first()?),
+            Callee::Op(Op::AllEqual) => Some(Type::Bool),
+            Callee::Op(op) if op_is_generic(op) => {
+                pinned_type(op).or_else(|| self.hint(e.args.first()?))
+            }
+            Callee::QuadSwap => self.hint(e.args.first()?),
             Callee::Op(op) => Some(op_signature(op, Type::U32).1),
             Callee::LaneId | Callee::SubgroupSize => Some(Type::U32),
             Callee::Mask(fun) => Some(fun.result()),

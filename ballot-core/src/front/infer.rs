@@ -8,12 +8,12 @@
 
 use syn::visit::{self, Visit};
 
-use super::call::{resolve, Callee};
+use super::call::{pinned_type, resolve, Callee};
 use super::expr::{binary_op, strip_parens};
 use super::stmt::split_tail;
 use super::ty::{parse_type, Ret};
 use super::Lowerer;
-use crate::ir::{op_signature, BinaryOp, Type};
+use crate::ir::{op_is_generic, op_signature, BinaryOp, Type};
 use crate::op::Op;
 
 /// The code after a binding, where its uses are.
@@ -139,8 +139,13 @@ impl Uses<'_> {
     fn call(&mut self, e: &syn::ExprCall, want: Option<Type>) {
         let params = match strip_parens(&e.func) {
             syn::Expr::Path(p) => match resolve(&p.path, &self.cx.name) {
-                // A broadcast yields its value's type; its lane id is a literal.
-                Callee::Op(Op::Broadcast | Op::BroadcastFirst) => vec![want],
+                // A generic operation yields its value's type, unless its
+                // name pins the type; a broadcast's lane id is a literal.
+                Callee::Op(Op::AllEqual) => vec![None],
+                Callee::Op(op) if op_is_generic(op) => {
+                    vec![pinned_type(op).or(want), Some(Type::U32)]
+                }
+                Callee::QuadSwap => vec![want],
                 Callee::Op(op) => op_signature(op, Type::U32)
                     .0
                     .into_iter()

@@ -28,7 +28,7 @@ const GLSL_BARRIERS: &[&str] = &[
 /// collectives of [`super::is_collective`] and the workgroup vote.
 pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, ExchangeResult> {
     let mut map = BTreeMap::new();
-    for op in Op::ALL {
+    for op in super::LINKED {
         if !super::is_collective(op) {
             continue;
         }

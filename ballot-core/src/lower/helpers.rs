@@ -120,8 +120,39 @@ helpers! {
     Ballot,
     /// Emulated `subgroupBroadcastFirst`.
     BroadcastFirst,
-    /// Emulated `subgroupBroadcast`.
+    /// Emulated `subgroupBroadcast` and `subgroupShuffle`: lane `id`'s
+    /// value, the caller's own where that lane is inactive or missing.
     Broadcast,
+    /// Emulated `subgroupAll`: no active lane votes against.
+    All,
+    /// Emulated `subgroupAny`: some active lane votes for.
+    Any,
+    /// `subgroupAllEqual` (emulated; in WGSL also native, which lacks it):
+    /// `All(v == BroadcastFirst(v))`, compared in the value's type.
+    AllEqual,
+    /// Emulated `subgroupShuffleXor`: a broadcast from lane `own ^ mask`.
+    ShuffleXor,
+    /// Emulated `subgroupShuffleUp`: a broadcast from lane `own - delta`.
+    ShuffleUp,
+    /// Emulated `subgroupShuffleDown`: a broadcast from lane `own + delta`.
+    ShuffleDown,
+    /// Emulated `subgroupQuadBroadcast`: a broadcast from lane `i` of the
+    /// quad.
+    QuadBroadcast,
+    /// Emulated `subgroupQuadSwap*`: a broadcast from lane `own ^ k`, `k`
+    /// the direction's ([`crate::op::Quad::xor`]).
+    QuadSwap,
+    /// The identity of an arithmetic operation ([`crate::op::ArithOp`], by
+    /// its declaration index), in each word of a `vec4<u32>`.
+    Identity,
+    /// One arithmetic operation on the bits of two `vec4<u32>`, word by
+    /// word.
+    Combine,
+    /// The arithmetic collectives: emulated, every reduction and scan
+    /// (log2(size) exchanges of a Hillis–Steele scan); native WGSL, the
+    /// scans it lacks (`Min`, `Max`, `And`, `Or`, `Xor`), through
+    /// `subgroupShuffle`.
+    Scan,
     /// Emulated: the workgroup-wide exit vote of loops holding exchanges.
     WorkgroupAny,
 }
@@ -132,9 +163,10 @@ impl Helper {
     /// (the extension has them all), and in WGSL those it lacks.
     pub const fn of_op(op: Op, language: Language, emulated: bool) -> Option<Helper> {
         if !emulated {
-            match (language, op) {
+            match (language, op.wgsl_name()) {
                 (Language::Glsl, _) => return None,
-                (Language::Wgsl, Op::Ballot | Op::Broadcast | Op::BroadcastFirst) => return None,
+                // naga lacks `subgroupElect`, which WGSL has.
+                (Language::Wgsl, Some(_)) if !matches!(op, Op::Elect) => return None,
                 (Language::Wgsl, _) => {}
             }
         }
@@ -153,8 +185,17 @@ impl Helper {
             Op::LeMask => Helper::LeMask,
             Op::LtMask => Helper::LtMask,
             Op::Elect => Helper::Elect,
-            Op::Broadcast => Helper::Broadcast,
+            Op::Broadcast | Op::Shuffle => Helper::Broadcast,
             Op::BroadcastFirst => Helper::BroadcastFirst,
+            Op::All => Helper::All,
+            Op::Any => Helper::Any,
+            Op::AllEqual => Helper::AllEqual,
+            Op::Arith(..) => Helper::Scan,
+            Op::ShuffleXor => Helper::ShuffleXor,
+            Op::ShuffleUp => Helper::ShuffleUp,
+            Op::ShuffleDown => Helper::ShuffleDown,
+            Op::QuadBroadcast => Helper::QuadBroadcast,
+            Op::QuadSwap(_) => Helper::QuadSwap,
         })
     }
 
@@ -247,6 +288,17 @@ impl Helper {
             Ballot => "ballot_ballot",
             BroadcastFirst => "ballot_broadcast_first",
             Broadcast => "ballot_broadcast",
+            All => "ballot_all",
+            Any => "ballot_any",
+            AllEqual => "ballot_all_equal",
+            ShuffleXor => "ballot_shuffle_xor",
+            ShuffleUp => "ballot_shuffle_up",
+            ShuffleDown => "ballot_shuffle_down",
+            QuadBroadcast => "ballot_quad_broadcast",
+            QuadSwap => "ballot_quad_swap",
+            Identity => "ballot_identity",
+            Combine => "ballot_combine",
+            Scan => "ballot_scan",
             WorkgroupAny => "ballot_workgroup_any",
         })
     }
@@ -280,6 +332,10 @@ impl Helper {
                 Elect => &[Share, LowestFlag],
                 BroadcastFirst => &[Share, Values, LowestFlag],
                 Broadcast => &[Share, Values],
+                All | Any => &[Share],
+                AllEqual => &[BroadcastFirst, All],
+                ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwap => &[Broadcast],
+                Scan => &[Share, Values, Identity, Combine],
                 _ => &[],
             },
             Language::Wgsl => match self {
@@ -297,6 +353,11 @@ impl Helper {
                 Ballot => &[Share],
                 BroadcastFirst => &[Share, Values, LowestFlag],
                 Broadcast => &[Share, Values],
+                All | Any => &[Share],
+                AllEqual if emulated => &[BroadcastFirst, All],
+                ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwap => &[Broadcast],
+                Scan if emulated => &[Share, Values, Identity, Combine],
+                Scan => &[Identity, Combine],
                 _ => &[],
             },
         }

@@ -44,12 +44,10 @@ use crate::op::Op;
 /// Whether an operation exchanges values between lanes: on emulated
 /// targets it goes through workgroup memory between barriers, and on
 /// native ones its result depends on the active lanes. The others are
-/// lane-local functions of the lane id and the subgroup size.
+/// lane-local functions of the lane id and the subgroup size, and
+/// `subgroupInverseBallot`, whose operand is uniform where it is defined.
 pub const fn exchanges(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Ballot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
-    )
+    op.depends_on_lanes() && !matches!(op, Op::InverseBallot)
 }
 
 /// Whether `expr` is itself an exchange ([`exchanges`]) or a kernel call,

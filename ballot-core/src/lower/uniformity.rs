@@ -170,10 +170,15 @@ impl<'p> Analysis<'p> {
         }
         match e {
             Expr::Op { op, .. } if !cf => {
-                self.found |= matches!(
-                    op,
-                    Op::Ballot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
-                );
+                self.found |= super::exchanges(*op);
+            }
+            // Tint also wants the mask or delta of a relative shuffle
+            // uniform, in uniform control flow too.
+            Expr::Op {
+                op: Op::ShuffleXor | Op::ShuffleUp | Op::ShuffleDown,
+                args,
+            } => {
+                self.found |= args.get(1).is_some_and(|&a| !self.is_uniform(a));
             }
             Expr::Call { args, .. } => {
                 self.found |= !cf || !self.uniform_args_ok(expr, args);

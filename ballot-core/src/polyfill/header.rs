@@ -23,15 +23,22 @@ pub(super) fn header(target: Target, options: &ShaderOptions) -> String {
         FindLSB / FindMSB with no bit below the subgroup size: 0xFFFFFFFF; BitExtract \
         at or above the size: false; InverseBallot of a value that \
         differs across lanes: each lane's own bit";
+    let emulated_undefined = "Broadcast, Shuffle, ShuffleXor, ShuffleUp, ShuffleDown, \
+        QuadBroadcast and the quad swaps from an inactive lane or one outside the \
+        subgroup, and BroadcastFirst with no active lane: the caller's own value. \
+        Arithmetic on float rounds in the emulation's order (a tree of log2(size) \
+        levels).";
     let emulated_rules = format!(
         "Subgroups of {s} invocations are emulated in workgroup memory, for a workgroup \
          of {n} invocations (e.g. {x}x{y}x{z}; the shader's workgroup must have exactly \
          that many: invocations past them get failure values, all bits set (0xFFFFFFFF) \
-         from the functions that return masks and numbers, false from the others): \
+         from the functions that return masks and numbers (-1 from int ones, a NaN \
+         from float ones), false from the others): \
          virtual subgroup k is the invocations with local invocation index \
          in k * {s} .. k * {s} + {s}; the last is partial if {s} does not divide {n}. \
-         Ballot, Elect, Broadcast and BroadcastFirst take `on` first, whether the \
-         invocation is active, and hold barriers: EVERY invocation of the workgroup must \
+         Ballot, Elect, Broadcast, BroadcastFirst, the votes, arithmetic, shuffles and \
+         quads take `on` first, whether the invocation is active, and hold barriers: \
+         EVERY invocation of the workgroup must \
          call them, in workgroup-uniform control flow, passing on = false where it would \
          not have called them. The other functions are lane-local: call them anywhere."
     );
@@ -57,12 +64,11 @@ pub(super) fn header(target: Target, options: &ShaderOptions) -> String {
             "Names: `ballot` + the GLSL name, capitalised (ballotSubgroupBallot, \
              ballotSubgroupBallotFindMSB, ballotSubgroupEqMask(), …): glslang declares \
              the extension's names even where it is not enabled, and rejects user \
-             functions of the same signature. Broadcasts take uint or uvec4 values."
+             functions of the same signature. Broadcasts take uint or uvec4 values; \
+             AllEqual, shuffles and quads bool, uint, int, float or uvec4; arithmetic \
+             uint, int or float (And, Or, Xor also bool, not float)."
                 .to_string(),
-            format!(
-                "{undefined}; Broadcast from an inactive lane or one at or above the size, \
-                 and BroadcastFirst with no active lane: the caller's own value."
-            ),
+            format!("{undefined}; {emulated_undefined}"),
         ]),
         Target::Wgsl | Target::WgslWeb => {
             lines.push(if target == Target::WgslWeb {
@@ -88,8 +94,10 @@ pub(super) fn header(target: Target, options: &ShaderOptions) -> String {
                 ),
                 "Names: the GLSL ones (subgroupBallotFindMSB, subgroupElect(), …); built-in \
                  variables become functions without gl_ (subgroupEqMask()). subgroupBallot, \
-                 subgroupBroadcast and subgroupBroadcastFirst are WGSL's own, so their \
-                 undefined cases are the driver's."
+                 the broadcasts, votes, shuffles, quads, reductions and the scans of Add \
+                 and Mul are WGSL's own, so their undefined cases are the driver's. WGSL \
+                 lacks subgroupAllEqual and the other scans: they take u32 values, and \
+                 others under a suffix (subgroupAllEqualF32, subgroupInclusiveMinI32, …)."
                     .to_string(),
                 format!("{undefined}."),
             ]);
@@ -108,12 +116,12 @@ pub(super) fn header(target: Target, options: &ShaderOptions) -> String {
              WGSL's built-ins; built-in variables become functions without gl_ \
              (subgroupEqMask()). Broadcasts take u32 values, and vec4<u32> ones under \
              subgroupBroadcastVec4 / subgroupBroadcastFirstVec4; Broadcast's id need not \
-             be a constant."
+             be a constant. The votes take bool; AllEqual, arithmetic, shuffles and quads \
+             take u32 under the GLSL name and the other types under a suffix: I32, F32, \
+             Vec4 (AllEqual also Bool; Min and Max of u32, i32, f32; And, Or, Xor of u32, \
+             i32): subgroupAddF32, subgroupShuffleXorVec4."
                 .to_string(),
-            format!(
-                "{undefined}; Broadcast from an inactive lane or one at or above the size, \
-                 and BroadcastFirst with no active lane: the caller's own value."
-            ),
+            format!("{undefined}; {emulated_undefined}"),
         ]),
     }
     if target != Target::Glsl {

@@ -3,9 +3,11 @@
 //! module docs of [`super`]).
 
 use super::header::init_call;
-use super::{function_name, SELF_TEST_RECORDS};
-use crate::back::{ShaderOptions, Target};
-use crate::op::Op;
+use super::{function_name, wgsl_suffix, SELF_TEST_RECORDS};
+use crate::back::{Language, ShaderOptions, Target};
+use crate::ir::Type;
+use crate::lower::helpers::Helper;
+use crate::op::{ArithOp, Op, Quad, Scan};
 
 /// The WGSL self-test entry point (see the module docs).
 pub(super) fn wgsl_self_test(target: Target, options: &ShaderOptions) -> String {
@@ -58,6 +60,7 @@ pub(super) fn wgsl_self_test(target: Target, options: &ShaderOptions) -> String 
              }\n",
         )
     };
+    let family = family_records(target);
     format!(
         "
 // Self-test: not part of the library. It calls every function and writes
@@ -91,7 +94,7 @@ fn main(
     ballot_self_test[(at + 7u)] = subgroupLtMask();
     ballot_self_test[(at + 8u)] = vec4<u32>(first, from0, split, lane);
     ballot_self_test[(at + 9u)] = vec4<u32>(size, subgroupBallotFindLSB(vec4<u32>(0u)), subgroupBallotFindMSB(vec4<u32>(0u)), select(0u, 1u, subgroupBallotBitExtract(vec4<u32>(0xffffffffu), size)));
-}}
+{family}}}
 "
     )
 }
@@ -168,6 +171,7 @@ pub(super) fn glsl_self_test(target: Target, options: &ShaderOptions) -> String 
         mask(Op::LeMask),
         mask(Op::LtMask),
     );
+    let family = family_records(target);
     format!(
         "
 // Self-test: not part of the library. It calls every function and writes
@@ -198,7 +202,250 @@ void main() {{
     ballot_self_test[at + 7u] = {lt};
     ballot_self_test[at + 8u] = uvec4(first, from0, split, lane);
     ballot_self_test[at + 9u] = uvec4(size, {lsb}(uvec4(0u)), {msb}(uvec4(0u)), uint({extract}(uvec4(0xFFFFFFFFu), size)));
-}}
+{family}}}
 "
     )
+}
+
+/// How the self-test calls the rest of the family on `target`.
+struct Caller {
+    target: Target,
+    glsl: bool,
+    emulated: bool,
+}
+
+impl Caller {
+    fn new(target: Target) -> Self {
+        Caller {
+            target,
+            glsl: target.language() == Language::Glsl,
+            emulated: !target.has_subgroups(),
+        }
+    }
+
+    /// A call of `op` on a value of type `ty`, taking part where `on`
+    /// (emulated targets pass it first): the library's function (of
+    /// `ty`'s suffix in WGSL), or the target's own built-in.
+    fn call(&self, op: Op, ty: Type, on: &str, args: &[&str]) -> String {
+        let language = self.target.language();
+        let library =
+            self.target != Target::Glsl && Helper::of_op(op, language, self.emulated).is_some();
+        let name = match (self.glsl, library) {
+            (true, _) => function_name(self.target, op).to_string(),
+            (false, true) => format!("{}{}", function_name(self.target, op), wgsl_suffix(op, ty)),
+            (false, false) => op.wgsl_name().unwrap_or("ballot_malformed").to_string(),
+        };
+        let mut all: Vec<&str> = Vec::new();
+        if self.emulated {
+            all.push(on);
+        }
+        all.extend(args);
+        format!("{name}({})", all.join(", "))
+    }
+
+    /// `value` of type `ty` as its `u32` bits (a `bool` as 0 or 1).
+    fn bits(&self, value: String, ty: Type) -> String {
+        match (self.glsl, ty) {
+            (_, Type::U32 | Type::Mask) => value,
+            (true, Type::Bool | Type::I32) => format!("uint({value})"),
+            (true, Type::F32) => format!("floatBitsToUint({value})"),
+            (false, Type::Bool) => format!("select(0u, 1u, {value})"),
+            (false, _) => format!("bitcast<u32>({value})"),
+        }
+    }
+
+    /// `u32` expression `e` as an `i32` or `f32` value.
+    fn cast_u32(&self, e: &str, ty: Type) -> String {
+        match (self.glsl, ty) {
+            (true, Type::I32) => format!("int({e})"),
+            (true, Type::F32) => format!("float({e})"),
+            (false, Type::I32) => format!("i32({e})"),
+            (false, Type::F32) => format!("f32({e})"),
+            _ => e.to_string(),
+        }
+    }
+
+    /// `call(op, ty, on, args)` as `u32` bits.
+    fn bits_of(&self, op: Op, ty: Type, on: &str, args: &[&str]) -> String {
+        let result = if op == Op::AllEqual { Type::Bool } else { ty };
+        self.bits(self.call(op, ty, on, args), result)
+    }
+
+    /// Booleans packed into bits 0, 1, …
+    fn pack(&self, flags: &[String]) -> String {
+        let terms: Vec<String> = flags
+            .iter()
+            .enumerate()
+            .map(|(i, f)| format!("({} << {i}u)", self.bits(f.clone(), Type::Bool)))
+            .collect();
+        format!("({})", terms.join(" | "))
+    }
+}
+
+/// Records 10 to 17 (see the module docs of [`super`]): statements in
+/// `target`'s language, after `lane`, `size`, `g`, `at`, `even` and `b`.
+/// On emulated targets every collective runs in every invocation, record
+/// 17's with the branch as `on`.
+pub(super) fn family_records(target: Target) -> String {
+    use ArithOp::*;
+    use Scan::*;
+    let c = Caller::new(target);
+    let t = "true";
+    let u = Type::U32;
+    let (i, f) = (Type::I32, Type::F32);
+    let arith = |op, scan, ty, arg: &str| c.bits_of(Op::Arith(op, scan), ty, t, &[arg]);
+    let lane_f = c.cast_u32("lane", f);
+    let size_minus_lane = c.cast_u32("(size - lane)", f);
+    let lane_i = c.cast_u32("lane", i);
+    let one_or_two = c.cast_u32("(1u + (lane & 1u))", f);
+    let (minus_one, one_and_half, five) = if c.glsl {
+        ("-1", "1.5", "5")
+    } else {
+        ("-1i", "1.5f", "5i")
+    };
+    let (neg, not) = ("-", "~");
+    let up = "min(1u, lane)".to_string();
+    let down = if c.glsl {
+        "((lane + 1u) < size ? 1u : 0u)".to_string()
+    } else {
+        "select(0u, 1u, ((lane + 1u) < size))".to_string()
+    };
+    let records: [[String; 4]; 7] = [
+        [
+            c.pack(&[
+                c.call(Op::All, Type::Bool, t, &["(lane < size)"]),
+                c.call(Op::All, Type::Bool, t, &["even"]),
+                c.call(Op::Any, Type::Bool, t, &["even"]),
+                c.call(Op::Any, Type::Bool, t, &["(lane >= size)"]),
+            ]),
+            c.pack(&[
+                c.call(Op::AllEqual, u, t, &["size"]),
+                c.call(Op::AllEqual, u, t, &["lane"]),
+                c.call(Op::AllEqual, i, t, &[minus_one]),
+                c.call(Op::AllEqual, f, t, &[one_and_half]),
+                c.call(Op::AllEqual, Type::Bool, t, &["true"]),
+                c.call(Op::AllEqual, Type::Mask, t, &["b"]),
+                c.call(Op::AllEqual, f, t, &[&lane_f]),
+            ]),
+            arith(IAdd, Reduce, u, "g"),
+            arith(IAdd, Inclusive, u, "g"),
+        ],
+        [
+            arith(IAdd, Exclusive, u, "g"),
+            arith(UMin, Reduce, u, "g"),
+            arith(UMax, Inclusive, u, "g"),
+            arith(Xor, Exclusive, u, "g"),
+        ],
+        [
+            arith(FAdd, Reduce, f, &lane_f),
+            arith(FMin, Inclusive, f, &size_minus_lane),
+            arith(SMax, Reduce, i, &format!("({lane_i} - {five})")),
+            arith(And, Exclusive, i, &format!("({not}{lane_i})")),
+        ],
+        [
+            arith(IMul, Reduce, u, "(1u + (lane & 1u))"),
+            arith(IMul, Inclusive, u, "(1u + (lane & 1u))"),
+            arith(Or, Exclusive, u, "(1u << (lane & 31u))"),
+            arith(And, Inclusive, u, "(~(1u << (lane & 31u)))"),
+        ],
+        [
+            arith(FMul, Exclusive, f, &one_or_two),
+            arith(SMin, Inclusive, i, &format!("({five} - {lane_i})")),
+            arith(FMax, Exclusive, f, &format!("({neg}{lane_f})")),
+            arith(Xor, Reduce, i, &lane_i),
+        ],
+        [
+            c.bits_of(Op::Shuffle, u, t, &["g", "((lane + 1u) % size)"]),
+            c.bits_of(Op::ShuffleXor, u, t, &["g", "(1u % size)"]),
+            c.bits_of(Op::ShuffleUp, u, t, &["g", &up]),
+            c.bits_of(Op::ShuffleDown, u, t, &["g", &down]),
+        ],
+        [
+            c.bits_of(Op::QuadBroadcast, u, t, &["g", "1u"]),
+            c.bits_of(Op::QuadSwap(Quad::Horizontal), u, t, &["g"]),
+            c.bits_of(Op::QuadSwap(Quad::Vertical), u, t, &["g"]),
+            c.bits_of(Op::QuadSwap(Quad::Diagonal), u, t, &["g"]),
+        ],
+    ];
+    let record = |k: usize, words: &[String; 4]| match c.glsl {
+        true => format!(
+            "    ballot_self_test[at + {k}u] = uvec4({});\n",
+            words.join(", ")
+        ),
+        false => format!(
+            "    ballot_self_test[(at + {k}u)] = vec4<u32>({});\n",
+            words.join(", ")
+        ),
+    };
+    // Records 18 and 19: the names the records above leave uncalled.
+    let after: [[String; 4]; 2] = [
+        [
+            arith(And, Reduce, u, "(~(1u << (lane & 31u)))"),
+            arith(Or, Reduce, u, "(1u << (lane & 31u))"),
+            arith(Or, Inclusive, u, "(1u << (lane & 31u))"),
+            arith(Xor, Inclusive, u, "g"),
+        ],
+        [
+            arith(UMin, Exclusive, u, "g"),
+            arith(UMax, Exclusive, u, "g"),
+            arith(IMul, Exclusive, u, "(1u + (lane & 1u))"),
+            arith(UMin, Inclusive, u, "g"),
+        ],
+    ];
+    let mut out = String::new();
+    for (k, words) in records.iter().enumerate() {
+        out.push_str(&record(10 + k, words));
+    }
+    for (k, words) in after.iter().enumerate() {
+        out.push_str(&record(18 + k, words));
+    }
+    // Record 17: the lanes with bit 1 of the lane id set, in a branch.
+    let inside = "((lane & 2u) != 0u)";
+    let on = if c.emulated { "inside" } else { t };
+    let branch = [
+        c.bits_of(Op::Arith(IAdd, Inclusive), u, on, &["1u"]),
+        c.bits_of(Op::Arith(IAdd, Reduce), u, on, &["1u"]),
+        c.bits_of(Op::ShuffleXor, u, on, &["g", "1u"]),
+        c.pack(&[
+            c.call(Op::All, Type::Bool, on, &["even"]),
+            c.call(Op::Any, Type::Bool, on, &["(lane == 3u)"]),
+        ]),
+    ];
+    let names = ["inside_scan", "inside_sum", "inside_xor", "inside_votes"];
+    let declare = |name: &str, value: &str| match c.glsl {
+        true => format!("    uint {name} = {value};\n"),
+        false => format!("    let {name} = {value};\n"),
+    };
+    let all_ones = if c.glsl { "0xFFFFFFFFu" } else { "0xffffffffu" };
+    let words = names.map(String::from);
+    let (open, write) = match c.glsl {
+        true => (
+            format!("    if ({inside}) {{\n"),
+            format!("    {}", record(17, &words)),
+        ),
+        false => (
+            format!("    if {inside} {{\n"),
+            format!("    {}", record(17, &words)),
+        ),
+    };
+    if c.emulated {
+        // `inside` is record 8's branch, declared before.
+        for (name, value) in names.iter().zip(&branch) {
+            out.push_str(&declare(name, value));
+        }
+        out.push_str(&record(17, &[0, 1, 2, 3].map(|_| all_ones.to_string())));
+        out.push_str(&open);
+        out.push_str(&write);
+        out.push_str("    }\n");
+    } else {
+        out.push_str(&record(17, &[0, 1, 2, 3].map(|_| all_ones.to_string())));
+        out.push_str(&open);
+        for (name, value) in names.iter().zip(&branch) {
+            out.push_str("    ");
+            out.push_str(&declare(name, value));
+        }
+        out.push_str(&write);
+        out.push_str("    }\n");
+    }
+    out
 }

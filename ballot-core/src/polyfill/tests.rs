@@ -1,18 +1,15 @@
 use super::*;
 
-/// The public functions each target's library must define itself: all
-/// the operations the target lacks (docs/design.md, "Targets").
-fn defined(target: Target) -> Vec<Op> {
-    Op::ALL
-        .into_iter()
-        .filter(|op| match target {
-            Target::Glsl => false,
-            Target::Wgsl | Target::WgslWeb => {
-                !matches!(op, Op::Ballot | Op::Broadcast | Op::BroadcastFirst)
-            }
-            Target::GlslNoSubgroup | Target::WgslNoSubgroup => true,
-        })
-        .collect()
+/// Whether `target`'s library must define `op` itself: every operation
+/// the target lacks (docs/design.md, "Targets"); native WGSL has its own
+/// but for `subgroupElect` (which naga lacks), the ballot family,
+/// `AllEqual` and the scans of Min, Max, And, Or and Xor.
+fn defined(target: Target, op: Op) -> bool {
+    match target {
+        Target::Glsl => false,
+        Target::Wgsl | Target::WgslWeb => op.wgsl_name().is_none() || op == Op::Elect,
+        Target::GlslNoSubgroup | Target::WgslNoSubgroup => true,
+    }
 }
 
 #[test]
@@ -20,13 +17,16 @@ fn every_library_defines_every_missing_operation_and_validates() {
     for target in Target::ALL {
         let text = library(target, &PolyfillOptions::default())
             .unwrap_or_else(|e| panic!("{target}: {e}"));
-        for op in defined(target) {
-            let name = function_name(target, op);
-            let definition = match target.language() {
-                crate::back::Language::Wgsl => format!("fn {name}("),
-                crate::back::Language::Glsl => format!(" {name}("),
-            };
-            assert!(text.contains(&definition), "{target} lacks {name}:\n{text}");
+        for op in Op::ALL {
+            let names = function_names(target, op);
+            assert_eq!(!names.is_empty(), defined(target, op), "{target} {op:?}");
+            for name in names {
+                let definition = match target.language() {
+                    crate::back::Language::Wgsl => format!("fn {name}("),
+                    crate::back::Language::Glsl => format!(" {name}("),
+                };
+                assert!(text.contains(&definition), "{target} lacks {name}:\n{text}");
+            }
         }
         assert!(text.contains(&format!("target `{target}`")), "{target}");
         if target == Target::Glsl {
@@ -109,6 +109,10 @@ fn glsl_libraries_have_no_version_and_the_native_one_enables_the_extensions() {
     let native = library(Target::Glsl, &PolyfillOptions::default()).unwrap();
     assert!(native.contains("#extension GL_KHR_shader_subgroup_ballot : require"));
     assert!(native.contains("#extension GL_KHR_shader_subgroup_basic : require"));
+    for extension in ["vote", "arithmetic", "shuffle", "shuffle_relative", "quad"] {
+        let line = format!("#extension GL_KHR_shader_subgroup_{extension} : require\n");
+        assert!(native.contains(&line), "{line}");
+    }
     let emulated = library(Target::GlslNoSubgroup, &PolyfillOptions::default()).unwrap();
     assert!(!emulated.contains("#extension"));
     for text in [native, emulated] {
@@ -225,4 +229,86 @@ fn header_lines_fit_in_80_columns() {
             assert!(line.len() <= 80, "{target}: {line}");
         }
     }
+}
+
+/// The typed surface of the rest of the family: GLSL overloads one name
+/// for the types the extension allows, WGSL suffixes every type but
+/// `u32`, and the operations that share a GLSL name share the rule.
+#[test]
+fn the_rest_of_the_family_is_offered_for_every_type_it_takes() {
+    use crate::op::{ArithOp, Quad, Scan};
+    let names = |target, op| function_names(target, op);
+    let wgsl = Target::WgslNoSubgroup;
+    assert_eq!(names(wgsl, Op::All), ["subgroupAll"]);
+    assert_eq!(
+        names(wgsl, Op::AllEqual),
+        [
+            "subgroupAllEqual",
+            "subgroupAllEqualI32",
+            "subgroupAllEqualF32",
+            "subgroupAllEqualBool",
+            "subgroupAllEqualVec4"
+        ]
+    );
+    assert_eq!(
+        names(wgsl, Op::Arith(ArithOp::IAdd, Scan::Reduce)),
+        ["subgroupAdd", "subgroupAddI32"]
+    );
+    assert_eq!(
+        names(wgsl, Op::Arith(ArithOp::FAdd, Scan::Inclusive)),
+        ["subgroupInclusiveAddF32"]
+    );
+    assert_eq!(
+        names(wgsl, Op::Arith(ArithOp::SMin, Scan::Exclusive)),
+        ["subgroupExclusiveMinI32"]
+    );
+    assert_eq!(
+        names(wgsl, Op::QuadSwap(Quad::Diagonal)),
+        [
+            "subgroupQuadSwapDiagonal",
+            "subgroupQuadSwapDiagonalI32",
+            "subgroupQuadSwapDiagonalF32",
+            "subgroupQuadSwapDiagonalVec4"
+        ]
+    );
+    // Native WGSL has the reductions and the scans of Add and Mul itself.
+    assert!(names(Target::Wgsl, Op::Arith(ArithOp::UMax, Scan::Reduce)).is_empty());
+    assert!(names(Target::Wgsl, Op::Arith(ArithOp::FMul, Scan::Exclusive)).is_empty());
+    assert_eq!(
+        names(Target::WgslWeb, Op::Arith(ArithOp::Xor, Scan::Inclusive)),
+        ["subgroupInclusiveXor", "subgroupInclusiveXorI32"]
+    );
+    // Every suffixed function is defined once, with `on` where emulated.
+    let options = PolyfillOptions::default();
+    for target in [Target::Wgsl, Target::WgslNoSubgroup] {
+        let text = library(target, &options).unwrap();
+        for op in Op::ALL.into_iter().filter(|op| !op.is_ballot()) {
+            for name in names(target, op) {
+                let definition = format!("fn {name}(");
+                assert_eq!(text.matches(&definition).count(), 1, "{target} {name}");
+                let on = text[text.find(&definition).unwrap()..]
+                    .starts_with(&format!("{definition}on: bool"));
+                assert_eq!(on, target == Target::WgslNoSubgroup, "{target} {name}");
+            }
+        }
+    }
+    // GLSL overloads: Min of uint, int and float; And of uint, int, bool.
+    let glsl = library(Target::GlslNoSubgroup, &options).unwrap();
+    for signature in [
+        "uint ballotSubgroupInclusiveMin(bool on, uint value)",
+        "int ballotSubgroupInclusiveMin(bool on, int value)",
+        "float ballotSubgroupInclusiveMin(bool on, float value)",
+        "bool ballotSubgroupAnd(bool on, bool value)",
+        "int ballotSubgroupExclusiveXor(bool on, int value)",
+        "uvec4 ballotSubgroupShuffleUp(bool on, uvec4 value, uint delta)",
+        "bool ballotSubgroupQuadBroadcast(bool on, bool value, uint index)",
+        "bool ballotSubgroupAllEqual(bool on, float value)",
+        "bool ballotSubgroupAny(bool on, bool predicate)",
+    ] {
+        assert!(glsl.contains(signature), "{signature}");
+    }
+    assert!(
+        !glsl.contains("float ballotSubgroupAnd("),
+        "And takes no float"
+    );
 }

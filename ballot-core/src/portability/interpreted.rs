@@ -107,6 +107,15 @@ impl Subject for Interpreted<'_> {
         a.bit_eq(*b)
     }
 
+    fn close(a: &Self::Output, b: &Self::Output, tolerance: f32) -> bool {
+        match (a, b) {
+            (crate::interp::Value::F32(x), crate::interp::Value::F32(y)) => {
+                crate::sim::f32_close(*x, *y, tolerance)
+            }
+            _ => a.bit_eq(*b),
+        }
+    }
+
     fn explain(error: &Self::Error) -> String {
         use crate::interp::InterpError;
         match error {

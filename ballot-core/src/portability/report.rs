@@ -6,7 +6,7 @@ use core::fmt;
 use super::*;
 
 /// What the oracle covered for a kernel it found portable.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Certificate {
     /// The kernel.
     pub kernel: String,
@@ -30,6 +30,9 @@ pub struct Certificate {
     /// Subgroups (for one model) with too many schedules, of which some
     /// were drawn.
     pub sampled: u64,
+    /// How far `f32` outputs were allowed to differ
+    /// ([`super::Portability::tolerance`]); 0: bit for bit.
+    pub tolerance: f32,
 }
 
 impl fmt::Display for Certificate {
@@ -56,7 +59,11 @@ impl fmt::Display for Certificate {
             self.split,
             self.enumerated,
             self.sampled
-        )
+        )?;
+        if self.tolerance > 0.0 {
+            write!(f, "; f32 outputs within a tolerance of {}", self.tolerance)?;
+        }
+        Ok(())
     }
 }
 

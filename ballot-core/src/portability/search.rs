@@ -14,6 +14,7 @@ pub(super) struct Settings {
     pub(super) exhaustive: u32,
     pub(super) samples: u32,
     pub(super) seed: u64,
+    pub(super) tolerance: f32,
 }
 
 #[derive(Default)]
@@ -36,9 +37,13 @@ pub(super) enum Verdict<S: Subject> {
 /// A run's results, or what it reported instead.
 pub type Outcome<S> = Result<Vec<<S as Subject>::Output>, <S as Subject>::Error>;
 
-fn same<S: Subject>(a: &Outcome<S>, b: &Outcome<S>) -> bool {
+/// Whether two outcomes agree: each output within `tolerance`
+/// ([`Subject::close`]; bit for bit at 0), or the same report.
+fn same<S: Subject>(a: &Outcome<S>, b: &Outcome<S>, tolerance: f32) -> bool {
     match (a, b) {
-        (Ok(a), Ok(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| S::same(x, y)),
+        (Ok(a), Ok(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| S::close(x, y, tolerance))
+        }
         (Err(a), Err(b)) => a == b,
         _ => false,
     }
@@ -135,7 +140,7 @@ impl Settings {
                     trace,
                 }))
             };
-            if !same::<S>(&at_size, expected) {
+            if !same::<S>(&at_size, expected, self.tolerance) {
                 let expected = expected.clone();
                 return differs(
                     expected,
@@ -200,7 +205,7 @@ impl Settings {
                 model,
                 script.to_vec(),
             );
-            (!same::<S>(&got, want)).then_some((got, plan))
+            (!same::<S>(&got, want, self.tolerance)).then_some((got, plan))
         };
         let found = |script: Vec<u32>| {
             let (got, plan) = simplify(script, differs);
@@ -224,7 +229,7 @@ impl Settings {
             runs += 1;
             tally.schedules += 1;
             tally.split += u64::from(!plan.trace.is_empty());
-            if !same::<S>(&got, want) {
+            if !same::<S>(&got, want, self.tolerance) {
                 return Some(found(current));
             }
             next = Script::next_script(&plan.made);
@@ -255,7 +260,7 @@ impl Settings {
             );
             tally.schedules += 1;
             tally.split += u64::from(!plan.trace.is_empty());
-            if !same::<S>(&got, want) {
+            if !same::<S>(&got, want, self.tolerance) {
                 return Some(found(script));
             }
         }

@@ -107,6 +107,14 @@ pub trait Subject {
     /// Whether two results are the same, as an output buffer shows them.
     fn same(a: &Self::Output, b: &Self::Output) -> bool;
 
+    /// Whether two results agree within the relative `tolerance` a user
+    /// gave for `f32` outputs ([`crate::sim::Lane::close`]); the same as
+    /// [`Subject::same`] unless the subject knows its floats.
+    fn close(a: &Self::Output, b: &Self::Output, tolerance: f32) -> bool {
+        let _ = tolerance;
+        Self::same(a, b)
+    }
+
     /// Why a run that reported `error` ran nothing the oracle can compare,
     /// in the words of a report that no input could be checked: the
     /// error's message unless the subject knows better (a step budget that
@@ -154,6 +162,10 @@ impl<K: SimKernel> Subject for Native<K> {
 
     fn same(a: &K::Output, b: &K::Output) -> bool {
         a.same(b)
+    }
+
+    fn close(a: &K::Output, b: &K::Output, tolerance: f32) -> bool {
+        a.close(b, tolerance)
     }
 
     fn explain(error: &SimError) -> String {

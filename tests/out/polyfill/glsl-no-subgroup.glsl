@@ -11,24 +11,31 @@
 // Subgroups of 32 invocations are emulated in workgroup memory, for a workgroup
 // of 64 invocations (e.g. 64x1x1; the shader's workgroup must have exactly that
 // many: invocations past them get failure values, all bits set (0xFFFFFFFF)
-// from the functions that return masks and numbers, false from the others):
-// virtual subgroup k is the invocations with local invocation index in k * 32
-// .. k * 32 + 32; the last is partial if 32 does not divide 64. Ballot, Elect,
-// Broadcast and BroadcastFirst take `on` first, whether the invocation is
-// active, and hold barriers: EVERY invocation of the workgroup must call them,
-// in workgroup-uniform control flow, passing on = false where it would not have
-// called them. The other functions are lane-local: call them anywhere.
+// from the functions that return masks and numbers (-1 from int ones, a NaN
+// from float ones), false from the others): virtual subgroup k is the
+// invocations with local invocation index in k * 32 .. k * 32 + 32; the last is
+// partial if 32 does not divide 64. Ballot, Elect, Broadcast, BroadcastFirst,
+// the votes, arithmetic, shuffles and quads take `on` first, whether the
+// invocation is active, and hold barriers: EVERY invocation of the workgroup
+// must call them, in workgroup-uniform control flow, passing on = false where
+// it would not have called them. The other functions are lane-local: call them
+// anywhere.
 //
 // Names: `ballot` + the GLSL name, capitalised (ballotSubgroupBallot,
 // ballotSubgroupBallotFindMSB, ballotSubgroupEqMask(), …): glslang declares
 // the extension's names even where it is not enabled, and rejects user
-// functions of the same signature. Broadcasts take uint or uvec4 values.
+// functions of the same signature. Broadcasts take uint or uvec4 values;
+// AllEqual, shuffles and quads bool, uint, int, float or uvec4; arithmetic
+// uint, int or float (And, Or, Xor also bool, not float).
 //
 // Where the spec leaves a result undefined, these functions return: FindLSB /
 // FindMSB with no bit below the subgroup size: 0xFFFFFFFF; BitExtract at or
 // above the size: false; InverseBallot of a value that differs across lanes:
-// each lane's own bit; Broadcast from an inactive lane or one at or above the
-// size, and BroadcastFirst with no active lane: the caller's own value.
+// each lane's own bit; Broadcast, Shuffle, ShuffleXor, ShuffleUp, ShuffleDown,
+// QuadBroadcast and the quad swaps from an inactive lane or one outside the
+// subgroup, and BroadcastFirst with no active lane: the caller's own value.
+// Arithmetic on float rounds in the emulation's order (a tree of log2(size)
+// levels).
 //
 // Names starting with ballot_ are the library's own.
 
@@ -275,6 +282,124 @@ uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
     return r;
 }
 
+bool ballot_all(bool act, bool p) {
+    return ballot_gather(ballot_share(act && !p)) == uvec4(0u);
+}
+
+bool ballot_any(bool act, bool p) {
+    return ballot_gather(ballot_share(act && p)) != uvec4(0u);
+}
+
+// Whether every active lane holds the lowest active lane's value, compared as
+// float (ordered: -0.0 equals 0.0, a NaN nothing) where is_float, otherwise
+// bit for bit. Both exchanges run in every invocation.
+bool ballot_all_equal(bool act, uvec4 v, bool is_float) {
+    uvec4 first = ballot_broadcast_first(act, v);
+    bool same = is_float ? (uintBitsToFloat(v) == uintBitsToFloat(first)) : (v == first);
+    return ballot_all(act, same);
+}
+
+uvec4 ballot_shuffle_xor(bool act, uvec4 v, uint mask) {
+    return ballot_broadcast(act, v, ballot_lane ^ mask);
+}
+
+// Lane own - delta; none below lane 0.
+uvec4 ballot_shuffle_up(bool act, uvec4 v, uint delta) {
+    return ballot_broadcast(act, v, delta <= ballot_lane ? ballot_lane - delta : 0xFFFFFFFFu);
+}
+
+// Lane own + delta; none for a delta of the size or more, which could wrap.
+uvec4 ballot_shuffle_down(bool act, uvec4 v, uint delta) {
+    return ballot_broadcast(act, v, delta < ballot_subgroup_size ? ballot_lane + delta : 0xFFFFFFFFu);
+}
+
+// Lane index of this lane's quad (lanes 4k..4k + 3); none for an index of 4
+// or more.
+uvec4 ballot_quad_broadcast(bool act, uvec4 v, uint index) {
+    return ballot_broadcast(act, v, index < 4u ? (ballot_lane & ~3u) + index : 0xFFFFFFFFu);
+}
+
+// Lane own ^ k: k = 1, 2, 3 for the horizontal, vertical and diagonal swaps.
+uvec4 ballot_quad_swap(bool act, uvec4 v, uint k) {
+    return ballot_broadcast(act, v, ballot_lane ^ k);
+}
+
+// The identity of arithmetic operation op (0 IAdd, 1 FAdd, 2 IMul, 3 FMul,
+// 4 SMin, 5 UMin, 6 FMin, 7 SMax, 8 UMax, 9 FMax, 10 And, 11 Or, 12 Xor), in
+// every word: the result over no lane.
+uvec4 ballot_identity(uint op) {
+    switch (op) {
+    case 2u: return uvec4(1u);
+    case 3u: return uvec4(0x3F800000u);
+    case 4u: return uvec4(0x7FFFFFFFu);
+    case 5u:
+    case 10u: return uvec4(0xFFFFFFFFu);
+    case 6u: return uvec4(0x7F800000u);
+    case 7u: return uvec4(0x80000000u);
+    case 9u: return uvec4(0xFF800000u);
+    default: return uvec4(0u);
+    }
+}
+
+// a op b, word by word, on the bits of uint, int or float values (op numbered
+// as in ballot_identity). Integers wrap.
+uvec4 ballot_combine(uint op, uvec4 a, uvec4 b) {
+    vec4 fa = uintBitsToFloat(a);
+    vec4 fb = uintBitsToFloat(b);
+    ivec4 ia = ivec4(a);
+    ivec4 ib = ivec4(b);
+    switch (op) {
+    case 0u: return a + b;
+    case 1u: return floatBitsToUint(fa + fb);
+    case 2u: return a * b;
+    case 3u: return floatBitsToUint(fa * fb);
+    case 4u: return uvec4(min(ia, ib));
+    case 5u: return min(a, b);
+    case 6u: return floatBitsToUint(min(fa, fb));
+    case 7u: return uvec4(max(ia, ib));
+    case 8u: return max(a, b);
+    case 9u: return floatBitsToUint(max(fa, fb));
+    case 10u: return a & b;
+    case 11u: return a | b;
+    default: return a ^ b;
+    }
+}
+
+// The arithmetic collectives of op (numbered as in ballot_identity) over the
+// active lanes: kind 0 reduces, 1 scans inclusively (lanes at or below this
+// one), 2 exclusively (lanes below). Inactive lanes count as the identity.
+// Each lane's value is first combined with the identity, as the simulator's
+// fold starts from it (for FAdd, -0.0 becomes 0.0). The inclusive scan takes
+// log2(size) exchanges (Hillis-Steele): at step d, each lane combines the
+// value of lane - d, from the half written before that step's barrier, with
+// its own; the lower lanes' values stay on the left. float results are
+// rounded in that tree's order, which may differ from the simulator's. One
+// more exchange gives the reduction (the inclusive value of the subgroup's
+// last lane) and the exclusive scan (that of the lane below; the identity in
+// lane 0). The loop's bound is a constant: every invocation reaches every
+// barrier.
+uvec4 ballot_scan(bool act, uvec4 v, uint op, uint kind) {
+    uvec4 identity = ballot_identity(op);
+    uvec4 x = act ? ballot_combine(op, identity, v) : identity;
+    for (uint d = 1u; d < ballot_subgroup_size; d = d << 1u) {
+        ballot_slots[ballot_half + ballot_index] = x;
+        uint at = ballot_sync();
+        if (ballot_lane >= d && ballot_lane < ballot_count) {
+            x = ballot_combine(op, ballot_slots[at + ballot_base + ballot_lane - d], x);
+        }
+    }
+    ballot_slots[ballot_half + ballot_index] = x;
+    uint at = ballot_sync();
+    // The lane to read: past the subgroup (no lane) for the exclusive scan's
+    // lane 0 and for invocations of no subgroup (a library's guard).
+    uint src = kind == 0u ? ballot_count - 1u : ballot_lane - 1u;
+    uvec4 result = identity;
+    if (src < ballot_count) {
+        result = ballot_slots[at + ballot_base + src];
+    }
+    return kind == 1u ? x : result;
+}
+
 void ballot_init(uint local_invocation_index) {
     ballot_index = local_invocation_index;
     ballot_lane = local_invocation_index % ballot_subgroup_size;
@@ -392,5 +517,555 @@ uint ballotSubgroupBroadcastFirst(bool on, uint value) {
 
 uvec4 ballotSubgroupBroadcastFirst(bool on, uvec4 value) {
     uvec4 result = ballot_broadcast_first(on, value);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupAll(bool on, bool predicate) {
+    bool result = ballot_all(on, predicate);
+    return ballot_overflow ? false : result;
+}
+
+bool ballotSubgroupAny(bool on, bool predicate) {
+    bool result = ballot_any(on, predicate);
+    return ballot_overflow ? false : result;
+}
+
+bool ballotSubgroupAllEqual(bool on, uint value) {
+    bool result = ballot_all_equal(on, uvec4(value, 0u, 0u, 0u), false);
+    return ballot_overflow ? false : result;
+}
+
+bool ballotSubgroupAllEqual(bool on, int value) {
+    bool result = ballot_all_equal(on, uvec4(uint(value), 0u, 0u, 0u), false);
+    return ballot_overflow ? false : result;
+}
+
+bool ballotSubgroupAllEqual(bool on, float value) {
+    bool result = ballot_all_equal(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), true);
+    return ballot_overflow ? false : result;
+}
+
+bool ballotSubgroupAllEqual(bool on, bool value) {
+    bool result = ballot_all_equal(on, uvec4(uint(value), 0u, 0u, 0u), false);
+    return ballot_overflow ? false : result;
+}
+
+bool ballotSubgroupAllEqual(bool on, uvec4 value) {
+    bool result = ballot_all_equal(on, value, false);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupAdd(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 0u, 0u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupAdd(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 0u, 0u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupAdd(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 0u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupMul(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 2u, 0u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupMul(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 0u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupMul(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 0u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+int ballotSubgroupMin(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 4u, 0u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupMin(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 5u, 0u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+float ballotSubgroupMin(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 6u, 0u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+int ballotSubgroupMax(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 7u, 0u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupMax(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 8u, 0u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+float ballotSubgroupMax(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 9u, 0u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupAnd(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 10u, 0u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupAnd(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 0u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupAnd(bool on, bool value) {
+    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 0u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupOr(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 11u, 0u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupOr(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 0u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupOr(bool on, bool value) {
+    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 0u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupXor(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 12u, 0u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupXor(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 0u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupXor(bool on, bool value) {
+    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 0u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupInclusiveAdd(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 0u, 1u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupInclusiveAdd(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 0u, 1u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupInclusiveAdd(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 1u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupInclusiveMul(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 2u, 1u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupInclusiveMul(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 1u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupInclusiveMul(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 1u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+int ballotSubgroupInclusiveMin(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 4u, 1u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupInclusiveMin(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 5u, 1u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+float ballotSubgroupInclusiveMin(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 6u, 1u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+int ballotSubgroupInclusiveMax(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 7u, 1u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupInclusiveMax(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 8u, 1u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+float ballotSubgroupInclusiveMax(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 9u, 1u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupInclusiveAnd(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 10u, 1u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupInclusiveAnd(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupInclusiveAnd(bool on, bool value) {
+    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupInclusiveOr(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 11u, 1u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupInclusiveOr(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupInclusiveOr(bool on, bool value) {
+    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupInclusiveXor(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 12u, 1u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupInclusiveXor(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupInclusiveXor(bool on, bool value) {
+    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupExclusiveAdd(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 0u, 2u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupExclusiveAdd(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 0u, 2u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupExclusiveAdd(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 2u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupExclusiveMul(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 2u, 2u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupExclusiveMul(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 2u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupExclusiveMul(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 2u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+int ballotSubgroupExclusiveMin(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 4u, 2u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupExclusiveMin(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 5u, 2u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+float ballotSubgroupExclusiveMin(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 6u, 2u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+int ballotSubgroupExclusiveMax(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 7u, 2u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupExclusiveMax(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 8u, 2u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+float ballotSubgroupExclusiveMax(bool on, float value) {
+    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 9u, 2u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupExclusiveAnd(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 10u, 2u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupExclusiveAnd(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 2u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupExclusiveAnd(bool on, bool value) {
+    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 2u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupExclusiveOr(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 11u, 2u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupExclusiveOr(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 2u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupExclusiveOr(bool on, bool value) {
+    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 2u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupExclusiveXor(bool on, uint value) {
+    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 12u, 2u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupExclusiveXor(bool on, int value) {
+    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 2u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupExclusiveXor(bool on, bool value) {
+    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 2u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uint ballotSubgroupShuffle(bool on, uint value, uint id) {
+    uint result = ballot_broadcast(on, uvec4(value, 0u, 0u, 0u), id).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupShuffle(bool on, int value, uint id) {
+    int result = int(ballot_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), id).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupShuffle(bool on, float value, uint id) {
+    float result = uintBitsToFloat(ballot_broadcast(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), id).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupShuffle(bool on, bool value, uint id) {
+    bool result = (ballot_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), id).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uvec4 ballotSubgroupShuffle(bool on, uvec4 value, uint id) {
+    uvec4 result = ballot_broadcast(on, value, id);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupShuffleXor(bool on, uint value, uint mask) {
+    uint result = ballot_shuffle_xor(on, uvec4(value, 0u, 0u, 0u), mask).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupShuffleXor(bool on, int value, uint mask) {
+    int result = int(ballot_shuffle_xor(on, uvec4(uint(value), 0u, 0u, 0u), mask).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupShuffleXor(bool on, float value, uint mask) {
+    float result = uintBitsToFloat(ballot_shuffle_xor(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), mask).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupShuffleXor(bool on, bool value, uint mask) {
+    bool result = (ballot_shuffle_xor(on, uvec4(uint(value), 0u, 0u, 0u), mask).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uvec4 ballotSubgroupShuffleXor(bool on, uvec4 value, uint mask) {
+    uvec4 result = ballot_shuffle_xor(on, value, mask);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupShuffleUp(bool on, uint value, uint delta) {
+    uint result = ballot_shuffle_up(on, uvec4(value, 0u, 0u, 0u), delta).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupShuffleUp(bool on, int value, uint delta) {
+    int result = int(ballot_shuffle_up(on, uvec4(uint(value), 0u, 0u, 0u), delta).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupShuffleUp(bool on, float value, uint delta) {
+    float result = uintBitsToFloat(ballot_shuffle_up(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), delta).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupShuffleUp(bool on, bool value, uint delta) {
+    bool result = (ballot_shuffle_up(on, uvec4(uint(value), 0u, 0u, 0u), delta).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uvec4 ballotSubgroupShuffleUp(bool on, uvec4 value, uint delta) {
+    uvec4 result = ballot_shuffle_up(on, value, delta);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupShuffleDown(bool on, uint value, uint delta) {
+    uint result = ballot_shuffle_down(on, uvec4(value, 0u, 0u, 0u), delta).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupShuffleDown(bool on, int value, uint delta) {
+    int result = int(ballot_shuffle_down(on, uvec4(uint(value), 0u, 0u, 0u), delta).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupShuffleDown(bool on, float value, uint delta) {
+    float result = uintBitsToFloat(ballot_shuffle_down(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), delta).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupShuffleDown(bool on, bool value, uint delta) {
+    bool result = (ballot_shuffle_down(on, uvec4(uint(value), 0u, 0u, 0u), delta).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uvec4 ballotSubgroupShuffleDown(bool on, uvec4 value, uint delta) {
+    uvec4 result = ballot_shuffle_down(on, value, delta);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupQuadBroadcast(bool on, uint value, uint index) {
+    uint result = ballot_quad_broadcast(on, uvec4(value, 0u, 0u, 0u), index).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupQuadBroadcast(bool on, int value, uint index) {
+    int result = int(ballot_quad_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), index).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupQuadBroadcast(bool on, float value, uint index) {
+    float result = uintBitsToFloat(ballot_quad_broadcast(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), index).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupQuadBroadcast(bool on, bool value, uint index) {
+    bool result = (ballot_quad_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), index).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uvec4 ballotSubgroupQuadBroadcast(bool on, uvec4 value, uint index) {
+    uvec4 result = ballot_quad_broadcast(on, value, index);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupQuadSwapHorizontal(bool on, uint value) {
+    uint result = ballot_quad_swap(on, uvec4(value, 0u, 0u, 0u), 1u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupQuadSwapHorizontal(bool on, int value) {
+    int result = int(ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 1u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupQuadSwapHorizontal(bool on, float value) {
+    float result = uintBitsToFloat(ballot_quad_swap(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupQuadSwapHorizontal(bool on, bool value) {
+    bool result = (ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 1u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uvec4 ballotSubgroupQuadSwapHorizontal(bool on, uvec4 value) {
+    uvec4 result = ballot_quad_swap(on, value, 1u);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupQuadSwapVertical(bool on, uint value) {
+    uint result = ballot_quad_swap(on, uvec4(value, 0u, 0u, 0u), 2u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupQuadSwapVertical(bool on, int value) {
+    int result = int(ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 2u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupQuadSwapVertical(bool on, float value) {
+    float result = uintBitsToFloat(ballot_quad_swap(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 2u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupQuadSwapVertical(bool on, bool value) {
+    bool result = (ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 2u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uvec4 ballotSubgroupQuadSwapVertical(bool on, uvec4 value) {
+    uvec4 result = ballot_quad_swap(on, value, 2u);
+    return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
+}
+
+uint ballotSubgroupQuadSwapDiagonal(bool on, uint value) {
+    uint result = ballot_quad_swap(on, uvec4(value, 0u, 0u, 0u), 3u).x;
+    return ballot_overflow ? 0xFFFFFFFFu : result;
+}
+
+int ballotSubgroupQuadSwapDiagonal(bool on, int value) {
+    int result = int(ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 3u).x);
+    return ballot_overflow ? int(0xFFFFFFFFu) : result;
+}
+
+float ballotSubgroupQuadSwapDiagonal(bool on, float value) {
+    float result = uintBitsToFloat(ballot_quad_swap(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u).x);
+    return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
+}
+
+bool ballotSubgroupQuadSwapDiagonal(bool on, bool value) {
+    bool result = (ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 3u).x != 0u);
+    return ballot_overflow ? false : result;
+}
+
+uvec4 ballotSubgroupQuadSwapDiagonal(bool on, uvec4 value) {
+    uvec4 result = ballot_quad_swap(on, value, 3u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }

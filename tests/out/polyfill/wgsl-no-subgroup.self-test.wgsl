@@ -11,25 +11,33 @@
 // Subgroups of 32 invocations are emulated in workgroup memory, for a workgroup
 // of 64 invocations (e.g. 64x1x1; the shader's workgroup must have exactly that
 // many: invocations past them get failure values, all bits set (0xFFFFFFFF)
-// from the functions that return masks and numbers, false from the others):
-// virtual subgroup k is the invocations with local invocation index in k * 32
-// .. k * 32 + 32; the last is partial if 32 does not divide 64. Ballot, Elect,
-// Broadcast and BroadcastFirst take `on` first, whether the invocation is
-// active, and hold barriers: EVERY invocation of the workgroup must call them,
-// in workgroup-uniform control flow, passing on = false where it would not have
-// called them. The other functions are lane-local: call them anywhere.
+// from the functions that return masks and numbers (-1 from int ones, a NaN
+// from float ones), false from the others): virtual subgroup k is the
+// invocations with local invocation index in k * 32 .. k * 32 + 32; the last is
+// partial if 32 does not divide 64. Ballot, Elect, Broadcast, BroadcastFirst,
+// the votes, arithmetic, shuffles and quads take `on` first, whether the
+// invocation is active, and hold barriers: EVERY invocation of the workgroup
+// must call them, in workgroup-uniform control flow, passing on = false where
+// it would not have called them. The other functions are lane-local: call them
+// anywhere.
 //
 // Names: the GLSL ones (subgroupBallot, subgroupBallotFindMSB, …), shadowing
 // WGSL's built-ins; built-in variables become functions without gl_
 // (subgroupEqMask()). Broadcasts take u32 values, and vec4<u32> ones under
 // subgroupBroadcastVec4 / subgroupBroadcastFirstVec4; Broadcast's id need not
-// be a constant.
+// be a constant. The votes take bool; AllEqual, arithmetic, shuffles and quads
+// take u32 under the GLSL name and the other types under a suffix: I32, F32,
+// Vec4 (AllEqual also Bool; Min and Max of u32, i32, f32; And, Or, Xor of u32,
+// i32): subgroupAddF32, subgroupShuffleXorVec4.
 //
 // Where the spec leaves a result undefined, these functions return: FindLSB /
 // FindMSB with no bit below the subgroup size: 0xFFFFFFFF; BitExtract at or
 // above the size: false; InverseBallot of a value that differs across lanes:
-// each lane's own bit; Broadcast from an inactive lane or one at or above the
-// size, and BroadcastFirst with no active lane: the caller's own value.
+// each lane's own bit; Broadcast, Shuffle, ShuffleXor, ShuffleUp, ShuffleDown,
+// QuadBroadcast and the quad swaps from an inactive lane or one outside the
+// subgroup, and BroadcastFirst with no active lane: the caller's own value.
+// Arithmetic on float rounds in the emulation's order (a tree of log2(size)
+// levels).
 //
 // Names starting with ballot_ are the library's own.
 
@@ -84,6 +92,12 @@ fn ballot_init(local_invocation_index: u32) {
 
 // Whether this invocation is past the workgroup the library was written for.
 var<private> ballot_overflow: bool;
+
+// An f32 from its bits. A function call is never a constant expression, and
+// a constant NaN or infinity is a shader-creation error.
+fn ballot_f32_bits(bits: u32) -> f32 {
+    return bitcast<f32>(bits);
+}
 
 // SubgroupMask::first(n): bits 0..n, saturating at 128.
 fn ballot_mask_first(n: u32) -> vec4<u32> {
@@ -351,6 +365,137 @@ fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
     return result;
 }
 
+// subgroupAll(predicate): whether no active lane's predicate fails.
+fn ballot_all(on: bool, predicate: bool) -> bool {
+    return all((ballot_gather(ballot_share((on && !predicate))) == vec4<u32>(0u)));
+}
+
+// subgroupAny(predicate): whether some active lane's predicate holds.
+fn ballot_any(on: bool, predicate: bool) -> bool {
+    return any((ballot_gather(ballot_share((on && predicate))) != vec4<u32>(0u)));
+}
+
+// subgroupAllEqual(value): whether every active lane holds the lowest active
+// lane's value, compared as f32 (ordered: -0.0 equals 0.0, a NaN nothing)
+// where is_float, otherwise bit for bit.
+fn ballot_all_equal(on: bool, value: vec4<u32>, is_float: bool) -> bool {
+    let first = ballot_broadcast_first(on, value);
+    let same_float = all((bitcast<vec4<f32>>(value) == bitcast<vec4<f32>>(first)));
+    return ballot_all(on, select(all((value == first)), same_float, is_float));
+}
+
+// subgroupShuffleXor(value, mask): the value of lane own ^ mask; the caller's
+// own where that lane is inactive or missing (undefined in the spec).
+fn ballot_shuffle_xor(on: bool, value: vec4<u32>, mask: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, (ballot_lane ^ mask));
+}
+
+// subgroupShuffleUp(value, delta): the value of lane own - delta; the
+// caller's own where that lane is below 0, inactive or missing (undefined).
+fn ballot_shuffle_up(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane - delta), (delta <= ballot_lane)));
+}
+
+// subgroupShuffleDown(value, delta): the value of lane own + delta; the
+// caller's own where that lane is at or above the size, or inactive
+// (undefined). A delta that would wrap is out of range too.
+fn ballot_shuffle_down(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane + delta), (delta < ballot_subgroup_size)));
+}
+
+// subgroupQuadBroadcast(value, index): the value of lane index of this lane's
+// quad (lanes 4k..4k + 3); the caller's own where that lane is inactive or
+// missing, or index is 4 or more (undefined).
+fn ballot_quad_broadcast(on: bool, value: vec4<u32>, index: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, ((ballot_lane & ~3u) + index), (index < 4u)));
+}
+
+// subgroupQuadSwapHorizontal / Vertical / Diagonal (k = 1, 2, 3): the value of
+// lane own ^ k; the caller's own where that lane is inactive or missing
+// (undefined).
+fn ballot_quad_swap(on: bool, value: vec4<u32>, k: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, (ballot_lane ^ k));
+}
+
+// The identity of arithmetic operation op (0 IAdd, 1 FAdd, 2 IMul, 3 FMul,
+// 4 SMin, 5 UMin, 6 FMin, 7 SMax, 8 UMax, 9 FMax, 10 And, 11 Or, 12 Xor), in
+// every word: the result over no lane.
+fn ballot_identity(op: u32) -> vec4<u32> {
+    switch op {
+        case 2u: { return vec4<u32>(1u); }
+        case 3u: { return vec4<u32>(0x3f800000u); }
+        case 4u: { return vec4<u32>(0x7fffffffu); }
+        case 5u, 10u: { return vec4<u32>(0xffffffffu); }
+        case 6u: { return vec4<u32>(0x7f800000u); }
+        case 7u: { return vec4<u32>(0x80000000u); }
+        case 9u: { return vec4<u32>(0xff800000u); }
+        default: { return vec4<u32>(0u); }
+    }
+}
+
+// a op b, word by word, on the bits of u32, i32 or f32 values (op numbered as
+// in ballot_identity). Integers wrap.
+fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    let fa = bitcast<vec4<f32>>(a);
+    let fb = bitcast<vec4<f32>>(b);
+    let ia = bitcast<vec4<i32>>(a);
+    let ib = bitcast<vec4<i32>>(b);
+    switch op {
+        case 0u: { return (a + b); }
+        case 1u: { return bitcast<vec4<u32>>((fa + fb)); }
+        case 2u: { return (a * b); }
+        case 3u: { return bitcast<vec4<u32>>((fa * fb)); }
+        case 4u: { return bitcast<vec4<u32>>(min(ia, ib)); }
+        case 5u: { return min(a, b); }
+        case 6u: { return bitcast<vec4<u32>>(min(fa, fb)); }
+        case 7u: { return bitcast<vec4<u32>>(max(ia, ib)); }
+        case 8u: { return max(a, b); }
+        case 9u: { return bitcast<vec4<u32>>(max(fa, fb)); }
+        case 10u: { return (a & b); }
+        case 11u: { return (a | b); }
+        default: { return (a ^ b); }
+    }
+}
+
+// The arithmetic collectives of op (numbered as in ballot_identity) over the
+// active lanes: kind 0 reduces, 1 scans inclusively (lanes at or below this
+// one), 2 exclusively (lanes below). Inactive lanes count as the identity.
+// Each lane's value is first combined with the identity, as the simulator's
+// fold starts from it (for FAdd, -0.0 becomes 0.0). The inclusive scan takes
+// log2(size) exchanges (Hillis-Steele): at step d, each lane combines the
+// value of lane - d, from the half of the values written before that step's
+// barrier, with its own; the lower lanes' values stay on the left. f32 results
+// are rounded in that tree's order, which may differ from the simulator's.
+// One more exchange gives the reduction (the inclusive value of the
+// subgroup's last lane) and the exclusive scan (that of the lane below; the
+// identity in lane 0). The loop's bound is a constant, so that every
+// invocation reaches every barrier, as uniformity analysis can prove.
+fn ballot_scan(on: bool, value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
+    var x = select(identity, ballot_combine(op, identity, value), on);
+    for (var d = 1u; d < ballot_subgroup_size; d = (d << 1u)) {
+        let half = ballot_half;
+        ballot_half = (ballot_exchange_size - half);
+        ballot_values[(half + ballot_index)] = x;
+        workgroupBarrier();
+        if ((ballot_lane >= d) && (ballot_lane < ballot_count)) {
+            x = ballot_combine(op, ballot_values[(((half + ballot_base) + ballot_lane) - d)], x);
+        }
+    }
+    let half = ballot_half;
+    ballot_half = (ballot_exchange_size - half);
+    ballot_values[(half + ballot_index)] = x;
+    workgroupBarrier();
+    // The lane to read: past the subgroup (no lane) for the exclusive scan's
+    // lane 0 and for invocations of no subgroup (a library's guard).
+    let src = select((ballot_lane - 1u), (ballot_count - 1u), (kind == 0u));
+    var result = identity;
+    if (src < ballot_count) {
+        result = ballot_values[((half + ballot_base) + src)];
+    }
+    return select(result, x, (kind == 1u));
+}
+
 // The public functions, under the GLSL names of what they replace.
 
 fn subgroupBallot(on: bool, predicate: bool) -> vec4<u32> {
@@ -425,8 +570,380 @@ fn subgroupBroadcastFirstVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
     return select(ballot_broadcast_first(on, value), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
+fn subgroupAll(on: bool, predicate: bool) -> bool {
+    return select(ballot_all(on, predicate), false, ballot_overflow);
+}
+
+fn subgroupAny(on: bool, predicate: bool) -> bool {
+    return select(ballot_any(on, predicate), false, ballot_overflow);
+}
+
+fn subgroupAllEqual(on: bool, value: u32) -> bool {
+    return select(ballot_all_equal(on, vec4<u32>((value), 0u, 0u, 0u), false), false, ballot_overflow);
+}
+
+fn subgroupAllEqualI32(on: bool, value: i32) -> bool {
+    return select(ballot_all_equal(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), false), false, ballot_overflow);
+}
+
+fn subgroupAllEqualF32(on: bool, value: f32) -> bool {
+    return select(ballot_all_equal(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), true), false, ballot_overflow);
+}
+
+fn subgroupAllEqualBool(on: bool, value: bool) -> bool {
+    return select(ballot_all_equal(on, vec4<u32>(u32(value), 0u, 0u, 0u), false), false, ballot_overflow);
+}
+
+fn subgroupAllEqualVec4(on: bool, value: vec4<u32>) -> bool {
+    return select(ballot_all_equal(on, value, false), false, ballot_overflow);
+}
+
+fn subgroupAdd(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 0u, 0u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupAddI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 0u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupAddF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 0u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupMul(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 0u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupMulI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupMulF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 0u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupMinI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupMin(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 5u, 0u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupMinF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 0u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupMaxI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupMax(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 8u, 0u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupMaxF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 0u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupAnd(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 10u, 0u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupAndI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupOr(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 11u, 0u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupOrI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupXor(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 12u, 0u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupXorI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveAdd(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 0u, 1u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupInclusiveAddI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 0u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveAddF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveMul(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 1u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupInclusiveMulI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveMulF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveMinI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveMin(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 5u, 1u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupInclusiveMinF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveMaxI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveMax(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 8u, 1u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupInclusiveMaxF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveAnd(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 10u, 1u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupInclusiveAndI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveOr(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 11u, 1u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupInclusiveOrI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupInclusiveXor(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 12u, 1u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupInclusiveXorI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveAdd(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 0u, 2u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupExclusiveAddI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 0u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveAddF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveMul(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 2u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupExclusiveMulI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveMulF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveMinI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveMin(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 5u, 2u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupExclusiveMinF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveMaxI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveMax(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 8u, 2u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupExclusiveMaxF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveAnd(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 10u, 2u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupExclusiveAndI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveOr(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 11u, 2u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupExclusiveOrI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupExclusiveXor(on: bool, value: u32) -> u32 {
+    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 12u, 2u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupExclusiveXorI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffle(on: bool, value: u32, id: u32) -> u32 {
+    return select(ballot_broadcast(on, vec4<u32>((value), 0u, 0u, 0u), id).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupShuffleI32(on: bool, value: i32, id: u32) -> i32 {
+    return select(bitcast<i32>(ballot_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), id).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleF32(on: bool, value: f32, id: u32) -> f32 {
+    return select(bitcast<f32>(ballot_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), id).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleVec4(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
+    return select(ballot_broadcast(on, value, id), vec4<u32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleXor(on: bool, value: u32, mask: u32) -> u32 {
+    return select(ballot_shuffle_xor(on, vec4<u32>((value), 0u, 0u, 0u), mask).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupShuffleXorI32(on: bool, value: i32, mask: u32) -> i32 {
+    return select(bitcast<i32>(ballot_shuffle_xor(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), mask).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleXorF32(on: bool, value: f32, mask: u32) -> f32 {
+    return select(bitcast<f32>(ballot_shuffle_xor(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), mask).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleXorVec4(on: bool, value: vec4<u32>, mask: u32) -> vec4<u32> {
+    return select(ballot_shuffle_xor(on, value, mask), vec4<u32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleUp(on: bool, value: u32, delta: u32) -> u32 {
+    return select(ballot_shuffle_up(on, vec4<u32>((value), 0u, 0u, 0u), delta).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupShuffleUpI32(on: bool, value: i32, delta: u32) -> i32 {
+    return select(bitcast<i32>(ballot_shuffle_up(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleUpF32(on: bool, value: f32, delta: u32) -> f32 {
+    return select(bitcast<f32>(ballot_shuffle_up(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleUpVec4(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
+    return select(ballot_shuffle_up(on, value, delta), vec4<u32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleDown(on: bool, value: u32, delta: u32) -> u32 {
+    return select(ballot_shuffle_down(on, vec4<u32>((value), 0u, 0u, 0u), delta).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupShuffleDownI32(on: bool, value: i32, delta: u32) -> i32 {
+    return select(bitcast<i32>(ballot_shuffle_down(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleDownF32(on: bool, value: f32, delta: u32) -> f32 {
+    return select(bitcast<f32>(ballot_shuffle_down(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupShuffleDownVec4(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
+    return select(ballot_shuffle_down(on, value, delta), vec4<u32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadBroadcast(on: bool, value: u32, index: u32) -> u32 {
+    return select(ballot_quad_broadcast(on, vec4<u32>((value), 0u, 0u, 0u), index).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupQuadBroadcastI32(on: bool, value: i32, index: u32) -> i32 {
+    return select(bitcast<i32>(ballot_quad_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), index).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadBroadcastF32(on: bool, value: f32, index: u32) -> f32 {
+    return select(bitcast<f32>(ballot_quad_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), index).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadBroadcastVec4(on: bool, value: vec4<u32>, index: u32) -> vec4<u32> {
+    return select(ballot_quad_broadcast(on, value, index), vec4<u32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadSwapHorizontal(on: bool, value: u32) -> u32 {
+    return select(ballot_quad_swap(on, vec4<u32>((value), 0u, 0u, 0u), 1u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupQuadSwapHorizontalI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadSwapHorizontalF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadSwapHorizontalVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
+    return select(ballot_quad_swap(on, value, 1u), vec4<u32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadSwapVertical(on: bool, value: u32) -> u32 {
+    return select(ballot_quad_swap(on, vec4<u32>((value), 0u, 0u, 0u), 2u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupQuadSwapVerticalI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadSwapVerticalF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadSwapVerticalVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
+    return select(ballot_quad_swap(on, value, 2u), vec4<u32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadSwapDiagonal(on: bool, value: u32) -> u32 {
+    return select(ballot_quad_swap(on, vec4<u32>((value), 0u, 0u, 0u), 3u).x, 0xffffffffu, ballot_overflow);
+}
+
+fn subgroupQuadSwapDiagonalI32(on: bool, value: i32) -> i32 {
+    return select(bitcast<i32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadSwapDiagonalF32(on: bool, value: f32) -> f32 {
+    return select(bitcast<f32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+}
+
+fn subgroupQuadSwapDiagonalVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
+    return select(ballot_quad_swap(on, value, 3u), vec4<u32>(0xffffffffu), ballot_overflow);
+}
+
 // Self-test: not part of the library. It calls every function and writes
-// 10 records per invocation to binding 0 (see ballot::polyfill).
+// 20 records per invocation to binding 0 (see ballot::polyfill).
 @group(0) @binding(0) var<storage, read_write> ballot_self_test: array<vec4<u32>>;
 
 @compute @workgroup_size(64, 1, 1)
@@ -440,7 +957,7 @@ fn main(
     let size = ballot_size;
     let workgroup = ((workgroup_id.x + (workgroup_id.y * num_workgroups.x)) + ((workgroup_id.z * num_workgroups.x) * num_workgroups.y));
     let g = ((workgroup * 64u) + local_index);
-    let at = (g * 10u);
+    let at = (g * 20u);
     let even = ((lane & 1u) == 0u);
     let b = subgroupBallot(true, even);
     let elected = subgroupElect(true);
@@ -463,4 +980,21 @@ fn main(
     ballot_self_test[(at + 7u)] = subgroupLtMask();
     ballot_self_test[(at + 8u)] = vec4<u32>(first, from0, split, lane);
     ballot_self_test[(at + 9u)] = vec4<u32>(size, subgroupBallotFindLSB(vec4<u32>(0u)), subgroupBallotFindMSB(vec4<u32>(0u)), select(0u, 1u, subgroupBallotBitExtract(vec4<u32>(0xffffffffu), size)));
+    ballot_self_test[(at + 10u)] = vec4<u32>(((select(0u, 1u, subgroupAll(true, (lane < size))) << 0u) | (select(0u, 1u, subgroupAll(true, even)) << 1u) | (select(0u, 1u, subgroupAny(true, even)) << 2u) | (select(0u, 1u, subgroupAny(true, (lane >= size))) << 3u)), ((select(0u, 1u, subgroupAllEqual(true, size)) << 0u) | (select(0u, 1u, subgroupAllEqual(true, lane)) << 1u) | (select(0u, 1u, subgroupAllEqualI32(true, -1i)) << 2u) | (select(0u, 1u, subgroupAllEqualF32(true, 1.5f)) << 3u) | (select(0u, 1u, subgroupAllEqualBool(true, true)) << 4u) | (select(0u, 1u, subgroupAllEqualVec4(true, b)) << 5u) | (select(0u, 1u, subgroupAllEqualF32(true, f32(lane))) << 6u)), subgroupAdd(true, g), subgroupInclusiveAdd(true, g));
+    ballot_self_test[(at + 11u)] = vec4<u32>(subgroupExclusiveAdd(true, g), subgroupMin(true, g), subgroupInclusiveMax(true, g), subgroupExclusiveXor(true, g));
+    ballot_self_test[(at + 12u)] = vec4<u32>(bitcast<u32>(subgroupAddF32(true, f32(lane))), bitcast<u32>(subgroupInclusiveMinF32(true, f32((size - lane)))), bitcast<u32>(subgroupMaxI32(true, (i32(lane) - 5i))), bitcast<u32>(subgroupExclusiveAndI32(true, (~i32(lane)))));
+    ballot_self_test[(at + 13u)] = vec4<u32>(subgroupMul(true, (1u + (lane & 1u))), subgroupInclusiveMul(true, (1u + (lane & 1u))), subgroupExclusiveOr(true, (1u << (lane & 31u))), subgroupInclusiveAnd(true, (~(1u << (lane & 31u)))));
+    ballot_self_test[(at + 14u)] = vec4<u32>(bitcast<u32>(subgroupExclusiveMulF32(true, f32((1u + (lane & 1u))))), bitcast<u32>(subgroupInclusiveMinI32(true, (5i - i32(lane)))), bitcast<u32>(subgroupExclusiveMaxF32(true, (-f32(lane)))), bitcast<u32>(subgroupXorI32(true, i32(lane))));
+    ballot_self_test[(at + 15u)] = vec4<u32>(subgroupShuffle(true, g, ((lane + 1u) % size)), subgroupShuffleXor(true, g, (1u % size)), subgroupShuffleUp(true, g, min(1u, lane)), subgroupShuffleDown(true, g, select(0u, 1u, ((lane + 1u) < size))));
+    ballot_self_test[(at + 16u)] = vec4<u32>(subgroupQuadBroadcast(true, g, 1u), subgroupQuadSwapHorizontal(true, g), subgroupQuadSwapVertical(true, g), subgroupQuadSwapDiagonal(true, g));
+    ballot_self_test[(at + 18u)] = vec4<u32>(subgroupAnd(true, (~(1u << (lane & 31u)))), subgroupOr(true, (1u << (lane & 31u))), subgroupInclusiveOr(true, (1u << (lane & 31u))), subgroupInclusiveXor(true, g));
+    ballot_self_test[(at + 19u)] = vec4<u32>(subgroupExclusiveMin(true, g), subgroupExclusiveMax(true, g), subgroupExclusiveMul(true, (1u + (lane & 1u))), subgroupInclusiveMin(true, g));
+    let inside_scan = subgroupInclusiveAdd(inside, 1u);
+    let inside_sum = subgroupAdd(inside, 1u);
+    let inside_xor = subgroupShuffleXor(inside, g, 1u);
+    let inside_votes = ((select(0u, 1u, subgroupAll(inside, even)) << 0u) | (select(0u, 1u, subgroupAny(inside, (lane == 3u))) << 1u));
+    ballot_self_test[(at + 17u)] = vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+    if ((lane & 2u) != 0u) {
+        ballot_self_test[(at + 17u)] = vec4<u32>(inside_scan, inside_sum, inside_xor, inside_votes);
+    }
 }

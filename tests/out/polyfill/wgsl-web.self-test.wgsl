@@ -15,8 +15,10 @@
 //
 // Names: the GLSL ones (subgroupBallotFindMSB, subgroupElect(), …); built-in
 // variables become functions without gl_ (subgroupEqMask()). subgroupBallot,
-// subgroupBroadcast and subgroupBroadcastFirst are WGSL's own, so their
-// undefined cases are the driver's.
+// the broadcasts, votes, shuffles, quads, reductions and the scans of Add and
+// Mul are WGSL's own, so their undefined cases are the driver's. WGSL lacks
+// subgroupAllEqual and the other scans: they take u32 values, and others under
+// a suffix (subgroupAllEqualF32, subgroupInclusiveMinI32, …).
 //
 // Where the spec leaves a result undefined, these functions return: FindLSB /
 // FindMSB with no bit below the subgroup size: 0xFFFFFFFF; BitExtract at or
@@ -181,6 +183,84 @@ fn ballot_elect() -> bool {
     return (subgroupBroadcastFirst(ballot_lane) == ballot_lane);
 }
 
+// subgroupAllEqual(value), which WGSL lacks: whether every active lane holds
+// the lowest active lane's value, compared as f32 (ordered: -0.0 equals 0.0,
+// a NaN nothing) where is_float, otherwise bit for bit.
+fn ballot_all_equal(value: vec4<u32>, is_float: bool) -> bool {
+    let first = subgroupBroadcastFirst(value);
+    let same_float = all((bitcast<vec4<f32>>(value) == bitcast<vec4<f32>>(first)));
+    return subgroupAll(select(all((value == first)), same_float, is_float));
+}
+
+// The identity of arithmetic operation op (0 IAdd, 1 FAdd, 2 IMul, 3 FMul,
+// 4 SMin, 5 UMin, 6 FMin, 7 SMax, 8 UMax, 9 FMax, 10 And, 11 Or, 12 Xor), in
+// every word: the result over no lane.
+fn ballot_identity(op: u32) -> vec4<u32> {
+    switch op {
+        case 2u: { return vec4<u32>(1u); }
+        case 3u: { return vec4<u32>(0x3f800000u); }
+        case 4u: { return vec4<u32>(0x7fffffffu); }
+        case 5u, 10u: { return vec4<u32>(0xffffffffu); }
+        case 6u: { return vec4<u32>(0x7f800000u); }
+        case 7u: { return vec4<u32>(0x80000000u); }
+        case 9u: { return vec4<u32>(0xff800000u); }
+        default: { return vec4<u32>(0u); }
+    }
+}
+
+// a op b, word by word, on the bits of u32, i32 or f32 values (op numbered as
+// in ballot_identity). Integers wrap.
+fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    let fa = bitcast<vec4<f32>>(a);
+    let fb = bitcast<vec4<f32>>(b);
+    let ia = bitcast<vec4<i32>>(a);
+    let ib = bitcast<vec4<i32>>(b);
+    switch op {
+        case 0u: { return (a + b); }
+        case 1u: { return bitcast<vec4<u32>>((fa + fb)); }
+        case 2u: { return (a * b); }
+        case 3u: { return bitcast<vec4<u32>>((fa * fb)); }
+        case 4u: { return bitcast<vec4<u32>>(min(ia, ib)); }
+        case 5u: { return min(a, b); }
+        case 6u: { return bitcast<vec4<u32>>(min(fa, fb)); }
+        case 7u: { return bitcast<vec4<u32>>(max(ia, ib)); }
+        case 8u: { return max(a, b); }
+        case 9u: { return bitcast<vec4<u32>>(max(fa, fb)); }
+        case 10u: { return (a & b); }
+        case 11u: { return (a | b); }
+        default: { return (a ^ b); }
+    }
+}
+
+// The scans WGSL lacks (Min, Max, And, Or, Xor) of op (numbered as in
+// ballot_identity): kind 1 scans inclusively (lanes at or below this one), 2
+// exclusively (lanes below), 0 reduces. Every active lane walks the same
+// ballot of the active lanes, lowest first, and shuffles each one's value,
+// so that every shuffle reads an active lane and every active lane takes
+// part in it; each lane combines those it covers, from the identity in
+// ascending lane order, as the simulator does.
+fn ballot_scan(value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
+    var result = ballot_identity(op);
+    var lanes = subgroupBallot(true);
+    loop {
+        if (all((lanes == vec4<u32>(0u)))) {
+            break;
+        }
+        // The lowest lane left, and its bit cleared.
+        let t = firstTrailingBit(lanes);
+        var src = (96u + t.w);
+        src = select(src, (64u + t.z), (lanes.z != 0u));
+        src = select(src, (32u + t.y), (lanes.y != 0u));
+        src = select(src, t.x, (lanes.x != 0u));
+        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
+        let v = subgroupShuffle(value, src);
+        if ((kind == 0u) || (src < ballot_lane) || ((src == ballot_lane) && (kind == 1u))) {
+            result = ballot_combine(op, result, v);
+        }
+    }
+    return result;
+}
+
 // The public functions, under the GLSL names of what they replace.
 
 fn subgroupInverseBallot(value: vec4<u32>) -> bool {
@@ -235,8 +315,124 @@ fn subgroupElect() -> bool {
     return ballot_elect();
 }
 
+fn subgroupAllEqual(value: u32) -> bool {
+    return ballot_all_equal(vec4<u32>((value), 0u, 0u, 0u), false);
+}
+
+fn subgroupAllEqualI32(value: i32) -> bool {
+    return ballot_all_equal(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), false);
+}
+
+fn subgroupAllEqualF32(value: f32) -> bool {
+    return ballot_all_equal(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), true);
+}
+
+fn subgroupAllEqualBool(value: bool) -> bool {
+    return ballot_all_equal(vec4<u32>(u32(value), 0u, 0u, 0u), false);
+}
+
+fn subgroupAllEqualVec4(value: vec4<u32>) -> bool {
+    return ballot_all_equal(value, false);
+}
+
+fn subgroupInclusiveMinI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 1u).x);
+}
+
+fn subgroupInclusiveMin(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 5u, 1u).x;
+}
+
+fn subgroupInclusiveMinF32(value: f32) -> f32 {
+    return bitcast<f32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 1u).x);
+}
+
+fn subgroupInclusiveMaxI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 1u).x);
+}
+
+fn subgroupInclusiveMax(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 8u, 1u).x;
+}
+
+fn subgroupInclusiveMaxF32(value: f32) -> f32 {
+    return bitcast<f32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 1u).x);
+}
+
+fn subgroupInclusiveAnd(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 10u, 1u).x;
+}
+
+fn subgroupInclusiveAndI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 1u).x);
+}
+
+fn subgroupInclusiveOr(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 11u, 1u).x;
+}
+
+fn subgroupInclusiveOrI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 1u).x);
+}
+
+fn subgroupInclusiveXor(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 12u, 1u).x;
+}
+
+fn subgroupInclusiveXorI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 1u).x);
+}
+
+fn subgroupExclusiveMinI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 2u).x);
+}
+
+fn subgroupExclusiveMin(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 5u, 2u).x;
+}
+
+fn subgroupExclusiveMinF32(value: f32) -> f32 {
+    return bitcast<f32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 2u).x);
+}
+
+fn subgroupExclusiveMaxI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 2u).x);
+}
+
+fn subgroupExclusiveMax(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 8u, 2u).x;
+}
+
+fn subgroupExclusiveMaxF32(value: f32) -> f32 {
+    return bitcast<f32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 2u).x);
+}
+
+fn subgroupExclusiveAnd(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 10u, 2u).x;
+}
+
+fn subgroupExclusiveAndI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 2u).x);
+}
+
+fn subgroupExclusiveOr(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 11u, 2u).x;
+}
+
+fn subgroupExclusiveOrI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 2u).x);
+}
+
+fn subgroupExclusiveXor(value: u32) -> u32 {
+    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 12u, 2u).x;
+}
+
+fn subgroupExclusiveXorI32(value: i32) -> i32 {
+    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 2u).x);
+}
+
 // Self-test: not part of the library. It calls every function and writes
-// 10 records per invocation to binding 0 (see ballot::polyfill).
+// 20 records per invocation to binding 0 (see ballot::polyfill).
 @group(0) @binding(0) var<storage, read_write> ballot_self_test: array<vec4<u32>>;
 
 @compute @workgroup_size(64, 1, 1)
@@ -252,7 +448,7 @@ fn main(
     let size = ballot_size;
     let workgroup = ((workgroup_id.x + (workgroup_id.y * num_workgroups.x)) + ((workgroup_id.z * num_workgroups.x) * num_workgroups.y));
     let g = ((workgroup * 64u) + local_index);
-    let at = (g * 10u);
+    let at = (g * 20u);
     let even = ((lane & 1u) == 0u);
     let b = subgroupBallot(even);
     let elected = subgroupElect();
@@ -272,4 +468,21 @@ fn main(
     ballot_self_test[(at + 7u)] = subgroupLtMask();
     ballot_self_test[(at + 8u)] = vec4<u32>(first, from0, split, lane);
     ballot_self_test[(at + 9u)] = vec4<u32>(size, subgroupBallotFindLSB(vec4<u32>(0u)), subgroupBallotFindMSB(vec4<u32>(0u)), select(0u, 1u, subgroupBallotBitExtract(vec4<u32>(0xffffffffu), size)));
+    ballot_self_test[(at + 10u)] = vec4<u32>(((select(0u, 1u, subgroupAll((lane < size))) << 0u) | (select(0u, 1u, subgroupAll(even)) << 1u) | (select(0u, 1u, subgroupAny(even)) << 2u) | (select(0u, 1u, subgroupAny((lane >= size))) << 3u)), ((select(0u, 1u, subgroupAllEqual(size)) << 0u) | (select(0u, 1u, subgroupAllEqual(lane)) << 1u) | (select(0u, 1u, subgroupAllEqualI32(-1i)) << 2u) | (select(0u, 1u, subgroupAllEqualF32(1.5f)) << 3u) | (select(0u, 1u, subgroupAllEqualBool(true)) << 4u) | (select(0u, 1u, subgroupAllEqualVec4(b)) << 5u) | (select(0u, 1u, subgroupAllEqualF32(f32(lane))) << 6u)), subgroupAdd(g), subgroupInclusiveAdd(g));
+    ballot_self_test[(at + 11u)] = vec4<u32>(subgroupExclusiveAdd(g), subgroupMin(g), subgroupInclusiveMax(g), subgroupExclusiveXor(g));
+    ballot_self_test[(at + 12u)] = vec4<u32>(bitcast<u32>(subgroupAdd(f32(lane))), bitcast<u32>(subgroupInclusiveMinF32(f32((size - lane)))), bitcast<u32>(subgroupMax((i32(lane) - 5i))), bitcast<u32>(subgroupExclusiveAndI32((~i32(lane)))));
+    ballot_self_test[(at + 13u)] = vec4<u32>(subgroupMul((1u + (lane & 1u))), subgroupInclusiveMul((1u + (lane & 1u))), subgroupExclusiveOr((1u << (lane & 31u))), subgroupInclusiveAnd((~(1u << (lane & 31u)))));
+    ballot_self_test[(at + 14u)] = vec4<u32>(bitcast<u32>(subgroupExclusiveMul(f32((1u + (lane & 1u))))), bitcast<u32>(subgroupInclusiveMinI32((5i - i32(lane)))), bitcast<u32>(subgroupExclusiveMaxF32((-f32(lane)))), bitcast<u32>(subgroupXor(i32(lane))));
+    ballot_self_test[(at + 15u)] = vec4<u32>(subgroupShuffle(g, ((lane + 1u) % size)), subgroupShuffleXor(g, (1u % size)), subgroupShuffleUp(g, min(1u, lane)), subgroupShuffleDown(g, select(0u, 1u, ((lane + 1u) < size))));
+    ballot_self_test[(at + 16u)] = vec4<u32>(quadBroadcast(g, 1u), quadSwapX(g), quadSwapY(g), quadSwapDiagonal(g));
+    ballot_self_test[(at + 18u)] = vec4<u32>(subgroupAnd((~(1u << (lane & 31u)))), subgroupOr((1u << (lane & 31u))), subgroupInclusiveOr((1u << (lane & 31u))), subgroupInclusiveXor(g));
+    ballot_self_test[(at + 19u)] = vec4<u32>(subgroupExclusiveMin(g), subgroupExclusiveMax(g), subgroupExclusiveMul((1u + (lane & 1u))), subgroupInclusiveMin(g));
+    ballot_self_test[(at + 17u)] = vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+    if ((lane & 2u) != 0u) {
+        let inside_scan = subgroupInclusiveAdd(1u);
+        let inside_sum = subgroupAdd(1u);
+        let inside_xor = subgroupShuffleXor(g, 1u);
+        let inside_votes = ((select(0u, 1u, subgroupAll(even)) << 0u) | (select(0u, 1u, subgroupAny((lane == 3u))) << 1u));
+        ballot_self_test[(at + 17u)] = vec4<u32>(inside_scan, inside_sum, inside_xor, inside_votes);
+    }
 }

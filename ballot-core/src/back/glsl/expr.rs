@@ -124,6 +124,8 @@ impl<W: Write> Shading for Writer<'_, W> {
 
     fn write_op(&mut self, f: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
         if self.emulated() {
+            // The shared writer: every exchange takes the activity flag,
+            // and moves values as `uvec4` bits.
             self.write_emulated_op(f, op, args)
         } else {
             self.write_native_op(f, op, args)
@@ -178,24 +180,6 @@ impl<W: Write> Writer<'_, W> {
             return write!(self.out, "{name}");
         }
         self.write_call(f, name, args)
-    }
-
-    /// The emulating helper. Exchanges take the activity flag, and move
-    /// values as `uvec4` bits.
-    fn write_emulated_op(&mut self, f: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
-        let name = Helper::call_name(Helper::of_op(op, Language::Glsl, true));
-        match (op, args) {
-            (Op::Elect, _) => write!(self.out, "{name}(ballot_active)"),
-            (Op::Ballot, _) => {
-                write!(self.out, "{name}(ballot_active, ")?;
-                self.write_args(f, args)?;
-                write!(self.out, ")")
-            }
-            (Op::Broadcast | Op::BroadcastFirst, [value, id @ ..]) => {
-                self.write_emulated_broadcast(f, op, *value, id.first().copied())
-            }
-            _ => self.write_call(f, name, args),
-        }
     }
 }
 

@@ -16,8 +16,21 @@ use crate::op::Op;
 pub(super) enum Extension {
     /// `GL_KHR_shader_subgroup_basic`: `subgroupElect`, the lane id, the size.
     Basic,
-    /// `GL_KHR_shader_subgroup_ballot`: every other operation.
+    /// `GL_KHR_shader_subgroup_ballot`: the rest of the ballot family.
     Ballot,
+    /// `GL_KHR_shader_subgroup_vote`: `subgroupAll`, `subgroupAny`,
+    /// `subgroupAllEqual`.
+    Vote,
+    /// `GL_KHR_shader_subgroup_arithmetic`: reductions and scans.
+    Arithmetic,
+    /// `GL_KHR_shader_subgroup_shuffle`: `subgroupShuffle`,
+    /// `subgroupShuffleXor`.
+    Shuffle,
+    /// `GL_KHR_shader_subgroup_shuffle_relative`: `subgroupShuffleUp`,
+    /// `subgroupShuffleDown`.
+    ShuffleRelative,
+    /// `GL_KHR_shader_subgroup_quad`: `subgroupQuadBroadcast` and the swaps.
+    Quad,
     /// `GL_EXT_maximal_reconvergence`: the `[[maximally_reconverges]]`
     /// attribute on `main`, with
     /// [`ShaderOptions::maximal_reconvergence`](crate::back::ShaderOptions::maximal_reconvergence).
@@ -30,6 +43,11 @@ impl Extension {
         match self {
             Extension::Basic => "GL_KHR_shader_subgroup_basic",
             Extension::Ballot => "GL_KHR_shader_subgroup_ballot",
+            Extension::Vote => "GL_KHR_shader_subgroup_vote",
+            Extension::Arithmetic => "GL_KHR_shader_subgroup_arithmetic",
+            Extension::Shuffle => "GL_KHR_shader_subgroup_shuffle",
+            Extension::ShuffleRelative => "GL_KHR_shader_subgroup_shuffle_relative",
+            Extension::Quad => "GL_KHR_shader_subgroup_quad",
             Extension::MaximalReconvergence => "GL_EXT_maximal_reconvergence",
         }
     }
@@ -38,6 +56,11 @@ impl Extension {
     pub const fn of(op: Op) -> Extension {
         match op {
             Op::Elect => Extension::Basic,
+            Op::All | Op::Any | Op::AllEqual => Extension::Vote,
+            Op::Arith(..) => Extension::Arithmetic,
+            Op::Shuffle | Op::ShuffleXor => Extension::Shuffle,
+            Op::ShuffleUp | Op::ShuffleDown => Extension::ShuffleRelative,
+            Op::QuadBroadcast | Op::QuadSwap(_) => Extension::Quad,
             _ => Extension::Ballot,
         }
     }

@@ -63,6 +63,17 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
         Elect => ELECT,
         BroadcastFirst => BROADCAST_FIRST,
         Broadcast => BROADCAST,
+        All => ALL,
+        Any => ANY,
+        AllEqual => ALL_EQUAL,
+        ShuffleXor => SHUFFLE_XOR,
+        ShuffleUp => SHUFFLE_UP,
+        ShuffleDown => SHUFFLE_DOWN,
+        QuadBroadcast => QUAD_BROADCAST,
+        QuadSwap => QUAD_SWAP,
+        Identity => IDENTITY,
+        Combine => COMBINE,
+        Scan => SCAN,
         WorkgroupAny => ANY_ACTIVE,
         F32Bits => return None,
     })
@@ -530,6 +541,152 @@ uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
         }
     }
     return r;
+}
+";
+
+// The votes: one exchange of a flag each, the ballot of the lanes that vote
+// against (All) or for (Any).
+
+const ALL: &str = "\
+bool ballot_all(bool act, bool p) {
+    return ballot_gather(ballot_share(act && !p)) == uvec4(0u);
+}
+";
+
+const ANY: &str = "\
+bool ballot_any(bool act, bool p) {
+    return ballot_gather(ballot_share(act && p)) != uvec4(0u);
+}
+";
+
+const ALL_EQUAL: &str = "\
+// Whether every active lane holds the lowest active lane's value, compared as
+// float (ordered: -0.0 equals 0.0, a NaN nothing) where is_float, otherwise
+// bit for bit. Both exchanges run in every invocation.
+bool ballot_all_equal(bool act, uvec4 v, bool is_float) {
+    uvec4 first = ballot_broadcast_first(act, v);
+    bool same = is_float ? (uintBitsToFloat(v) == uintBitsToFloat(first)) : (v == first);
+    return ballot_all(act, same);
+}
+";
+
+// Shuffles and quads: a broadcast from the lane each names; the caller's own
+// value where that lane is inactive, missing or out of range (undefined).
+
+const SHUFFLE_XOR: &str = "\
+uvec4 ballot_shuffle_xor(bool act, uvec4 v, uint mask) {
+    return ballot_broadcast(act, v, ballot_lane ^ mask);
+}
+";
+
+const SHUFFLE_UP: &str = "\
+// Lane own - delta; none below lane 0.
+uvec4 ballot_shuffle_up(bool act, uvec4 v, uint delta) {
+    return ballot_broadcast(act, v, delta <= ballot_lane ? ballot_lane - delta : 0xFFFFFFFFu);
+}
+";
+
+const SHUFFLE_DOWN: &str = "\
+// Lane own + delta; none for a delta of the size or more, which could wrap.
+uvec4 ballot_shuffle_down(bool act, uvec4 v, uint delta) {
+    return ballot_broadcast(act, v, delta < ballot_subgroup_size ? ballot_lane + delta : 0xFFFFFFFFu);
+}
+";
+
+const QUAD_BROADCAST: &str = "\
+// Lane index of this lane's quad (lanes 4k..4k + 3); none for an index of 4
+// or more.
+uvec4 ballot_quad_broadcast(bool act, uvec4 v, uint index) {
+    return ballot_broadcast(act, v, index < 4u ? (ballot_lane & ~3u) + index : 0xFFFFFFFFu);
+}
+";
+
+const QUAD_SWAP: &str = "\
+// Lane own ^ k: k = 1, 2, 3 for the horizontal, vertical and diagonal swaps.
+uvec4 ballot_quad_swap(bool act, uvec4 v, uint k) {
+    return ballot_broadcast(act, v, ballot_lane ^ k);
+}
+";
+
+const IDENTITY: &str = "\
+// The identity of arithmetic operation op (0 IAdd, 1 FAdd, 2 IMul, 3 FMul,
+// 4 SMin, 5 UMin, 6 FMin, 7 SMax, 8 UMax, 9 FMax, 10 And, 11 Or, 12 Xor), in
+// every word: the result over no lane.
+uvec4 ballot_identity(uint op) {
+    switch (op) {
+    case 2u: return uvec4(1u);
+    case 3u: return uvec4(0x3F800000u);
+    case 4u: return uvec4(0x7FFFFFFFu);
+    case 5u:
+    case 10u: return uvec4(0xFFFFFFFFu);
+    case 6u: return uvec4(0x7F800000u);
+    case 7u: return uvec4(0x80000000u);
+    case 9u: return uvec4(0xFF800000u);
+    default: return uvec4(0u);
+    }
+}
+";
+
+const COMBINE: &str = "\
+// a op b, word by word, on the bits of uint, int or float values (op numbered
+// as in ballot_identity). Integers wrap.
+uvec4 ballot_combine(uint op, uvec4 a, uvec4 b) {
+    vec4 fa = uintBitsToFloat(a);
+    vec4 fb = uintBitsToFloat(b);
+    ivec4 ia = ivec4(a);
+    ivec4 ib = ivec4(b);
+    switch (op) {
+    case 0u: return a + b;
+    case 1u: return floatBitsToUint(fa + fb);
+    case 2u: return a * b;
+    case 3u: return floatBitsToUint(fa * fb);
+    case 4u: return uvec4(min(ia, ib));
+    case 5u: return min(a, b);
+    case 6u: return floatBitsToUint(min(fa, fb));
+    case 7u: return uvec4(max(ia, ib));
+    case 8u: return max(a, b);
+    case 9u: return floatBitsToUint(max(fa, fb));
+    case 10u: return a & b;
+    case 11u: return a | b;
+    default: return a ^ b;
+    }
+}
+";
+
+const SCAN: &str = "\
+// The arithmetic collectives of op (numbered as in ballot_identity) over the
+// active lanes: kind 0 reduces, 1 scans inclusively (lanes at or below this
+// one), 2 exclusively (lanes below). Inactive lanes count as the identity.
+// Each lane's value is first combined with the identity, as the simulator's
+// fold starts from it (for FAdd, -0.0 becomes 0.0). The inclusive scan takes
+// log2(size) exchanges (Hillis-Steele): at step d, each lane combines the
+// value of lane - d, from the half written before that step's barrier, with
+// its own; the lower lanes' values stay on the left. float results are
+// rounded in that tree's order, which may differ from the simulator's. One
+// more exchange gives the reduction (the inclusive value of the subgroup's
+// last lane) and the exclusive scan (that of the lane below; the identity in
+// lane 0). The loop's bound is a constant: every invocation reaches every
+// barrier.
+uvec4 ballot_scan(bool act, uvec4 v, uint op, uint kind) {
+    uvec4 identity = ballot_identity(op);
+    uvec4 x = act ? ballot_combine(op, identity, v) : identity;
+    for (uint d = 1u; d < ballot_subgroup_size; d = d << 1u) {
+        ballot_slots[ballot_half + ballot_index] = x;
+        uint at = ballot_sync();
+        if (ballot_lane >= d && ballot_lane < ballot_count) {
+            x = ballot_combine(op, ballot_slots[at + ballot_base + ballot_lane - d], x);
+        }
+    }
+    ballot_slots[ballot_half + ballot_index] = x;
+    uint at = ballot_sync();
+    // The lane to read: past the subgroup (no lane) for the exclusive scan's
+    // lane 0 and for invocations of no subgroup (a library's guard).
+    uint src = kind == 0u ? ballot_count - 1u : ballot_lane - 1u;
+    uvec4 result = identity;
+    if (src < ballot_count) {
+        result = ballot_slots[at + ballot_base + src];
+    }
+    return kind == 1u ? x : result;
 }
 ";
 

@@ -1,6 +1,7 @@
-//! Stand-ins for the names `GL_KHR_shader_subgroup_basic` and `_ballot`
-//! add, for naga's glsl-in, which knows none of them (docs/design.md,
-//! "naga's limits").
+//! Stand-ins for the names the `GL_KHR_shader_subgroup` extensions add
+//! (`_basic`, `_ballot`, `_vote`, `_arithmetic`, `_shuffle`,
+//! `_shuffle_relative`, `_quad`), for naga's glsl-in, which knows none of
+//! them (docs/design.md, "naga's limits").
 //!
 //! The `glsl` target calls the extensions' functions and reads their
 //! built-in variables. In its validation mode ([`crate::back::Mode`]) the
@@ -17,7 +18,10 @@
 //! seen them: the writer counts on naga folding `gl_SubgroupSize` as it
 //! folds the emulated targets' size (`is_constant`).
 
-/// Each name, with its stand-in: one line of declarations.
+use crate::op::{ArithOp, Op};
+
+/// Each name of the ballot family, with its stand-in: one line of
+/// declarations. The rest of the family's are [`family_stand_in`]'s.
 const STAND_INS: &[(&str, &str)] = &[
     (
         "subgroupBallot",
@@ -95,24 +99,78 @@ const STAND_INS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The stand-in of one of the names the rest of the family adds
+/// (`GL_KHR_shader_subgroup_vote`, `_arithmetic`, `_shuffle`,
+/// `_shuffle_relative`, `_quad`): every overload GLSL declares for the
+/// types the writer passes (`bool`, `uint`, `int`, `float`, `uvec4`), as
+/// functions that return their value (or `true`). `None` for another name.
+fn family_stand_in(name: &str) -> Option<String> {
+    let op = Op::ALL
+        .into_iter()
+        .find(|op| !op.is_ballot() && op.glsl_name() == name)?;
+    let all = ["bool", "uint", "int", "float", "uvec4"];
+    let (types, params, ret): (&[&str], &str, Option<&str>) = match op {
+        Op::All | Op::Any => (&["bool"], "", None),
+        Op::AllEqual => (&all, "", Some("bool")),
+        Op::Arith(ArithOp::And | ArithOp::Or | ArithOp::Xor, _) => {
+            (&["bool", "uint", "int"], "", None)
+        }
+        Op::Arith(..) => (&["uint", "int", "float"], "", None),
+        Op::Shuffle | Op::ShuffleXor | Op::ShuffleUp | Op::ShuffleDown | Op::QuadBroadcast => {
+            (&all, ", uint id", None)
+        }
+        _ => (&all, "", None),
+    };
+    let overloads: Vec<String> = types
+        .iter()
+        .map(|ty| {
+            let (ret, value) = match ret {
+                Some(ret) => (ret, "true"),
+                None => (*ty, "x"),
+            };
+            format!("{ret} {name}({ty} x{params}) {{ return {value}; }}")
+        })
+        .collect();
+    Some(overloads.join(" "))
+}
+
 /// The stand-ins for the names `uses` accepts, in one line (no line
 /// break), in a fixed order; empty when it accepts none.
 pub(crate) fn declarations(mut uses: impl FnMut(&str) -> bool) -> String {
     let mut line = String::new();
+    let mut push = |declaration: &str| {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(declaration);
+    };
     for (name, declaration) in STAND_INS {
         if uses(name) {
-            if !line.is_empty() {
-                line.push(' ');
+            push(declaration);
+        }
+    }
+    // The rest of the family, each GLSL name once (several operations share
+    // one: `subgroupAdd` is IAdd's and FAdd's).
+    let mut seen = std::collections::BTreeSet::new();
+    for op in Op::ALL.into_iter().filter(|op| !op.is_ballot()) {
+        let name = op.glsl_name();
+        if seen.insert(name) && uses(name) {
+            if let Some(declaration) = family_stand_in(name) {
+                push(&declaration);
             }
-            line.push_str(declaration);
         }
     }
     line
 }
 
+/// Whether the validation mode has a stand-in for `name`.
+#[cfg(test)]
+fn has_stand_in(name: &str) -> bool {
+    STAND_INS.iter().any(|(n, _)| *n == name) || family_stand_in(name).is_some()
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
-    use syn::parse_quote;
 
     use super::*;
     use crate::back::{Form, Missing, Mode, ShaderOptions, Target};
@@ -125,7 +183,7 @@ pub(crate) mod tests {
             .map(|op| op.glsl_name())
             .chain(["gl_SubgroupInvocationID", "gl_SubgroupSize"]);
         for name in names {
-            assert!(STAND_INS.iter().any(|(n, _)| *n == name), "{name}");
+            assert!(has_stand_in(name), "{name}");
             let line = declarations(|n| n == name);
             assert!(line.contains(name) && !line.contains('\n'), "{line}");
         }
@@ -133,22 +191,26 @@ pub(crate) mod tests {
     }
 
     /// A kernel that names every extension name the writer can write: it
-    /// calls every operation and reads both built-ins.
+    /// calls every operation (the rest of the family through
+    /// [`crate::back::tests::family_sum`]) and reads both built-ins.
     pub(crate) fn every_name() -> crate::ir::Kernel {
-        let item: syn::ItemFn = parse_quote! {
-            fn every_name(x: u32, m: SubgroupMask, p: bool, f: f32) -> u32 {
+        let family = crate::back::tests::family_sum(["x", "(x as i32)", "f", "p", "m"]);
+        let source = format!(
+            "fn every_name(x: u32, m: SubgroupMask, p: bool, f: f32) -> u32 {{
                 let b = subgroup_ballot(p);
                 let c = subgroup_ballot_bit_count(b) + subgroup_ballot_inclusive_bit_count(m)
                     + subgroup_ballot_exclusive_bit_count(b);
                 let masks = subgroup_eq_mask() | subgroup_ge_mask() | subgroup_gt_mask()
                     | subgroup_le_mask() | subgroup_lt_mask();
                 let mut n = c + subgroup_ballot_find_lsb(masks) + subgroup_ballot_find_msb(b);
-                if subgroup_elect() && subgroup_inverse_ballot(m) && subgroup_ballot_bit_extract(b, x) {
+                if subgroup_elect() && subgroup_inverse_ballot(m) && subgroup_ballot_bit_extract(b, x) {{
                     n += subgroup_broadcast_first(x) + (subgroup_broadcast(f, 1) as u32);
-                }
+                }}
+                n += {family};
                 n + subgroup_local_invocation_id() + subgroup_size()
-            }
-        };
+            }}"
+        );
+        let item: syn::ItemFn = syn::parse_str(&source).expect("Rust");
         crate::front::lower(&item).expect("accepted").kernel
     }
 

@@ -110,12 +110,18 @@ fn check_properties(
 }
 
 /// Calls that reach a barrier: the exchanges, the loop vote, kernel calls.
-const BARRIER_CALLS: [&str; 5] = [
+const BARRIER_CALLS: [&str; 11] = [
     "ballot_ballot(",
     "ballot_elect(",
     "ballot_broadcast",
     "ballot_workgroup_any(",
     "_masked(",
+    "ballot_all(",
+    "ballot_any(",
+    "ballot_all_equal(",
+    "ballot_shuffle_",
+    "ballot_quad_",
+    "ballot_scan(",
 ];
 
 /// Checks the if-conversion on the text: in every `*_masked` function, a
@@ -215,6 +221,78 @@ fn every_op() -> Kernel {
 #[test]
 fn every_operation() {
     check_all(&[&every_op()], &ShaderOptions::default());
+}
+
+/// Every operation beyond the ballot family, of every type, in uniform
+/// and divergent control flow: each in `glsl` under its extension's name
+/// and `#extension` line, and in `glsl-no-subgroup` through the helper
+/// that exchanges it, with the activity flag, outside any `if`. Virtual
+/// subgroups of 1 and 128 lanes too: the scan's loop runs zero and seven
+/// steps.
+#[test]
+fn the_rest_of_the_family() {
+    let family = crate::back::tests::family_kernel();
+    for (subgroup_size, workgroup_size) in [(32, [64, 1, 1]), (1, [3, 1, 1]), (128, [128, 2, 1])] {
+        let options = ShaderOptions {
+            subgroup_size,
+            workgroup_size,
+            ..ShaderOptions::default()
+        };
+        check_all(&[&family], &options);
+    }
+    let native = emit(
+        Target::Glsl,
+        Form::ComputeShader,
+        &[&family],
+        &ShaderOptions::default(),
+    );
+    for extension in ["vote", "arithmetic", "shuffle", "shuffle_relative", "quad"] {
+        assert_contains(
+            &native,
+            &[&format!(
+                "#extension GL_KHR_shader_subgroup_{extension} : require\n"
+            )],
+        );
+    }
+    for op in Op::ALL.iter().filter(|op| !op.is_ballot()) {
+        assert_contains(&native, &[&format!("{}(", op.glsl_name())]);
+    }
+    // The types pass as they are: GLSL overloads every built-in.
+    assert_contains(
+        &native,
+        &[
+            "subgroupAll(p)",
+            "subgroupAllEqual(m)",
+            "subgroupInclusiveAdd(f)",
+            "subgroupMin(i)",
+            "subgroupShuffleXor(p, 3u)",
+            "subgroupQuadBroadcast(m, 2u)",
+            "subgroupQuadSwapVertical(f)",
+        ],
+    );
+    let emulated = emit(
+        Target::GlslNoSubgroup,
+        Form::Helpers,
+        &[&family],
+        &ShaderOptions::default(),
+    );
+    assert_if_converted(&emulated);
+    assert_contains(
+        &emulated,
+        &[
+            "ballot_all(ballot_active, p)",
+            "ballot_any(ballot_active, p)",
+            // AllEqual compares floats as floats, the rest bit for bit.
+            "ballot_all_equal(ballot_active, uvec4(floatBitsToUint(f), 0u, 0u, 0u), true)",
+            "ballot_all_equal(ballot_active, m, false)",
+            // FMin (6) as an exclusive scan (2); SMax (7) as a reduction (0).
+            "uintBitsToFloat(ballot_scan(ballot_active, uvec4(floatBitsToUint(f), 0u, 0u, 0u), 6u, 2u).x)",
+            "int(ballot_scan(ballot_active, uvec4(uint(i), 0u, 0u, 0u), 7u, 0u).x)",
+            "(ballot_shuffle_xor(ballot_active, uvec4(uint(p), 0u, 0u, 0u), 3u).x != 0u)",
+            "ballot_quad_swap(ballot_active, m, 3u)",
+            "ballot_quad_broadcast(ballot_active, uvec4(x, 0u, 0u, 0u), 2u).x",
+        ],
+    );
 }
 
 fn divergent() -> Kernel {

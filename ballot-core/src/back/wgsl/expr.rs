@@ -7,11 +7,10 @@
 use core::fmt::{self, Write as _};
 
 use super::{type_name, Writer};
-use crate::back::shading::{flag_name, Func, Shading};
+use crate::back::shading::{exchanges_value, extras, Func, Shading};
 use crate::back::Language;
 use crate::ir::{BinaryOp, Expr, Handle, Literal, MaskFn, Type};
 use crate::lower::helpers::Helper;
-use crate::lower::masked::Flag;
 use crate::op::Op;
 
 impl<W: fmt::Write> Shading for Writer<'_, W> {
@@ -112,68 +111,78 @@ impl<W: fmt::Write> Shading for Writer<'_, W> {
     }
 
     fn write_op(&mut self, cx: Func<'_>, op: Op, args: &[Handle<Expr>]) -> fmt::Result {
-        let emulated = self.plan.emulated();
-        match (op, args) {
-            (Op::Ballot, [p]) if emulated => {
-                write!(self.out, "ballot_ballot({}, ", flag_name(Flag::Active))?;
-                self.write_expr(cx, *p)?;
-                self.out.write_str(")")
+        if self.plan.emulated() {
+            // The shared writer: every exchange takes the activity flag,
+            // and moves values as `vec4<u32>` bits.
+            return self.write_emulated_op(cx, op, args);
+        }
+        match (op.wgsl_name(), args) {
+            // naga has no `subgroupElect`: the helper stands in.
+            (Some(_), _) if op == Op::Elect => self.write_call(cx, "ballot_elect", &[]),
+            (Some(name), [value, ..]) if exchanges_value(op) => {
+                self.write_native_gather(cx, op, name, *value, args.get(1).copied())
             }
-            (Op::Ballot, [p]) => self.write_call(cx, "subgroupBallot", &[*p]),
-            (Op::Elect, []) if emulated => self.out.write_str("ballot_elect(ballot_active)"),
-            (Op::Broadcast, [value, id]) => self.write_broadcast(cx, *value, Some(*id)),
-            (Op::BroadcastFirst, [value]) => self.write_broadcast(cx, *value, None),
-            _ => {
-                let helper = Helper::of_op(op, Language::Wgsl, emulated);
-                let name = Helper::call_name(helper);
-                self.write_call(cx, name, args)
+            // `subgroupBallot`, `subgroupAll`, `subgroupAny` take a bool.
+            (Some(name), _) => self.write_call(cx, name, args),
+            // `AllEqual`, and the scans WGSL lacks: a helper over the value's
+            // bits, without the activity flag.
+            (None, [value, ..]) if exchanges_value(op) => {
+                let name = Helper::call_name(Helper::of_op(op, Language::Wgsl, false));
+                let extras = extras(op, cx.kernel.type_of(*value), args);
+                self.write_exchange(cx, op, name, false, *value, &extras)
+            }
+            (None, _) => {
+                let helper = Helper::of_op(op, Language::Wgsl, false);
+                self.write_call(cx, Helper::call_name(helper), args)
             }
         }
     }
 }
 
 impl<W: fmt::Write> Writer<'_, W> {
-    /// `subgroupBroadcast` / `subgroupBroadcastFirst`, which take numbers
-    /// and vectors only: a `bool` travels as a `u32`. The emulated
-    /// broadcasts exchange values as `vec4<u32>` bits.
-    fn write_broadcast(
+    /// One of WGSL's own built-ins of a value (`name`): broadcasts,
+    /// shuffles, quads and arithmetic, with the lane operand `operand`
+    /// where the operation has one. They take numbers and vectors only:
+    /// a `bool` travels as a `u32`, compared with `0u` on its way back.
+    /// naga and Tint take only a constant lane operand below 128; for a
+    /// larger constant (a lane out of range, undefined in the spec) the
+    /// lane keeps its own value, as the emulated targets document.
+    fn write_native_gather(
         &mut self,
         cx: Func<'_>,
+        op: Op,
+        name: &str,
         value: Handle<Expr>,
-        id: Option<Handle<Expr>>,
+        operand: Option<Handle<Expr>>,
     ) -> fmt::Result {
-        if self.emulated() {
-            let op = if id.is_some() {
-                Op::Broadcast
-            } else {
-                Op::BroadcastFirst
-            };
-            return self.write_emulated_broadcast(cx, op, value, id);
-        }
-        let id = id.map(|id| cx.folded(id));
-        // naga and Tint take only a constant id below 128; for a larger one
-        // (undefined in the spec) the lane keeps its own value.
-        if let Some(Some(Literal::U32(lane))) = id {
+        let constant = operand.map(|id| cx.folded(id));
+        if let Some(Some(Literal::U32(lane))) = constant {
             if lane >= 128 {
                 return self.write_expr(cx, value);
             }
         }
         let is_bool = cx.kernel.type_of(value) == Type::Bool;
-        let name = if id.is_some() {
-            "subgroupBroadcast"
-        } else {
-            "subgroupBroadcastFirst"
-        };
         write!(self.out, "{}{name}(", if is_bool { "(" } else { "" })?;
         if is_bool {
             self.write_call(cx, "u32", &[value])?;
         } else {
             self.write_expr(cx, value)?;
         }
-        match id {
-            Some(Some(Literal::U32(lane))) => write!(self.out, ", {lane}u")?,
-            Some(_) => self.out.write_str(", ballot_malformed")?,
-            None => {}
+        match (op, constant) {
+            (_, None) => {}
+            // naga wants these ids constant: a literal (IR invariant 8).
+            (Op::Broadcast | Op::QuadBroadcast, Some(Some(Literal::U32(lane)))) => {
+                write!(self.out, ", {lane}u")?
+            }
+            (Op::Broadcast | Op::QuadBroadcast, Some(_)) => {
+                self.out.write_str(", ballot_malformed")?
+            }
+            (_, Some(_)) => {
+                self.out.write_str(", ")?;
+                if let Some(operand) = operand {
+                    self.write_expr(cx, operand)?;
+                }
+            }
         }
         self.out.write_str(if is_bool { ") != 0u)" } else { ")" })
     }

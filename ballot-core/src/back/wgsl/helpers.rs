@@ -66,6 +66,19 @@ var<private> ballot_overflow: bool;
         Ballot => BALLOT,
         BroadcastFirst => BROADCAST_FIRST,
         Broadcast => BROADCAST,
+        All => ALL,
+        Any => ANY,
+        AllEqual if emulated => ALL_EQUAL_EMULATED,
+        AllEqual => ALL_EQUAL_NATIVE,
+        ShuffleXor => SHUFFLE_XOR,
+        ShuffleUp => SHUFFLE_UP,
+        ShuffleDown => SHUFFLE_DOWN,
+        QuadBroadcast => QUAD_BROADCAST,
+        QuadSwap => QUAD_SWAP,
+        Identity => IDENTITY,
+        Combine => COMBINE,
+        Scan if emulated => SCAN_EMULATED,
+        Scan => SCAN_NATIVE,
         WorkgroupAny => WORKGROUP_ANY,
         LaneState | IsNan | DivU32 | RemU32 | Magnitude | DivI32 | RemI32 | RemF32 | ShlU32
         | ShlI32 | FirstWord => return None,
@@ -422,6 +435,201 @@ fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
         let slot = ((half + ballot_base) + id);
         if (ballot_present[slot] != 0u) {
             result = ballot_values[slot];
+        }
+    }
+    return result;
+}
+";
+
+const ALL: &str = "\
+// subgroupAll(predicate): whether no active lane's predicate fails.
+fn ballot_all(on: bool, predicate: bool) -> bool {
+    return all((ballot_gather(ballot_share((on && !predicate))) == vec4<u32>(0u)));
+}
+";
+
+const ANY: &str = "\
+// subgroupAny(predicate): whether some active lane's predicate holds.
+fn ballot_any(on: bool, predicate: bool) -> bool {
+    return any((ballot_gather(ballot_share((on && predicate))) != vec4<u32>(0u)));
+}
+";
+
+const ALL_EQUAL_EMULATED: &str = "\
+// subgroupAllEqual(value): whether every active lane holds the lowest active
+// lane's value, compared as f32 (ordered: -0.0 equals 0.0, a NaN nothing)
+// where is_float, otherwise bit for bit.
+fn ballot_all_equal(on: bool, value: vec4<u32>, is_float: bool) -> bool {
+    let first = ballot_broadcast_first(on, value);
+    let same_float = all((bitcast<vec4<f32>>(value) == bitcast<vec4<f32>>(first)));
+    return ballot_all(on, select(all((value == first)), same_float, is_float));
+}
+";
+
+const ALL_EQUAL_NATIVE: &str = "\
+// subgroupAllEqual(value), which WGSL lacks: whether every active lane holds
+// the lowest active lane's value, compared as f32 (ordered: -0.0 equals 0.0,
+// a NaN nothing) where is_float, otherwise bit for bit.
+fn ballot_all_equal(value: vec4<u32>, is_float: bool) -> bool {
+    let first = subgroupBroadcastFirst(value);
+    let same_float = all((bitcast<vec4<f32>>(value) == bitcast<vec4<f32>>(first)));
+    return subgroupAll(select(all((value == first)), same_float, is_float));
+}
+";
+
+const SHUFFLE_XOR: &str = "\
+// subgroupShuffleXor(value, mask): the value of lane own ^ mask; the caller's
+// own where that lane is inactive or missing (undefined in the spec).
+fn ballot_shuffle_xor(on: bool, value: vec4<u32>, mask: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, (ballot_lane ^ mask));
+}
+";
+
+const SHUFFLE_UP: &str = "\
+// subgroupShuffleUp(value, delta): the value of lane own - delta; the
+// caller's own where that lane is below 0, inactive or missing (undefined).
+fn ballot_shuffle_up(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane - delta), (delta <= ballot_lane)));
+}
+";
+
+const SHUFFLE_DOWN: &str = "\
+// subgroupShuffleDown(value, delta): the value of lane own + delta; the
+// caller's own where that lane is at or above the size, or inactive
+// (undefined). A delta that would wrap is out of range too.
+fn ballot_shuffle_down(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane + delta), (delta < ballot_subgroup_size)));
+}
+";
+
+const QUAD_BROADCAST: &str = "\
+// subgroupQuadBroadcast(value, index): the value of lane index of this lane's
+// quad (lanes 4k..4k + 3); the caller's own where that lane is inactive or
+// missing, or index is 4 or more (undefined).
+fn ballot_quad_broadcast(on: bool, value: vec4<u32>, index: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, ((ballot_lane & ~3u) + index), (index < 4u)));
+}
+";
+
+const QUAD_SWAP: &str = "\
+// subgroupQuadSwapHorizontal / Vertical / Diagonal (k = 1, 2, 3): the value of
+// lane own ^ k; the caller's own where that lane is inactive or missing
+// (undefined).
+fn ballot_quad_swap(on: bool, value: vec4<u32>, k: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, (ballot_lane ^ k));
+}
+";
+
+const IDENTITY: &str = "\
+// The identity of arithmetic operation op (0 IAdd, 1 FAdd, 2 IMul, 3 FMul,
+// 4 SMin, 5 UMin, 6 FMin, 7 SMax, 8 UMax, 9 FMax, 10 And, 11 Or, 12 Xor), in
+// every word: the result over no lane.
+fn ballot_identity(op: u32) -> vec4<u32> {
+    switch op {
+        case 2u: { return vec4<u32>(1u); }
+        case 3u: { return vec4<u32>(0x3f800000u); }
+        case 4u: { return vec4<u32>(0x7fffffffu); }
+        case 5u, 10u: { return vec4<u32>(0xffffffffu); }
+        case 6u: { return vec4<u32>(0x7f800000u); }
+        case 7u: { return vec4<u32>(0x80000000u); }
+        case 9u: { return vec4<u32>(0xff800000u); }
+        default: { return vec4<u32>(0u); }
+    }
+}
+";
+
+const COMBINE: &str = "\
+// a op b, word by word, on the bits of u32, i32 or f32 values (op numbered as
+// in ballot_identity). Integers wrap.
+fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    let fa = bitcast<vec4<f32>>(a);
+    let fb = bitcast<vec4<f32>>(b);
+    let ia = bitcast<vec4<i32>>(a);
+    let ib = bitcast<vec4<i32>>(b);
+    switch op {
+        case 0u: { return (a + b); }
+        case 1u: { return bitcast<vec4<u32>>((fa + fb)); }
+        case 2u: { return (a * b); }
+        case 3u: { return bitcast<vec4<u32>>((fa * fb)); }
+        case 4u: { return bitcast<vec4<u32>>(min(ia, ib)); }
+        case 5u: { return min(a, b); }
+        case 6u: { return bitcast<vec4<u32>>(min(fa, fb)); }
+        case 7u: { return bitcast<vec4<u32>>(max(ia, ib)); }
+        case 8u: { return max(a, b); }
+        case 9u: { return bitcast<vec4<u32>>(max(fa, fb)); }
+        case 10u: { return (a & b); }
+        case 11u: { return (a | b); }
+        default: { return (a ^ b); }
+    }
+}
+";
+
+const SCAN_EMULATED: &str = "\
+// The arithmetic collectives of op (numbered as in ballot_identity) over the
+// active lanes: kind 0 reduces, 1 scans inclusively (lanes at or below this
+// one), 2 exclusively (lanes below). Inactive lanes count as the identity.
+// Each lane's value is first combined with the identity, as the simulator's
+// fold starts from it (for FAdd, -0.0 becomes 0.0). The inclusive scan takes
+// log2(size) exchanges (Hillis-Steele): at step d, each lane combines the
+// value of lane - d, from the half of the values written before that step's
+// barrier, with its own; the lower lanes' values stay on the left. f32 results
+// are rounded in that tree's order, which may differ from the simulator's.
+// One more exchange gives the reduction (the inclusive value of the
+// subgroup's last lane) and the exclusive scan (that of the lane below; the
+// identity in lane 0). The loop's bound is a constant, so that every
+// invocation reaches every barrier, as uniformity analysis can prove.
+fn ballot_scan(on: bool, value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
+    var x = select(identity, ballot_combine(op, identity, value), on);
+    for (var d = 1u; d < ballot_subgroup_size; d = (d << 1u)) {
+        let half = ballot_half;
+        ballot_half = (ballot_exchange_size - half);
+        ballot_values[(half + ballot_index)] = x;
+        workgroupBarrier();
+        if ((ballot_lane >= d) && (ballot_lane < ballot_count)) {
+            x = ballot_combine(op, ballot_values[(((half + ballot_base) + ballot_lane) - d)], x);
+        }
+    }
+    let half = ballot_half;
+    ballot_half = (ballot_exchange_size - half);
+    ballot_values[(half + ballot_index)] = x;
+    workgroupBarrier();
+    // The lane to read: past the subgroup (no lane) for the exclusive scan's
+    // lane 0 and for invocations of no subgroup (a library's guard).
+    let src = select((ballot_lane - 1u), (ballot_count - 1u), (kind == 0u));
+    var result = identity;
+    if (src < ballot_count) {
+        result = ballot_values[((half + ballot_base) + src)];
+    }
+    return select(result, x, (kind == 1u));
+}
+";
+
+const SCAN_NATIVE: &str = "\
+// The scans WGSL lacks (Min, Max, And, Or, Xor) of op (numbered as in
+// ballot_identity): kind 1 scans inclusively (lanes at or below this one), 2
+// exclusively (lanes below), 0 reduces. Every active lane walks the same
+// ballot of the active lanes, lowest first, and shuffles each one's value,
+// so that every shuffle reads an active lane and every active lane takes
+// part in it; each lane combines those it covers, from the identity in
+// ascending lane order, as the simulator does.
+fn ballot_scan(value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
+    var result = ballot_identity(op);
+    var lanes = subgroupBallot(true);
+    loop {
+        if (all((lanes == vec4<u32>(0u)))) {
+            break;
+        }
+        // The lowest lane left, and its bit cleared.
+        let t = firstTrailingBit(lanes);
+        var src = (96u + t.w);
+        src = select(src, (64u + t.z), (lanes.z != 0u));
+        src = select(src, (32u + t.y), (lanes.y != 0u));
+        src = select(src, t.x, (lanes.x != 0u));
+        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
+        let v = subgroupShuffle(value, src);
+        if ((kind == 0u) || (src < ballot_lane) || ((src == ballot_lane) && (kind == 1u))) {
+            result = ballot_combine(op, result, v);
         }
     }
     return result;

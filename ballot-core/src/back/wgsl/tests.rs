@@ -174,10 +174,13 @@ fn kernels() -> Vec<Vec<Kernel>> {
             }
         }],
     ];
-    groups
+    let mut groups: Vec<Vec<Kernel>> = groups
         .into_iter()
         .map(|group| group.into_iter().map(lower).collect())
-        .collect()
+        .collect();
+    // Every operation beyond the ballot family, of every type.
+    groups.push(vec![crate::back::tests::family_kernel()]);
+    groups
 }
 
 fn emit(target: Target, form: Form, group: &[Kernel], options: &ShaderOptions) -> String {
@@ -548,4 +551,66 @@ fn multi_dimensional_workgroups() {
         emulated.contains("@compute @workgroup_size(8, 3, 2)\n"),
         "{emulated}"
     );
+}
+
+/// The rest of the family in WGSL: its own built-ins where WGSL has them
+/// (`bool` through `u32`, a constant lane operand of 128 or more as the
+/// lane's own value), helpers where it lacks them, and on
+/// `wgsl-no-subgroup` every exchange through its helper with the
+/// activity flag.
+#[test]
+fn the_rest_of_the_family() {
+    let family = group("family");
+    let options = ShaderOptions::default();
+    let native = emit(Target::Wgsl, Form::Helpers, &family, &options);
+    for op in crate::op::Op::ALL.iter().filter(|op| !op.is_ballot()) {
+        // Its only ShuffleDown has an operand out of range.
+        if let Some(name) = op.wgsl_name().filter(|_| *op != crate::op::Op::ShuffleDown) {
+            assert!(native.contains(&format!("{name}(")), "{name}:\n{native}");
+        }
+    }
+    for piece in [
+        "subgroupAll(p)",
+        "(subgroupShuffleXor(u32(p), 3u) != 0u)",
+        "quadBroadcast(m, 2u)",
+        "quadSwapDiagonal(f)",
+        "subgroupExclusiveMul(i)",
+        // WGSL lacks these: helpers over the value's bits.
+        "ballot_all_equal(vec4<u32>(bitcast<u32>(f), 0u, 0u, 0u), true)",
+        "ballot_all_equal(m, false)",
+        // UMax (8) as an inclusive scan (1).
+        "ballot_scan(vec4<u32>((x), 0u, 0u, 0u), 8u, 1u).x",
+        "fn ballot_scan(value: vec4<u32>, op: u32, kind: u32)",
+    ] {
+        assert!(native.contains(piece), "no `{piece}` in\n{native}");
+    }
+    // subgroupShuffleDown(.., 200): out of range, the lane's own value.
+    assert!(!native.contains("subgroupShuffleDown(x, 200u)"), "{native}");
+    assert!(!native.contains("ballot_active"), "{native}");
+    let emulated = emit(Target::WgslNoSubgroup, Form::Helpers, &family, &options);
+    for piece in [
+        "ballot_all(ballot_active, p)",
+        "ballot_any(ballot_active, p)",
+        "ballot_all_equal(ballot_active, vec4<u32>(u32(p), 0u, 0u, 0u), false)",
+        // FAdd (1) as an inclusive scan (1).
+        "bitcast<f32>(ballot_scan(ballot_active, vec4<u32>(bitcast<u32>(f), 0u, 0u, 0u), 1u, 1u).x)",
+        "ballot_shuffle_down(ballot_active, vec4<u32>((x), 0u, 0u, 0u), 200u).x",
+        "ballot_quad_swap(ballot_active, m, 1u)",
+        "fn ballot_scan(on: bool, value: vec4<u32>, op: u32, kind: u32)",
+        // The scan's loop is bounded by the constant size.
+        "for (var d = 1u; d < ballot_subgroup_size; d = (d << 1u))",
+    ] {
+        assert!(emulated.contains(piece), "no `{piece}` in\n{emulated}");
+    }
+    // No subgroup built-in outside the helpers' comments.
+    let code: Vec<&str> = emulated
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect();
+    for name in ["subgroupAll(", "subgroupShuffle", "quadSwap", "subgroupAdd"] {
+        assert!(
+            !code.iter().any(|l| l.contains(name)),
+            "{name} in\n{emulated}"
+        );
+    }
 }

@@ -269,7 +269,7 @@ fn intrinsic_misuse() {
                 let b = subgroup_broadcast(a, a);
                 let c = subgroup_ballot(a);
                 let d = subgroup_ballot_bit_count(p);
-                let f = subgroup_all(p);
+                let f = subgroup_clustered_i_add(a);
                 let g = SubgroupMask::from_words(a);
                 let h = m.contains();
                 let i = a.count();
@@ -283,12 +283,46 @@ fn intrinsic_misuse() {
             "the lane id of `subgroup_broadcast` must be a constant",
             "mismatched types: expected `bool`, found `u32`",
             "mismatched types: expected `SubgroupMask`, found `bool`",
-            "unsupported subgroup intrinsic `subgroup_all`; kernels support the ballot intrinsics only",
+            "unsupported subgroup intrinsic `subgroup_clustered_i_add`; kernels support spirv-std's ballot, vote, arithmetic (reductions and scans), shuffle and quad intrinsics",
             "`SubgroupMask::from_words` is not supported in a kernel; use `SubgroupMask::lane` or `SubgroupMask::first`",
             "`contains` takes 1 argument but 0 were supplied",
             "method calls are not supported in a kernel, except `contains`, `count` and `is_empty` on a `SubgroupMask`",
             "mismatched types: expected `u32`, found `i32`",
             "`subgroup_size` takes 0 arguments but 1 was supplied",
+        ],
+    );
+}
+
+/// The rest of the family: spirv-std names an arithmetic operation by the
+/// type it takes, and a quad's index and a swap's direction are constants.
+#[test]
+fn family_misuse() {
+    check_err(
+        parse_quote! {
+            fn k(a: u32, x: f32, n: i32) {
+                let b = subgroup_f_add(a);
+                let c = subgroup_s_min(a);
+                let d = subgroup_and(x);
+                let e = subgroup_quad_broadcast(a, 4);
+                let f = subgroup_quad_broadcast(a, a);
+                let g = subgroup_quad_swap::<3>(a);
+                let h = subgroup_quad_swap(a);
+                let i = subgroup_shuffle_xor(a, n);
+                let j = subgroup_all(a);
+                let l = subgroup_i_add::<u32>(a);
+            }
+        },
+        &[
+            "`subgroup_f_add` takes `f32`, not `u32`; spirv-std names the operation by its type (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
+            "`subgroup_s_min` takes `i32`, not `u32`; spirv-std names the operation by its type (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
+            "`subgroup_and` takes `u32` or `i32`, not `f32`; spirv-std names the operation by its type (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
+            "the index of `subgroup_quad_broadcast` must be below 4, not 4",
+            "the lane id of `subgroup_quad_broadcast` must be a constant",
+            "`subgroup_quad_swap` takes its direction as a constant generic argument: `subgroup_quad_swap::<0>` (horizontal), `::<1>` (vertical) or `::<2>` (diagonal)",
+            "`subgroup_quad_swap` takes its direction as a constant generic argument: `subgroup_quad_swap::<0>` (horizontal), `::<1>` (vertical) or `::<2>` (diagonal)",
+            "mismatched types: expected `u32`, found `i32`",
+            "mismatched types: expected `bool`, found `u32`",
+            "generic arguments are not supported in a kernel",
         ],
     );
 }
