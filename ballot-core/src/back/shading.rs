@@ -233,21 +233,10 @@ pub(crate) trait Shading: fmt::Write {
 }
 
 /// Whether an emulated `op` exchanges a value of its operand's type (as
-/// four words): broadcasts, shuffles, quads, `AllEqual` and arithmetic.
+/// four words): broadcasts, shuffles, quads, `AllEqual` and arithmetic,
+/// the operations generic in their value.
 pub(crate) const fn exchanges_value(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Broadcast
-            | Op::BroadcastFirst
-            | Op::AllEqual
-            | Op::Arith(..)
-            | Op::Shuffle
-            | Op::ShuffleXor
-            | Op::ShuffleUp
-            | Op::ShuffleDown
-            | Op::QuadBroadcast
-            | Op::QuadSwap(_)
-    )
+    crate::ir::op_is_generic(op)
 }
 
 /// An argument of an exchange's helper after the value.
