@@ -356,7 +356,9 @@ fn generator_is_deterministic() {
 #[test]
 fn kernels_cover_the_language() {
     let irs: Vec<&Kernel> = ENTRIES.iter().map(|e| (e.ir)()).collect();
-    for op in Op::ALL {
+    // The generator draws the ballot family; tests/family.rs holds the
+    // kernels of the rest.
+    for op in Op::BALLOT {
         assert!(irs.iter().any(|k| k.uses_op(op)), "no kernel uses {op}");
     }
     let source = std::fs::read_to_string(GENERATED).expect("read tests/random/kernels.rs");

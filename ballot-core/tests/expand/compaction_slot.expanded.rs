@@ -215,7 +215,10 @@ impl compaction_slot {
         static IR: ::std::sync::OnceLock<::ballot::__private::ir::Kernel> = ::std::sync::OnceLock::new();
         IR.get_or_init(|| {
             #[allow(unused_imports)]
-            use ::ballot::__private::{ir as __ir, Op as __Op};
+            use ::ballot::__private::{
+                ir as __ir, ArithOp as __ArithOp, Op as __Op, Quad as __Quad,
+                Scan as __Scan,
+            };
             fn __h<T>(index: usize) -> __ir::Handle<T> {
                 __ir::Handle::from_index(index)
             }

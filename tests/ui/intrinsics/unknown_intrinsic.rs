@@ -1,6 +1,6 @@
 #[ballot::kernel]
 fn everyone(p: bool) -> bool {
-    subgroup_all(p)
+    subgroup_partition_nv(p)
 }
 
 fn main() {}
