@@ -9,8 +9,8 @@
 //!
 //! | language | names |
 //! |---|---|
-//! | WGSL | WGSL's own `subgroupBallot`, `subgroupBroadcast`, `subgroupBroadcastFirst`; the GLSL names of the rest: `subgroupBallotBitCount`, `subgroupBallotFindMSB`, `subgroupInverseBallot`, `subgroupElect()`, and the masks as functions, `subgroupEqMask()` … `subgroupLtMask()` |
-//! | GLSL | `GL_KHR_shader_subgroup_ballot`'s functions and built-ins: `subgroupBallotBitCount`, `gl_SubgroupEqMask`, `gl_SubgroupInvocationID`, `gl_SubgroupSize`, … |
+//! | WGSL | WGSL's own `subgroupBallot`, `subgroupBroadcast`, `subgroupBroadcastFirst`, and the rest of WGSL's `subgroups`: `subgroupAll`, `subgroupAny`, `subgroupAdd` … `subgroupXor`, `subgroupInclusiveAdd`, `subgroupExclusiveMul`, `subgroupShuffle`, `subgroupShuffleXor`, `subgroupShuffleUp`, `subgroupShuffleDown`, `quadBroadcast`, `quadSwapX`, `quadSwapY`, `quadSwapDiagonal`; the GLSL names of the ballot functions WGSL lacks: `subgroupBallotBitCount`, `subgroupBallotFindMSB`, `subgroupInverseBallot`, `subgroupElect()`, and the masks as functions, `subgroupEqMask()` … `subgroupLtMask()` |
+//! | GLSL | `GL_KHR_shader_subgroup_ballot`'s functions and built-ins (`subgroupBallotBitCount`, `gl_SubgroupEqMask`, `gl_SubgroupInvocationID`, `gl_SubgroupSize`, …), and the functions of `_vote`, `_arithmetic`, `_shuffle`, `_shuffle_relative` and `_quad` |
 //!
 //! A name that starts like a ballot function (`subgroupBallot…`,
 //! `subgroupInverseBallot…`) but is none of them is an error at its
@@ -61,8 +61,8 @@
 //! - The exchange arrays are sized from the entry points' workgroup size,
 //!   as the validator evaluates it, so they always fit: a shader whose workgroup size
 //!   is pipeline-overridable, or whose entry points disagree, is refused.
-//! - `subgroupBallot`, `subgroupElect`, `subgroupBroadcast` and
-//!   `subgroupBroadcastFirst` meet at barriers there, which every
+//! - `subgroupBallot`, `subgroupElect`, the broadcasts and every function
+//!   of the rest of the family meet at barriers there, which every
 //!   invocation of the workgroup must reach: the functions that reach one
 //!   (entry points and the shader's own) are if-converted
 //!   (the crate's `reconverge` pass, through module `converge`). Every invocation makes
@@ -85,7 +85,19 @@
 //!   `gl_SubgroupInvocationID`, `gl_SubgroupSize`), in a shader that calls
 //!   no ballot function too; the entry point gets
 //!   `@builtin(local_invocation_index)` if it lacks it.
-//! - Broadcasts carry `u32` values (GLSL: `uint` and `uvec4`).
+//! - The calls generic in their value (broadcasts, arithmetic, shuffles,
+//!   quads; GLSL also `subgroupAllEqual`) take 32-bit scalars and their
+//!   vectors: in WGSL `u32`, `i32`, `f32` and `f16` (arithmetic: not
+//!   `f16`), one linked function per operation and type, which naga's
+//!   reading of the shader linked for `wgsl` picks ([`types`]); in GLSL
+//!   `uint`, `int`, `float` and `bool`, as overloads (module `types`,
+//!   [`types::glsl_overloads`]). Another type (`f64`, `u64`, `double`,
+//!   `int8_t`) is refused at the call. The lane of a broadcast, shuffle
+//!   or quad broadcast may be an `i32` in WGSL: it is converted to `u32`
+//!   at the call on every WGSL target, as naga takes only a `u32`.
+//! - GLSL's clustered reductions (`subgroupClusteredAdd`, …), the
+//!   partitioned operations and `subgroupBarrier` have no emulation: each
+//!   is refused at its call.
 //!
 //! # The validator
 //! The linked text is judged once, by the validator of its language
@@ -492,7 +504,7 @@ fn link_text(
     shader
         .require_entry_point()
         .and_then(|()| shader.require_compute())
-        .and_then(|()| shader.type_broadcasts())
+        .and_then(|()| shader.type_calls())
         .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     if target.has_subgroups() {
         // naga refuses `@builtin(subgroup_invocation_id)` in a workgroup of
@@ -789,13 +801,16 @@ struct Use {
     /// Where an emulated collective's `on` argument goes (after `(`), and
     /// whether the call has other arguments.
     args: Option<(usize, bool)>,
-    /// A WGSL broadcast's types, on `wgsl-no-subgroup` ([`types`]).
-    broadcast: Option<types::Broadcast>,
-    /// A GLSL broadcast's value: its range, and its type where glslang
-    /// gave it, on `glsl-no-subgroup` ([`glsl_types`]).
+    /// A WGSL generic call's operation and type, on `wgsl-no-subgroup`
+    /// ([`types`]).
+    typed: Option<types::Typed>,
+    /// A GLSL generic call's value ([`types::is_typed`]): its range, and
+    /// its type where glslang gave it, on `glsl-no-subgroup`
+    /// ([`glsl_types`]).
     value: Option<(Range<usize>, Option<String>)>,
-    /// Broadcast's lane argument: `wgsl-no-subgroup` converts it to `u32`,
-    /// so that an `i32` lane (WGSL's other) reaches the `u32` function.
+    /// Broadcast's, Shuffle's and QuadBroadcast's lane argument:
+    /// `wgsl-no-subgroup` converts it to `u32`, so that an `i32` lane
+    /// (WGSL's other) reaches the `u32` parameter.
     lane: Option<Range<usize>>,
 }
 
@@ -933,9 +948,9 @@ struct Shader<'a> {
     /// ranks (`entry_lane`) rather than `@builtin(subgroup_invocation_id)`,
     /// which naga refuses in a workgroup of more than one dimension.
     lane_from_rank: bool,
-    /// Whether Broadcast's lane argument is converted to `u32` at the call
-    /// ([`Use::lane`]): on `wgsl-no-subgroup`, and in the `wgsl` text its
-    /// types are read from.
+    /// Whether Broadcast's, Shuffle's and QuadBroadcast's lane argument is
+    /// converted to `u32` at the call ([`Use::lane`]): on every WGSL target,
+    /// as WGSL takes an `i32` lane too, and naga only a `u32`.
     lane_as_u32: bool,
 }
 
@@ -992,23 +1007,34 @@ fn is_subgroup_word(name: &str) -> bool {
         )
 }
 
-/// The operations the linker links: the ballot family. The rest of the
-/// family (votes, arithmetic, shuffles, quads) passes through to the
-/// target's compiler where the target has subgroups, and is refused at
-/// the call on the emulated targets: its emulating helpers exist (the
-/// kernels and the polyfill libraries use them), but WGSL has no
-/// overloading, and the linker does not yet pick the typed function for
-/// each call.
-const LINKED: [Op; 16] = Op::BALLOT;
+/// The operations the linker reads in a shader of `language`, by the
+/// names [`source_name`] gives: in GLSL every one, under the extensions'
+/// names; in WGSL the ballot family (under the GLSL names of what WGSL
+/// lacks) and the rest of the family where WGSL has it (`subgroupAdd`,
+/// `quadSwapX`). Where one name stands for several operations
+/// (`subgroupAdd`: `IAdd` and `FAdd`), the first is read, and the value's
+/// type picks the operation later ([`types`], [`types::glsl_namesakes`]).
+fn source_ops(language: Language) -> impl Iterator<Item = Op> {
+    Op::ALL
+        .into_iter()
+        .filter(move |op| language == Language::Glsl || op.is_ballot() || op.wgsl_name().is_some())
+}
 
 /// The functions the emulated targets link, for messages.
 fn emulated_names(language: Language) -> String {
-    let names: Vec<&str> = LINKED
+    let names: Vec<&str> = Op::BALLOT
         .iter()
         .filter(|&&op| language == Language::Glsl || !is_mask(op))
         .map(|&op| source_name(language, op))
         .collect();
-    format!("{} and the subgroup built-ins", names.join(", "))
+    let rest = match language {
+        Language::Glsl => {
+            "the vote, arithmetic (clustered aside), shuffle, relative shuffle and quad \
+             functions of GL_KHR_shader_subgroup_*"
+        }
+        Language::Wgsl => "WGSL's votes, arithmetic, shuffles and quad functions",
+    };
+    format!("{}, {rest}, and the subgroup built-ins", names.join(", "))
 }
 
 /// The byte ranges of the arguments of the call to `op` whose name is
@@ -1111,10 +1137,10 @@ impl<'a> Shader<'a> {
             prefix = format!("ballot{k}_");
         }
 
-        let by_name: BTreeMap<&str, Op> = LINKED
-            .iter()
-            .map(|&op| (source_name(language, op), op))
-            .collect();
+        let mut by_name: BTreeMap<&str, Op> = BTreeMap::new();
+        for op in source_ops(language) {
+            by_name.entry(source_name(language, op)).or_insert(op);
+        }
         let mut uses = Vec::new();
         let mut builtins = Vec::new();
         let mut uses_subgroups = false;
@@ -1139,23 +1165,26 @@ impl<'a> Shader<'a> {
                         true => arguments(text, &tokens, i, op)?,
                         false => Vec::new(),
                     };
-                    let lane = arguments.get(1).filter(|_| op == Op::Broadcast).cloned();
+                    let lane = arguments
+                        .get(1)
+                        .filter(|_| matches!(op, Op::Broadcast | Op::Shuffle | Op::QuadBroadcast))
+                        .cloned();
                     let value = arguments
                         .first()
-                        .filter(|_| matches!(op, Op::Broadcast | Op::BroadcastFirst))
+                        .filter(|_| types::is_typed(op))
                         .map(|v| (v.clone(), None));
                     let args = called.then(|| (tokens[i + 1].range.end, !punct(i + 2, b')')));
                     uses.push(Use {
                         op,
                         name: token.range.clone(),
                         args,
-                        broadcast: None,
+                        typed: None,
                         value,
                         lane,
                     });
                 }
                 None if looks_like_ballot(name) && called => {
-                    let known: Vec<&str> = LINKED
+                    let known: Vec<&str> = Op::BALLOT
                         .iter()
                         .map(|&op| source_name(language, op))
                         .filter(|n| looks_like_ballot(n))
@@ -1225,7 +1254,7 @@ impl<'a> Shader<'a> {
             literal_sizes: Vec::new(),
             stage: ("comp", false),
             lane_from_rank: false,
-            lane_as_u32: target == Target::WgslNoSubgroup,
+            lane_as_u32: language == Language::Wgsl,
             uses_subgroups,
         };
         match language {
@@ -1816,17 +1845,22 @@ impl<'a> Shader<'a> {
         }
     }
 
-    /// On `wgsl-no-subgroup`, each broadcast's types, as naga reads them in
-    /// the shader linked for `wgsl` ([`types`]). Where that shader does not
-    /// read or validate, the calls keep the library's `u32` functions, and
-    /// the validator's verdict on the emulated text is the error.
-    fn type_broadcasts(&mut self) -> Result<(), ReadError> {
-        let broadcasts = |u: &Use| matches!(u.op, Op::Broadcast | Op::BroadcastFirst);
-        if self.target == Target::GlslNoSubgroup && self.uses.iter().any(broadcasts) {
-            return self.type_glsl_broadcasts();
+    /// On `wgsl-no-subgroup`, each generic call's operation and types, as
+    /// naga reads them in the shader linked for `wgsl` ([`types`]). Where
+    /// that shader does not read or validate, the calls keep the `u32`
+    /// functions, and the validator's verdict on the emulated text is the
+    /// error.
+    fn type_calls(&mut self) -> Result<(), ReadError> {
+        let typed = |u: &Use| types::is_typed(u.op);
+        if self.target == Target::GlslNoSubgroup && self.uses.iter().any(typed) {
+            return self.type_glsl_values();
         }
-        if self.target != Target::WgslNoSubgroup || !self.uses.iter().any(broadcasts) {
+        if self.target != Target::WgslNoSubgroup || !self.uses.iter().any(typed) {
             return Ok(());
+        }
+        // Without types, `u32`'s.
+        for u in self.uses.iter_mut().filter(|u| types::is_typed(u.op)) {
+            u.typed = Some(types::Typed::plain(u.op));
         }
         let Ok(mut hardware) = Shader::read(self.text, Target::Wgsl) else {
             return Ok(());
@@ -1834,9 +1868,8 @@ impl<'a> Shader<'a> {
         // naga's rule on the lane id in two dimensions is no concern here,
         // nor its want of a `u32` lane.
         hardware.lane_from_rank = true;
-        hardware.lane_as_u32 = true;
         let written = hardware.write(&sizes(32, [64, 1, 1]));
-        for (at, found) in types::broadcasts(&written.text) {
+        for (at, found) in types::calls(&written.text) {
             let Some(user) = written.origin(&(at..at + 1)) else {
                 continue;
             };
@@ -1844,31 +1877,39 @@ impl<'a> Shader<'a> {
                 continue;
             };
             match found {
-                Ok(b) if b.op == u.op => u.broadcast = Some(b),
+                // One name, more than one operation: the type picks it.
+                Ok(t) if linked_name(t.op) == linked_name(u.op) => {
+                    u.op = t.op;
+                    u.typed = Some(t);
+                }
                 Ok(_) => {}
                 Err(ty) => {
+                    let takes = match u.op {
+                        Op::Arith(..) => {
+                            "the emulation's arithmetic takes scalars and vectors \
+                                          of u32, i32 and f32 (f16 would round once, in f32, \
+                                          where a driver rounds each step)"
+                        }
+                        _ => "the emulation moves scalars and vectors of u32, i32, f32 and f16",
+                    };
                     return Err((
                         LinkErrorKind::Unsupported,
-                        format!(
-                            "`{}` of a `{ty}`: the emulation broadcasts scalars and vectors of \
-                             u32, i32, f32 and f16",
-                            &self.text[u.name.clone()]
-                        ),
+                        format!("`{}` of a `{ty}`: {takes}", &self.text[u.name.clone()]),
                         u.name.clone(),
-                    ))
+                    ));
                 }
             }
         }
         Ok(())
     }
 
-    /// Each GLSL broadcast's value type, from glslang ([`glsl_types`]):
+    /// Each GLSL generic call's value type, from glslang ([`glsl_types`]):
     /// a type the exchange cannot carry is refused at the call; the others
     /// are written around the value on `glsl-no-subgroup`, so that the
     /// if-conversion can declare a temporary of it. Where glslang's types
     /// do not match the calls line by line, none is taken.
-    fn type_glsl_broadcasts(&mut self) -> Result<(), ReadError> {
-        let Some(mut found) = glsl_types::broadcasts(self.text, self.stage.0, &self.defines) else {
+    fn type_glsl_values(&mut self) -> Result<(), ReadError> {
+        let Some(mut found) = glsl_types::values(self.text, self.stage.0, &self.defines) else {
             return Ok(());
         };
         // The uses are in the text's order: one pass counts their lines.
@@ -1899,10 +1940,22 @@ impl<'a> Shader<'a> {
             {
                 let u = &mut self.uses[i];
                 if !glsl_types::carried(&ty) {
+                    if let Op::Arith(..) = u.op {
+                        return Err((
+                            LinkErrorKind::Unsupported,
+                            format!(
+                                "`{}` of a `{ty}`: the emulation's arithmetic takes `int`, \
+                                 `uint` and `float` (and `bool` for And, Or and Xor) and their \
+                                 vectors",
+                                &self.text[u.name.clone()]
+                            ),
+                            u.name.clone(),
+                        ));
+                    }
                     return Err((
                         LinkErrorKind::Unsupported,
                         format!(
-                            "`{}` of a `{ty}`: the emulation broadcasts 32-bit values (`uint`, \
+                            "`{}` of a `{ty}`: the emulation moves 32-bit values (`uint`, \
                              `int`, `float`, `bool` and their vectors); pass the value's bits in \
                              one of those (`unpackDouble2x32`, `packHalf2x16`, …) and rebuild it \
                              after",
@@ -1921,15 +1974,13 @@ impl<'a> Shader<'a> {
 
     /// Whether the target lacks `op`, so that its calls are linked.
     fn links(&self, op: Op) -> bool {
-        // GLSL's extension has every operation; WGSL has these three.
-        !matches!(
-            (self.target, op),
-            (Target::Glsl, _)
-                | (
-                    Target::Wgsl | Target::WgslWeb,
-                    Op::Ballot | Op::Broadcast | Op::BroadcastFirst
-                )
-        )
+        // GLSL's extensions have every operation; WGSL has its own, but
+        // naga lacks `subgroupElect`.
+        match self.target {
+            Target::Glsl => false,
+            Target::Wgsl | Target::WgslWeb => op.wgsl_name().is_none() || op == Op::Elect,
+            Target::GlslNoSubgroup | Target::WgslNoSubgroup => true,
+        }
     }
 
     /// Whether the linker links anything in: operations, or, emulated,
@@ -1945,11 +1996,19 @@ impl<'a> Shader<'a> {
         !self.linked_ops().is_empty() || !self.target.has_subgroups() && reads_builtins
     }
 
+    /// The operations linked in. In GLSL, whose one name may stand for
+    /// several (`subgroupAdd`: `IAdd`, `FAdd`), all of them: the
+    /// overloads go together, and glslang picks.
     fn linked_ops(&self) -> BTreeSet<Op> {
+        let glsl = self.target.language() == Language::Glsl;
         self.uses
             .iter()
             .map(|u| u.op)
             .filter(|&op| self.links(op))
+            .flat_map(|op| match glsl && !op.is_ballot() {
+                true => types::glsl_namesakes(op),
+                false => vec![op],
+            })
             .collect()
     }
 
@@ -1980,7 +2039,7 @@ impl<'a> Shader<'a> {
         }
         for u in self.uses.iter().filter(|u| self.links(u.op)) {
             let mut name = names[&u.op].clone();
-            if let Some(suffix) = u.broadcast.as_ref().and_then(types::Broadcast::suffix) {
+            if let Some(suffix) = u.typed.as_ref().and_then(types::Typed::suffix) {
                 name.push_str(&suffix);
             }
             match u.args {
@@ -2136,17 +2195,23 @@ impl<'a> Shader<'a> {
             if self.lane_from_rank && target.has_subgroups() {
                 text.push_str(ENTRY_LANE);
             }
-            // The broadcasts of other types, over the library's.
+            // The generic calls' typed functions: the broadcasts of other
+            // types than the library's, and the rest of the family.
             if emulated {
-                let broadcasts: BTreeSet<types::Broadcast> =
-                    self.uses.iter().filter_map(|u| u.broadcast).collect();
-                for b in broadcasts.iter().filter(|b| b.suffix().is_some()) {
-                    text.push_str(&b.wrapper());
+                let typed: BTreeSet<types::Typed> =
+                    self.uses.iter().filter_map(|u| u.typed).collect();
+                for t in typed.iter().filter(|t| t.suffix().is_some()) {
+                    text.push_str(&t.wrapper());
                 }
                 if language == Language::Glsl {
-                    for op in [Op::Broadcast, Op::BroadcastFirst] {
-                        if ops.contains(&op) {
-                            text.push_str(&types::glsl_overloads(op));
+                    // One name's overloads once (`subgroupAdd`'s `IAdd`
+                    // and `FAdd` write the same set).
+                    let mut written = BTreeSet::new();
+                    for &op in ops.iter().filter(|&&op| crate::ir::op_is_generic(op)) {
+                        if written.insert(linked_name(op)) {
+                            for namesake in types::glsl_namesakes(op) {
+                                text.push_str(&types::glsl_overloads(namesake));
+                            }
                         }
                     }
                 }
@@ -2502,7 +2567,7 @@ fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
             out.push_str(&crate::back::glsl::emulated_constants(options, false, 1));
             let helpers = with_vote(language, polyfill::helpers_of(language, true, ops), ops);
             crate::back::glsl::helpers::write_all(&mut out, &helpers);
-            polyfill::glsl_public(&mut out, ops, &name, false);
+            polyfill::glsl_public(&mut out, &untyped(ops), &name, false);
         }
         (Language::Wgsl, _) => {
             let mut helpers = polyfill::helpers_of(language, emulated, ops);
@@ -2518,12 +2583,23 @@ fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
                     crate::back::wgsl::helpers::text(helper, emulated).unwrap_or_default(),
                 );
             }
-            polyfill::wgsl_public(&mut out, target, ops, &name, false);
+            polyfill::wgsl_public(&mut out, target, &untyped(ops), &name, false);
         }
     }
     // A blank line between the linked functions and the shader's own code.
     out.push('\n');
     out
+}
+
+/// The operations of `ops` whose public functions the polyfill library
+/// writes as the linker needs them: the ballot family and the votes on a
+/// `bool`. The generic ones get typed functions ([`types`]), the
+/// broadcasts besides the library's `u32` and `vec4<u32>` ones.
+fn untyped(ops: &[Op]) -> Vec<Op> {
+    ops.iter()
+        .copied()
+        .filter(|&op| op.is_ballot() || !crate::ir::op_is_generic(op))
+        .collect()
 }
 
 /// `helpers`, with the workgroup vote and what it needs where `ops` holds
@@ -2554,12 +2630,14 @@ fn is_mask(op: Op) -> bool {
 }
 
 /// Whether `op` exchanges values between lanes: emulated, it holds
-/// barriers and takes the `on` flag.
+/// barriers and takes the `on` flag. The ballot family's four, and every
+/// other operation of the family.
 fn is_collective(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Ballot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
-    )
+    !op.is_ballot()
+        || matches!(
+            op,
+            Op::Ballot | Op::Elect | Op::Broadcast | Op::BroadcastFirst
+        )
 }
 
 /// `text` with every identifier that starts with `ballot_` under `prefix`.

@@ -663,23 +663,13 @@ fn family_public(language: Language, emulated: bool, op: Op) -> Vec<Public> {
         }];
     }
     let u32_name = type_name(language, Type::U32);
-    let operand = match op {
-        Op::Shuffle => Some("id"),
-        Op::ShuffleXor => Some("mask"),
-        Op::ShuffleUp | Op::ShuffleDown => Some("delta"),
-        Op::QuadBroadcast => Some("index"),
-        _ => None,
-    };
+    let operand = family_operand(op);
     family_types(language, op)
         .into_iter()
         .map(|ty| {
             let [[encode, encoded], [decode, decoded]] = exchange_codec(language, ty);
-            let extras = match op {
-                Op::AllEqual => (ty == Type::F32).to_string(),
-                Op::Arith(arith, scan) => format!("{}u, {}u", arith_code(arith), scan_code(scan)),
-                Op::QuadSwap(quad) => format!("{}u", quad.xor()),
-                _ => operand.unwrap_or_default().to_string(),
-            };
+            let words = format!("{encode}value{encoded}");
+            let call = family_call(helper, emulated, op, ty == Type::F32, &words);
             let (ret, decode, decoded) = match op {
                 Op::AllEqual => (type_name(language, Type::Bool), "", ""),
                 _ => (type_name(language, ty), decode, decoded),
@@ -692,12 +682,46 @@ fn family_public(language: Language, emulated: bool, op: Op) -> Vec<Public> {
                 suffix: if glsl { "" } else { wgsl_suffix(op, ty) },
                 params,
                 ret,
-                value: format!(
-                    "{decode}{helper}({call_on}{encode}value{encoded}, {extras}){decoded}"
-                ),
+                value: format!("{decode}{call}{decoded}"),
             }
         })
         .collect()
+}
+
+/// The name of the operand of `op`, one of the rest of the family, beside
+/// its value: the shuffles' lane, mask or delta, the quad index; `None`
+/// where it takes the value alone.
+pub(crate) const fn family_operand(op: Op) -> Option<&'static str> {
+    match op {
+        Op::Shuffle => Some("id"),
+        Op::ShuffleXor => Some("mask"),
+        Op::ShuffleUp | Op::ShuffleDown => Some("delta"),
+        Op::QuadBroadcast => Some("index"),
+        _ => None,
+    }
+}
+
+/// The call of `helper`, the helper of `op` (one of the rest of the
+/// family but the votes), on `words`, the value's four exchange words:
+/// with the `on` flag first where `emulated`, then the operation's
+/// constants (the arithmetic's codes, the quad swap's lane xor, whether
+/// `AllEqual` compares floats, which `float` says) or its operand, named
+/// as [`family_operand`] names it.
+pub(crate) fn family_call(
+    helper: &str,
+    emulated: bool,
+    op: Op,
+    float: bool,
+    words: &str,
+) -> String {
+    let on = if emulated { "on, " } else { "" };
+    let extras = match op {
+        Op::AllEqual => float.to_string(),
+        Op::Arith(arith, scan) => format!("{}u, {}u", arith_code(arith), scan_code(scan)),
+        Op::QuadSwap(quad) => format!("{}u", quad.xor()),
+        _ => family_operand(op).unwrap_or_default().to_string(),
+    };
+    format!("{helper}({on}{words}, {extras})")
 }
 
 /// The name of `op`, one of the rest of the family, on

@@ -12,7 +12,13 @@
 //!    early return on some inputs, called in both arms of a branch;
 //! 4. `compact`: Khronos-style stream compaction inside a branch
 //!    (`subgroupElect`, `atomicAdd`, `subgroupBroadcastFirst`,
-//!    `subgroupBallotExclusiveBitCount`).
+//!    `subgroupBallotExclusiveBitCount`);
+//! 5. `family`: the rest of the subgroup family (issue 29) in the same
+//!    control flow: after the bounds guard, a reduction, an inclusive scan,
+//!    a vote and a shuffle of a two-component vector from the first active
+//!    lane; an integer Max in one arm of a branch and an f32 sum in the
+//!    other; and, in a loop of `i % 4` trips, a sum and a vote per
+//!    iteration.
 //!
 //! Each shape is written once in WGSL and once in GLSL
 //! (`tests/shapes/*.wgsl`, `*.comp`) and run as one dispatch of two
@@ -95,10 +101,17 @@ enum Shape {
     Loop,
     Call,
     Compact,
+    Family,
 }
 
 impl Shape {
-    const ALL: [Shape; 4] = [Shape::Guard, Shape::Loop, Shape::Call, Shape::Compact];
+    const ALL: [Shape; 5] = [
+        Shape::Guard,
+        Shape::Loop,
+        Shape::Call,
+        Shape::Compact,
+        Shape::Family,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -106,6 +119,7 @@ impl Shape {
             Shape::Loop => "loop",
             Shape::Call => "call",
             Shape::Compact => "compact",
+            Shape::Family => "family",
         }
     }
 
@@ -120,6 +134,8 @@ impl Shape {
             (Shape::Call, Language::Glsl) => include_str!("shapes/call.comp"),
             (Shape::Compact, Language::Wgsl) => include_str!("shapes/compact.wgsl"),
             (Shape::Compact, Language::Glsl) => include_str!("shapes/compact.comp"),
+            (Shape::Family, Language::Wgsl) => include_str!("shapes/family.wgsl"),
+            (Shape::Family, Language::Glsl) => include_str!("shapes/family.comp"),
         };
         let ext = match language {
             Language::Wgsl => "wgsl",
@@ -322,9 +338,57 @@ fn expected_words(shape: Shape, layout: &Layout) -> Vec<[u32; 5]> {
                 }
             }
             Shape::Compact => {}
+            Shape::Family => family_words(subgroup, &mut out),
         }
     }
     out
+}
+
+/// The `family` shape's words of one subgroup's members, from the spec of
+/// each operation (docs/design.md, "The rest of the subgroup family"):
+/// every collective over the members that reach it together. The sums of
+/// small integers as f32 are exact in any order.
+fn family_words(subgroup: &[(u32, u32)], out: &mut [[u32; 5]]) {
+    let active: Vec<(u32, u32)> = subgroup.iter().copied().filter(|&(_, i)| i < N).collect();
+    let Some(&(_, first)) = active.iter().min_by_key(|&&(lane, _)| lane) else {
+        return;
+    };
+    let sum: u32 = active.iter().map(|&(_, i)| i).sum();
+    let all_even = active.iter().all(|&(_, i)| i % 2 == 0);
+    let max_of_arm = active.iter().map(|&(_, i)| i).filter(|i| i % 3 != 0).max();
+    let sum_of_other_arm: f32 = active
+        .iter()
+        .map(|&(_, i)| i)
+        .filter(|i| i % 3 == 0)
+        .map(|i| i as f32)
+        .sum();
+    let mut acc = vec![0u32; active.len()];
+    for k in 0..4u32 {
+        let reach: Vec<usize> = (0..active.len()).filter(|&m| active[m].1 % 4 > k).collect();
+        let added = (k + 1) * reach.len() as u32;
+        let all_odd = reach.iter().all(|&m| active[m].1 % 2 == 1);
+        for &m in &reach {
+            acc[m] = acc[m] * 7 + added + if all_odd { 100 } else { 0 };
+        }
+    }
+    for (m, &(lane, i)) in active.iter().enumerate() {
+        let scan: u32 = active
+            .iter()
+            .filter(|&&(l, _)| l <= lane)
+            .map(|&(_, j)| j & 7)
+            .sum();
+        let arm = match i % 3 {
+            0 => sum_of_other_arm.to_bits(),
+            _ => max_of_arm.unwrap_or(UNWRITTEN),
+        };
+        out[i as usize] = [
+            sum,
+            scan + if all_even { 1000 } else { 0 },
+            (first as i32).wrapping_neg() as u32,
+            arm,
+            acc[m],
+        ];
+    }
 }
 
 /// The `call` shape's arms: the argument each passes to `tally`, and what

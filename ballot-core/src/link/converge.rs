@@ -25,10 +25,11 @@ const GLSL_BARRIERS: &[&str] = &[
 ];
 
 /// The linked exchanges under `prefix`, with their result types: the
-/// collectives of [`super::is_collective`] and the workgroup vote.
+/// collectives of [`super::is_collective`] (in GLSL one overloaded name
+/// each, in WGSL also one per type, [`super::types::Typed`]).
 pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, ExchangeResult> {
     let mut map = BTreeMap::new();
-    for op in super::LINKED {
+    for op in Op::ALL {
         if !super::is_collective(op) {
             continue;
         }
@@ -36,12 +37,12 @@ pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, ExchangeResult> {
         let name = format!("{prefix}{}", &linked["ballot_".len()..]);
         let result = match op {
             Op::Ballot => ExchangeResult::Mask,
-            Op::Elect => ExchangeResult::Bool,
+            Op::Elect | Op::All | Op::Any | Op::AllEqual => ExchangeResult::Bool,
             _ => ExchangeResult::Value,
         };
         map.insert(name, result);
     }
-    for name in super::types::Broadcast::every_name(prefix) {
+    for name in super::types::Typed::every_name(prefix) {
         map.insert(name, ExchangeResult::Value);
     }
     map

@@ -1,31 +1,31 @@
-//! The types of a GLSL shader's broadcasts, for `glsl-no-subgroup`.
+//! The value types of a GLSL shader's generic subgroup calls (broadcasts,
+//! arithmetic, shuffles, quads: [`super::types::is_typed`]), for
+//! `glsl-no-subgroup`.
 //!
-//! The emulation overloads its broadcasts for the 32-bit scalars and
-//! their vectors (`uint`, `int`, `float`, `bool`, `uvec2` … `vec4`), and
-//! where a broadcast sits in code that not every invocation runs, the
-//! if-conversion computes it into a temporary, whose type it must write.
+//! The emulation overloads these for the 32-bit scalars and their vectors
+//! (`uint`, `int`, `float`, `bool`, `uvec2` … `vec4`), and where a call
+//! sits in code that not every invocation runs, the if-conversion
+//! computes it into a temporary, whose type it must write.
 //! The linker's reader knows no types; glslang does: the shader, with the
 //! subgroup extensions enabled and its lines numbered as written (`#line`),
-//! is compiled once more with `-i`, and each broadcast's type is read from
-//! its intermediate tree, line by line, in the order the calls are written
-//! (the tree lists a line's calls outermost and leftmost first, as the
-//! text has them). Where that reading does not give one type for every
-//! broadcast the linker found, it gives none, and the linker goes on as
-//! before.
+//! is compiled once more with `-i`, and each call's type (its result's,
+//! which is its value's) is read from its intermediate tree, line by line,
+//! in the order the calls are written (the tree lists a line's calls
+//! outermost and leftmost first, as the text has them). Where that reading
+//! does not give one type for every call the linker found, it gives none,
+//! and the linker goes on as before.
 
 use std::collections::BTreeMap;
 
+use crate::op::Op;
+use crate::polyfill::GLSL_FAMILY_EXTENSIONS;
 use crate::valid::glslang;
 
-/// The broadcasts' types by 1-based line of `text`, in the order of the
-/// calls on each line, as GLSL type names; `None` where glslang cannot
+/// The generic calls' types by 1-based line of `text`, in the order of
+/// the calls on each line, as GLSL type names; `None` where glslang cannot
 /// compile the text as `stage` (with `defines`, `#define` lines) or no
 /// `#version` line is found.
-pub(super) fn broadcasts(
-    text: &str,
-    stage: &str,
-    defines: &str,
-) -> Option<BTreeMap<u32, Vec<String>>> {
+pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<u32, Vec<String>>> {
     let version = text
         .lines()
         .position(|l| l.trim_start().starts_with("#version"))?;
@@ -44,9 +44,17 @@ pub(super) fn broadcasts(
     }
     given.push_str("#extension GL_KHR_shader_subgroup_basic : enable\n");
     given.push_str("#extension GL_KHR_shader_subgroup_ballot : enable\n");
+    for extension in GLSL_FAMILY_EXTENSIONS {
+        given.push_str(&format!("#extension {extension} : enable\n"));
+    }
     given.push_str(&format!("#line {}\n", version + 2));
     lines.for_each(|l| given.push_str(l));
     let tree = glslang::intermediate(&given, stage)?;
+    let names: Vec<&str> = Op::ALL
+        .into_iter()
+        .filter(|&op| super::types::is_typed(op))
+        .map(Op::glsl_name)
+        .collect();
     let mut found: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for line in tree.lines() {
         // The tree again, after linking: the first one has every call.
@@ -63,10 +71,10 @@ pub(super) fn broadcasts(
             continue;
         };
         let node = node.trim();
-        let Some(ty) = ["subgroupBroadcastFirst (", "subgroupBroadcast ("]
-            .iter()
-            .find_map(|call| node.strip_prefix(call))
-            .and_then(|t| t.strip_suffix(')'))
+        let Some(ty) = node
+            .split_once(" (")
+            .filter(|(name, _)| names.contains(name))
+            .and_then(|(_, t)| t.strip_suffix(')'))
         else {
             continue;
         };
@@ -149,7 +157,7 @@ mod tests {
                     void main() {\n    \
                     b.v.x = subgroupBroadcast(b.v.y * 2.0, 1u) + float(subgroupBroadcastFirst(gl_LocalInvocationIndex > 3u));\n    \
                     b.d = subgroupBroadcastFirst(b.d);\n}\n";
-        let found = broadcasts(text, "comp", "").expect("glslang compiles it");
+        let found = values(text, "comp", "").expect("glslang compiles it");
         assert_eq!(found[&6], ["float", "bool"]);
         assert_eq!(found[&7], ["double"]);
         assert_eq!(found.len(), 2);

@@ -255,15 +255,15 @@ fn what_the_device_offers_beside_subgroups_passes_through() {
             }
         }
     }
-    // The subgroup capability stays the target's: `subgroupAdd`, which no
-    // emulation covers, is refused on `wgsl-no-subgroup`.
+    // The rest of the family is the target's on the hardware ones, and
+    // linked on `wgsl-no-subgroup`.
     let add = FOUR.replace(
         "subgroupBallotBitCount(b),",
         "subgroupBallotBitCount(b) + subgroupAdd(1u),",
     );
-    linked(&add, Target::Wgsl);
-    let e = error(&add, Target::WgslNoSubgroup);
-    assert_ne!(e.kind, LinkErrorKind::Bug, "{e}");
+    assert!(linked(&add, Target::Wgsl).text.contains("subgroupAdd(1u)"));
+    let emulated = linked(&add, Target::WgslNoSubgroup);
+    assert!(emulated.text.contains("ballot_subgroupAdd_u32("));
 }
 
 /// A fragment shader counting the lanes whose pixel is lit: WGSL has
@@ -437,13 +437,19 @@ fn a_call_with_the_wrong_number_of_arguments_is_counted_as_written() {
 
 #[test]
 fn a_subgroup_function_without_an_emulation_is_refused_at_the_call() {
-    for (name, call) in [
-        ("subgroupAdd", "subgroupAdd(1u)"),
-        ("subgroupShuffle", "subgroupShuffle(id.x, 1u)"),
-        ("quadSwapX", "quadSwapX(id.x)"),
+    // naga's `subgroupBarrier`, and a name of the family's shape that no
+    // extension has.
+    for (name, call, hardware) in [
+        ("subgroupBarrier", "subgroupBarrier()", true),
+        ("subgroupAddClustered", "subgroupAddClustered(1u)", false),
     ] {
-        let source = FOUR.replace("subgroupBallotFindLSB(b)", call);
-        linked(&source, Target::Wgsl);
+        let source = FOUR.replace(
+            "let b = subgroupBallot",
+            &format!("{call};\n    let b = subgroupBallot"),
+        );
+        if hardware {
+            linked(&source, Target::Wgsl);
+        }
         let e = error(&source, Target::WgslNoSubgroup);
         assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
         assert!(
@@ -454,18 +460,93 @@ fn a_subgroup_function_without_an_emulation_is_refused_at_the_call() {
         let at = e.location.clone().expect("at the call");
         assert_eq!(
             (at.line, at.column, at.length as usize),
-            (7, 9, name.len()),
+            (5, 5, name.len()),
             "{e}"
         );
     }
-    let glsl = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = subgroupAdd(1u);").replace(
+    // GLSL's clustered reductions.
+    let glsl = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = subgroupClusteredAdd(1u, 4u);").replace(
         "#extension GL_KHR_shader_subgroup_ballot : require",
-        "#extension GL_KHR_shader_subgroup_ballot : require\n#extension GL_KHR_shader_subgroup_arithmetic : require",
+        "#extension GL_KHR_shader_subgroup_ballot : require\n#extension GL_KHR_shader_subgroup_clustered : require",
     );
     link(&glsl, "k.comp", Target::Glsl, &LinkOptions::default()).expect("glsl has it");
     let e = glsl_error(&glsl, Target::GlslNoSubgroup);
     assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
-    assert!(e.message.contains("`subgroupAdd` has no emulation"), "{e}");
+    assert!(
+        e.message
+            .contains("`subgroupClusteredAdd` has no emulation"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_rest_of_the_family_is_linked_for_its_types_on_wgsl_no_subgroup() {
+    // One WGSL name, the operation its value's type picks; each call's
+    // function named for that type, and written once.
+    let source = "\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let a = subgroupAdd(i) + subgroupAdd(i + 1u);
+    let f = subgroupExclusiveAdd(f32(i));
+    let m = subgroupMin(vec2<i32>(i32(i), -1));
+    let x = subgroupShuffleXor(vec4<f32>(f32(i)), 1u);
+    let s = subgroupShuffle(i, 3i);
+    let q = quadBroadcast(vec3<u32>(i), 2i);
+    let v = subgroupAll(i < 8u);
+    let w = subgroupAny(i == 3u);
+    out[i] = a + u32(f) + u32(m.y) + u32(x.w) + s + q.z + u32(v && w) + quadSwapY(i);
+}
+";
+    let l = linked(source, Target::WgslNoSubgroup);
+    for call in [
+        "ballot_subgroupAdd_u32(ballot_active, i)",
+        "ballot_subgroupExclusiveAdd_f32(ballot_active, f32(i))",
+        "ballot_subgroupMin_vec2i32(ballot_active, vec2<i32>(i32(i), -1))",
+        "ballot_subgroupShuffleXor_vec4f32(ballot_active, vec4<f32>(f32(i)), 1u)",
+        "ballot_subgroupShuffle_u32(ballot_active, i, u32(3i))",
+        "ballot_subgroupQuadBroadcast_vec3u32(ballot_active, vec3<u32>(i), u32(2i))",
+        "ballot_subgroupAll(ballot_active, i < 8u)",
+        "ballot_subgroupQuadSwapVertical_u32(ballot_active, i)",
+    ] {
+        assert!(l.text.contains(call), "no {call} in\n{}", l.text);
+    }
+    assert_eq!(l.text.matches("fn ballot_subgroupAdd_u32(").count(), 1);
+    // The operations, as the types picked them.
+    use crate::op::{ArithOp, Quad, Scan};
+    for op in [
+        Op::Arith(ArithOp::IAdd, Scan::Reduce),
+        Op::Arith(ArithOp::FAdd, Scan::Exclusive),
+        Op::Arith(ArithOp::SMin, Scan::Reduce),
+        Op::ShuffleXor,
+        Op::Shuffle,
+        Op::QuadBroadcast,
+        Op::QuadSwap(Quad::Vertical),
+        Op::All,
+        Op::Any,
+    ] {
+        assert!(l.ops.contains(&op), "{op:?} not in {:?}", l.ops);
+    }
+    assert!(!l.ops.contains(&Op::Arith(ArithOp::UMin, Scan::Reduce)));
+    // The hardware targets keep WGSL's own, with the lanes as naga
+    // takes them.
+    let hardware = linked(source, Target::Wgsl);
+    assert!(hardware.ops.is_empty(), "{:?}", hardware.ops);
+    assert!(hardware
+        .text
+        .contains("quadBroadcast(vec3<u32>(i), u32(2i))"));
+    // f16 arithmetic would round once where a driver rounds each step.
+    let half = format!(
+        "enable f16;\n{}",
+        source.replace(
+            "subgroupExclusiveAdd(f32(i))",
+            "f32(subgroupExclusiveAdd(f16(i)))"
+        )
+    );
+    let e = error(&half, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("of a `f16`"), "{e}");
+    assert_eq!(e.location.clone().expect("at the call").line, 6, "{e}");
 }
 
 #[test]
@@ -545,10 +626,11 @@ fn main(@builtin(local_invocation_index) i: u32) {
             .count(),
         1
     );
-    // The hardware targets keep the calls as written.
-    assert!(linked(&source.replace("2i", "2u"), Target::Wgsl)
+    // The hardware targets keep the calls, with the `i32` lane that WGSL
+    // takes and naga does not as a `u32`.
+    assert!(linked(source, Target::Wgsl)
         .text
-        .contains("subgroupBroadcast(vec3<f16>(f16(i), 1.5h, 2.0h), lane)"));
+        .contains("subgroupBroadcast(vec3<f16>(f16(i), 1.5h, 2.0h), u32(lane))"));
     // A type the exchange has no words for is refused at the call.
     let wide = source.replace(
         "subgroupBroadcastFirst(-i32(i))",

@@ -141,10 +141,21 @@ fn the_preprocessor_chooses_what_is_linked() {
             "{target}: {e}"
         );
     }
-    // And a collective with no emulation, where compiled, is refused at it.
+    // A vote, where compiled, is linked; a collective with no emulation,
+    // where compiled, is refused at it.
     let voting = CONDITIONAL.replace("#if USE_VOTE", "#if 1");
-    let e = link_with(
+    let l = link_with(
         &voting,
+        "p.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+        &IncludeDirs::new(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(l.ops.contains(&Op::Any), "{:?}", l.ops);
+    let clustered = voting.replace("subgroupAny(n == 0u)", "subgroupClusteredOr(n == 0u, 4u)");
+    let e = link_with(
+        &clustered,
         "p.comp",
         Target::GlslNoSubgroup,
         &LinkOptions::default(),
