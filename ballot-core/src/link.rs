@@ -95,9 +95,13 @@
 //!   `int8_t`) is refused at the call. The lane of a broadcast, shuffle
 //!   or quad broadcast may be an `i32` in WGSL: it is converted to `u32`
 //!   at the call on every WGSL target, as naga takes only a `u32`.
-//! - GLSL's clustered reductions (`subgroupClusteredAdd`, …), the
-//!   partitioned operations and `subgroupBarrier` have no emulation: each
-//!   is refused at its call.
+//! - `subgroupBarrier()` becomes a workgroup barrier that every
+//!   invocation reaches (an exchange of no value, if-converted like the
+//!   others), and GLSL's `subgroupMemoryBarrier*()` the language's
+//!   `memoryBarrier*()`.
+//! - GLSL's clustered reductions (`subgroupClusteredAdd`, …) and the
+//!   partitioned operations have no emulation: each is refused at its
+//!   call.
 //!
 //! # The validator
 //! The linked text is judged once, by the validator of its language
@@ -814,6 +818,55 @@ struct Use {
     lane: Option<Range<usize>>,
 }
 
+/// A call of a subgroup barrier, `GL_KHR_shader_subgroup_basic`'s (and
+/// naga's WGSL `subgroupBarrier`): on the emulated targets,
+/// `subgroupBarrier()` becomes an exchange of no value that every
+/// invocation of the workgroup makes (a workgroup barrier, which waits for
+/// more invocations than the subgroup's, and orders memory as
+/// `subgroupBarrier` does), and the memory barriers the language's own,
+/// which order at least what the subgroup's do.
+#[derive(Clone, Debug)]
+struct SubgroupBarrier {
+    /// The name's token.
+    name: Range<usize>,
+    /// After the call's `(`.
+    after_open: usize,
+    /// What the name becomes on an emulated target; `None` for
+    /// `subgroupBarrier`, which becomes the linked exchange.
+    memory: Option<&'static str>,
+}
+
+/// The subgroup barrier named `name` in `language`: `Some(None)` for
+/// `subgroupBarrier`, `Some(Some(replacement))` for a GLSL memory barrier.
+fn subgroup_barrier(language: Language, name: &str) -> Option<Option<&'static str>> {
+    Some(match (language, name) {
+        (_, "subgroupBarrier") => None,
+        (Language::Glsl, "subgroupMemoryBarrier") => Some("memoryBarrier"),
+        (Language::Glsl, "subgroupMemoryBarrierBuffer") => Some("memoryBarrierBuffer"),
+        (Language::Glsl, "subgroupMemoryBarrierShared") => Some("memoryBarrierShared"),
+        (Language::Glsl, "subgroupMemoryBarrierImage") => Some("memoryBarrierImage"),
+        _ => return None,
+    })
+}
+
+/// The linked `subgroupBarrier` of an emulated target, in `language`, under
+/// `ballot_`: every invocation calls it, its `on` flag unused (the
+/// conversion reads it as an exchange whose result is a `bool`).
+fn barrier_function(language: Language) -> &'static str {
+    match language {
+        Language::Glsl => {
+            "\n// subgroupBarrier: every invocation of the workgroup waits here.\n\
+             bool ballot_subgroupBarrier(bool on) {\n    memoryBarrier();\n    barrier();\n    \
+             return on;\n}\n"
+        }
+        Language::Wgsl => {
+            "\n// subgroupBarrier: every invocation of the workgroup waits here.\n\
+             fn ballot_subgroupBarrier(on: bool) -> bool {\n    storageBarrier();\n    \
+             workgroupBarrier();\n    return on;\n}\n"
+        }
+    }
+}
+
 /// A GLSL built-in variable of the subgroup extensions the emulation
 /// replaces, other than the masks: `GL_KHR_shader_subgroup_basic`'s.
 #[derive(Clone, Debug)]
@@ -913,6 +966,8 @@ struct Shader<'a> {
     text: &'a str,
     target: Target,
     uses: Vec<Use>,
+    /// The subgroup barriers' calls ([`SubgroupBarrier`]).
+    barriers: Vec<SubgroupBarrier>,
     builtins: Vec<Builtin>,
     entries: Vec<Entry>,
     /// The WGSL structs with built-in members, by name.
@@ -1142,6 +1197,7 @@ impl<'a> Shader<'a> {
             by_name.entry(source_name(language, op)).or_insert(op);
         }
         let mut uses = Vec::new();
+        let mut barriers = Vec::new();
         let mut builtins = Vec::new();
         let mut uses_subgroups = false;
         for (i, token) in tokens.iter().enumerate() {
@@ -1155,6 +1211,21 @@ impl<'a> Shader<'a> {
             // not (`subgroupAdd`, `@builtin(num_subgroups)`).
             uses_subgroups = true;
             let called = punct(i + 1, b'(');
+            if let Some(memory) = subgroup_barrier(language, name).filter(|_| called) {
+                if !punct(i + 2, b')') {
+                    return Err((
+                        LinkErrorKind::Invalid,
+                        format!("`{name}` takes no argument"),
+                        token.range.clone(),
+                    ));
+                }
+                barriers.push(SubgroupBarrier {
+                    name: token.range.clone(),
+                    after_open: tokens[i + 1].range.end,
+                    memory,
+                });
+                continue;
+            }
             match by_name.get(name) {
                 Some(&op) => {
                     let variable = language == Language::Glsl && is_mask(op);
@@ -1241,6 +1312,7 @@ impl<'a> Shader<'a> {
             text,
             target,
             uses,
+            barriers,
             builtins,
             entries: Vec::new(),
             structs: BTreeMap::new(),
@@ -1993,7 +2065,13 @@ impl<'a> Shader<'a> {
                 .iter()
                 .flat_map(|e| &e.params)
                 .any(|q| BuiltinValue::of_wgsl(&q.builtin).is_some());
-        !self.linked_ops().is_empty() || !self.target.has_subgroups() && reads_builtins
+        !self.linked_ops().is_empty()
+            || !self.target.has_subgroups() && (reads_builtins || self.links_barrier())
+    }
+
+    /// Whether an emulated target links `subgroupBarrier`.
+    fn links_barrier(&self) -> bool {
+        !self.target.has_subgroups() && self.barriers.iter().any(|b| b.memory.is_none())
     }
 
     /// The operations linked in. In GLSL, whose one name may stand for
@@ -2071,6 +2149,23 @@ impl<'a> Shader<'a> {
         // runs of the virtual size (`ballot_init`).
         for b in self.builtins.iter().filter(|_| emulated) {
             edit(b.name.clone(), b.value.emulated(p), b.name.clone());
+        }
+        for b in self.barriers.iter().filter(|_| emulated) {
+            match b.memory {
+                Some(memory) => edit(b.name.clone(), memory.to_string(), b.name.clone()),
+                None => {
+                    edit(
+                        b.name.clone(),
+                        format!("{p}subgroupBarrier"),
+                        b.name.clone(),
+                    );
+                    edit(
+                        b.after_open..b.after_open,
+                        "true".to_string(),
+                        b.name.clone(),
+                    );
+                }
+            }
         }
         let needs_init = self.links_any();
         if let Some(init) = target.init().filter(|_| needs_init) {
@@ -2191,7 +2286,10 @@ impl<'a> Shader<'a> {
         let library = if !wanted {
             String::new()
         } else {
-            let mut text = library(target, &ops, layout);
+            let mut text = library(target, &ops, layout, self.links_barrier());
+            if self.links_barrier() {
+                text.push_str(barrier_function(language));
+            }
             if self.lane_from_rank && target.has_subgroups() {
                 text.push_str(ENTRY_LANE);
             }
@@ -2337,7 +2435,7 @@ impl Written {
                     return self.error(shader, path, rejected.1);
                 }
             }
-            let message = if r.unread {
+            let mut message = if r.unread {
                 format!(
                     "{}: the emulated targets rewrite the functions that reach a collective, \
                      and cannot read this one",
@@ -2346,14 +2444,22 @@ impl Written {
             } else {
                 r.message
             };
+            let at = self.origin(&r.at);
+            // A linked function's name, as the user wrote the call.
+            if let (Some(linked), Some(user)) = (self.text.get(r.at.clone()), at.as_ref()) {
+                if linked.starts_with(&shader.prefix) {
+                    message = message.replace(
+                        &format!("`{linked}`"),
+                        &format!("`{}`", &shader.text[user.clone()]),
+                    );
+                }
+            }
             LinkError {
                 kind: LinkErrorKind::Unsupported,
                 path: path.to_string(),
                 target: shader.target,
                 message,
-                location: self
-                    .origin(&r.at)
-                    .map(|at| Box::new(locate(shader.text, at, String::new()))),
+                location: at.map(|at| Box::new(locate(shader.text, at, String::new()))),
                 notes: Box::default(),
             }
         })
@@ -2552,7 +2658,7 @@ fn locate(text: &str, range: Range<usize>, label: String) -> Location {
 /// The functions (and lane state) behind `ops` on `target`, named
 /// `ballot_*`, each public one under `ballot_` + its GLSL name without
 /// `gl_` (`ballot_subgroupBallotBitCount`, `ballot_subgroupEqMask`).
-fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
+fn library(target: Target, ops: &[Op], options: &ShaderOptions, barrier: bool) -> String {
     let language = target.language();
     let emulated = !target.has_subgroups();
     let name = linked_name;
@@ -2565,14 +2671,15 @@ fn library(target: Target, ops: &[Op], options: &ShaderOptions) -> String {
         }
         (Language::Glsl, true) => {
             out.push_str(&crate::back::glsl::emulated_constants(options, false, 1));
-            let helpers = with_vote(language, polyfill::helpers_of(language, true, ops), ops);
+            let helpers = polyfill::helpers_of(language, true, ops);
+            let helpers = with_vote(language, helpers, ops, barrier);
             crate::back::glsl::helpers::write_all(&mut out, &helpers);
             polyfill::glsl_public(&mut out, &untyped(ops), &name, false);
         }
         (Language::Wgsl, _) => {
             let mut helpers = polyfill::helpers_of(language, emulated, ops);
             if emulated {
-                helpers = with_vote(language, helpers, ops);
+                helpers = with_vote(language, helpers, ops, barrier);
             }
             out.push_str(&crate::back::wgsl::lane_state(
                 emulated, options, &helpers, 1,
@@ -2603,10 +2710,15 @@ fn untyped(ops: &[Op]) -> Vec<Op> {
 }
 
 /// `helpers`, with the workgroup vote and what it needs where `ops` holds
-/// an exchange: the if-conversion's loops that hold one leave by it
-/// ([`converge`]).
-fn with_vote(language: Language, helpers: BTreeSet<Helper>, ops: &[Op]) -> BTreeSet<Helper> {
-    if !ops.iter().any(|&op| is_collective(op)) {
+/// an exchange or the shader a linked `barrier`: the if-conversion's loops
+/// that hold one leave by it ([`converge`]).
+fn with_vote(
+    language: Language,
+    helpers: BTreeSet<Helper>,
+    ops: &[Op],
+    barrier: bool,
+) -> BTreeSet<Helper> {
+    if !barrier && !ops.iter().any(|&op| is_collective(op)) {
         return helpers;
     }
     let mut needs = Needs::new(language, true);

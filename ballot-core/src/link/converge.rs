@@ -42,6 +42,8 @@ pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, ExchangeResult> {
         };
         map.insert(name, result);
     }
+    // `subgroupBarrier`, an exchange of no value.
+    map.insert(format!("{prefix}subgroupBarrier"), ExchangeResult::Bool);
     for name in super::types::Typed::every_name(prefix) {
         map.insert(name, ExchangeResult::Value);
     }

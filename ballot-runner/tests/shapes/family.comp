@@ -8,7 +8,8 @@
 // 3: subgroupAdd(i);
 // 4: subgroupInclusiveAdd(i & 7), plus 1000 where subgroupAll(i is even);
 // 5: the y of an ivec2 shuffled from the first active lane, as bits;
-// 6: subgroupMax(i) where i % 3 != 0, else the bits of subgroupAdd(float(i));
+// 6: subgroupMax(i) where i % 3 != 0, else (after a subgroupBarrier, which
+//    changes no value) the bits of subgroupAdd(float(i));
 // 7: acc = acc * 7 + subgroupAdd(k + 1), plus 100 where subgroupAll(i is
 //    odd), per iteration k < i % 4.
 #extension GL_KHR_shader_subgroup_basic : require
@@ -47,6 +48,7 @@ void main() {
     if (i % 3u != 0u) {
         words[r + 6u] = subgroupMax(i);
     } else {
+        subgroupBarrier();
         words[r + 6u] = floatBitsToUint(subgroupAdd(float(i)));
     }
     uint acc = 0u;

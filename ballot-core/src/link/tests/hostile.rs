@@ -437,12 +437,8 @@ fn a_call_with_the_wrong_number_of_arguments_is_counted_as_written() {
 
 #[test]
 fn a_subgroup_function_without_an_emulation_is_refused_at_the_call() {
-    // naga's `subgroupBarrier`, and a name of the family's shape that no
-    // extension has.
-    for (name, call, hardware) in [
-        ("subgroupBarrier", "subgroupBarrier()", true),
-        ("subgroupAddClustered", "subgroupAddClustered(1u)", false),
-    ] {
+    // A name of the family's shape that no extension has.
+    for (name, call, hardware) in [("subgroupAddClustered", "subgroupAddClustered(1u)", false)] {
         let source = FOUR.replace(
             "let b = subgroupBallot",
             &format!("{call};\n    let b = subgroupBallot"),
@@ -528,6 +524,19 @@ fn main(@builtin(local_invocation_index) i: u32) {
         assert!(l.ops.contains(&op), "{op:?} not in {:?}", l.ops);
     }
     assert!(!l.ops.contains(&Op::Arith(ArithOp::UMin, Scan::Reduce)));
+    // A collective in a short circuit's right operand is refused, under
+    // the name the shader calls it by.
+    let short = source.replace(
+        "let v = subgroupAll(i < 8u);\n    let w = subgroupAny(i == 3u);",
+        "let v = true;\n    let w = (i > 2u) && subgroupAny(i == 3u);",
+    );
+    let e = error(&short, Target::WgslNoSubgroup);
+    assert!(
+        e.message
+            .starts_with("`subgroupAny` is evaluated only where"),
+        "{e}"
+    );
+    assert_eq!(e.location.clone().expect("at the call").line, 11, "{e}");
     // The hardware targets keep WGSL's own, with the lanes as naga
     // takes them.
     let hardware = linked(source, Target::Wgsl);
@@ -547,6 +556,55 @@ fn main(@builtin(local_invocation_index) i: u32) {
     assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
     assert!(e.message.contains("of a `f16`"), "{e}");
     assert_eq!(e.location.clone().expect("at the call").line, 6, "{e}");
+}
+
+#[test]
+fn subgroup_barriers_become_the_workgroups_on_the_emulated_targets() {
+    // In divergent code too: every invocation reaches the linked barrier,
+    // as it reaches every exchange.
+    let source = FOUR.replace(
+        "let b = subgroupBallot",
+        "if (id.x > 3u) { subgroupBarrier(); }\n    let b = subgroupBallot",
+    );
+    assert!(linked(&source, Target::Wgsl)
+        .text
+        .contains("subgroupBarrier();"));
+    let l = linked(&source, Target::WgslNoSubgroup);
+    assert!(
+        l.text.contains("ballot_subgroupBarrier(ballot_active)"),
+        "{}",
+        l.text
+    );
+    assert!(!l.text.contains(" subgroupBarrier("), "{}", l.text);
+    let glsl = GLSL.replace(
+        "uint lane = gl_SubgroupInvocationID;",
+        "uint lane = gl_SubgroupInvocationID;\n    if (lane > 2u) { subgroupBarrier(); subgroupMemoryBarrierShared(); }",
+    );
+    link(&glsl, "k.comp", Target::Glsl, &LinkOptions::default()).expect("glsl has it");
+    let l = link(
+        &glsl,
+        "k.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        l.text.contains("ballot_subgroupBarrier(ballot_active)"),
+        "{}",
+        l.text
+    );
+    assert!(l.text.contains("memoryBarrierShared()"), "{}", l.text);
+    assert!(
+        !l.text.contains("subgroupMemoryBarrierShared"),
+        "{}",
+        l.text
+    );
+    // It takes no argument.
+    let e = error(
+        &source.replace("subgroupBarrier()", "subgroupBarrier(1u)"),
+        Target::WgslNoSubgroup,
+    );
+    assert!(e.message.contains("takes no argument"), "{e}");
 }
 
 #[test]
