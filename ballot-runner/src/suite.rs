@@ -303,6 +303,42 @@ pub fn mask_lanes(m: SubgroupMask) -> SubgroupMask {
     b ^ subgroup_broadcast_first(m)
 }
 
+/// The rest of the family in divergent code: integer reductions and scans
+/// in both arms of a branch, and the votes after it.
+#[ballot::kernel]
+pub fn family_arith(x: u32) -> u32 {
+    let mut r = subgroup_i_add(x);
+    if x % 3 != 0 {
+        r = r * 31 + subgroup_inclusive_i_add(x & 7) + subgroup_exclusive_u_max(x);
+    } else {
+        r = r ^ subgroup_xor(x) ^ (subgroup_s_min(x as i32 - 5) as u32);
+    }
+    r + subgroup_all(x % 2 == 0) as u32 * 1000
+        + subgroup_any(x == 7) as u32 * 2000
+        + subgroup_all_equal(x / 64) as u32 * 4000
+}
+
+/// `f32` arithmetic whose answers no order of summation changes: sums of
+/// small integers, minima and maxima.
+#[ballot::kernel]
+pub fn family_float(x: u32) -> f32 {
+    let f = (x % 16) as f32;
+    subgroup_f_add(f) + subgroup_exclusive_f_add(f) * 0.5 + subgroup_f_max(f)
+        - subgroup_inclusive_f_min(f)
+}
+
+/// Shuffles and quads: sources outside the subgroup or inactive are
+/// undefined, and the comparison skips those subgroups.
+#[ballot::kernel]
+pub fn family_shuffle(x: u32) -> u32 {
+    let lane = subgroup_local_invocation_id();
+    let a = subgroup_shuffle_xor(x, 1);
+    let b = subgroup_shuffle(x * 3, lane ^ 2);
+    let c = subgroup_shuffle_down(x, 0) + subgroup_shuffle_up(x + 1, 0);
+    let q = subgroup_quad_broadcast(x, 3) * 7 + subgroup_quad_swap::<2>(x);
+    a + b * 5 + c * 11 + q * 13
+}
+
 // ----------------------------------------------------- the random kernels
 
 #[cfg(random_kernels)]
@@ -573,6 +609,9 @@ pub fn programs() -> Vec<Program> {
         cts(after_return::kernels(), None),
         loops(loop_with_break::kernels()),
         cts(ballot_after_if::kernels(), None),
+        cts(family_arith::kernels(), None),
+        cts(family_float::kernels(), None),
+        cts(family_shuffle::kernels(), None),
     ];
     #[cfg(random_kernels)]
     {
