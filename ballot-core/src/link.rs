@@ -808,8 +808,8 @@ struct Use {
     /// A WGSL generic call's operation and type, on `wgsl-no-subgroup`
     /// ([`types`]).
     typed: Option<types::Typed>,
-    /// A GLSL generic call's value ([`types::is_typed`]): its range, and
-    /// its type where glslang gave it, on `glsl-no-subgroup`
+    /// A GLSL generic call's value ([`crate::ir::op_is_generic`]): its
+    /// range, and its type where glslang gave it, on `glsl-no-subgroup`
     /// ([`glsl_types`]).
     value: Option<(Range<usize>, Option<String>)>,
     /// Broadcast's, Shuffle's and QuadBroadcast's lane argument:
@@ -1242,7 +1242,7 @@ impl<'a> Shader<'a> {
                         .cloned();
                     let value = arguments
                         .first()
-                        .filter(|_| types::is_typed(op))
+                        .filter(|_| crate::ir::op_is_generic(op))
                         .map(|v| (v.clone(), None));
                     let args = called.then(|| (tokens[i + 1].range.end, !punct(i + 2, b')')));
                     uses.push(Use {
@@ -1924,7 +1924,7 @@ impl<'a> Shader<'a> {
     /// error.
     fn type_calls(&mut self) -> Result<(), ReadError> {
         let typed = |u: &Use| types::is_typed(u.op);
-        if self.target == Target::GlslNoSubgroup && self.uses.iter().any(typed) {
+        if self.target == Target::GlslNoSubgroup && self.uses.iter().any(|u| u.value.is_some()) {
             return self.type_glsl_values();
         }
         if self.target != Target::WgslNoSubgroup || !self.uses.iter().any(typed) {
@@ -2011,6 +2011,11 @@ impl<'a> Shader<'a> {
                 .zip(found.remove(&line).unwrap_or_default())
             {
                 let u = &mut self.uses[i];
+                // A value glslang's tree gives no type for (a constant):
+                // the overloads decide.
+                if ty.is_empty() {
+                    continue;
+                }
                 if !glsl_types::carried(&ty) {
                     if let Op::Arith(..) = u.op {
                         return Err((

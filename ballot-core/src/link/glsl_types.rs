@@ -52,10 +52,13 @@ pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<
     let tree = glslang::intermediate(&given, stage)?;
     let names: Vec<&str> = Op::ALL
         .into_iter()
-        .filter(|&op| super::types::is_typed(op))
+        .filter(|&op| crate::ir::op_is_generic(op))
         .map(Op::glsl_name)
         .collect();
     let mut found: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    // `subgroupAllEqual`'s node has the type of its result, a `bool`: its
+    // value's is its first child's, on the next line.
+    let mut all_equal_at: Option<u32> = None;
     for line in tree.lines() {
         // The tree again, after linking: the first one has every call.
         if line.starts_with("Linked ") {
@@ -71,16 +74,57 @@ pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<
             continue;
         };
         let node = node.trim();
-        let Some(ty) = node
+        if let Some(at) = all_equal_at.take() {
+            found.entry(at).or_default().push(match child_type(node) {
+                Some(ty) => type_name(ty),
+                None => String::new(),
+            });
+            continue;
+        }
+        let Some((name, ty)) = node
             .split_once(" (")
             .filter(|(name, _)| names.contains(name))
-            .and_then(|(_, t)| t.strip_suffix(')'))
+            .and_then(|(name, t)| Some((name, t.strip_suffix(')')?)))
         else {
             continue;
         };
+        if name == "subgroupAllEqual" {
+            all_equal_at = Some(number);
+            continue;
+        }
+        // `( global bool, operation at highp)`: the type is before the comma.
+        let ty = ty.split(", ").next().unwrap_or(ty);
         found.entry(number).or_default().push(type_name(ty));
     }
     Some(found)
+}
+
+/// The type of a node of glslang's tree, the last parenthesised group of
+/// its line (`d: direct index for structure (layout( column_major std430)
+/// buffer double)`), its layout dropped; `None` where the line has none (a
+/// `Constant:` node).
+fn child_type(node: &str) -> Option<&str> {
+    let inner = node.strip_suffix(')')?;
+    let mut depth = 0usize;
+    let open = inner.char_indices().rev().find_map(|(i, c)| match c {
+        ')' => {
+            depth += 1;
+            None
+        }
+        '(' if depth == 0 => Some(i),
+        '(' => {
+            depth -= 1;
+            None
+        }
+        _ => None,
+    })?;
+    let ty = &inner[open + 1..];
+    // `layout( … ) buffer double`: what follows the layout.
+    let ty = match ty.trim_start().strip_prefix("layout(") {
+        Some(rest) => rest.split_once(')').map_or(rest, |(_, after)| after),
+        None => ty,
+    };
+    Some(ty.split(", ").next().unwrap_or(ty).trim())
 }
 
 /// glslang's spelling of a type (`global highp 3-component vector of
@@ -161,5 +205,17 @@ mod tests {
         assert_eq!(found[&6], ["float", "bool"]);
         assert_eq!(found[&7], ["double"]);
         assert_eq!(found.len(), 2);
+        // AllEqual's value, not its `bool`, and the others' types before a
+        // precision note.
+        let text = "#version 450\nlayout(local_size_x = 32) in;\n\
+                    layout(binding = 0) buffer B { double d; vec2 v; uint r; } b;\n\
+                    void main() {\n    \
+                    bool x = subgroupAllEqual(b.d);\n    \
+                    bool y = subgroupAllEqual(b.v * 2.0) && subgroupAllEqual(true);\n    \
+                    b.r = uint(x) + uint(y) + subgroupAdd(b.r);\n}\n";
+        let found = values(text, "comp", "").expect("glslang compiles it");
+        assert_eq!(found[&5], ["double"]);
+        assert_eq!(found[&6], ["vec2", ""]);
+        assert_eq!(found[&7], ["uint"]);
     }
 }
