@@ -89,9 +89,9 @@
 //!   quads; GLSL also `subgroupAllEqual`) take 32-bit scalars and their
 //!   vectors: in WGSL `u32`, `i32`, `f32` and `f16` (arithmetic: not
 //!   `f16`), one linked function per operation and type, which naga's
-//!   reading of the shader linked for `wgsl` picks ([`types`]); in GLSL
-//!   `uint`, `int`, `float` and `bool`, as overloads (module `types`,
-//!   [`types::glsl_overloads`]). Another type (`f64`, `u64`, `double`,
+//!   reading of the shader linked for `wgsl` picks (module `types`); in
+//!   GLSL `uint`, `int`, `float` and `bool`, as overloads (`types`'
+//!   `glsl_overloads`). Another type (`f64`, `u64`, `double`,
 //!   `int8_t`) is refused at the call. The lane of a broadcast, shuffle
 //!   or quad broadcast may be an `i32` in WGSL: it is converted to `u32`
 //!   at the call on every WGSL target, as naga takes only a `u32`.
