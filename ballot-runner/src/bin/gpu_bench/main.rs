@@ -5,7 +5,8 @@
 //! gpu_bench [ops|compaction|copy|why|spins|tiles|guard|shapes|spirv|all] [--quick]
 //! ```
 //!
-//! - `ops`: every ballot operation in a loop inside one kernel, over 2^26
+//! - `ops`: every subgroup operation (the ballot family, then votes,
+//!   arithmetic, shuffles and quads) in a loop inside one kernel, over 2^26
 //!   invocations, in its `glsl` native form, its `wgsl` polyfill form (with
 //!   and without wgpu's runtime checks) and both `*-no-subgroup` fallbacks;
 //!   each time is reported as a ratio to `glsl`.

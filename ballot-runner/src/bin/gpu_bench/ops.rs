@@ -1,11 +1,13 @@
-//! Per operation: each ballot operation in a loop inside one kernel.
+//! Per operation: each subgroup operation in a loop inside one kernel.
 //!
 //! Every kernel runs `ITERS` steps of `acc = (acc >> 1) + OP + i`, `UNROLL`
 //! to a loop iteration, where the operation's input depends on `acc`, so that no iteration can be
-//! hoisted or merged with another. Each iteration also ballots, because
-//! every helper but the masks and elect takes a ballot. The kernels are
-//! emitted as complete compute shaders (the shader interface of
-//! `ballot_core::back`) and dispatched over 2^26 invocations.
+//! hoisted or merged with another. In the ballot family each iteration
+//! also ballots, because every helper but the masks and elect takes a
+//! ballot; votes, arithmetic, shuffles and quads take `acc` (or the
+//! step's predicate) directly. The kernels are emitted as complete compute
+//! shaders (the shader interface of `ballot_core::back`) and dispatched
+//! over 2^26 invocations.
 
 use ballot::prelude::*;
 use ballot_core::ir::Kernel;
@@ -104,7 +106,76 @@ op_kernel!(op_four_ballots, |p, acc, i| subgroup_ballot(p).count()
     + subgroup_ballot((acc & 4u32) == 0u32).count()
     + subgroup_ballot((acc & 8u32) == 0u32).count());
 
-/// Every benchmark kernel, with the operation it measures.
+// The rest of the family: votes, arithmetic, shuffles and quads. Each
+// operand is `acc` or read from it. The float operations take `acc & 255`,
+// so that every sum and minimum is exact in `f32` whatever the order in
+// which the lanes are combined, and every form computes the same bits.
+op_kernel!(op_all, |p, acc, i| subgroup_all(p) as u32);
+op_kernel!(op_any, |p, acc, i| subgroup_any(p) as u32);
+op_kernel!(op_all_equal, |p, acc, i| subgroup_all_equal(acc) as u32);
+op_kernel!(op_i_add, |p, acc, i| subgroup_i_add(acc));
+op_kernel!(op_inclusive_i_add, |p, acc, i| subgroup_inclusive_i_add(
+    acc
+));
+op_kernel!(op_exclusive_i_add, |p, acc, i| subgroup_exclusive_i_add(
+    acc
+));
+op_kernel!(op_f_add, |p, acc, i| subgroup_f_add((acc & 255u32) as f32)
+    as u32);
+op_kernel!(op_i_mul, |p, acc, i| subgroup_i_mul(acc | 1u32));
+op_kernel!(op_u_min, |p, acc, i| subgroup_u_min(acc));
+op_kernel!(op_s_max, |p, acc, i| subgroup_s_max(acc as i32) as u32);
+op_kernel!(op_inclusive_u_max, |p, acc, i| subgroup_inclusive_u_max(
+    acc
+));
+op_kernel!(op_exclusive_u_min, |p, acc, i| subgroup_exclusive_u_min(
+    acc
+));
+op_kernel!(op_f_min, |p, acc, i| subgroup_f_min((acc & 255u32) as f32)
+    as u32);
+op_kernel!(op_and, |p, acc, i| subgroup_and(acc));
+op_kernel!(op_or, |p, acc, i| subgroup_or(acc));
+op_kernel!(op_xor, |p, acc, i| subgroup_xor(acc));
+// A lane id read from `acc`, within the subgroup.
+op_kernel!(op_shuffle, |p, acc, i| subgroup_shuffle(
+    acc,
+    (acc >> 3u32) & (subgroup_size() - 1u32)
+));
+op_kernel!(op_shuffle_xor, |p, acc, i| subgroup_shuffle_xor(acc, 1u32));
+// A delta of 1, and 0 where lane own - 1 (own + 1) is outside the
+// subgroup, which would be undefined.
+op_kernel!(op_shuffle_up, |p, acc, i| subgroup_shuffle_up(
+    acc,
+    if subgroup_local_invocation_id() == 0u32 {
+        0u32
+    } else {
+        1u32
+    }
+));
+op_kernel!(op_shuffle_down, |p, acc, i| subgroup_shuffle_down(
+    acc,
+    if subgroup_local_invocation_id() + 1u32 == subgroup_size() {
+        0u32
+    } else {
+        1u32
+    }
+));
+op_kernel!(op_quad_broadcast, |p, acc, i| subgroup_quad_broadcast(
+    acc, 1u32
+));
+op_kernel!(
+    op_quad_swap_horizontal,
+    |p, acc, i| subgroup_quad_swap::<0>(acc)
+);
+op_kernel!(op_quad_swap_vertical, |p, acc, i| subgroup_quad_swap::<1>(
+    acc
+));
+op_kernel!(op_quad_swap_diagonal, |p, acc, i| subgroup_quad_swap::<2>(
+    acc
+));
+
+/// Every benchmark kernel, with the operation it measures: the ballot
+/// family, then the rest of the family.
 fn kernels() -> Vec<(&'static str, &'static Kernel)> {
     vec![
         ("Ballot", op_ballot::ir()),
@@ -124,6 +195,30 @@ fn kernels() -> Vec<(&'static str, &'static Kernel)> {
         ("BroadcastFirst", op_broadcast_first::ir()),
         ("Broadcast", op_broadcast::ir()),
         ("4 Ballots, one exchange", op_four_ballots::ir()),
+        ("All", op_all::ir()),
+        ("Any", op_any::ir()),
+        ("AllEqual", op_all_equal::ir()),
+        ("IAdd", op_i_add::ir()),
+        ("InclusiveIAdd", op_inclusive_i_add::ir()),
+        ("ExclusiveIAdd", op_exclusive_i_add::ir()),
+        ("FAdd", op_f_add::ir()),
+        ("IMul", op_i_mul::ir()),
+        ("UMin", op_u_min::ir()),
+        ("SMax", op_s_max::ir()),
+        ("InclusiveUMax", op_inclusive_u_max::ir()),
+        ("ExclusiveUMin", op_exclusive_u_min::ir()),
+        ("FMin", op_f_min::ir()),
+        ("And", op_and::ir()),
+        ("Or", op_or::ir()),
+        ("Xor", op_xor::ir()),
+        ("Shuffle", op_shuffle::ir()),
+        ("ShuffleXor", op_shuffle_xor::ir()),
+        ("ShuffleUp", op_shuffle_up::ir()),
+        ("ShuffleDown", op_shuffle_down::ir()),
+        ("QuadBroadcast", op_quad_broadcast::ir()),
+        ("QuadSwapHorizontal", op_quad_swap_horizontal::ir()),
+        ("QuadSwapVertical", op_quad_swap_vertical::ir()),
+        ("QuadSwapDiagonal", op_quad_swap_diagonal::ir()),
     ]
 }
 
@@ -159,6 +254,7 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     );
     println!("| operation | glsl (ms) | {RATIO_HEADERS} |");
     println!("|---|---|---|---|---|---|");
+    let mut disagreements = Vec::new();
     for (op, kernel) in kernels() {
         let mut times = Vec::new();
         let mut outputs = Vec::new();
@@ -187,15 +283,24 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         // every target's first invocations against the native one's.
         // (Broadcast and the masks read lane ids, which the emulated targets
         // lay out exactly as the driver does here: lane = index % size.)
+        // A row that disagrees is still printed, marked, so that one
+        // operation does not cost the rest of the table; the run fails at
+        // the end.
+        let mut mark = "";
         for ((target, _), out) in VARIANTS.iter().zip(&outputs).skip(1) {
             if *out != outputs[0] {
-                return Err(format!("{op}: {target} disagrees with glsl"));
+                disagreements.push(format!("{op}: {target} disagrees with glsl"));
+                mark = " (outputs disagree)";
             }
         }
-        println!("| {op} | {:.3} | {} |", times[0], ratios(&times));
+        println!("| {op}{mark} | {:.3} | {} |", times[0], ratios(&times));
     }
     println!();
-    Ok(())
+    if disagreements.is_empty() {
+        Ok(())
+    } else {
+        Err(disagreements.join("; "))
+    }
 }
 
 /// The `glsl-no-subgroup` text through naga (GLSL front end, WGSL writer):
