@@ -2307,15 +2307,10 @@ impl<'a> Shader<'a> {
                     text.push_str(&t.wrapper());
                 }
                 if language == Language::Glsl {
-                    // One name's overloads once (`subgroupAdd`'s `IAdd`
-                    // and `FAdd` write the same set).
-                    let mut written = BTreeSet::new();
+                    // Each operation its own types' overloads: `ops` holds
+                    // every namesake of a name called (`linked_ops`).
                     for &op in ops.iter().filter(|&&op| crate::ir::op_is_generic(op)) {
-                        if written.insert(linked_name(op)) {
-                            for namesake in types::glsl_namesakes(op) {
-                                text.push_str(&types::glsl_overloads(namesake));
-                            }
-                        }
+                        text.push_str(&types::glsl_overloads(op));
                     }
                 }
             }

@@ -688,12 +688,12 @@ fn family_public(language: Language, emulated: bool, op: Op) -> Vec<Public> {
         .collect()
 }
 
-/// The name of the operand of `op`, one of the rest of the family, beside
-/// its value: the shuffles' lane, mask or delta, the quad index; `None`
-/// where it takes the value alone.
+/// The name of the operand of `op`, a broadcast or one of the rest of the
+/// family, beside its value: Broadcast's and the shuffles' lane, mask or
+/// delta, the quad index; `None` where it takes the value alone.
 pub(crate) const fn family_operand(op: Op) -> Option<&'static str> {
     match op {
-        Op::Shuffle => Some("id"),
+        Op::Broadcast | Op::Shuffle => Some("id"),
         Op::ShuffleXor => Some("mask"),
         Op::ShuffleUp | Op::ShuffleDown => Some("delta"),
         Op::QuadBroadcast => Some("index"),

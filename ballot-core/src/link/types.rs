@@ -172,20 +172,9 @@ impl Typed {
             _ => format!("vec4<u32>({bits}{})", ", 0u".repeat(4 - n as usize)),
         };
         let name = super::linked_name(self.op);
-        let operand = match self.op {
-            Op::Broadcast => Some("id"),
-            _ => family_operand(self.op),
-        };
-        let exchanged = match self.op {
-            Op::Broadcast => format!("{name}Vec4(on, {padded}, id)"),
-            Op::BroadcastFirst => format!("{name}Vec4(on, {padded})"),
-            op => {
-                let helper = Helper::of_op(op, Language::Wgsl, true)
-                    .and_then(Helper::name)
-                    .unwrap_or_default();
-                family_call(helper, true, op, self.scalar == Element::F32, &padded)
-            }
-        };
+        let operand = family_operand(self.op);
+        let float = self.scalar == Element::F32;
+        let exchanged = exchange_call(Language::Wgsl, self.op, float, &padded);
         let words_back = match n {
             1 => format!("{exchanged}.x"),
             2 => format!("{exchanged}.xy"),
@@ -225,6 +214,30 @@ impl Typed {
         names.sort();
         names.dedup();
         names
+    }
+}
+
+/// The call that moves `words`, a value's four exchange words, through
+/// `op`'s exchange, in a typed function whose parameters are `on`, `value`
+/// and `op`'s operand ([`family_operand`]): the broadcasts through the
+/// library's own four-word functions (WGSL names them `…Vec4`; GLSL
+/// overloads the name), the rest through their helpers; `float` says
+/// whether the value is an `f32`.
+fn exchange_call(language: Language, op: Op, float: bool, words: &str) -> String {
+    let name = super::linked_name(op);
+    let vec4 = match language {
+        Language::Wgsl => "Vec4",
+        Language::Glsl => "",
+    };
+    match op {
+        Op::Broadcast => format!("{name}{vec4}(on, {words}, id)"),
+        Op::BroadcastFirst => format!("{name}{vec4}(on, {words})"),
+        op => {
+            let helper = Helper::of_op(op, language, true)
+                .and_then(Helper::name)
+                .unwrap_or_default();
+            family_call(helper, true, op, float, words)
+        }
     }
 }
 
@@ -420,10 +433,7 @@ fn glsl_scalars(op: Op) -> Vec<GlslScalar> {
 /// `uint` parameter, as GLSL converts arguments (GLSL 4.60, section 6.1).
 pub(super) fn glsl_overloads(op: Op) -> String {
     let name = super::linked_name(op);
-    let operand = match op {
-        Op::Broadcast => Some("id"),
-        _ => family_operand(op),
-    };
+    let operand = family_operand(op);
     let operand_param = operand.map_or(String::new(), |o| format!(", uint {o}"));
     let mut out = String::new();
     for scalar in glsl_scalars(op) {
@@ -446,16 +456,7 @@ pub(super) fn glsl_overloads(op: Op) -> String {
                 4 => bits,
                 _ => format!("uvec4({bits}{})", ", 0u".repeat(4 - n)),
             };
-            let exchanged = match op {
-                Op::Broadcast => format!("{name}(on, {padded}, id)"),
-                Op::BroadcastFirst => format!("{name}(on, {padded})"),
-                op => {
-                    let helper = Helper::of_op(op, Language::Glsl, true)
-                        .and_then(Helper::name)
-                        .unwrap_or_default();
-                    family_call(helper, true, op, scalar.name == "float", &padded)
-                }
-            };
+            let exchanged = exchange_call(Language::Glsl, op, scalar.name == "float", &padded);
             let swizzle = ["", ".x", ".xy", ".xyz", ""][n];
             let words_back = format!("{exchanged}{swizzle}");
             let (ret, back) = match (op, scalar.from_bits) {
