@@ -9,7 +9,8 @@
 //! 2. `loop`: a ballot inside a `for` loop of `i % 5` trips, with a
 //!    `continue` before it and a `break` after it on some iterations;
 //! 3. `call`: a function of the shader's own holding a ballot, after an
-//!    early return on some inputs, called in both arms of a branch;
+//!    early return on some inputs, called in both arms of a branch, and a
+//!    copy of it called at the top of the entry point, by every invocation;
 //! 4. `compact`: Khronos-style stream compaction inside a branch
 //!    (`subgroupElect`, `atomicAdd`, `subgroupBroadcastFirst`,
 //!    `subgroupBallotExclusiveBitCount`);
@@ -335,6 +336,22 @@ fn expected_words(shape: Shape, layout: &Layout) -> Vec<[u32; 5]> {
                         };
                         out[i as usize][0] = tally + plus;
                     }
+                }
+                // `whole`, at the top of main: every member calls it; those
+                // that do not return early ballot together.
+                let ballot = Ballot::of(
+                    subgroup
+                        .iter()
+                        .filter(|&&(_, i)| (i * 3) % 11 % 4 != 1)
+                        .map(|&(lane, i)| (lane, (i * 3) % 11 & 2 != 0)),
+                );
+                for &(lane, i) in subgroup {
+                    let x = (i * 3) % 11;
+                    out[i as usize][1] = if x % 4 == 1 {
+                        1000 + x
+                    } else {
+                        ballot.bit_count() * 256 + ballot.exclusive_bit_count(lane)
+                    };
                 }
             }
             Shape::Compact => {}

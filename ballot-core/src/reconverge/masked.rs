@@ -166,10 +166,14 @@ pub(crate) enum Step {
 pub(crate) struct Converted {
     /// Its index in the [`Unit`].
     pub function: usize,
-    /// Whether it is an entry point (`Active` starts set) rather than a
-    /// function taking the caller's activity.
+    /// Whether every invocation of the workgroup enters it together (an
+    /// entry point, or a function called only from such a function's
+    /// top): `Active` starts set, rather than taken from the caller.
     pub entry: bool,
     pub steps: Vec<Step>,
+    /// Whether the body ends with its only `return`, written as is
+    /// ([`Step::Plain`]): no return value to keep apart.
+    pub tail_return: bool,
     /// Its temporaries' count, and flags'.
     pub uses_vote: bool,
 }
@@ -274,6 +278,12 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
         .filter(|(_, &i)| reaches[i])
         .map(|(&n, _)| n)
         .collect();
+    let together = entered_together(request, &names, &reaches);
+    let together_names: BTreeSet<&str> = names
+        .iter()
+        .filter(|(_, &i)| together[i])
+        .map(|(&n, _)| n)
+        .collect();
     let mut out = Vec::new();
     for (i, f) in unit.functions.iter().enumerate() {
         if !reaches[i] {
@@ -294,12 +304,22 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
                 at: f.name.clone(),
             });
         }
+        // A body that ends with a `return` of no collective keeps it as
+        // written where nothing returned before.
+        let tail = f.body.stmts.last().filter(|s| {
+            matches!(&s.kind, StmtKind::Return(v)
+                if v.as_ref().is_none_or(|e| !e.calls.iter().any(|c| converted_names
+                    .contains(&text[c.name.clone()]) || request.exchanges.contains_key(&text[c.name.clone()]))))
+        });
         let mut pass = Pass {
             request,
             converted: &converted_names,
+            together: &together_names,
             next: 0,
             breakables: Vec::new(),
-            all_active: f.stage.is_some(),
+            all_active: together[i],
+            tail: tail.map(|s| s.range.clone()),
+            tail_return: false,
             scopes: vec![f
                 .params
                 .iter()
@@ -313,14 +333,106 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
             uses_vote: false,
         };
         let steps = pass.block(&f.body.stmts)?;
+        // A function whose every step is its own text, with the linked
+        // activity (`true` as written) where it is set, stays as it is.
+        if together[i] && steps.iter().all(unchanged) {
+            continue;
+        }
         out.push(Converted {
             function: i,
-            entry: f.stage.is_some(),
+            entry: together[i],
             steps,
+            tail_return: pass.tail_return,
             uses_vote: pass.uses_vote,
         });
     }
     Ok(out)
+}
+
+/// Whether `step` is the text as written, up to the activity of the
+/// exchanges in it, in a function where every invocation is active.
+fn unchanged(step: &Step) -> bool {
+    match step {
+        Step::Plain(p) => p.subs.iter().all(|(_, s)| *s == Sub::Active),
+        Step::Scope(steps) => steps.iter().all(unchanged),
+        _ => false,
+    }
+}
+
+/// Which functions every invocation of the workgroup enters together, all
+/// active: the entry points, and, to a fixed point, the functions that
+/// reach an exchange and are called only where their caller is entered
+/// together and every invocation is still active (a statement of its top,
+/// or of a block there, before anything can have returned; never under a
+/// branch or in a loop). Such a function takes no activity, and its own
+/// top runs as written. The reading is the pass's own (`Pass::all_active`)
+/// or stricter, so that no call the pass guards goes to one of them.
+fn entered_together(
+    request: &Request<'_>,
+    names: &BTreeMap<&str, usize>,
+    reaches: &[bool],
+) -> Vec<bool> {
+    fn sites(
+        stmts: &[Stmt],
+        top: &mut bool,
+        text: &str,
+        names: &BTreeMap<&str, usize>,
+        out: &mut Vec<(usize, bool)>,
+    ) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Block(b) => sites(&b.stmts, top, text, names, out),
+                kind => {
+                    let here = *top
+                        && matches!(
+                            kind,
+                            StmtKind::Simple(_) | StmtKind::Decl(_) | StmtKind::Return(_)
+                        );
+                    each_expr(s, &mut |e: &Expr| {
+                        for c in &e.calls {
+                            if let Some(&i) = names.get(&text[c.name.clone()]) {
+                                out.push((i, here));
+                            }
+                        }
+                    });
+                }
+            }
+            if Pass::jumps(s, false, false).ret {
+                *top = false;
+            }
+        }
+    }
+    let unit = request.unit;
+    // Each function's call sites: (caller, whether all are active there).
+    let mut called: Vec<Vec<(usize, bool)>> = vec![Vec::new(); unit.functions.len()];
+    for (g, f) in unit.functions.iter().enumerate() {
+        let mut out = Vec::new();
+        sites(&f.body.stmts, &mut true, request.text, names, &mut out);
+        for (i, top) in out {
+            called[i].push((g, top));
+        }
+    }
+    let mut together: Vec<bool> = unit
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| reaches[i] && (f.stage.is_some() || !called[i].is_empty()))
+        .collect();
+    loop {
+        let mut changed = false;
+        for (i, f) in unit.functions.iter().enumerate() {
+            if together[i]
+                && f.stage.is_none()
+                && called[i].iter().any(|&(g, top)| !top || !together[g])
+            {
+                together[i] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return together;
+        }
+    }
 }
 
 /// Every call in `stmts`, nested ones included.
@@ -392,11 +504,19 @@ struct Breakable {
 struct Pass<'r, 'a> {
     request: &'r Request<'a>,
     converted: &'r BTreeSet<&'a str>,
+    /// The converted functions entered together ([`entered_together`]):
+    /// called without the caller's activity.
+    together: &'r BTreeSet<&'a str>,
     next: u32,
     breakables: Vec<Breakable>,
     /// Whether every invocation is still active: the top of an entry
     /// point, before any `return`.
     all_active: bool,
+    /// The function's last statement, where it is a `return` of no
+    /// collective: written as is where every invocation is active.
+    tail: Option<Range<usize>>,
+    /// Whether it was.
+    tail_return: bool,
     /// GLSL: the variables in scope and their types, innermost last.
     scopes: Vec<Vec<(String, String)>>,
     uses_vote: bool,
@@ -549,6 +669,8 @@ impl<'r, 'a> Pass<'r, 'a> {
                 if let Some(first) = c.args.first() {
                     subs.push((first.clone(), Sub::Active));
                 }
+            } else if self.together.contains(name) {
+                // Entered by every invocation, all active: no activity.
             } else {
                 subs.push((
                     c.open..c.open,
@@ -876,6 +998,15 @@ impl<'r, 'a> Pass<'r, 'a> {
                     flag: Flag::Active,
                     cond: Cond::False,
                 });
+                Ok(())
+            }
+            StmtKind::Return(_) if self.all_active && self.tail.as_ref() == Some(&s.range) => {
+                steps.push(Step::Plain(self.piece(
+                    s.range.clone(),
+                    &[],
+                    &BTreeMap::new(),
+                )));
+                self.tail_return = true;
                 Ok(())
             }
             StmtKind::Return(value) => {

@@ -114,7 +114,13 @@ pub(crate) fn print(
         };
         w.line(&mut body, 1, &w.var_bool(Flag::Active, &active_in));
         w.line(&mut body, 1, &w.var_bool(Flag::Ret, "false"));
-        let ret = f.ret.as_ref().map(|r| text[r.clone()].trim());
+        // A function that ends with its only return, as written, keeps no
+        // return value apart.
+        let ret = f
+            .ret
+            .as_ref()
+            .filter(|_| !c.tail_return)
+            .map(|r| text[r.clone()].trim());
         if let Some(ret) = ret {
             let name = w.ret_val();
             let decl = match language {

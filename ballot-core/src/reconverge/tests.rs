@@ -256,3 +256,102 @@ fn a_glsl_case_falling_through_is_refused() {
     let e = convert(text, Language::Glsl, &options).unwrap_err();
     assert_eq!(&text[e.at.clone()], "case 0u");
 }
+
+#[test]
+fn a_function_every_invocation_enters_together_keeps_its_text() {
+    // `count` is called only from `main`'s top, before anything can have
+    // returned: every invocation of the workgroup calls it, all active.
+    // Its body and `main`'s need nothing of the conversion.
+    let body = "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+         fn count(p: bool) -> u32 {\n\
+             var n = 0u;\n\
+             { let b = x_ballot(true, p); n += b.x; }\n\
+             return n;\n\
+         }\n\
+         @compute @workgroup_size(64)\n\
+         fn main(@builtin(local_invocation_index) i: u32) {\n\
+             let c = count(i % 4u == 0u) + 1u;\n\
+             data[i] = c;\n\
+         }\n";
+    let out = wgsl(body).unwrap();
+    assert_eq!(out, format!("{WGSL_STUBS}{body}"));
+}
+
+#[test]
+fn a_function_entered_together_converts_without_taking_the_activity() {
+    // `count` is entered by every invocation, but returns early in some:
+    // its ballot after the return runs in all of them, with its own
+    // activity, which starts set.
+    let out = wgsl(
+        "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+         fn count(p: bool) -> u32 {\n\
+             if !p { return 0u; }\n\
+             return x_ballot(true, p).x;\n\
+         }\n\
+         @compute @workgroup_size(64)\n\
+         fn main(@builtin(local_invocation_index) i: u32) {\n\
+             data[i] = count(i % 4u == 0u);\n\
+         }\n",
+    )
+    .unwrap();
+    valid_wgsl(&out);
+    let count = function(&out, "count");
+    assert!(count.starts_with("fn count(p: bool) -> u32"), "{count}");
+    assert!(count.contains("var x_active = true;"), "{count}");
+    assert!(
+        count.contains("x_ballot(x_active, p)"),
+        "the ballot runs in every invocation, with the activity: {count}"
+    );
+    let main = function(&out, "main");
+    assert!(main.contains("data[i] = count(i % 4u == 0u);"), "{main}");
+}
+
+#[test]
+fn a_function_also_called_where_some_invocations_are_inactive_takes_the_activity() {
+    // One call at the top, one under a branch, one after an early return:
+    // only the first is made by every invocation.
+    for second in [
+        "if i > 3u { data[i] += count(true); }",
+        "if i > 3u { return; }\n data[i] += count(true);",
+    ] {
+        let out = wgsl(&format!(
+            "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+             fn count(p: bool) -> u32 {{ return x_ballot(true, p).x; }}\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(local_invocation_index) i: u32) {{\n\
+                 data[i] = count(i % 4u == 0u);\n\
+                 {second}\n\
+             }}\n"
+        ))
+        .unwrap();
+        valid_wgsl(&out);
+        let count = function(&out, "count");
+        assert!(
+            count.starts_with("fn count(x_active_in: bool, p: bool) -> u32"),
+            "{count}"
+        );
+        let main = function(&out, "main");
+        assert!(main.contains("count(x_active, i % 4u == 0u)"), "{main}");
+        assert!(main.contains("count(x_active, true)"), "{main}");
+    }
+    // A caller that is not entered together passes its callee none either.
+    let out = wgsl(
+        "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+         fn inner(p: bool) -> u32 { return x_ballot(true, p).x; }\n\
+         fn outer(p: bool) -> u32 { return inner(p); }\n\
+         @compute @workgroup_size(64)\n\
+         fn main(@builtin(local_invocation_index) i: u32) {\n\
+             if i > 3u { data[i] = outer(true); }\n\
+         }\n",
+    )
+    .unwrap();
+    valid_wgsl(&out);
+    assert!(
+        function(&out, "inner").starts_with("fn inner(x_active_in: bool, p: bool)"),
+        "{out}"
+    );
+    assert!(
+        function(&out, "outer").contains("inner(x_active, p)"),
+        "{out}"
+    );
+}

@@ -1,10 +1,12 @@
 // Shape 3 of ballot-runner/tests/shapes.rs: a function of the shader's own
 // holding a ballot, called in both arms of a branch on i % 3, which
-// returns early, before its ballot, where x % 4 == 1.
+// returns early, before its ballot, where x % 4 == 1; and a copy of it,
+// `whole`, called only at the top of main, where every invocation is
+// active.
 //
 // Record at words[8 * i]: lane id, subgroup key, subgroup size, then
 // what the call in this invocation's arm returned (the else arm adds
-// 50000).
+// 50000), then what `whole` returned.
 
 struct Buffer {
     n: u32,
@@ -26,6 +28,14 @@ fn tally(x: u32) -> u32 {
     return subgroupBallotBitCount(b) * 256u + subgroupBallotExclusiveBitCount(b);
 }
 
+fn whole(x: u32) -> u32 {
+    if (x % 4u == 1u) {
+        return 1000u + x;
+    }
+    let b = subgroupBallot((x & 2u) != 0u);
+    return subgroupBallotBitCount(b) * 256u + subgroupBallotExclusiveBitCount(b);
+}
+
 @compute @workgroup_size(64)
 fn main(
     @builtin(global_invocation_id) id: vec3<u32>,
@@ -38,6 +48,7 @@ fn main(
     buf.words[r] = lane;
     buf.words[r + 1u] = subgroupBroadcastFirst(local);
     buf.words[r + 2u] = size;
+    buf.words[r + 4u] = whole((i * 3u) % 11u);
     if (i % 3u != 0u) {
         buf.words[r + 3u] = tally((i * 5u) % 11u);
     } else {

@@ -492,14 +492,14 @@ fn main(@builtin(local_invocation_index) i: u32) {
 ";
     let l = linked(source, Target::WgslNoSubgroup);
     for call in [
-        "ballot_subgroupAdd_u32(ballot_active, i)",
-        "ballot_subgroupExclusiveAdd_f32(ballot_active, f32(i))",
-        "ballot_subgroupMin_vec2i32(ballot_active, vec2<i32>(i32(i), -1))",
-        "ballot_subgroupShuffleXor_vec4f32(ballot_active, vec4<f32>(f32(i)), 1u)",
-        "ballot_subgroupShuffle_u32(ballot_active, i, u32(3i))",
-        "ballot_subgroupQuadBroadcast_vec3u32(ballot_active, vec3<u32>(i), u32(2i))",
-        "ballot_subgroupAll(ballot_active, i < 8u)",
-        "ballot_subgroupQuadSwapVertical_u32(ballot_active, i)",
+        "ballot_subgroupAdd_u32(true, i)",
+        "ballot_subgroupExclusiveAdd_f32(true, f32(i))",
+        "ballot_subgroupMin_vec2i32(true, vec2<i32>(i32(i), -1))",
+        "ballot_subgroupShuffleXor_vec4f32(true, vec4<f32>(f32(i)), 1u)",
+        "ballot_subgroupShuffle_u32(true, i, u32(3i))",
+        "ballot_subgroupQuadBroadcast_vec3u32(true, vec3<u32>(i), u32(2i))",
+        "ballot_subgroupAll(true, i < 8u)",
+        "ballot_subgroupQuadSwapVertical_u32(true, i)",
     ] {
         assert!(l.text.contains(call), "no {call} in\n{}", l.text);
     }
@@ -668,9 +668,9 @@ fn main(@builtin(local_invocation_index) i: u32) {
 ";
     let l = linked(source, Target::WgslNoSubgroup);
     for call in [
-        "ballot_subgroupBroadcast_vec3f16(ballot_active, vec3<f16>(f16(i), 1.5h, 2.0h), u32(lane))",
-        "ballot_subgroupBroadcastFirst_i32(ballot_active, -i32(i))",
-        "ballot_subgroupBroadcast(ballot_active, i, u32(1u))",
+        "ballot_subgroupBroadcast_vec3f16(true, vec3<f16>(f16(i), 1.5h, 2.0h), u32(lane))",
+        "ballot_subgroupBroadcastFirst_i32(true, -i32(i))",
+        "ballot_subgroupBroadcast(true, i, u32(1u))",
     ] {
         assert!(l.text.contains(call), "no {call} in\n{}", l.text);
     }
