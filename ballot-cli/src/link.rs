@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use ballot::check::{guarded, target_for_path, Limits, Problem, MAX_SOURCE_BYTES};
-use ballot::link::{link_with, IncludeDirs, LinkErrorKind, LinkOptions};
+use ballot::link::{link_with, IncludeDirs, LinkError, LinkErrorKind, LinkOptions, Linked};
 use clap::error::ErrorKind;
 
 use crate::TargetArg;
@@ -46,6 +46,50 @@ pub struct Args {
     output: Option<PathBuf>,
 }
 
+/// Why a file did not link.
+#[derive(Debug)]
+enum Failure {
+    /// An option that fits no shader, or not this one.
+    Options(LinkError),
+    /// The shader's own fault.
+    Shader(LinkError),
+    /// The work stopped: past the time limit, or a panic caught.
+    Stopped(String),
+}
+
+/// Links `text`, the file `args` names, on `check`'s thread: its stack,
+/// `limits`' time limit, a panic caught.
+fn link_within(args: &Args, text: String, limits: &Limits) -> Result<Linked, Failure> {
+    let TargetArg(target) = args.target;
+    let path = args.file.display().to_string();
+    let options = args.defines.iter().fold(
+        LinkOptions::default().subgroup_size(args.subgroup_size),
+        |options, define| match define.split_once('=') {
+            Some((name, value)) => options.define(name, value),
+            None => options.define(define.as_str(), ""),
+        },
+    );
+    let shown = path.clone();
+    let includes = args
+        .include_dirs
+        .iter()
+        .fold(IncludeDirs::new(), |dirs, dir| dirs.dir(dir));
+    match guarded(limits, move || {
+        link_with(&text, &shown, target, &options, &includes)
+    }) {
+        Ok(Ok(linked)) => Ok(linked),
+        Ok(Err(e)) if e.kind == LinkErrorKind::Options => Err(Failure::Options(e)),
+        Ok(Err(e)) => Err(Failure::Shader(e)),
+        Err(Problem::TimedOut { limit }) => Err(Failure::Stopped(format!(
+            "linking `{path}` for `{target}` did not finish within {} s",
+            limit.as_secs_f64()
+        ))),
+        Err(problem) => Err(Failure::Stopped(format!(
+            "linking `{path}` failed: {problem}"
+        ))),
+    }
+}
+
 pub fn run(args: &Args) -> ExitCode {
     let TargetArg(target) = args.target;
     if let Some(language) = target_for_path(&args.file).map(|t| t.language()) {
@@ -74,40 +118,16 @@ pub fn run(args: &Args) -> ExitCode {
         },
         Err(e) => return crate::fail(&format!("cannot read `{path}`: {e}")),
     };
-    let options = args.defines.iter().fold(
-        LinkOptions::default().subgroup_size(args.subgroup_size),
-        |options, define| match define.split_once('=') {
-            Some((name, value)) => options.define(name, value),
-            None => options.define(define.as_str(), ""),
-        },
-    );
-    // On `check`'s thread: its stack, its time limit, a panic caught.
-    let limits = Limits::default();
-    let shown = path.clone();
-    let includes = args
-        .include_dirs
-        .iter()
-        .fold(IncludeDirs::new(), |dirs, dir| dirs.dir(dir));
-    let linked = match guarded(&limits, move || {
-        link_with(&text, &shown, target, &options, &includes)
-    }) {
-        Ok(Ok(linked)) => linked,
+    let linked = match link_within(args, text, &Limits::default()) {
+        Ok(linked) => linked,
         // An option that fits no shader, or not this one: a usage error,
         // as `polyfill`'s are.
-        Ok(Err(e)) if e.kind == LinkErrorKind::Options => {
-            crate::usage_error("link", ErrorKind::ValueValidation, e)
-        }
-        Ok(Err(e)) => {
+        Err(Failure::Options(e)) => crate::usage_error("link", ErrorKind::ValueValidation, e),
+        Err(Failure::Shader(e)) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
-        Err(Problem::TimedOut { limit }) => {
-            return crate::fail(&format!(
-                "linking `{path}` for `{target}` did not finish within {} s",
-                limit.as_secs_f64()
-            ))
-        }
-        Err(problem) => return crate::fail(&format!("linking `{path}` failed: {problem}")),
+        Err(Failure::Stopped(message)) => return crate::fail(&message),
     };
     match &args.output {
         Some(out) => match std::fs::write(out, &linked.text) {
@@ -115,5 +135,52 @@ pub fn run(args: &Args) -> ExitCode {
             Err(e) => crate::fail(&format!("cannot write `{}`: {e}", out.display())),
         },
         None => crate::write_stdout(linked.text.as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ballot::Target;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_link_past_the_time_limit_stops_with_the_file_and_the_limit() {
+        // 20,000 ballots take far more than the millisecond allowed: the
+        // answer comes when the limit passes, not when the work ends.
+        let mut text = String::from(
+            "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(local_invocation_index) i: u32) {\n    var t = 0u;\n",
+        );
+        for k in 0..20_000 {
+            text.push_str(&format!(
+                "    t += subgroupBallotBitCount(subgroupBallot(i > {k}u));\n"
+            ));
+        }
+        text.push_str("    out[i] = t;\n}\n");
+        let args = Args {
+            file: PathBuf::from("slow.wgsl"),
+            target: TargetArg(Target::WgslNoSubgroup),
+            subgroup_size: 32,
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            output: None,
+        };
+        let limits = Limits {
+            timeout: Duration::from_millis(1),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        match link_within(&args, text.clone(), &limits) {
+            Err(Failure::Stopped(message)) => assert_eq!(
+                message,
+                "linking `slow.wgsl` for `wgsl-no-subgroup` did not finish within 0.001 s"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // Within the default limit, the same file links.
+        assert!(link_within(&args, text, &Limits::default()).is_ok());
     }
 }

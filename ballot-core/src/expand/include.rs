@@ -40,7 +40,12 @@ use crate::link::{link_with, IncludeDirs, LinkOptions};
 
 /// Expands `include_wgsl!` (`language` WGSL) or `include_glsl!`.
 pub fn include(language: Language, input: TokenStream) -> TokenStream {
-    match expand(language, input) {
+    include_within(language, input, &Limits::default())
+}
+
+/// [`include`] under `limits`: its size limits and its time limit.
+fn include_within(language: Language, input: TokenStream, limits: &Limits) -> TokenStream {
+    match expand(language, input, limits) {
         Ok(tokens) => tokens,
         Err(error) => error.to_compile_error(),
     }
@@ -179,7 +184,7 @@ fn target(input: ParseStream<'_>) -> syn::Result<(Target, Span)> {
     Ok((target, span))
 }
 
-fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
+fn expand(language: Language, input: TokenStream, limits: &Limits) -> syn::Result<TokenStream> {
     let args: Args = syn::parse2(input)?;
     for &(target, span) in &args.targets {
         if target.language() != language {
@@ -229,9 +234,8 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
     }
     // `link` admits the text too, per target; once here gives one error
     // for them all.
-    let limits = Limits::default();
     let first = args.targets[0].0;
-    let source = check::admit(first, &bytes, &limits)
+    let source = check::admit(first, &bytes, limits)
         .map_err(|problem| {
             at(CheckError {
                 path: relative.clone(),
@@ -266,7 +270,7 @@ fn expand(language: Language, input: TokenStream) -> syn::Result<TokenStream> {
         includes = includes.dir(dir.value());
     }
     let roots = includes.clone();
-    let linked = check::guarded(&limits, move || {
+    let linked = check::guarded(limits, move || {
         targets
             .into_iter()
             .map(|target| {
@@ -496,5 +500,45 @@ mod tests {
             "{out:.400}"
         );
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_link_past_the_time_limit_is_an_error_at_the_path() {
+        // 20,000 ballots, which take far more than the millisecond allowed:
+        // the error comes back when the limit passes, not when the work
+        // ends, and names the file and the limit.
+        let mut text = String::from(
+            "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(local_invocation_index) i: u32) {\n    var t = 0u;\n",
+        );
+        for k in 0..20_000 {
+            text.push_str(&format!(
+                "    t += subgroupBallotBitCount(subgroupBallot(i > {k}u));\n"
+            ));
+        }
+        text.push_str("    out[i] = t;\n}\n");
+        let dir = std::env::temp_dir().join(format!("ballot-include-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("slow.wgsl");
+        std::fs::write(&path, &text).unwrap();
+        let path = path.to_string_lossy().to_string();
+        let limits = Limits {
+            timeout: std::time::Duration::from_millis(1),
+            ..Limits::default()
+        };
+        let start = std::time::Instant::now();
+        let out = include_within(
+            Language::Wgsl,
+            quote!(#path, target = "wgsl-no-subgroup"),
+            &limits,
+        )
+        .to_string();
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        assert!(
+            out.contains("compile_error")
+                && out.contains("slow.wgsl` did not finish within 0.001 s"),
+            "{out:.400}"
+        );
     }
 }
