@@ -371,7 +371,12 @@ fn family_words(subgroup: &[(u32, u32)], out: &mut [[u32; 5]]) {
         return;
     };
     let sum: u32 = active.iter().map(|&(_, i)| i).sum();
-    let all_even = active.iter().all(|&(_, i)| i % 2 == 0);
+    // The vote is made only where `i % 5 != 0` (the right operand of
+    // `||`): among those.
+    let all_even = active
+        .iter()
+        .filter(|&&(_, i)| i % 5 != 0)
+        .all(|&(_, i)| i % 2 == 0);
     let max_of_arm = active.iter().map(|&(_, i)| i).filter(|i| i % 3 != 0).max();
     let sum_of_other_arm: f32 = active
         .iter()
@@ -400,7 +405,7 @@ fn family_words(subgroup: &[(u32, u32)], out: &mut [[u32; 5]]) {
         };
         out[i as usize] = [
             sum,
-            scan + if all_even { 1000 } else { 0 },
+            scan + if i % 5 == 0 || all_even { 1000 } else { 0 },
             (first as i32).wrapping_neg() as u32,
             arm,
             acc[m],

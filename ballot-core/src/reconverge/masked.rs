@@ -25,9 +25,18 @@
 //!   that holds an exchange leaves when no invocation of the workgroup is
 //!   active, by a vote; one that does not, when the invocation is done.
 //!
+//! - An exchange in the right operand of `&&` or `||`, or in an arm of
+//!   `?:`, which the language evaluates only where the left operand (the
+//!   condition) lets it: the left operand is computed first, where
+//!   `Active` is set, into a flag that takes its place in the statement;
+//!   the exchange runs in every invocation before the statement, with the
+//!   activity of those the short circuit lets through
+//!   ([`Circuit`]).
+//!
 //! # Refused, at the user's token
-//! An exchange in the right operand of `&&` or `||` or in an arm of `?:`
-//! (the language would skip it where other invocations make it), a GLSL
+//! An exchange under more than one short circuit, or under one whose left
+//! operand the pass cannot delimit (the language would skip it where
+//! other invocations make it), a GLSL
 //! `case` that falls through into statements, a preprocessor line, a
 //! `discard` in a converted function, a WGSL declaration without a type
 //! whose initialiser has side effects in code that not every invocation
@@ -89,9 +98,14 @@ pub(crate) enum Sub {
     Temp(u32),
     /// The activity: an exchange's first argument.
     Active,
-    /// The activity as a new first argument (of a converted function's
-    /// call); `more` when other arguments follow.
-    ActiveArg { more: bool },
+    /// An activity as a new first argument (of a converted function's
+    /// call): `Active`, or the flag of a short circuit's right operand;
+    /// `more` when other arguments follow.
+    ActiveArg { flag: Flag, more: bool },
+    /// A flag in place of the range: the value of a short circuit's left
+    /// operand, computed before the statement, or the activity of an
+    /// exchange under a short circuit.
+    Flag(Flag),
 }
 
 /// A range of the text, with parts replaced.
@@ -320,6 +334,8 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
             all_active: together[i],
             tail: tail.map(|s| s.range.clone()),
             tail_return: false,
+            activity: BTreeMap::new(),
+            lefts: Vec::new(),
             scopes: vec![f
                 .params
                 .iter()
@@ -391,7 +407,9 @@ fn entered_together(
                     each_expr(s, &mut |e: &Expr| {
                         for c in &e.calls {
                             if let Some(&i) = names.get(&text[c.name.clone()]) {
-                                out.push((i, here));
+                                // A call `&&`, `||` or `?:` may skip is made
+                                // by some invocations only.
+                                out.push((i, here && !c.conditional));
                             }
                         }
                     });
@@ -494,6 +512,24 @@ fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
+/// A short circuit (`&&`, `||`, `?:`) with a collective in its right
+/// operand or an arm.
+struct Circuit {
+    /// Where its operator starts: its key.
+    op: usize,
+    /// Its left operand (the condition).
+    left: Range<usize>,
+    /// Whether the right operand runs where the left one is true (`&&`,
+    /// the first arm of `?:`) or false.
+    when: bool,
+}
+
+/// WGSL's names that a template list (`<…>`) follows in an expression.
+const TEMPLATED: &[&str] = &[
+    "vec2", "vec3", "vec4", "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2",
+    "mat4x3", "mat4x4", "array", "bitcast", "ptr", "atomic",
+];
+
 /// A loop or `switch` that `break` leaves.
 struct Breakable {
     brk: Flag,
@@ -517,6 +553,12 @@ struct Pass<'r, 'a> {
     tail: Option<Range<usize>>,
     /// Whether it was.
     tail_return: bool,
+    /// The activity of each exchange under a short circuit, by the
+    /// call's start.
+    activity: BTreeMap<usize, Flag>,
+    /// Each short circuit's left operand, computed before its statement
+    /// into the flag that takes its place there.
+    lefts: Vec<(Range<usize>, Flag)>,
     /// GLSL: the variables in scope and their types, innermost last.
     scopes: Vec<Vec<(String, String)>>,
     uses_vote: bool,
@@ -665,9 +707,10 @@ impl<'r, 'a> Pass<'r, 'a> {
                 continue;
             }
             let name = self.text(&c.name);
+            let flag = self.activity.get(&c.range.start).copied();
             if self.request.exchanges.contains_key(name) {
                 if let Some(first) = c.args.first() {
-                    subs.push((first.clone(), Sub::Active));
+                    subs.push((first.clone(), flag.map_or(Sub::Active, Sub::Flag)));
                 }
             } else if self.together.contains(name) {
                 // Entered by every invocation, all active: no activity.
@@ -675,9 +718,17 @@ impl<'r, 'a> Pass<'r, 'a> {
                 subs.push((
                     c.open..c.open,
                     Sub::ActiveArg {
+                        flag: flag.unwrap_or(Flag::Active),
                         more: !c.args.is_empty(),
                     },
                 ));
+            }
+        }
+        // A short circuit's left operand inside the piece: its flag.
+        for (r, flag) in &self.lefts {
+            if range.start <= r.start && r.end <= range.end && *r != range {
+                subs.retain(|(s, _)| !(r.start <= s.start && s.end <= r.end));
+                subs.push((r.clone(), Sub::Flag(*flag)));
             }
         }
         subs.sort_by_key(|(r, _)| (r.start, r.end));
@@ -693,12 +744,70 @@ impl<'r, 'a> Pass<'r, 'a> {
     ) -> Result<BTreeMap<usize, u32>, Refusal> {
         let mut bound = BTreeMap::new();
         let mut order: Vec<&Call> = e.calls.iter().filter(|c| self.collective(c)).collect();
+        // The short circuit of each conditional one, by its operator, and
+        // which of its operands (arms) holds the call.
+        let mut circuits: BTreeMap<usize, Circuit> = BTreeMap::new();
+        let mut circuit_of: BTreeMap<usize, (usize, bool)> = BTreeMap::new();
         for c in &order {
-            self.check_unconditional(c)?;
+            if !c.conditional {
+                continue;
+            }
+            let Some(circuit) = self.circuit(e, c) else {
+                return self.refuse(
+                    &c.name,
+                    format!(
+                        "`{}` is evaluated only where `&&`, `||` or `?:` lets it, under more than \
+                         one of them or where the condition cannot be told apart, and without \
+                         subgroups every invocation of the workgroup must reach it: compute it \
+                         into a variable first",
+                        self.text(&c.name)
+                    ),
+                );
+            };
+            circuit_of.insert(c.range.start, (circuit.op, circuit.when));
+            circuits.entry(circuit.op).or_insert(circuit);
         }
         // Inner calls close first.
         order.sort_by_key(|c| c.range.end);
+        // Each short circuit's left operand, once computed, and the
+        // activity of each of its operands.
+        let mut lefts: BTreeMap<usize, Flag> = BTreeMap::new();
+        let mut activities: BTreeMap<(usize, bool), Flag> = BTreeMap::new();
         for c in order {
+            if let Some(&(op, when)) = circuit_of.get(&c.range.start) {
+                let left = match lefts.get(&op) {
+                    Some(&flag) => flag,
+                    None => {
+                        // Its left operand, where `Active` is set.
+                        let circuit = &circuits[&op];
+                        let flag = Flag::Taken(self.id());
+                        let value = self.piece(circuit.left.clone(), &e.calls, &bound);
+                        steps.push(Step::Test { flag, value });
+                        self.lefts.push((circuit.left.clone(), flag));
+                        lefts.insert(op, flag);
+                        flag
+                    }
+                };
+                let activity = match activities.get(&(op, when)) {
+                    Some(&flag) => flag,
+                    None => {
+                        // The invocations it lets through to this operand.
+                        let flag = Flag::Outer(self.id());
+                        let through = if when {
+                            Cond::Flag(left)
+                        } else {
+                            Cond::Not(left)
+                        };
+                        steps.push(Step::Let {
+                            flag,
+                            cond: Cond::Flag(Flag::Active).and(through),
+                        });
+                        activities.insert((op, when), flag);
+                        flag
+                    }
+                };
+                self.activity.insert(c.range.start, activity);
+            }
             let ty = self.glsl_type_of(c)?;
             let temp = self.id();
             let value = self.piece(c.range.clone(), &e.calls, &bound);
@@ -706,6 +815,126 @@ impl<'r, 'a> Pass<'r, 'a> {
             bound.insert(c.range.start, temp);
         }
         Ok(bound)
+    }
+
+    /// Whether `e` holds a collective that `&&`, `||` or `?:` may skip.
+    fn under_circuit(&self, e: &Expr) -> bool {
+        e.calls.iter().any(|c| c.conditional && self.collective(c))
+    }
+
+    /// The short circuit that makes `c`, a call in `e`, conditional: the
+    /// one `&&`, `||` or `?:` at one level of `e`'s brackets with `c` in
+    /// its right operand (an arm), and none at any other level around
+    /// `c`. `None` where there is no such one.
+    fn circuit(&self, e: &Expr, c: &Call) -> Option<Circuit> {
+        let text = self.request.text;
+        let base = e.range.start;
+        let tokens: Vec<(Range<usize>, &str)> =
+            super::lex::lex(&text[e.range.clone()], self.request.language)
+                .into_iter()
+                .map(|t| {
+                    let r = t.range.start + base..t.range.end + base;
+                    let s = &text[r.clone()];
+                    (r, s)
+                })
+                .collect();
+        // Each token's bracket depth, and the brackets around `c`.
+        let mut depth = vec![0usize; tokens.len()];
+        let mut open: Vec<usize> = Vec::new();
+        let mut around: Option<Vec<usize>> = None;
+        let mut template = 0usize;
+        for (i, (r, t)) in tokens.iter().enumerate() {
+            if r.start == c.range.start {
+                around = Some(open.clone());
+            }
+            let templated = self.request.language == Language::Wgsl
+                && *t == "<"
+                && i > 0
+                && TEMPLATED.contains(&tokens[i - 1].1);
+            match *t {
+                "(" | "[" | "{" => {
+                    depth[i] = open.len();
+                    open.push(i);
+                }
+                ")" | "]" | "}" => {
+                    open.pop();
+                    depth[i] = open.len();
+                }
+                _ if templated => {
+                    template += 1;
+                    depth[i] = usize::MAX;
+                }
+                ">" | ">>" if template > 0 => {
+                    template = template.saturating_sub(t.len());
+                    depth[i] = usize::MAX;
+                }
+                _ => depth[i] = if template > 0 { usize::MAX } else { open.len() },
+            }
+        }
+        let around = around?;
+        let inside_c = |r: &Range<usize>| c.range.start <= r.start && r.end <= c.range.end;
+        let mut found: Option<Circuit> = None;
+        // From the innermost level out: the level's tokens, the hole the
+        // call (or the bracket holding it) makes, its segment between
+        // separators, and the logical operators there.
+        let mut hole = c.range.start;
+        for level in (0..=around.len()).rev() {
+            let (from, to) = if level == 0 {
+                (0, tokens.len())
+            } else {
+                let o = around[level - 1];
+                let close = (o + 1..tokens.len())
+                    .find(|&j| depth[j] == depth[o] && matches!(tokens[j].1, ")" | "]" | "}"))
+                    .unwrap_or(tokens.len());
+                (o + 1, close)
+            };
+            let at_level: Vec<usize> = (from..to)
+                .filter(|&j| depth[j] == level && !inside_c(&tokens[j].0))
+                .collect();
+            let separator =
+                |t: &str| t == "," || (t.ends_with('=') && !matches!(t, "==" | "!=" | "<=" | ">="));
+            let start = at_level
+                .iter()
+                .rev()
+                .find(|&&j| tokens[j].0.start < hole && separator(tokens[j].1))
+                .map_or(from, |&j| j + 1);
+            let end = at_level
+                .iter()
+                .find(|&&j| tokens[j].0.start > hole && separator(tokens[j].1))
+                .map_or(to, |&j| j);
+            let ops: Vec<usize> = at_level
+                .iter()
+                .copied()
+                .filter(|&j| {
+                    j >= start && j < end && matches!(tokens[j].1, "&&" | "||" | "?" | ":")
+                })
+                .collect();
+            if !ops.is_empty() {
+                if found.is_some() {
+                    return None;
+                }
+                let kinds: Vec<&str> = ops.iter().map(|&j| tokens[j].1).collect();
+                let first = ops[0];
+                let when = match kinds[..] {
+                    ["&&"] => true,
+                    ["||"] => false,
+                    ["?", ":"] => hole < tokens[ops[1]].0.start,
+                    _ => return None,
+                };
+                if tokens[first].0.start > hole || start >= first {
+                    return None;
+                }
+                found = Some(Circuit {
+                    op: tokens[first].0.start,
+                    left: tokens[start].0.start..tokens[first - 1].0.end,
+                    when,
+                });
+            }
+            if level > 0 {
+                hole = tokens[around[level - 1]].0.start;
+            }
+        }
+        found
     }
 
     fn check_unconditional(&self, c: &Call) -> Result<(), Refusal> {
@@ -899,21 +1128,17 @@ impl<'r, 'a> Pass<'r, 'a> {
                     // `f(x);` of a converted function, or an exchange whose
                     // value is dropped: in every invocation, as written.
                     self.check_unconditional(c)?;
-                    for inner in &e.calls {
-                        self.check_unconditional(inner)?;
-                    }
                     let bound = self.bind_inner(e, c, steps)?;
                     steps.push(Step::Plain(self.piece(s.range.clone(), &e.calls, &bound)));
                 } else if self.all_active {
-                    // Every invocation runs it as written.
-                    for c in &e.calls {
-                        self.check_unconditional(c)?;
-                    }
-                    steps.push(Step::Plain(self.piece(
-                        s.range.clone(),
-                        &e.calls,
-                        &BTreeMap::new(),
-                    )));
+                    // Every invocation runs it as written; a collective a
+                    // short circuit may skip, bound first.
+                    let bound = if self.under_circuit(e) {
+                        self.bind_all(e, steps)?
+                    } else {
+                        BTreeMap::new()
+                    };
+                    steps.push(Step::Plain(self.piece(s.range.clone(), &e.calls, &bound)));
                 } else {
                     let bound = self.bind_all(e, steps)?;
                     let piece = self.piece(s.range.clone(), &e.calls, &bound);
@@ -1081,11 +1306,6 @@ impl<'r, 'a> Pass<'r, 'a> {
             .iter()
             .filter_map(|x| x.init.as_ref())
             .collect();
-        for e in &inits {
-            for c in &e.calls {
-                self.check_unconditional(c)?;
-            }
-        }
         let side_effects = inits.iter().any(|e| self.has_side_effects(e));
         // Evaluated in every invocation: at the top of an entry point, a
         // constant, or (WGSL, whose evaluation is defined everywhere) an
@@ -1110,12 +1330,15 @@ impl<'r, 'a> Pass<'r, 'a> {
             }
         }
         if plain {
+            // A collective a short circuit may skip, bound first.
+            let mut bound = BTreeMap::new();
+            for e in &inits {
+                if self.under_circuit(e) {
+                    bound.extend(self.bind_all(e, steps)?);
+                }
+            }
             let calls: Vec<Call> = inits.iter().flat_map(|e| e.calls.iter().cloned()).collect();
-            steps.push(Step::Plain(self.piece(
-                s.range.clone(),
-                &calls,
-                &BTreeMap::new(),
-            )));
+            steps.push(Step::Plain(self.piece(s.range.clone(), &calls, &bound)));
             return Ok(());
         }
         let Some(ty) = d.ty.clone() else {

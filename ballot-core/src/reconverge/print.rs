@@ -223,8 +223,9 @@ impl Writer<'_> {
                 match sub {
                     Sub::Temp(t) => self.temp(*t),
                     Sub::Active => active,
-                    Sub::ActiveArg { more: true } => format!("{active}, "),
-                    Sub::ActiveArg { more: false } => active,
+                    Sub::ActiveArg { flag, more: true } => format!("{}, ", self.flag(*flag)),
+                    Sub::ActiveArg { flag, more: false } => self.flag(*flag),
+                    Sub::Flag(flag) => self.flag(*flag),
                 },
                 None,
             ));

@@ -163,7 +163,7 @@ fn what_cannot_be_converted_is_refused_at_its_token() {
     };
     let m = refused(
         "@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) {\n\
-         if i > 2u && x_elect(true) { }\n}\n",
+         if i > 2u && (i < 5u || x_elect(true)) { }\n}\n",
         "x_elect",
     );
     assert!(m.contains("`&&`"), "{m}");
@@ -354,4 +354,100 @@ fn a_function_also_called_where_some_invocations_are_inactive_takes_the_activity
         function(&out, "outer").contains("inner(x_active, p)"),
         "{out}"
     );
+}
+
+#[test]
+fn a_ballot_under_a_short_circuit_runs_in_every_invocation_with_the_circuits_activity() {
+    // wgpu's own subgroup test writes `a || f(x) == y`: `f` runs only where
+    // `a` is false. Without subgroups it runs in every invocation, before
+    // the statement, with the activity of those `a` lets through; `a` is
+    // computed once, before, and its flag takes its place.
+    for (expr, circuit) in [
+        (
+            "i == 63u || x_ballot(true, i > 3u).x == 1u",
+            "(x_active && !x_taken",
+        ),
+        (
+            "(i & 1u) != 0u && x_ballot(true, i > 3u).x == 1u",
+            "(x_active && x_taken",
+        ),
+    ] {
+        let out = wgsl(&format!(
+            "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(local_invocation_index) i: u32) {{\n\
+                 if i >= arrayLength(&data) {{ return; }}\n\
+                 let ok = {expr};\n\
+                 data[i] = select(0u, 1u, ok);\n\
+             }}\n"
+        ))
+        .unwrap();
+        valid_wgsl(&out);
+        let main = function(&out, "main");
+        assert!(main.contains(circuit), "{main}");
+        assert!(main.contains("x_ballot(x_outer"), "{main}");
+        assert!(
+            !main.contains("i == 63u ||") && !main.contains("!= 0u &&"),
+            "{main}"
+        );
+    }
+    // At the top of an entry point too, and in a call's argument.
+    let out = wgsl(
+        "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+         fn put(k: u32, v: bool) { data[k] = select(0u, 1u, v); }\n\
+         @compute @workgroup_size(64)\n\
+         fn main(@builtin(local_invocation_index) i: u32) {\n\
+             put(i, i == 0u || x_broadcast_first(true, i) == 0u);\n\
+         }\n",
+    )
+    .unwrap();
+    valid_wgsl(&out);
+    let main = function(&out, "main");
+    assert!(main.contains("x_broadcast_first(x_outer"), "{main}");
+    assert!(main.contains("put(i, x_taken"), "{main}");
+}
+
+#[test]
+fn a_ballot_under_two_short_circuits_is_refused() {
+    let text = format!(
+        "{WGSL_STUBS}@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) {{\n\
+         let b = i > 2u || (i < 1u && x_elect(true));\n}}\n"
+    );
+    let e = wgsl(&text[WGSL_STUBS.len()..]).unwrap_err();
+    assert_eq!(&text[e.at.clone()], "x_elect");
+    assert!(e.message.contains("more than one"), "{}", e.message);
+}
+
+#[test]
+fn glsl_arms_of_the_conditional_operator_run_with_their_activity() {
+    let text = "#version 450\nlayout(local_size_x = 64) in;\n\
+        layout(std430, binding = 0) buffer B { uint data[]; };\n\
+        uvec4 x_ballot(bool on, bool p) { barrier(); return uvec4(on && p ? 1u : 0u); }\n\
+        uint x_broadcast_first(bool on, uint v) { barrier(); return v; }\n\
+        bool x_any(bool p) { barrier(); return p; }\n\
+        void main() {\n\
+            uint i = gl_LocalInvocationIndex;\n\
+            if (i >= 60u) return;\n\
+            uint v = (i & 1u) == 0u ? x_broadcast_first(true, i) : x_ballot(true, i > 9u).x;\n\
+            data[i] = v;\n\
+        }\n";
+    let exchanges = exchanges();
+    let options = Options {
+        exchanges: &exchanges,
+        barriers: &["barrier"],
+        prefix: "x_",
+        vote: "x_any",
+        skip: &[],
+    };
+    let (printed, _) = convert(text, Language::Glsl, &options).unwrap();
+    let out = printed.text;
+    assert!(out.contains("(x_active && x_taken"), "{out}");
+    assert!(out.contains("(x_active && !x_taken"), "{out}");
+    assert!(out.contains("x_broadcast_first(x_outer"), "{out}");
+    assert!(out.contains("x_ballot(x_outer"), "{out}");
+    if ballot_testkit::have_tools("glslang on a converted shader", &ballot_testkit::GLSL_TOOLS) {
+        if let Err(e) = crate::valid::glslang(&out, crate::back::Form::ComputeShader) {
+            panic!("glslang rejects the conversion: {e}\n{out}");
+        }
+    }
 }

@@ -6,7 +6,9 @@
 //
 // Record at words[8 * i]: lane id, subgroup key, subgroup size, then
 // 3: subgroupAdd(i);
-// 4: subgroupInclusiveAdd(i & 7), plus 1000 where subgroupAll(i is even);
+// 4: subgroupInclusiveAdd(i & 7), plus 1000 where i % 5 == 0 or, short of
+//    that, subgroupAll(i is even) among the invocations where i % 5 != 0
+//    (the vote is the right operand of `||`);
 // 5: the y of an ivec2 shuffled from the first active lane, as bits;
 // 6: subgroupMax(i) where i % 3 != 0, else (after a subgroupBarrier, which
 //    changes no value) the bits of subgroupAdd(float(i));
@@ -38,7 +40,7 @@ void main() {
     }
     words[r + 3u] = subgroupAdd(i);
     uint scan = subgroupInclusiveAdd(i & 7u);
-    if (subgroupAll((i & 1u) == 0u)) {
+    if ((i % 5u == 0u) || subgroupAll((i & 1u) == 0u)) {
         scan += 1000u;
     }
     words[r + 4u] = scan;

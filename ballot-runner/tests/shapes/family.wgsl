@@ -6,7 +6,9 @@
 //
 // Record at words[8 * i]: lane id, subgroup key, subgroup size, then
 // 3: subgroupAdd(i);
-// 4: subgroupInclusiveAdd(i & 7), plus 1000 where subgroupAll(i is even);
+// 4: subgroupInclusiveAdd(i & 7), plus 1000 where i % 5 == 0 or, short of
+//    that, subgroupAll(i is even) among the invocations where i % 5 != 0
+//    (the vote is the right operand of `||`);
 // 5: the y of a vec2<i32> shuffled from the first active lane, as bits;
 // 6: subgroupMax(i) where i % 3 != 0, else the bits of subgroupAdd(f32(i));
 // 7: acc = acc * 7 + subgroupAdd(k + 1), plus 100 where subgroupAll(i is
@@ -39,7 +41,7 @@ fn main(
     }
     buf.words[r + 3u] = subgroupAdd(i);
     var scan = subgroupInclusiveAdd(i & 7u);
-    if (subgroupAll((i & 1u) == 0u)) {
+    if ((i % 5u == 0u) || subgroupAll((i & 1u) == 0u)) {
         scan += 1000u;
     }
     buf.words[r + 4u] = scan;

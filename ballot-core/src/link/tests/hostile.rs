@@ -520,11 +520,30 @@ fn main(@builtin(local_invocation_index) i: u32) {
         assert!(l.ops.contains(&op), "{op:?} not in {:?}", l.ops);
     }
     assert!(!l.ops.contains(&Op::Arith(ArithOp::UMin, Scan::Reduce)));
-    // A collective in a short circuit's right operand is refused, under
-    // the name the shader calls it by.
+    // A collective in a short circuit's right operand runs in every
+    // invocation, with the activity of those the circuit lets through.
     let short = source.replace(
         "let v = subgroupAll(i < 8u);\n    let w = subgroupAny(i == 3u);",
         "let v = true;\n    let w = (i > 2u) && subgroupAny(i == 3u);",
+    );
+    let l = linked(&short, Target::WgslNoSubgroup);
+    assert!(
+        l.text
+            .contains("if (ballot_active) { ballot_taken0 = ((i > 2u)); }"),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text
+            .contains("ballot_subgroupAny(ballot_outer1, i == 3u)"),
+        "{}",
+        l.text
+    );
+    // Under two short circuits, it is refused, under the name the shader
+    // calls it by.
+    let short = source.replace(
+        "let v = subgroupAll(i < 8u);\n    let w = subgroupAny(i == 3u);",
+        "let v = true;\n    let w = (i > 2u) && (i < 9u || subgroupAny(i == 3u));",
     );
     let e = error(&short, Target::WgslNoSubgroup);
     assert!(
