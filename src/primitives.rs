@@ -185,6 +185,15 @@ pub struct PrimitiveOptions {
     /// Compaction takes at most `subgroup_size` loads, as its tile scans
     /// one count per subgroup per load.
     pub loads: Option<u32>,
+    /// The most workgroups a run dispatches, at least 1, each then taking
+    /// tiles in turn until none is left, and issuing the next tile's loads
+    /// before the current tile's look-back; workgroups beyond those the
+    /// device holds at once start only as the last tiles are taken, and
+    /// leave. `None` (the default): one workgroup per tile, each taking
+    /// one, which measured faster on an H100 (`gpu_bench tiles`,
+    /// `docs/performance.md`): a tile taken early is one its successors
+    /// wait on.
+    pub workgroups: Option<u32>,
 }
 
 impl Default for PrimitiveOptions {
@@ -193,6 +202,7 @@ impl Default for PrimitiveOptions {
             subgroup_size: 32,
             spins: 4,
             loads: None,
+            workgroups: None,
         }
     }
 }
@@ -299,6 +309,7 @@ pub struct PrimitiveShader {
     primitive: Primitive,
     target: Target,
     loads: u32,
+    workgroups: u32,
     text: String,
 }
 
@@ -414,6 +425,18 @@ impl PrimitiveShader {
             None if compact => DEFAULT_COMPACT_LOADS.min(size),
             None => DEFAULT_SCAN_LOADS,
         };
+        let workgroups = match options.workgroups {
+            Some(0) => {
+                return Err(PrimitiveError::Option {
+                    option: "workgroups",
+                    reason: "0: a run needs a workgroup".to_string(),
+                })
+            }
+            Some(workgroups) => workgroups,
+            None => u32::MAX,
+        };
+        // One tile per workgroup unless the dispatch is capped.
+        let persist = workgroups != u32::MAX;
         let counts = if compact {
             loads * WORKGROUP / size
         } else {
@@ -496,6 +519,8 @@ impl PrimitiveShader {
                 ("LOADS", &loads.to_string()),
                 ("COUNTS", &counts.to_string()),
                 ("SPINS", &options.spins.to_string()),
+                ("PERSIST", if persist { "true" } else { "false" }),
+                ("PREFETCH", "true"),
                 ("LOOK", &LOOK.to_string()),
             ],
         );
@@ -516,6 +541,7 @@ impl PrimitiveShader {
             primitive,
             target,
             loads,
+            workgroups,
             text,
         })
     }
@@ -552,13 +578,14 @@ impl PrimitiveShader {
         n.div_ceil(self.tile_elements())
     }
 
-    /// The dispatch for `n` elements: at least [`Self::tiles`] workgroups,
-    /// in x and y, as the x dimension takes at most 65,535. Workgroups past
-    /// the last tile return at once.
+    /// The dispatch for `n` elements: one workgroup per tile, up to
+    /// [`PrimitiveOptions::workgroups`], in x and y, as the x dimension
+    /// takes at most 65,535. Each workgroup takes tiles until none is left;
+    /// one that finds none returns at once.
     pub fn workgroups(&self, n: u32) -> [u32; 3] {
-        let tiles = self.tiles(n).max(1);
-        let x = tiles.min(65_535);
-        [x, tiles.div_ceil(x), 1]
+        let groups = self.tiles(n).clamp(1, self.workgroups);
+        let x = groups.min(65_535);
+        [x, groups.div_ceil(x), 1]
     }
 
     /// The words of the status buffer (binding 4) for `n` elements. It

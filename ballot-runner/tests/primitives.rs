@@ -331,19 +331,22 @@ fn primitives_on_the_driver() {
         // The defaults, and a configuration that takes the decoupled
         // fallback at the first unpublished predecessor (`spins: 1`) with
         // tiles of 4 loads per invocation (the defaults take 8, compaction
-        // where subgroups allow it): real subgroups at the device's size,
-        // emulated ones of 32 (the default) and of 8 (more subgroups in the
-        // workgroup than loads).
-        let configs: &[(u32, u32, Option<u32>)] = if target.has_subgroups() {
-            &[(hardware, 4, None), (hardware, 1, Some(4))]
+        // where subgroups allow it) and three workgroups, each taking many
+        // tiles in turn (the defaults dispatch up to 1,024, so only 2^24
+        // takes more than one tile a workgroup): real subgroups at the
+        // device's size, emulated ones of 32 (the default) and of 8 (more
+        // subgroups in the workgroup than loads).
+        let configs: &[(u32, u32, Option<u32>, Option<u32>)] = if target.has_subgroups() {
+            &[(hardware, 4, None, None), (hardware, 1, Some(4), Some(3))]
         } else {
-            &[(32, 4, None), (8, 1, Some(4))]
+            &[(32, 4, None, None), (8, 1, Some(4), Some(3))]
         };
-        for &(subgroup_size, spins, loads) in configs {
+        for &(subgroup_size, spins, loads, workgroups) in configs {
             let options = PrimitiveOptions {
                 subgroup_size,
                 spins,
                 loads,
+                workgroups,
             };
             let start = std::time::Instant::now();
             match pipelines(&gpu, target, &options) {
@@ -380,9 +383,12 @@ fn primitives_on_dawn() {
         Err(why) => return skip("device-wide primitives on Dawn", &why),
     };
     // Dawn's subgroups may be as small as 4 on a software adapter: the
-    // smallest the shader must allow for.
+    // smallest the shader must allow for. Seven workgroups, so that each
+    // takes many tiles in turn, as the defaults' 1,024 do only past 2^23
+    // elements.
     let options = |target: Target| PrimitiveOptions {
         subgroup_size: if target.has_subgroups() { 4 } else { 32 },
+        workgroups: Some(7),
         ..PrimitiveOptions::default()
     };
     let start = std::time::Instant::now();
@@ -591,6 +597,13 @@ fn options_out_of_range_are_named() {
                 ..PrimitiveOptions::default()
             },
             "loads",
+        ),
+        (
+            PrimitiveOptions {
+                workgroups: Some(0),
+                ..PrimitiveOptions::default()
+            },
+            "workgroups",
         ),
     ] {
         match PrimitiveShader::new(Primitive::Compact, Target::Wgsl, &options) {

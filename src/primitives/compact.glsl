@@ -5,6 +5,8 @@
 // subgroup's run of load q comes from one ballot per component; the
 // subgroups' counts, scanned, place the runs in the tile.
 const bool PAIRS = {PAIRS};
+// The tile's count is added up in s_total as the ballots count it.
+const bool EARLY_TOTAL = true;
 
 // Whether to keep x: ((x & mask) - start) <= last, where any is set;
 // params[2..6] hold mask, start, last and any (Keep::words). One form for
@@ -19,12 +21,32 @@ bool keep(uint x) {
     return keep_any && ((x & keep_mask) - keep_start) <= keep_last;
 }
 
+// The tile's keys: v, the current tile's; w, the next tile's, loaded
+// while the current one is looked back and written.
 uvec4 v[LOADS];
+uvec4 w[LOADS];
 // Bit 4q + j: component j of load q is kept (LOADS is at most 8).
 uint kept;
 uint place[LOADS];
 uint sg;
 uint subgroups;
+
+// Issues the loads of `tile` into w.
+void tile_load(uint tile, uint lid, uint n) {
+    uint base = tile * WG * LOADS;
+    uint quads = (n + 3u) / 4u;
+    for (uint q = 0u; q < LOADS; q++) {
+        uint index = base + q * WG + lid;
+        w[q] = index < quads ? keys[index] : uvec4(0u);
+    }
+}
+
+// The loaded tile becomes the current one.
+void tile_advance() {
+    for (uint q = 0u; q < LOADS; q++) {
+        v[q] = w[q];
+    }
+}
 
 uint tile_counts(uint tile, uint lid, uint n) {
     keep_mask = params[2];
@@ -36,12 +58,8 @@ uint tile_counts(uint tile, uint lid, uint n) {
     sg = lid / size;
     uint lane = lid % size;
     uint base = tile * WG * LOADS;
-    uint quads = (n + 3u) / 4u;
-    for (uint q = 0u; q < LOADS; q++) {
-        uint index = base + q * WG + lid;
-        v[q] = index < quads ? keys[index] : uvec4(0u);
-    }
     kept = 0u;
+    uint total = 0u;
     for (uint q = 0u; q < LOADS; q++) {
         uint first = (base + q * WG + lid) * 4u;
         bvec4 k = bvec4(false);
@@ -53,7 +71,11 @@ uint tile_counts(uint tile, uint lid, uint n) {
         place[q] = step & 0xffffu;
         if (lane == 0u) {
             s_counts[q * subgroups + sg] = step >> 16u;
+            total += step >> 16u;
         }
+    }
+    if (lane == 0u) {
+        atomicAdd(s_total, total);
     }
     return LOADS * subgroups;
 }

@@ -1,6 +1,8 @@
 // Ordered compaction: the WGSL twin of compact.glsl, which explains the
 // tile order.
 const PAIRS: bool = {PAIRS};
+// The tile's count is added up in s_total as the ballots count it.
+const EARLY_TOTAL: bool = true;
 
 // Whether to keep x, as compact.glsl says: ((x & mask) - start) <= last,
 // where any is set; params[2..6], read once in tile_counts.
@@ -13,16 +15,23 @@ fn keep(x: u32) -> bool {
     return keep_any && ((x & keep_mask) - keep_start) <= keep_last;
 }
 
+// The tile's keys: v, the current tile's; w, the next tile's, loaded
+// while the current one is looked back and written.
 var<private> v: array<vec4<u32>, LOADS>;
+var<private> w: array<vec4<u32>, LOADS>;
 var<private> kept: u32;
 var<private> place: array<u32, LOADS>;
 var<private> sg: u32;
 var<private> subgroups: u32;
 var<private> lane: u32;
 var<private> t_base: u32;
+// The first uvec4 of the tile being loaded, which may be the next.
+var<private> t_load: u32;
 var<private> t_lid: u32;
 var<private> t_n: u32;
 var<private> t_offset: u32;
+// This invocation's share of the tile's count (lane 0 of each subgroup).
+var<private> t_total: u32;
 
 // The tile's loops over its loads are unrolled: an EACH_LOAD placeholder is
 // one call per load, with a constant argument. wgpu's runtime checks bound
@@ -30,11 +39,28 @@ var<private> t_offset: u32;
 // so from holding `v` and `place` in registers; the looped form took the
 // H200 2.6 times as long with the checks as without.
 fn load_quad(q: u32) {
-    let index = t_base + q * WG + t_lid;
-    v[q] = vec4<u32>(0u);
+    let index = t_load + q * WG + t_lid;
+    w[q] = vec4<u32>(0u);
     if (index < (t_n + 3u) / 4u) {
-        v[q] = keys[index];
+        w[q] = keys[index];
     }
+}
+
+fn advance_quad(q: u32) {
+    v[q] = w[q];
+}
+
+// Issues the loads of `tile` into w.
+fn tile_load(tile: u32, lid: u32, n: u32) {
+    t_load = tile * WG * LOADS;
+    t_lid = lid;
+    t_n = n;
+    {EACH_LOAD:load_quad}
+}
+
+// The loaded tile becomes the current one.
+fn tile_advance() {
+    {EACH_LOAD:advance_quad}
 }
 
 fn count_quad(q: u32) {
@@ -52,6 +78,7 @@ fn count_quad(q: u32) {
     place[q] = step & 0xffffu;
     if (lane == 0u) {
         s_counts[q * subgroups + sg] = step >> 16u;
+        t_total += step >> 16u;
     }
 }
 
@@ -67,9 +94,12 @@ fn tile_counts(tile: u32, lid: u32, n: u32) -> u32 {
     t_base = tile * WG * LOADS;
     t_lid = lid;
     t_n = n;
-    {EACH_LOAD:load_quad}
     kept = 0u;
+    t_total = 0u;
     {EACH_LOAD:count_quad}
+    if (lane == 0u) {
+        atomicAdd(&s_total, t_total);
+    }
     return LOADS * subgroups;
 }
 

@@ -5,17 +5,36 @@
 // sums the LOADS consecutive entries i * LOADS .. i * LOADS + LOADS - 1,
 // in the tile's order, for the skeleton to scan. A uvec4's start is its
 // group's scanned start plus the entries before it in the group.
+// The tile's words: v, the current tile's; w, the next tile's, loaded
+// while the current one is looked back and written. Past n the words are
+// another buffer's or padding: not summed.
+// The tile's sum is its scan's last entry.
+const bool EARLY_TOTAL = false;
 uvec4 v[LOADS];
+uvec4 w[LOADS];
 shared uint s_quads[LOADS * WG];
 
-uint tile_counts(uint tile, uint lid, uint n) {
+// Issues the loads of `tile` into w.
+void tile_load(uint tile, uint lid, uint n) {
     uint quads = (n + 3u) / 4u;
     for (uint q = 0u; q < LOADS; q++) {
         uint index = tile * WG * LOADS + q * WG + lid;
-        uvec4 x = index < quads ? keys[index] : uvec4(0u);
-        // Past n the words are another buffer's or padding: not summed.
+        w[q] = index < quads ? keys[index] : uvec4(0u);
+    }
+}
+
+// The loaded tile becomes the current one.
+void tile_advance() {
+    for (uint q = 0u; q < LOADS; q++) {
+        v[q] = w[q];
+    }
+}
+
+uint tile_counts(uint tile, uint lid, uint n) {
+    for (uint q = 0u; q < LOADS; q++) {
+        uint index = tile * WG * LOADS + q * WG + lid;
         bvec4 inside = lessThan(uvec4(index * 4u) + uvec4(0u, 1u, 2u, 3u), uvec4(n));
-        v[q] = uvec4(inside) * x;
+        v[q] = uvec4(inside) * v[q];
         s_quads[q * WG + lid] = v[q].x + v[q].y + v[q].z + v[q].w;
     }
     barrier();

@@ -1,8 +1,15 @@
 // Exclusive prefix sum: the WGSL twin of scan.glsl, which explains the
 // tile order.
+// The tile's sum is its scan's last entry.
+const EARLY_TOTAL: bool = false;
+// The tile's words: v, the current tile's; w, the next tile's, loaded
+// while the current one is looked back and written.
 var<private> v: array<vec4<u32>, LOADS>;
+var<private> w: array<vec4<u32>, LOADS>;
 var<workgroup> s_quads: array<u32, LOADS * WG>;
 var<private> t_base: u32;
+// The first uvec4 of the tile being loaded, which may be the next.
+var<private> t_load: u32;
 var<private> t_lid: u32;
 var<private> t_n: u32;
 var<private> t_offset: u32;
@@ -10,14 +17,34 @@ var<private> t_offset: u32;
 // The loops over the loads are unrolled (EACH_LOAD), as compact.wgsl
 // says why.
 fn load_quad(q: u32) {
-    let index = t_base + q * WG + t_lid;
-    var x = vec4<u32>(0u);
+    let index = t_load + q * WG + t_lid;
+    w[q] = vec4<u32>(0u);
     if (index < (t_n + 3u) / 4u) {
-        x = keys[index];
+        w[q] = keys[index];
     }
+}
+
+fn advance_quad(q: u32) {
+    v[q] = w[q];
+}
+
+// Issues the loads of `tile` into w.
+fn tile_load(tile: u32, lid: u32, n: u32) {
+    t_load = tile * WG * LOADS;
+    t_lid = lid;
+    t_n = n;
+    {EACH_LOAD:load_quad}
+}
+
+// The loaded tile becomes the current one.
+fn tile_advance() {
+    {EACH_LOAD:advance_quad}
+}
+
+fn count_quad(q: u32) {
     // Past n the words are another buffer's or padding: not summed.
-    let first = index * 4u;
-    x = select(vec4<u32>(0u), x, first + vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(t_n));
+    let first = (t_base + q * WG + t_lid) * 4u;
+    let x = select(vec4<u32>(0u), v[q], first + vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(t_n));
     v[q] = x;
     s_quads[q * WG + t_lid] = x.x + x.y + x.z + x.w;
 }
@@ -26,7 +53,7 @@ fn tile_counts(tile: u32, lid: u32, n: u32) -> u32 {
     t_base = tile * WG * LOADS;
     t_lid = lid;
     t_n = n;
-    {EACH_LOAD:load_quad}
+    {EACH_LOAD:count_quad}
     workgroupBarrier();
     var sum = 0u;
     for (var k = 0u; k < LOADS; k++) {

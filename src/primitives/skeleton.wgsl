@@ -8,6 +8,10 @@ const LOADS: u32 = {LOADS}u;
 const COUNTS: u32 = {COUNTS}u;
 const LOOK: u32 = {LOOK}u;
 const MAX_SPINS: u32 = {SPINS}u;
+// As in skeleton.glsl: whether a workgroup takes tiles until none is
+// left, and whether it loads the next before the current one's look-back.
+const PERSIST: bool = {PERSIST};
+const PREFETCH: bool = {PREFETCH};
 const AGGREGATE: u32 = 1u;
 const PREFIX: u32 = 2u;
 
@@ -20,6 +24,9 @@ const PREFIX: u32 = 2u;
 
 var<workgroup> s_counts: array<u32, COUNTS>;
 var<workgroup> s_tile: u32;
+var<workgroup> s_next: u32;
+// The tile's total, where the primitive adds it up as it counts.
+var<workgroup> s_total: atomic<u32>;
 var<workgroup> s_offset: u32;
 var<workgroup> s_look: u32;
 var<workgroup> s_spins: u32;
@@ -73,95 +80,142 @@ fn publish(t: u32, flag: u32, sum: u32) {
 fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
     {INIT}
     let n = params[0];
+    let tiles = params[1];
     if (lid == 0u) {
         s_tile = atomicAdd(&status[0], 1u);
+        atomicStore(&s_total, 0u);
     }
-    let tile = workgroupUniformLoad(&s_tile);
-    if (tile >= params[1]) {
+    var tile = workgroupUniformLoad(&s_tile);
+    if (tile >= tiles) {
         return;
     }
-
-    let counts = tile_counts(tile, lid, n);
-    workgroupBarrier();
-    var sum = 0u;
-    if (lid < counts) {
-        sum = s_counts[lid];
-    }
-    // Up to COUNTS, a constant: the uniformity analysis of Tint does not
-    // take `counts`, which comes from the subgroup size, as uniform. The
-    // steps are unrolled, as the tile's loads are.
-    t_invocation = lid;
-    t_counts = counts;
-    t_scan = sum;
-    {EACH_SCAN_STEP:scan_step}
-    sum = t_scan;
-    let aggregate = s_counts[counts - 1u];
-
-    if (lid == 0u) {
-        publish(tile, select(AGGREGATE, PREFIX, tile == 0u), aggregate);
-        s_offset = 0u;
-        s_look = tile;
-        s_spins = 0u;
-    }
+    tile_load(tile, lid, n);
+    tile_advance();
     loop {
-        let look = workgroupUniformLoad(&s_look);
-        if (look == 0u) {
-            break;
-        }
-        if (lid < LOOK) {
-            var flag = PREFIX;
-            var value = 0u;
-            if (lid < look) {
-                let t = look - 1u - lid;
-                let low = atomicLoad(&status[2u + 2u * t]);
-                let high = atomicLoad(&status[3u + 2u * t]);
-                flag = select(0u, low >> 16u, (low >> 16u) == (high >> 16u));
-                value = (low & 0xffffu) | (high << 16u);
-            }
-            s_flags[lid] = flag;
-            s_sums[lid] = value;
-        }
+        let counts = tile_counts(tile, lid, n);
         workgroupBarrier();
+        if (EARLY_TOTAL && lid == 0u) {
+            // Published before the scan, as skeleton.glsl says why.
+            publish(tile, select(AGGREGATE, PREFIX, tile == 0u), atomicLoad(&s_total));
+        }
+        var sum = 0u;
+        if (lid < counts) {
+            sum = s_counts[lid];
+        }
+        // Up to COUNTS, a constant: the uniformity analysis of Tint does
+        // not take `counts`, which comes from the subgroup size, as
+        // uniform. The steps are unrolled, as the tile's loads are.
+        t_invocation = lid;
+        t_counts = counts;
+        t_scan = sum;
+        {EACH_SCAN_STEP:scan_step}
+        sum = t_scan;
+        var aggregate = s_counts[counts - 1u];
+        if (EARLY_TOTAL) {
+            aggregate = atomicLoad(&s_total);
+        }
+
         if (lid == 0u) {
-            // The window's entries, nearest first, up to the first that is
-            // not ready or the first prefix; unrolled, as the loads are.
-            t_read = 0u;
-            t_add = 0u;
-            t_done = false;
-            t_stop = false;
-            {EACH_LOOK:look_step}
-            let i = t_read;
-            let done = t_done;
-            s_offset += t_add;
-            s_look = select(look - i, 0u, done);
-            s_spins = select(0u, s_spins + 1u, i == 0u && !done);
+            if (!EARLY_TOTAL) {
+                publish(tile, select(AGGREGATE, PREFIX, tile == 0u), aggregate);
+            }
+            if (PERSIST && PREFETCH) {
+                s_next = atomicAdd(&status[0], 1u);
+            }
+            s_offset = 0u;
+            s_look = tile;
+            s_spins = 0u;
         }
-        let spins = workgroupUniformLoad(&s_spins);
-        if (spins >= MAX_SPINS) {
-            let t = look - 1u;
-            if (lid == 0u) {
-                atomicStore(&s_fallback, 0u);
+        var next = tiles;
+        if (PERSIST && PREFETCH) {
+            next = workgroupUniformLoad(&s_next);
+        }
+        if (next < tiles) {
+            tile_load(next, lid, n);
+        }
+        loop {
+            let look = workgroupUniformLoad(&s_look);
+            if (look == 0u) {
+                break;
+            }
+            if (lid < LOOK) {
+                var flag = PREFIX;
+                var value = 0u;
+                if (lid < look) {
+                    let t = look - 1u - lid;
+                    let low = atomicLoad(&status[2u + 2u * t]);
+                    let high = atomicLoad(&status[3u + 2u * t]);
+                    flag = select(0u, low >> 16u, (low >> 16u) == (high >> 16u));
+                    value = (low & 0xffffu) | (high << 16u);
+                }
+                s_flags[lid] = flag;
+                s_sums[lid] = value;
             }
             workgroupBarrier();
-            atomicAdd(&s_fallback, tile_weight(t, lid, n));
-            workgroupBarrier();
             if (lid == 0u) {
-                let weight = atomicLoad(&s_fallback);
-                publish(t, AGGREGATE, weight);
-                s_offset += weight;
-                s_look = t;
-                s_spins = 0u;
+                // The window's entries, nearest first, up to the first that
+                // is not ready or the first prefix; unrolled, as the loads
+                // are.
+                t_read = 0u;
+                t_add = 0u;
+                t_done = false;
+                t_stop = false;
+                {EACH_LOOK:look_step}
+                let i = t_read;
+                let done = t_done;
+                s_offset += t_add;
+                s_look = select(look - i, 0u, done);
+                s_spins = select(0u, s_spins + 1u, i == 0u && !done);
+            }
+            let spins = workgroupUniformLoad(&s_spins);
+            if (spins >= MAX_SPINS) {
+                let t = look - 1u;
+                if (lid == 0u) {
+                    atomicStore(&s_fallback, 0u);
+                }
+                workgroupBarrier();
+                atomicAdd(&s_fallback, tile_weight(t, lid, n));
+                workgroupBarrier();
+                if (lid == 0u) {
+                    let weight = atomicLoad(&s_fallback);
+                    publish(t, AGGREGATE, weight);
+                    s_offset += weight;
+                    s_look = t;
+                    s_spins = 0u;
+                }
             }
         }
-    }
-    let offset = workgroupUniformLoad(&s_offset);
-    if (lid == 0u) {
-        if (tile != 0u) {
-            publish(tile, PREFIX, offset + aggregate);
+        let offset = workgroupUniformLoad(&s_offset);
+        if (lid == 0u) {
+            if (tile != 0u) {
+                publish(tile, PREFIX, offset + aggregate);
+            }
+            if (tile == tiles - 1u) {
+                atomicStore(&status[1], offset + aggregate);
+            }
+            // Every invocation has read it (the barriers of the look-back).
+            atomicStore(&s_total, 0u);
         }
-        if (tile == params[1] - 1u) {
-            atomicStore(&status[1], offset + aggregate);
+        tile_write(tile, lid, n, offset);
+        if (!PERSIST) {
+            return;
         }
+        if (!PREFETCH) {
+            // The next tile, taken only once this one is written.
+            if (lid == 0u) {
+                s_next = atomicAdd(&status[0], 1u);
+            }
+            next = workgroupUniformLoad(&s_next);
+            if (next < tiles) {
+                tile_load(next, lid, n);
+            }
+        }
+        if (next >= tiles) {
+            return;
+        }
+        // The next tile reuses the workgroup's memory.
+        workgroupBarrier();
+        tile_advance();
+        tile = next;
     }
-    tile_write(tile, lid, n, offset);
 }

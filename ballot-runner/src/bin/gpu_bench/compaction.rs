@@ -433,37 +433,111 @@ fn swapped(text: &str, from: &str, to: &str) -> Result<String, String> {
     }
 }
 
-/// The `glsl` primitive `primitive` with `loads` loads per invocation,
-/// and, for compaction, its writes staged or direct: the tile-size and
-/// write-path choices of `ballot::primitives`, measured (`gpu_bench
-/// tiles`).
+/// One build of the `glsl` primitives for `gpu_bench tiles`: the tile
+/// size, the dispatch's cap on workgroups, whether the next tile's loads
+/// go out before the current tile's look-back, and which phases a probe
+/// leaves out (its outputs are then wrong, and not checked).
+#[derive(Clone, Copy)]
+struct Layout {
+    loads: u32,
+    workgroups: Option<u32>,
+    prefetch: bool,
+    /// Compaction's tile count published after the scan of its counts, as
+    /// before `EARLY_TOTAL`, rather than as the ballots add it up.
+    late_total: bool,
+    /// The look-back left out: each tile's offset is its number times its
+    /// own count, so that the writes spread as they would.
+    no_look_back: bool,
+    /// The tile's writes left out.
+    no_write: bool,
+}
+
+impl Layout {
+    fn probe(self) -> bool {
+        self.no_look_back || self.no_write
+    }
+
+    fn name(self) -> String {
+        let workgroups = self
+            .workgroups
+            .map_or("every tile".to_string(), |w| w.to_string());
+        let prefetch = if self.prefetch { "ahead" } else { "after" };
+        let mut name = format!("{} loads, {workgroups} wg", self.loads);
+        if self.workgroups.is_some() {
+            name.push_str(&format!(", loads {prefetch}"));
+        }
+        if self.late_total {
+            name.push_str(", count after the scan");
+        }
+        if self.no_look_back {
+            name.push_str(", no look-back");
+        }
+        if self.no_write {
+            name.push_str(", no writes");
+        }
+        name
+    }
+}
+
+/// The `glsl` primitive `primitive` built as `layout` says: its options
+/// and SPIR-V.
 fn glsl_variant(
     primitive: Primitive,
     subgroup: u32,
-    loads: u32,
-    staged: bool,
+    layout: Layout,
 ) -> Result<(PrimitiveOptions, Vec<u32>), String> {
     let options = PrimitiveOptions {
-        loads: Some(loads),
+        loads: Some(layout.loads),
+        // One workgroup per tile where the layout takes no cap.
+        workgroups: Some(layout.workgroups.unwrap_or(u32::MAX)),
         ..options(Target::Glsl, subgroup)
     };
     let shader =
         PrimitiveShader::new(primitive, Target::Glsl, &options).map_err(|e| e.to_string())?;
     let mut text = shader.text().to_string();
-    if primitive != Primitive::ExclusiveScan {
-        let staged_line = |s: bool| format!("const bool STAGED = {s};");
-        if !text.contains(&staged_line(staged)) {
-            text = swapped(&text, &staged_line(!staged), &staged_line(staged))?;
-        }
+    if !layout.prefetch {
+        text = swapped(
+            &text,
+            "const bool PREFETCH = true;",
+            "const bool PREFETCH = false;",
+        )?;
+    }
+    if layout.late_total {
+        text = swapped(
+            &text,
+            "const bool EARLY_TOTAL = true;",
+            "const bool EARLY_TOTAL = false;",
+        )?;
+    }
+    if layout.no_look_back {
+        text = swapped(&text, "while (s_look != 0u) {", "while (false) {")?;
+        text = swapped(
+            &text,
+            "uint offset = s_offset;",
+            "uint offset = tile * aggregate;",
+        )?;
+    }
+    if layout.no_write {
+        text = swapped(
+            &text,
+            "tile_write(tile, lid, n, offset);",
+            "if (n == 0u) { tile_write(tile, lid, n, offset); }",
+        )?;
     }
     let bytes = ballot_core::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
     Ok((options, words_of(&bytes)))
 }
 
 /// Compaction (5%, 50%, 95% kept) and the scan at 2^28 (2^16 with
-/// `quick`) in `glsl`, with tiles of 4 and 8 loads per invocation, and
-/// compaction's writes direct or staged in workgroup memory; each against
-/// the bandwidth limit.
+/// `quick`) in `glsl`: the library's layout (one workgroup per tile, of 8
+/// loads per invocation), compaction's count published after the scan of
+/// its counts rather than before, and 1,024 workgroups each taking tiles in
+/// turn, the next tile's loads issued before the current tile's look-back
+/// or after its writes; and, as a profile, the library's layout with the
+/// look-back, the writes or both left out. Each against the bandwidth
+/// limit: the measurements behind the library's choices. (`0b46261`'s
+/// form of this probe, tiles of 4 loads and direct writes, is in
+/// docs/performance.md.)
 pub fn tiles(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     let log = if quick { 16 } else { 28 };
     let n = 1u32 << log;
@@ -476,60 +550,107 @@ pub fn tiles(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
     let copy_group = copy.bind(gpu, &[&input, &output]);
     let copy_ms = timing::time(gpu, &copy, &copy_group, grid(n / 4 / 256), REPEATS, &|_| {}).median;
-    println!("## Tile size and write path (glsl, n = 2^{log}; ms, and the limit's share)\n");
+    let layout = |loads, workgroups, prefetch| Layout {
+        loads,
+        workgroups,
+        prefetch,
+        late_total: false,
+        no_look_back: false,
+        no_write: false,
+    };
+    let library = layout(8, None, true);
+    let mut layouts = vec![
+        library,
+        Layout {
+            late_total: true,
+            ..library
+        },
+        layout(8, Some(1024), true),
+        layout(8, Some(1024), false),
+    ];
+    for (no_look_back, no_write) in [(true, false), (false, true), (true, true)] {
+        layouts.push(Layout {
+            no_look_back,
+            no_write,
+            ..library
+        });
+    }
+    let layouts: Vec<Layout> = layouts
+        .into_iter()
+        .filter(|l| l.loads <= subgroup)
+        .collect();
+    println!("## Tile layout and phases (glsl, n = 2^{log}; ms, and the limit's share)\n");
     println!("copy: {copy_ms:.3} ms\n");
-    println!("| primitive | kept | limit (ms) | loads | writes | ms | of limit |");
-    println!("|---|---|---:|---:|---|---:|---:|");
-    let loads_choices: Vec<u32> = [4u32, 8].into_iter().filter(|&l| l <= subgroup).collect();
-    for percent in [5u64, 50, 95] {
+    println!("| primitive | kept | limit (ms) | layout | ms | of limit |");
+    println!("|---|---|---:|---|---:|---:|");
+    let kinds: Vec<(Primitive, u64)> = [5u64, 50, 95]
+        .into_iter()
+        .map(|p| (Primitive::Compact, p))
+        .chain([(Primitive::ExclusiveScan, 100)])
+        .collect();
+    for (primitive, percent) in kinds {
         let keep = Keep::Below(((1u64 << 32) * percent / 100) as u32);
-        let expected = reference::compact(&xs, keep);
-        let limit = limit_ms(copy_ms, n, expected.len());
-        for &loads in &loads_choices {
-            for staged in [false, true] {
-                let (options, words) = glsl_variant(Primitive::Compact, subgroup, loads, staged)?;
-                // SAFETY: glslang's compilation of the compaction shader
-                // for these options, its writes chosen by a constant.
+        let (expected, count) = if primitive == Primitive::ExclusiveScan {
+            reference::exclusive_scan(&xs)
+        } else {
+            let kept = reference::compact(&xs, keep);
+            let count = kept.len() as u32;
+            (kept, count)
+        };
+        let limit = if primitive == Primitive::ExclusiveScan {
+            copy_ms
+        } else {
+            limit_ms(copy_ms, n, expected.len())
+        };
+        for &layout in &layouts {
+            if layout.late_total && primitive == Primitive::ExclusiveScan {
+                // The scan's total is its scan's last entry either way.
+                continue;
+            }
+            let (options, words) = glsl_variant(primitive, subgroup, layout)?;
+            let bound;
+            let t = if primitive == Primitive::ExclusiveScan {
+                // SAFETY: glslang's compilation of the scan shader for
+                // `options`, at most with a phase left out.
+                let scan =
+                    unsafe { ExclusiveScan::from_spirv(device, Target::Glsl, &options, &words) }
+                        .map_err(|e| e.to_string())?;
+                bound = scan
+                    .bind(device, &workspace, n, &input, &output)
+                    .map_err(|e| e.to_string())?;
+                timed(gpu, &bound)
+            } else {
+                // SAFETY: as for the scan.
                 let compaction =
                     unsafe { Compaction::from_spirv(device, Target::Glsl, &options, &words) }
                         .map_err(|e| e.to_string())?;
-                let bound = compaction
+                bound = compaction
                     .bind(device, &workspace, n, keep, &input, &output)
                     .map_err(|e| e.to_string())?;
-                let t = timed(gpu, &bound);
-                let writes = if staged { "staged" } else { "direct" };
-                check(gpu, &workspace, &output, &expected, expected.len() as u32).map_err(
-                    |why| format!("compaction, {loads} loads, {writes}, {percent}%: {why}"),
-                )?;
-                println!(
-                    "| compact | {percent}% | {limit:.3} | {loads} | {writes} | {:.3} | {:.2} |",
-                    t.median,
-                    limit / t.median
-                );
-                println!(
-                    "csv,tiles_compact_{loads}_{writes},{log},{percent},glsl,{:.4}",
-                    t.median
-                );
+                timed(gpu, &bound)
+            };
+            let name = layout.name();
+            if !layout.probe() {
+                check(gpu, &workspace, &output, &expected, count)
+                    .map_err(|why| format!("{}, {percent}%, {name}: {why}", primitive.name()))?;
             }
+            let kept = if primitive == Primitive::ExclusiveScan {
+                String::new()
+            } else {
+                format!("{percent}%")
+            };
+            println!(
+                "| {} | {kept} | {limit:.3} | {name} | {:.3} | {:.2} |",
+                primitive.name(),
+                t.median,
+                limit / t.median
+            );
+            println!(
+                "csv,tiles,{},{log},{percent},{name},{:.4}",
+                primitive.name(),
+                t.median
+            );
         }
-    }
-    let (expected, total) = reference::exclusive_scan(&xs);
-    for loads in [4u32, 8] {
-        let (options, words) = glsl_variant(Primitive::ExclusiveScan, subgroup, loads, true)?;
-        // SAFETY: glslang's compilation of the scan shader for `options`.
-        let scan = unsafe { ExclusiveScan::from_spirv(device, Target::Glsl, &options, &words) }
-            .map_err(|e| e.to_string())?;
-        let bound = scan
-            .bind(device, &workspace, n, &input, &output)
-            .map_err(|e| e.to_string())?;
-        let t = timed(gpu, &bound);
-        check(gpu, &workspace, &output, &expected, total)
-            .map_err(|why| format!("scan, {loads} loads: {why}"))?;
-        println!(
-            "| scan | | {copy_ms:.3} | {loads} | | {:.3} | {:.2} |",
-            t.median,
-            copy_ms / t.median
-        );
     }
     println!();
     Ok(())

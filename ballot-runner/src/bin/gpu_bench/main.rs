@@ -21,10 +21,11 @@
 //!   the GLSL fallback compiled by glslang and by naga, and through the WGSL
 //!   fallback, with and without wgpu's runtime checks.
 //! - `spins`: the compaction as `PrimitiveOptions::spins` varies.
-//! - `tiles`: `glsl` compaction and scan at 2^28 with tiles of 4 and 8
-//!   loads per invocation, and compaction's writes direct or staged
-//!   through workgroup memory: the measurements behind the library's
-//!   choices.
+//! - `tiles`: `glsl` compaction and scan at 2^28 in the library's layout
+//!   and others (the count published after the scan, workgroups that take
+//!   tiles in turn, loading the next ahead or not), and the library's
+//!   layout with its look-back, its writes or both left out: the
+//!   measurements behind the library's choices, and where its time goes.
 //! - `guard`: the regression guard scripts/test runs on lavapipe: every
 //!   variant at 2^18, and the ratios between them (never a time) against
 //!   generous bounds; exits non-zero when one is over.
