@@ -822,10 +822,11 @@ impl<'r, 'a> Pass<'r, 'a> {
         e.calls.iter().any(|c| c.conditional && self.collective(c))
     }
 
-    /// The short circuit that makes `c`, a call in `e`, conditional: the
-    /// one `&&`, `||` or `?:` at one level of `e`'s brackets with `c` in
-    /// its right operand (an arm), and none at any other level around
-    /// `c`. `None` where there is no such one.
+    /// The short circuit that makes `c`, a call in `e`, conditional: at
+    /// one level of `e`'s brackets, the nearest `||` before `c`, or `&&`
+    /// with no `||` before it, whose left operand is all that precedes it
+    /// there, or the one `?:` with `c` in an arm; and no other at any level
+    /// around `c`. `None` where there is no such one.
     fn circuit(&self, e: &Expr, c: &Call) -> Option<Circuit> {
         let text = self.request.text;
         let base = e.range.start;
@@ -909,24 +910,42 @@ impl<'r, 'a> Pass<'r, 'a> {
                     j >= start && j < end && matches!(tokens[j].1, "&&" | "||" | "?" | ":")
                 })
                 .collect();
-            if !ops.is_empty() {
-                if found.is_some() {
-                    return None;
-                }
-                let kinds: Vec<&str> = ops.iter().map(|&j| tokens[j].1).collect();
-                let first = ops[0];
-                let when = match kinds[..] {
-                    ["&&"] => true,
-                    ["||"] => false,
-                    ["?", ":"] => hole < tokens[ops[1]].0.start,
+            // Operators after the hole do not decide whether it runs
+            // (evaluation goes left to right); the nearest one before it
+            // does, with its left operand.
+            let before: Vec<usize> = ops
+                .iter()
+                .copied()
+                .filter(|&j| tokens[j].0.start < hole)
+                .collect();
+            let kinds: Vec<&str> = ops.iter().map(|&j| tokens[j].1).collect();
+            let circuit = if kinds.contains(&"?") {
+                // One `?:` alone: the hole is in one of its arms.
+                match (&kinds[..], before.len()) {
+                    // In the condition: it runs wherever the `?:` does.
+                    (["?", ":"], 0) => None,
+                    (["?", ":"], _) => Some((ops[0], hole < tokens[ops[1]].0.start)),
                     _ => return None,
-                };
-                if tokens[first].0.start > hole || start >= first {
+                }
+            } else {
+                match before.last().map(|&j| tokens[j].1) {
+                    None => None,
+                    // `||` binds loosest: all before it is its left operand.
+                    Some("||") => Some((*before.last()?, false)),
+                    // `&&` with no `||` before it: the same.
+                    Some("&&") if !before.iter().any(|&j| tokens[j].1 == "||") => {
+                        Some((*before.last()?, true))
+                    }
+                    Some(_) => return None,
+                }
+            };
+            if let Some((op, when)) = circuit {
+                if found.is_some() || start >= op {
                     return None;
                 }
                 found = Some(Circuit {
-                    op: tokens[first].0.start,
-                    left: tokens[start].0.start..tokens[first - 1].0.end,
+                    op: tokens[op].0.start,
+                    left: tokens[start].0.start..tokens[op - 1].0.end,
                     when,
                 });
             }

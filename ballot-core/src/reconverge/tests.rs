@@ -451,3 +451,53 @@ fn glsl_arms_of_the_conditional_operator_run_with_their_activity() {
         }
     }
 }
+
+#[test]
+fn a_chain_of_one_operator_is_one_short_circuit() {
+    // `a || b || f` is `(a || b) || f`, `a && b || f` is `(a && b) || f`,
+    // `a && b && f` is `(a && b) && f`: all before the nearest operator is
+    // its left operand. `a || b && f` is `a || (b && f)`: two circuits.
+    for (expr, left, when) in [
+        (
+            "i == 1u || i == 2u || x_elect(true)",
+            "x_taken1 = (i == 1u || i == 2u);",
+            "!x_taken",
+        ),
+        (
+            "i > 1u && i < 9u || x_elect(true)",
+            "x_taken1 = (i > 1u && i < 9u);",
+            "!x_taken1",
+        ),
+        (
+            "i > 1u && i < 9u && x_elect(true)",
+            "x_taken1 = (i > 1u && i < 9u);",
+            "(x_active && x_taken1)",
+        ),
+        (
+            "x_elect(true) || i > 1u",
+            "let ok = x_elect(x_active) || i > 1u;",
+            "x_elect(x_active)",
+        ),
+    ] {
+        let out = wgsl(&format!(
+            "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(local_invocation_index) i: u32) {{\n\
+                 if i >= arrayLength(&data) {{ return; }}\n\
+                 let ok = {expr};\n\
+                 data[i] = select(0u, 1u, ok);\n\
+             }}\n"
+        ))
+        .unwrap();
+        valid_wgsl(&out);
+        let main = function(&out, "main");
+        assert!(main.contains(left), "{expr}: {main}");
+        assert!(main.contains(when), "{expr}: {main}");
+    }
+    let text = format!(
+        "{WGSL_STUBS}@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) {{\n\
+         let b = i > 2u || i < 1u && x_elect(true);\n}}\n"
+    );
+    let e = wgsl(&text[WGSL_STUBS.len()..]).unwrap_err();
+    assert_eq!(&text[e.at.clone()], "x_elect");
+}
