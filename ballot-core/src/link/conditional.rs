@@ -18,7 +18,11 @@
 //! The expressions are those of the C preprocessor that GLSL takes:
 //! integer literals, `defined X` and `defined(X)`, object-like macros
 //! (expanded, at most [`MAX_EXPANSION`] deep), identifiers that name no
-//! macro (0), and the unary, binary and `?:` operators.
+//! macro (0), and the unary, binary and `?:` operators. glslang defines
+//! some names before the text: the linker knows `__VERSION__`, `VULKAN`,
+//! `GL_SPIRV` and the subgroup extensions the emulation gives (defined)
+//! or lacks (not); a condition on another `GL_` or `__` name is
+//! glslang's to decide.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -30,11 +34,14 @@ pub(super) const MAX_EXPANSION: usize = 64;
 /// where it has no conditional it can decide.
 pub(super) fn resolve(text: &str, defines: &[(String, String)]) -> Option<String> {
     let lines = logical_lines(text);
-    // The caller's (`-D`), then the text's own, in order.
-    let mut macros: BTreeMap<String, Macro> = defines
-        .iter()
-        .map(|(name, value)| (name.clone(), Macro::Object(value.clone())))
-        .collect();
+    // glslang's own, as it compiles the linked text (Vulkan SPIR-V), then
+    // the caller's (`-D`), then the text's own, in order.
+    let mut macros = predefined(text);
+    macros.extend(
+        defines
+            .iter()
+            .map(|(name, value)| (name.clone(), Macro::Object(value.clone()))),
+    );
     // Open conditionals, innermost last.
     let mut open: Vec<Frame> = Vec::new();
     let mut blank: Vec<Range<usize>> = Vec::new();
@@ -211,12 +218,62 @@ enum Macro {
     Object(String),
     Function,
     Unknown,
+    /// Known not to be defined (`#undef`'s are removed instead).
+    Absent,
+}
+
+/// The subgroup extensions the emulation gives: their macros are defined,
+/// as glslang defines an extension's macro where it has the extension,
+/// so that a text that chooses its code by them (SPIR-V Cross's output
+/// does) takes its subgroup code. The others (clustered, rotate,
+/// partitioned) are not: such a text takes its code without them.
+const EMULATED_EXTENSIONS: &[&str] = &[
+    "GL_KHR_shader_subgroup_basic",
+    "GL_KHR_shader_subgroup_vote",
+    "GL_KHR_shader_subgroup_ballot",
+    "GL_KHR_shader_subgroup_arithmetic",
+    "GL_KHR_shader_subgroup_shuffle",
+    "GL_KHR_shader_subgroup_shuffle_relative",
+    "GL_KHR_shader_subgroup_quad",
+];
+
+/// The macros glslang defines before the text, as the linker knows them:
+/// `__VERSION__` from the `#version` line, `VULKAN` and `GL_SPIRV` (the
+/// linked text is compiled for Vulkan), and the emulated subgroup
+/// extensions. Other names glslang may define (`GL_` extensions, `__`
+/// names) are [`Macro::Unknown`] in [`expand`]: glslang decides them.
+fn predefined(text: &str) -> BTreeMap<String, Macro> {
+    let mut macros: BTreeMap<String, Macro> = EMULATED_EXTENSIONS
+        .iter()
+        .map(|n| (n.to_string(), Macro::Object("1".into())))
+        .collect();
+    for other in ["clustered", "rotate", "partitioned"] {
+        macros.insert(format!("GL_KHR_shader_subgroup_{other}"), Macro::Absent);
+    }
+    macros.insert("VULKAN".into(), Macro::Object("100".into()));
+    macros.insert("GL_SPIRV".into(), Macro::Object("100".into()));
+    let version = text.lines().find_map(|l| {
+        let rest = l.trim_start().strip_prefix('#')?.trim_start();
+        let v = rest.strip_prefix("version")?.split_whitespace().next()?;
+        v.parse::<u32>().ok()
+    });
+    if let Some(v) = version {
+        macros.insert("__VERSION__".into(), Macro::Object(v.to_string()));
+    }
+    macros
+}
+
+/// Whether `name` may be one glslang defines before the text.
+fn glslang_may_define(name: &str) -> bool {
+    name.starts_with("GL_") || name.starts_with("__")
 }
 
 /// Whether `name` is defined, where the linker knows.
 fn is_defined(macros: &BTreeMap<String, Macro>, name: &str) -> Option<bool> {
     match macros.get(name) {
         Some(Macro::Unknown) => None,
+        Some(Macro::Absent) => Some(false),
+        None if glslang_may_define(name) => None,
         found => Some(found.is_some()),
     }
 }
@@ -385,7 +442,8 @@ fn expand(
                     out.extend(expand(lex(body)?, macros, depth + 1)?);
                 }
                 Some(Macro::Function | Macro::Unknown) => return None,
-                None => out.push(Token::Number(0)),
+                None if glslang_may_define(word) => return None,
+                Some(Macro::Absent) | None => out.push(Token::Number(0)),
             },
             other => out.push(other.clone()),
         }
@@ -586,6 +644,27 @@ mod tests {
         // count; #undef does.
         let text = "#if 0\n#define X 1\n#endif\n#if X\na\n#endif\n#define Y\n#undef Y\n#ifdef Y\nb\n#endif\n";
         assert_eq!(kept(text), ["#define Y", "#undef Y"]);
+    }
+
+    #[test]
+    fn glslang_s_own_macros_are_as_glslang_defines_them() {
+        // SPIR-V Cross's GLSL picks its subgroup code by the extensions'
+        // macros: the emulated ones are defined, clustered is not.
+        let text = "#version 450\n#if defined(GL_KHR_shader_subgroup_ballot)\nballot\n#else\n#error none\n#endif\n\
+                    #ifdef GL_KHR_shader_subgroup_clustered\nclustered\n#else\nby_hand\n#endif\n\
+                    #if __VERSION__ >= 450 && VULKAN == 100\nv450\n#endif\n";
+        assert_eq!(kept(text), ["#version 450", "ballot", "by_hand", "v450"]);
+        // Another extension's macro is glslang's to decide.
+        let text = "#version 450\n#ifdef GL_EXT_shader_explicit_arithmetic_types_int8\na\n#endif\n#if 0\nb\n#endif\n";
+        assert_eq!(
+            kept(text),
+            [
+                "#version 450",
+                "#ifdef GL_EXT_shader_explicit_arithmetic_types_int8",
+                "a",
+                "#endif"
+            ]
+        );
     }
 
     #[test]

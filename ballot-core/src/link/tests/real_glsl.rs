@@ -401,3 +401,47 @@ void main() {
     );
     assert_eq!(e.location.as_ref().map(|l| l.line), Some(12), "{e}");
 }
+
+#[test]
+fn a_text_that_picks_its_code_by_the_subgroup_extensions_takes_the_emulated_ones() {
+    // SPIR-V Cross writes GLSL this way: each extension's code behind its
+    // macro, and an `#error` where none is there. Without subgroups the
+    // emulated extensions are there; clustered reductions are not.
+    let source = "\
+#version 450
+#if defined(GL_KHR_shader_subgroup_ballot)
+#extension GL_KHR_shader_subgroup_ballot : require
+#else
+#error No extensions available to emulate requested subgroup feature.
+#endif
+#if defined(GL_KHR_shader_subgroup_clustered)
+#extension GL_KHR_shader_subgroup_clustered : require
+#define SUM(x) subgroupClusteredAdd(x, 4u)
+#else
+#define SUM(x) (x)
+#endif
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 60u) { return; }
+    data[i] = SUM(subgroupBallotBitCount(subgroupBallot(data[i] > 3u)));
+}
+";
+    if !ballot_testkit::have_tools("glslang", &ballot_testkit::GLSL_TOOLS) {
+        return;
+    }
+    let l = glsl_linked(source, Target::GlslNoSubgroup);
+    assert!(!l.text.contains("#error"), "{}", l.text);
+    assert!(!l.text.contains("subgroupClusteredAdd(x"), "{}", l.text);
+    assert!(
+        l.text.contains("ballot_subgroupBallot(ballot_active"),
+        "{}",
+        l.text
+    );
+    // On hardware, glslang itself decides, and has both extensions.
+    let hardware = glsl_linked(source, Target::Glsl);
+    assert!(hardware
+        .text
+        .contains("#if defined(GL_KHR_shader_subgroup_clustered)"));
+}
