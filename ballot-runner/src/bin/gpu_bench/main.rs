@@ -2,7 +2,7 @@
 //! Vulkan).
 //!
 //! ```text
-//! gpu_bench [ops|compaction|copy|why|spins|tiles|guard|shapes|spirv|all] [--quick]
+//! gpu_bench [ops|compaction|copy|why|spins|tiles|guard|shapes|spirv|dump DIR|files FILE…|all] [--quick]
 //! ```
 //!
 //! - `ops`: every subgroup operation (the ballot family, then votes,
@@ -33,6 +33,15 @@
 //!   `glsl` and `glsl-no-subgroup`, `wgsl` and `wgsl-no-subgroup`, over
 //!   2^20 invocations and 65,535 workgroups of 64: what the emulation costs
 //!   a hand-written shader.
+//! - `dump DIR`: no GPU needed; every `ops` row's shader for every target,
+//!   written into DIR, for `files`.
+//! - `files FILE…`: times shader texts named as `dump` writes them (with any
+//!   suffix after the extension for a variant), each against its row's
+//!   emitted `glsl` form, checking the outputs agree: a commit's texts, or
+//!   hand-edited variants, beside another's in one run.
+//!
+//! `GPU_BENCH_ROWS=A,B` limits `ops` to the rows named.
+//!
 //! - `spirv`: no GPU needed; the instruction count of each shader's SPIR-V,
 //!   `glsl` (glslang) against `wgsl` (naga).
 //!
@@ -107,12 +116,34 @@ fn main() -> ExitCode {
             | "guard"
             | "shapes"
             | "spirv"
+            | "dump"
+            | "files"
             | "all"
     ) {
         eprintln!(
-            "usage: gpu_bench [ops|compaction|copy|why|spins|tiles|guard|shapes|spirv|all] [--quick]"
+            "usage: gpu_bench [ops|compaction|copy|why|spins|tiles|guard|shapes|spirv|dump DIR|files FILE…|all] [--quick]"
         );
         return ExitCode::from(2);
+    }
+    let rest: Vec<String> = args
+        .iter()
+        .filter(|a| !a.starts_with("--"))
+        .skip(1)
+        .cloned()
+        .collect();
+    if what == "dump" {
+        let Some(dir) = rest.first() else {
+            eprintln!("usage: gpu_bench dump DIR");
+            return ExitCode::from(2);
+        };
+        // Subgroups of 32, as NVIDIA's.
+        return match ops::dump(std::path::Path::new(dir), 32) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("error: {err}");
+                ExitCode::FAILURE
+            }
+        };
     }
     if what == "spirv" {
         // No device needed: counted for NVIDIA's subgroups of 32.
@@ -165,6 +196,9 @@ fn main() -> ExitCode {
         }
         if what == "spins" {
             return compaction::spins(&gpu, subgroup, quick);
+        }
+        if what == "files" {
+            return ops::files(&gpu, subgroup, &rest);
         }
         if what == "why" {
             return ops::why(&gpu, subgroup, quick);

@@ -238,6 +238,114 @@ fn shader(target: Target, kernel: &'static Kernel, subgroup: u32) -> Result<Stri
     shader_text(target, Form::ComputeShader, &[kernel], subgroup)
 }
 
+/// The file name of `row`'s shader for `target` in `gpu_bench dump` and
+/// `gpu_bench files`: the row's name without spaces, the target, and the
+/// language's extension.
+fn file_name(row: &str, target: Target) -> String {
+    let ext = match target.language() {
+        ballot_core::back::Language::Glsl => "glsl",
+        ballot_core::back::Language::Wgsl => "wgsl",
+    };
+    format!("{}.{target}.{ext}", row.replace([' ', ','], "_"))
+}
+
+/// The rows `GPU_BENCH_ROWS` names (comma-separated), or every row.
+fn wanted(row: &str) -> bool {
+    std::env::var("GPU_BENCH_ROWS").map_or(true, |rows| rows.split(',').any(|r| r.trim() == row))
+}
+
+/// Writes every row's shader for every target into `dir` (no GPU needed),
+/// so that a later `gpu_bench files` can time these texts beside another
+/// commit's or hand-edited variants.
+pub fn dump(dir: &std::path::Path, subgroup: u32) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    for (row, kernel) in kernels() {
+        for target in [
+            Target::Glsl,
+            Target::Wgsl,
+            Target::GlslNoSubgroup,
+            Target::WgslNoSubgroup,
+        ] {
+            let text = shader(target, kernel, subgroup)?;
+            std::fs::write(dir.join(file_name(row, target)), text).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// Times shader texts from files: each argument is a file named
+/// `ROW.TARGET.EXT[.anything]`, as `gpu_bench dump` writes them (a suffix
+/// marks a variant), compiled for that target and run as the row's kernel
+/// is. Each row's `glsl` form is emitted and timed first; every file's
+/// time is reported with its ratio to it, and its first outputs checked
+/// against it.
+pub fn files(gpu: &Gpu, subgroup: u32, paths: &[String]) -> Result<(), String> {
+    let invocations: u32 = 1 << 26;
+    let workgroups = invocations / 256;
+    let xs: Vec<u32> = (0..invocations)
+        .map(|i| i.wrapping_mul(0x9E37_79B9).rotate_left(7))
+        .collect();
+    let input = timing::upload(gpu, "x", &xs);
+    let iters = timing::upload(gpu, "iters", &[ITERS]);
+    let output = timing::storage(gpu, "out", invocations as usize);
+    let measure = |target: Target, label: &str, text: &str| -> Result<(f64, Vec<u32>), String> {
+        let pipeline =
+            timing::Kernel::with_checks(gpu, target, label, text, &[true, true, false], true)?;
+        let group = pipeline.bind(gpu, &[&input, &iters, &output]);
+        let ms = timing::time(gpu, &pipeline, &group, grid(workgroups), REPEATS, &|_| {}).median;
+        Ok((ms, timing::download(gpu, &output, 4096)))
+    };
+    println!("| file | ms | / glsl | outputs |");
+    println!("|---|---|---|---|");
+    let mut natives: std::collections::BTreeMap<String, (f64, Vec<u32>)> = Default::default();
+    let mut failed = false;
+    for path in paths {
+        let name = std::path::Path::new(path)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let mut parts = name.splitn(3, '.');
+        let (Some(row), Some(target)) = (parts.next(), parts.next()) else {
+            return Err(format!("{path}: not ROW.TARGET.EXT"));
+        };
+        let target: Target = target.parse().map_err(|_| format!("{path}: no target"))?;
+        let Some((_, kernel)) = kernels()
+            .into_iter()
+            .find(|(r, _)| r.replace([' ', ','], "_") == row)
+        else {
+            return Err(format!("{path}: no row {row}"));
+        };
+        if !natives.contains_key(row) {
+            let text = shader(Target::Glsl, kernel, subgroup)?;
+            let native = measure(Target::Glsl, row, &text)?;
+            println!("| {row} (glsl, emitted) | {:.3} | 1.00 | |", native.0);
+            natives.insert(row.to_string(), native);
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let (ms, out) = match measure(target, &name, &text) {
+            Ok(m) => m,
+            Err(e) => {
+                println!(
+                    "| {name} | error: {} | | |",
+                    e.lines().next().unwrap_or_default()
+                );
+                failed = true;
+                continue;
+            }
+        };
+        let native = &natives[row];
+        let agree = if out == native.1 { "agree" } else { "DISAGREE" };
+        failed |= out != native.1;
+        println!("| {name} | {ms:.3} | {:.2} | {agree} |", ms / native.0);
+    }
+    if failed {
+        Err("some files failed or disagree".to_string())
+    } else {
+        Ok(())
+    }
+}
+
 /// Times every operation on every target and prints the ratios to `glsl`.
 pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     let invocations: u32 = if quick { 1 << 16 } else { 1 << 26 };
@@ -255,7 +363,7 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     println!("| operation | glsl (ms) | {RATIO_HEADERS} |");
     println!("|---|---|---|---|---|---|");
     let mut disagreements = Vec::new();
-    for (op, kernel) in kernels() {
+    for (op, kernel) in kernels().into_iter().filter(|(op, _)| wanted(op)) {
         let mut times = Vec::new();
         let mut outputs = Vec::new();
         for (target, checks) in VARIANTS {
