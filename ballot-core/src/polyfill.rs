@@ -125,7 +125,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::back::shading::{arith_code, exchange_codec, scan_code, type_name};
+use crate::back::shading::{arith_code, exchange_codec, exchange_words, type_name};
 use crate::back::{glsl, wgsl, Form, Language, OptionError, ShaderOptions, Target};
 use crate::ir::Type;
 use crate::lower::helpers::{Helper, Needs};
@@ -427,18 +427,22 @@ pub(crate) fn glsl_public(out: &mut String, ops: &[Op], name: &dyn Fn(Op) -> Str
                     "uint",
                     &name,
                     "bool on, uint value, uint id",
-                    format!("{helper}(on, uvec4(value, 0u, 0u, 0u), id).x"),
+                    format!("{helper}(on, uvec4(value, 0u, 0u, 0u), id, 1u).x"),
                 ));
-                ("uvec4", "bool on, uvec4 value, uint id", "on, value, id")
+                (
+                    "uvec4",
+                    "bool on, uvec4 value, uint id",
+                    "on, value, id, 4u",
+                )
             }
             Op::BroadcastFirst => {
                 functions.push(function(
                     "uint",
                     &name,
                     "bool on, uint value",
-                    format!("{helper}(on, uvec4(value, 0u, 0u, 0u)).x"),
+                    format!("{helper}(on, uvec4(value, 0u, 0u, 0u), 1u).x"),
                 ));
-                ("uvec4", "bool on, uvec4 value", "on, value")
+                ("uvec4", "bool on, uvec4 value", "on, value, 4u")
             }
             _ => {
                 for public in family_public(Language::Glsl, true, op) {
@@ -541,12 +545,12 @@ pub(crate) fn wgsl_public(
                     &name,
                     "on: bool, value: u32, id: u32",
                     "u32",
-                    "ballot_broadcast(on, vec4<u32>(value, 0u, 0u, 0u), id).x",
+                    "ballot_broadcast(on, vec4<u32>(value, 0u, 0u, 0u), id, 1u).x",
                 ));
                 (
                     "on: bool, value: vec4<u32>, id: u32",
                     "vec4<u32>",
-                    "ballot_broadcast(on, value, id)",
+                    "ballot_broadcast(on, value, id, 4u)",
                 )
             }
             Op::BroadcastFirst => {
@@ -554,12 +558,12 @@ pub(crate) fn wgsl_public(
                     &name,
                     "on: bool, value: u32",
                     "u32",
-                    "ballot_broadcast_first(on, vec4<u32>(value, 0u, 0u, 0u)).x",
+                    "ballot_broadcast_first(on, vec4<u32>(value, 0u, 0u, 0u), 1u).x",
                 ));
                 (
                     "on: bool, value: vec4<u32>",
                     "vec4<u32>",
-                    "ballot_broadcast_first(on, value)",
+                    "ballot_broadcast_first(on, value, 4u)",
                 )
             }
             _ => {
@@ -669,7 +673,14 @@ fn family_public(language: Language, emulated: bool, op: Op) -> Vec<Public> {
         .map(|ty| {
             let [[encode, encoded], [decode, decoded]] = exchange_codec(language, ty);
             let words = format!("{encode}value{encoded}");
-            let call = family_call(helper, emulated, op, ty == Type::F32, &words);
+            let call = family_call_sized(
+                helper,
+                emulated,
+                op,
+                ty == Type::F32,
+                &words,
+                exchange_words(ty),
+            );
             let (ret, decode, decoded) = match op {
                 Op::AllEqual => (type_name(language, Type::Bool), "", ""),
                 _ => (type_name(language, ty), decode, decoded),
@@ -702,11 +713,8 @@ pub(crate) const fn family_operand(op: Op) -> Option<&'static str> {
 }
 
 /// The call of `helper`, the helper of `op` (one of the rest of the
-/// family but the votes), on `words`, the value's four exchange words:
-/// with the `on` flag first where `emulated`, then the operation's
-/// constants (the arithmetic's codes, the quad swap's lane xor, whether
-/// `AllEqual` compares floats, which `float` says) or its operand, named
-/// as [`family_operand`] names it.
+/// family but the votes), on `words`, the value's four exchange words, all
+/// of which the exchange moves: [`family_call_sized`] with 4.
 pub(crate) fn family_call(
     helper: &str,
     emulated: bool,
@@ -714,13 +722,35 @@ pub(crate) fn family_call(
     float: bool,
     words: &str,
 ) -> String {
+    family_call_sized(helper, emulated, op, float, words, 4)
+}
+
+/// The call of `helper`, the helper of `op` (one of the rest of the
+/// family but the votes), on `words`, the value's four exchange words:
+/// with the `on` flag first where `emulated`, then the operation's
+/// constants (the arithmetic's code, the quad swap's lane xor, whether
+/// `AllEqual` compares floats, which `float` says) or its operand, named
+/// as [`family_operand`] names it; last, where `emulated`, how many of the
+/// words the value uses (`used`, 1 to 4), the only ones the exchange
+/// moves.
+pub(crate) fn family_call_sized(
+    helper: &str,
+    emulated: bool,
+    op: Op,
+    float: bool,
+    words: &str,
+    used: u32,
+) -> String {
     let on = if emulated { "on, " } else { "" };
-    let extras = match op {
+    let mut extras = match op {
         Op::AllEqual => float.to_string(),
-        Op::Arith(arith, scan) => format!("{}u, {}u", arith_code(arith), scan_code(scan)),
+        Op::Arith(arith, _) => format!("{}u", arith_code(arith)),
         Op::QuadSwap(quad) => format!("{}u", quad.xor()),
         _ => family_operand(op).unwrap_or_default().to_string(),
     };
+    if emulated {
+        extras.push_str(&format!(", {used}u"));
+    }
     format!("{helper}({on}{words}, {extras})")
 }
 

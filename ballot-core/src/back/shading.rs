@@ -16,7 +16,7 @@ use crate::ir::{
 use crate::lower::fold::Folded;
 use crate::lower::helpers::Helper;
 use crate::lower::masked::{Cond, Dest, Flag, Masked, Shared, Step};
-use crate::op::{ArithOp, Op, Scan};
+use crate::op::{ArithOp, Op};
 
 /// The function being written: its kernel, its names, and what the
 /// lowering made of it.
@@ -187,7 +187,7 @@ pub(crate) trait Shading: fmt::Write {
                 self.write_str(")")
             }
             (_, [value, ..]) if exchanges_value(op) => {
-                let extras = extras(op, f.kernel.type_of(*value), args);
+                let extras = extras(op, f.kernel.type_of(*value), args, true);
                 self.write_exchange(f, op, name, true, *value, &extras)
             }
             _ => self.write_call(f, name, args),
@@ -239,6 +239,16 @@ pub(crate) const fn exchanges_value(op: Op) -> bool {
     crate::ir::op_is_generic(op)
 }
 
+/// The words of the four an emulated exchange moves that a value of `ty`
+/// uses: every one for a mask, the first for a scalar. The helpers move
+/// only those ([`Helper::Values`]).
+pub(crate) const fn exchange_words(ty: Type) -> u32 {
+    match ty {
+        Type::Mask => 4,
+        _ => 1,
+    }
+}
+
 /// An argument of an exchange's helper after the value.
 pub(crate) enum Extra {
     /// One of the operation's operands.
@@ -252,31 +262,26 @@ pub(crate) enum Extra {
 /// quad index) where it has one; a quad swap's xor; whether `AllEqual`
 /// of a value of type `ty` compares as `f32` (ordered equality, so that
 /// `-0.0` equals `0.0` and a NaN nothing) rather than bit for bit; the
-/// arithmetic's operation and kind, as [`arith_code`] and [`scan_code`]
-/// number them.
-pub(crate) fn extras(op: Op, ty: Type, args: &[Handle<Expr>]) -> Vec<Extra> {
-    match op {
+/// arithmetic's operation, as [`arith_code`] numbers it (its kind is the
+/// helper's: [`Helper::of_op`]). On the `emulated` targets, last, the
+/// words of the value that the exchange moves ([`exchange_words`]).
+pub(crate) fn extras(op: Op, ty: Type, args: &[Handle<Expr>], emulated: bool) -> Vec<Extra> {
+    let mut extras = match op {
         Op::AllEqual => vec![Extra::Text((ty == Type::F32).to_string())],
         Op::QuadSwap(quad) => vec![Extra::Text(format!("{}u", quad.xor()))],
-        Op::Arith(arith, scan) => vec![
-            Extra::Text(format!("{}u", arith_code(arith))),
-            Extra::Text(format!("{}u", scan_code(scan))),
-        ],
+        Op::Arith(arith, _) => vec![Extra::Text(format!("{}u", arith_code(arith)))],
         _ => args.iter().skip(1).map(|&e| Extra::Expr(e)).collect(),
+    };
+    if emulated {
+        extras.push(Extra::Text(format!("{}u", exchange_words(ty))));
     }
+    extras
 }
 
 /// The number of an arithmetic operation in the helpers' texts
 /// (`ballot_combine`, `ballot_identity`): its index in [`ArithOp::ALL`].
 pub(crate) const fn arith_code(arith: ArithOp) -> u32 {
     arith as u32
-}
-
-/// The number of a kind of arithmetic collective in `ballot_scan`: 0
-/// reduces, 1 is the inclusive scan, 2 the exclusive one ([`Scan::ALL`]'s
-/// order).
-pub(crate) const fn scan_code(scan: Scan) -> u32 {
-    scan as u32
 }
 
 /// How one shading language writes the structured control flow that

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use crate::ir::{BinaryOp, Expr, Handle, Kernel, Literal, MaskFn, Type};
 use crate::lower::fold::Folded;
-use crate::op::Op;
+use crate::op::{Op, Scan};
 use crate::target::{Language, ShaderOptions};
 
 /// Declares [`Helper`] and `Helper::ALL`, its variants in declaration
@@ -110,7 +110,9 @@ helpers! {
     /// Emulated: the exchange memory of flags, one barrier's exchange
     /// (`ballot_share`) and the ballot it gives (`ballot_gather`).
     Share,
-    /// Emulated: one exchanged value per invocation in workgroup memory.
+    /// Emulated: one exchanged value per invocation in workgroup memory,
+    /// a plane per word, so that a value of fewer words moves only those
+    /// (`ballot_put`, `ballot_get`).
     Values,
     /// Emulated: the lowest lane set in a ballot.
     LowestFlag,
@@ -148,11 +150,16 @@ helpers! {
     /// One arithmetic operation on the bits of two `vec4<u32>`, word by
     /// word.
     Combine,
-    /// The arithmetic collectives: emulated, every reduction and scan
-    /// (log2(size) exchanges of a Hillis–Steele scan); native WGSL, the
-    /// scans it lacks (`Min`, `Max`, `And`, `Or`, `Xor`), through
-    /// `subgroupShuffle`.
-    Scan,
+    /// Emulated: the arithmetic reductions, in two exchanges (each lane
+    /// combines its group's values, then the groups' totals).
+    Reduce,
+    /// The inclusive scans: emulated, every one, in the reduction's two
+    /// exchanges; native WGSL, those it lacks (`Min`, `Max`, `And`, `Or`,
+    /// `Xor`), in log2(size) `subgroupShuffle`s where every lane is
+    /// active.
+    InclusiveScan,
+    /// The exclusive scans, as [`Helper::InclusiveScan`].
+    ExclusiveScan,
     /// Emulated: the workgroup-wide exit vote of loops holding exchanges.
     WorkgroupAny,
 }
@@ -190,7 +197,9 @@ impl Helper {
             Op::All => Helper::All,
             Op::Any => Helper::Any,
             Op::AllEqual => Helper::AllEqual,
-            Op::Arith(..) => Helper::Scan,
+            Op::Arith(_, Scan::Reduce) => Helper::Reduce,
+            Op::Arith(_, Scan::Inclusive) => Helper::InclusiveScan,
+            Op::Arith(_, Scan::Exclusive) => Helper::ExclusiveScan,
             Op::ShuffleXor => Helper::ShuffleXor,
             Op::ShuffleUp => Helper::ShuffleUp,
             Op::ShuffleDown => Helper::ShuffleDown,
@@ -298,7 +307,9 @@ impl Helper {
             QuadSwap => "ballot_quad_swap",
             Identity => "ballot_identity",
             Combine => "ballot_combine",
-            Scan => "ballot_scan",
+            Reduce => "ballot_reduce",
+            InclusiveScan => "ballot_inclusive_scan",
+            ExclusiveScan => "ballot_exclusive_scan",
             WorkgroupAny => "ballot_workgroup_any",
         })
     }
@@ -328,6 +339,7 @@ impl Helper {
                 ExclusiveBitCount => &[MaskCount, LtMask],
                 FindLsb | FindMsb => &[Below],
                 Share => &[MaskFirst],
+                Values => &[Share],
                 Ballot | WorkgroupAny => &[Share],
                 Elect => &[Share, LowestFlag],
                 BroadcastFirst => &[Share, Values, LowestFlag],
@@ -335,7 +347,7 @@ impl Helper {
                 All | Any => &[Share],
                 AllEqual => &[BroadcastFirst, All],
                 ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwap => &[Broadcast],
-                Scan => &[Share, Values, Identity, Combine],
+                Reduce | InclusiveScan | ExclusiveScan => &[Share, Values, Identity, Combine],
                 _ => &[],
             },
             Language::Wgsl => match self {
@@ -349,6 +361,7 @@ impl Helper {
                 ExclusiveBitCount => &[MaskCount, LtMask],
                 FindLsb | FindMsb => &[Below],
                 Share => &[MaskFirst],
+                Values => &[Share],
                 Elect if emulated => &[Share, LowestFlag],
                 Ballot => &[Share],
                 BroadcastFirst => &[Share, Values, LowestFlag],
@@ -356,8 +369,10 @@ impl Helper {
                 All | Any => &[Share],
                 AllEqual if emulated => &[BroadcastFirst, All],
                 ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwap => &[Broadcast],
-                Scan if emulated => &[Share, Values, Identity, Combine],
-                Scan => &[Identity, Combine],
+                Reduce | InclusiveScan | ExclusiveScan if emulated => {
+                    &[Share, Values, Identity, Combine]
+                }
+                InclusiveScan | ExclusiveScan => &[Identity, Combine],
                 _ => &[],
             },
         }

@@ -217,9 +217,42 @@ uvec4 ballot_gather(uint at) {
     return (m >> uvec4(ballot_shift)) & ballot_count_bits;
 }
 
-// Exchange memory of broadcasts, in the flags' two halves: one value per
-// invocation, as bits.
-shared uvec4 ballot_slots[2u * ballot_exchange_size];
+// Exchange memory of values: one per invocation, as up to four words, each
+// word in a plane of its own of the flags' two halves (ballot_slot_stride
+// words a plane). A value moves only the words it uses (`words`, a constant
+// of the call): one for a scalar, four for a mask.
+shared uint ballot_slots[4u * ballot_slot_stride];
+
+// Writes the first `words` words of this invocation's value into the half the
+// next exchange publishes.
+void ballot_put(uvec4 v, uint words) {
+    uint s = ballot_half + ballot_index;
+    ballot_slots[s] = v.x;
+    if (words > 1u) {
+        ballot_slots[s + ballot_slot_stride] = v.y;
+    }
+    if (words > 2u) {
+        ballot_slots[s + 2u * ballot_slot_stride] = v.z;
+    }
+    if (words > 3u) {
+        ballot_slots[s + 3u * ballot_slot_stride] = v.w;
+    }
+}
+
+// The value in slot s, its words past the first `words` zero.
+uvec4 ballot_get(uint s, uint words) {
+    uvec4 v = uvec4(ballot_slots[s], 0u, 0u, 0u);
+    if (words > 1u) {
+        v.y = ballot_slots[s + ballot_slot_stride];
+    }
+    if (words > 2u) {
+        v.z = ballot_slots[s + 2u * ballot_slot_stride];
+    }
+    if (words > 3u) {
+        v.w = ballot_slots[s + 3u * ballot_slot_stride];
+    }
+    return v;
+}
 
 // The lowest lane set in a ballot of this virtual subgroup, or the subgroup
 // size when none is.
@@ -239,32 +272,28 @@ bool ballot_elect(bool act) {
     return act && (first == ballot_lane);
 }
 
-// Values travel as uvec4 bits; callers encode and decode them. The value goes
-// to the half that ballot_share then publishes the flag to.
-uvec4 ballot_broadcast_first(bool act, uvec4 v) {
-    ballot_slots[ballot_half + ballot_index] = v;
+// Values travel as uvec4 bits, of which the first `words` are moved; callers
+// encode and decode them. The value goes to the half that ballot_share then
+// publishes the flag to. The read stays within the subgroup's slots, and is
+// not waited for before the lowest lane is known.
+uvec4 ballot_broadcast_first(bool act, uvec4 v, uint words) {
+    ballot_put(v, words);
     uint at = ballot_share(act);
     uint first = ballot_lowest_flag(ballot_gather(at));
-    uvec4 r = v;
-    if (first < ballot_count) {
-        r = ballot_slots[at + ballot_base + first];
-    }
-    return r;
+    uvec4 r = ballot_get(at + ballot_base + min(first, ballot_subgroup_size - 1u), words);
+    return first < ballot_count ? r : v;
 }
 
 // Lane id's value; the caller's own value when that lane is inactive or at or
-// above the size (undefined).
-uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
-    ballot_slots[ballot_half + ballot_index] = v;
+// above the size (undefined). Both reads stay within the subgroup's slots,
+// whatever id is, and neither waits for the other.
+uvec4 ballot_broadcast(bool act, uvec4 v, uint id, uint words) {
+    ballot_put(v, words);
     uint at = ballot_share(act);
-    uvec4 r = v;
-    if (id < ballot_count) {
-        uint slot = at + ballot_base + id;
-        if (ballot_flags[slot >> 2u][slot & 3u] != 0u) {
-            r = ballot_slots[slot];
-        }
-    }
-    return r;
+    uint slot = at + ballot_base + min(id, ballot_subgroup_size - 1u);
+    uint flag = ballot_flags[slot >> 2u][slot & 3u];
+    uvec4 r = ballot_get(slot, words);
+    return ((id < ballot_count) && (flag != 0u)) ? r : v;
 }
 
 void ballot_init(uint local_invocation_index) {
@@ -307,7 +336,7 @@ uint every_op_masked(bool ballot_active_in, uvec4 v, uint i, float x) {
         if (ballot_active) { acc = (acc + 1u); }
     }
     ballot_active = ballot_outer1;
-    uvec4 ballot_t2 = ballot_broadcast_first(ballot_active, v);
+    uvec4 ballot_t2 = ballot_broadcast_first(ballot_active, v, 4u);
     bool ballot_outer3 = ballot_active;
     bool ballot_taken3 = ballot_inverse_ballot(ballot_t2);
     ballot_active = (ballot_outer3 && ballot_taken3);
@@ -326,7 +355,7 @@ uint every_op_masked(bool ballot_active_in, uvec4 v, uint i, float x) {
         if (ballot_active) { acc = (acc + 100u); }
     }
     ballot_active = ballot_outer5;
-    float ballot_t6 = uintBitsToFloat(ballot_broadcast(ballot_active, uvec4(floatBitsToUint(x), 0u, 0u, 0u), 0u).x);
+    float ballot_t6 = uintBitsToFloat(ballot_broadcast(ballot_active, uvec4(floatBitsToUint(x), 0u, 0u, 0u), 0u, 1u).x);
     if (ballot_active) { first = ballot_f32_to_u32(ballot_t6); }
     if (ballot_active) { ballot_ret_val = (((acc + first) + ballot_find_lsb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))) + ballot_find_msb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))); }
     ballot_ret = (ballot_ret || ballot_active);

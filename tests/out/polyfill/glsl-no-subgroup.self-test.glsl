@@ -229,9 +229,42 @@ uvec4 ballot_gather(uint at) {
     return (m >> uvec4(ballot_shift)) & ballot_count_bits;
 }
 
-// Exchange memory of broadcasts, in the flags' two halves: one value per
-// invocation, as bits.
-shared uvec4 ballot_slots[2u * ballot_exchange_size];
+// Exchange memory of values: one per invocation, as up to four words, each
+// word in a plane of its own of the flags' two halves (ballot_slot_stride
+// words a plane). A value moves only the words it uses (`words`, a constant
+// of the call): one for a scalar, four for a mask.
+shared uint ballot_slots[4u * ballot_slot_stride];
+
+// Writes the first `words` words of this invocation's value into the half the
+// next exchange publishes.
+void ballot_put(uvec4 v, uint words) {
+    uint s = ballot_half + ballot_index;
+    ballot_slots[s] = v.x;
+    if (words > 1u) {
+        ballot_slots[s + ballot_slot_stride] = v.y;
+    }
+    if (words > 2u) {
+        ballot_slots[s + 2u * ballot_slot_stride] = v.z;
+    }
+    if (words > 3u) {
+        ballot_slots[s + 3u * ballot_slot_stride] = v.w;
+    }
+}
+
+// The value in slot s, its words past the first `words` zero.
+uvec4 ballot_get(uint s, uint words) {
+    uvec4 v = uvec4(ballot_slots[s], 0u, 0u, 0u);
+    if (words > 1u) {
+        v.y = ballot_slots[s + ballot_slot_stride];
+    }
+    if (words > 2u) {
+        v.z = ballot_slots[s + 2u * ballot_slot_stride];
+    }
+    if (words > 3u) {
+        v.w = ballot_slots[s + 3u * ballot_slot_stride];
+    }
+    return v;
+}
 
 // The lowest lane set in a ballot of this virtual subgroup, or the subgroup
 // size when none is.
@@ -255,32 +288,28 @@ uvec4 ballot_ballot(bool act, bool p) {
     return ballot_gather(ballot_share(act && p));
 }
 
-// Values travel as uvec4 bits; callers encode and decode them. The value goes
-// to the half that ballot_share then publishes the flag to.
-uvec4 ballot_broadcast_first(bool act, uvec4 v) {
-    ballot_slots[ballot_half + ballot_index] = v;
+// Values travel as uvec4 bits, of which the first `words` are moved; callers
+// encode and decode them. The value goes to the half that ballot_share then
+// publishes the flag to. The read stays within the subgroup's slots, and is
+// not waited for before the lowest lane is known.
+uvec4 ballot_broadcast_first(bool act, uvec4 v, uint words) {
+    ballot_put(v, words);
     uint at = ballot_share(act);
     uint first = ballot_lowest_flag(ballot_gather(at));
-    uvec4 r = v;
-    if (first < ballot_count) {
-        r = ballot_slots[at + ballot_base + first];
-    }
-    return r;
+    uvec4 r = ballot_get(at + ballot_base + min(first, ballot_subgroup_size - 1u), words);
+    return first < ballot_count ? r : v;
 }
 
 // Lane id's value; the caller's own value when that lane is inactive or at or
-// above the size (undefined).
-uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
-    ballot_slots[ballot_half + ballot_index] = v;
+// above the size (undefined). Both reads stay within the subgroup's slots,
+// whatever id is, and neither waits for the other.
+uvec4 ballot_broadcast(bool act, uvec4 v, uint id, uint words) {
+    ballot_put(v, words);
     uint at = ballot_share(act);
-    uvec4 r = v;
-    if (id < ballot_count) {
-        uint slot = at + ballot_base + id;
-        if (ballot_flags[slot >> 2u][slot & 3u] != 0u) {
-            r = ballot_slots[slot];
-        }
-    }
-    return r;
+    uint slot = at + ballot_base + min(id, ballot_subgroup_size - 1u);
+    uint flag = ballot_flags[slot >> 2u][slot & 3u];
+    uvec4 r = ballot_get(slot, words);
+    return ((id < ballot_count) && (flag != 0u)) ? r : v;
 }
 
 bool ballot_all(bool act, bool p) {
@@ -294,35 +323,35 @@ bool ballot_any(bool act, bool p) {
 // Whether every active lane holds the lowest active lane's value, compared as
 // float (ordered: -0.0 equals 0.0, a NaN nothing) where is_float, otherwise
 // bit for bit. Both exchanges run in every invocation.
-bool ballot_all_equal(bool act, uvec4 v, bool is_float) {
-    uvec4 first = ballot_broadcast_first(act, v);
+bool ballot_all_equal(bool act, uvec4 v, bool is_float, uint words) {
+    uvec4 first = ballot_broadcast_first(act, v, words);
     bool same = is_float ? (uintBitsToFloat(v) == uintBitsToFloat(first)) : (v == first);
     return ballot_all(act, same);
 }
 
-uvec4 ballot_shuffle_xor(bool act, uvec4 v, uint mask) {
-    return ballot_broadcast(act, v, ballot_lane ^ mask);
+uvec4 ballot_shuffle_xor(bool act, uvec4 v, uint mask, uint words) {
+    return ballot_broadcast(act, v, ballot_lane ^ mask, words);
 }
 
 // Lane own - delta; none below lane 0.
-uvec4 ballot_shuffle_up(bool act, uvec4 v, uint delta) {
-    return ballot_broadcast(act, v, delta <= ballot_lane ? ballot_lane - delta : 0xFFFFFFFFu);
+uvec4 ballot_shuffle_up(bool act, uvec4 v, uint delta, uint words) {
+    return ballot_broadcast(act, v, delta <= ballot_lane ? ballot_lane - delta : 0xFFFFFFFFu, words);
 }
 
 // Lane own + delta; none for a delta of the size or more, which could wrap.
-uvec4 ballot_shuffle_down(bool act, uvec4 v, uint delta) {
-    return ballot_broadcast(act, v, delta < ballot_subgroup_size ? ballot_lane + delta : 0xFFFFFFFFu);
+uvec4 ballot_shuffle_down(bool act, uvec4 v, uint delta, uint words) {
+    return ballot_broadcast(act, v, delta < ballot_subgroup_size ? ballot_lane + delta : 0xFFFFFFFFu, words);
 }
 
 // Lane index of this lane's quad (lanes 4k..4k + 3); none for an index of 4
 // or more.
-uvec4 ballot_quad_broadcast(bool act, uvec4 v, uint index) {
-    return ballot_broadcast(act, v, index < 4u ? (ballot_lane & ~3u) + index : 0xFFFFFFFFu);
+uvec4 ballot_quad_broadcast(bool act, uvec4 v, uint index, uint words) {
+    return ballot_broadcast(act, v, index < 4u ? (ballot_lane & ~3u) + index : 0xFFFFFFFFu, words);
 }
 
 // Lane own ^ k: k = 1, 2, 3 for the horizontal, vertical and diagonal swaps.
-uvec4 ballot_quad_swap(bool act, uvec4 v, uint k) {
-    return ballot_broadcast(act, v, ballot_lane ^ k);
+uvec4 ballot_quad_swap(bool act, uvec4 v, uint k, uint words) {
+    return ballot_broadcast(act, v, ballot_lane ^ k, words);
 }
 
 // The identity of arithmetic operation op (0 IAdd, 1 FAdd, 2 IMul, 3 FMul,
@@ -366,39 +395,87 @@ uvec4 ballot_combine(uint op, uvec4 a, uvec4 b) {
     }
 }
 
-// The arithmetic collectives of op (numbered as in ballot_identity) over the
-// active lanes: kind 0 reduces, 1 scans inclusively (lanes at or below this
-// one), 2 exclusively (lanes below). Inactive lanes count as the identity.
-// Each lane's value is first combined with the identity, as the simulator's
-// fold starts from it (for FAdd, -0.0 becomes 0.0). The inclusive scan takes
-// log2(size) exchanges (Hillis-Steele): at step d, each lane combines the
-// value of lane - d, from the half written before that step's barrier, with
-// its own; the lower lanes' values stay on the left. float results are
-// rounded in that tree's order, which may differ from the simulator's. One
-// more exchange gives the reduction (the inclusive value of the subgroup's
-// last lane) and the exclusive scan (that of the lane below; the identity in
-// lane 0). The loop's bound is a constant: every invocation reaches every
-// barrier.
-uvec4 ballot_scan(bool act, uvec4 v, uint op, uint kind) {
+// subgroupAdd and the other reductions: every lane gets the total.
+uvec4 ballot_reduce(bool act, uvec4 v, uint op, uint words) {
     uvec4 identity = ballot_identity(op);
-    uvec4 x = act ? ballot_combine(op, identity, v) : identity;
-    for (uint d = 1u; d < ballot_subgroup_size; d = d << 1u) {
-        ballot_slots[ballot_half + ballot_index] = x;
-        uint at = ballot_sync();
-        if (ballot_lane >= d && ballot_lane < ballot_count) {
-            x = ballot_combine(op, ballot_slots[at + ballot_base + ballot_lane - d], x);
-        }
+    uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
+    bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
+    uint first = ballot_lane & ~(g - 1u);
+    ballot_put(act ? ballot_combine(op, identity, v) : identity, words);
+    uint at = ballot_sync() + ballot_base;
+    uvec4 total = identity;
+    for (uint k = 0u; k < g; k = k + 1u) {
+        uvec4 w = ballot_get(at + first + k, words);
+        total = ballot_combine(op, total, (ragged && first + k >= ballot_count) ? identity : w);
     }
-    ballot_slots[ballot_half + ballot_index] = x;
-    uint at = ballot_sync();
-    // The lane to read: past the subgroup (no lane) for the exclusive scan's
-    // lane 0 and for invocations of no subgroup (a library's guard).
-    uint src = kind == 0u ? ballot_count - 1u : ballot_lane - 1u;
-    uvec4 result = identity;
-    if (src < ballot_count) {
-        result = ballot_slots[at + ballot_base + src];
+    if (g == ballot_subgroup_size) {
+        return total;
     }
-    return kind == 1u ? x : result;
+    ballot_put(total, words);
+    at = ballot_sync() + ballot_base;
+    uvec4 r = identity;
+    for (uint j = 0u; j < ballot_subgroup_size; j = j + g) {
+        uvec4 w = ballot_get(at + j, words);
+        r = ballot_combine(op, r, (ragged && j >= ballot_count) ? identity : w);
+    }
+    return r;
+}
+
+// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this one.
+uvec4 ballot_inclusive_scan(bool act, uvec4 v, uint op, uint words) {
+    uvec4 identity = ballot_identity(op);
+    uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
+    bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
+    uint first = ballot_lane & ~(g - 1u);
+    ballot_put(act ? ballot_combine(op, identity, v) : identity, words);
+    uint at = ballot_sync() + ballot_base;
+    uvec4 total = identity;
+    uvec4 own = identity;
+    for (uint k = 0u; k < g; k = k + 1u) {
+        uvec4 w = ballot_get(at + first + k, words);
+        total = ballot_combine(op, total, (ragged && first + k >= ballot_count) ? identity : w);
+        own = first + k == ballot_lane ? total : own;
+    }
+    if (g == ballot_subgroup_size) {
+        return own;
+    }
+    ballot_put(total, words);
+    at = ballot_sync() + ballot_base;
+    uvec4 r = identity;
+    for (uint j = 0u; j < ballot_subgroup_size; j = j + g) {
+        uvec4 w = ballot_get(at + j, words);
+        r = j < first ? ballot_combine(op, r, w) : r;
+    }
+    return ballot_combine(op, r, own);
+}
+
+// subgroupExclusiveAdd and the other exclusive scans: lanes below this one;
+// the identity in lane 0.
+uvec4 ballot_exclusive_scan(bool act, uvec4 v, uint op, uint words) {
+    uvec4 identity = ballot_identity(op);
+    uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
+    bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
+    uint first = ballot_lane & ~(g - 1u);
+    ballot_put(act ? ballot_combine(op, identity, v) : identity, words);
+    uint at = ballot_sync() + ballot_base;
+    uvec4 total = identity;
+    uvec4 own = identity;
+    for (uint k = 0u; k < g; k = k + 1u) {
+        uvec4 w = ballot_get(at + first + k, words);
+        own = first + k == ballot_lane ? total : own;
+        total = ballot_combine(op, total, (ragged && first + k >= ballot_count) ? identity : w);
+    }
+    if (g == ballot_subgroup_size) {
+        return own;
+    }
+    ballot_put(total, words);
+    at = ballot_sync() + ballot_base;
+    uvec4 r = identity;
+    for (uint j = 0u; j < ballot_subgroup_size; j = j + g) {
+        uvec4 w = ballot_get(at + j, words);
+        r = j < first ? ballot_combine(op, r, w) : r;
+    }
+    return ballot_combine(op, r, own);
 }
 
 void ballot_init(uint local_invocation_index) {
@@ -502,22 +579,22 @@ bool ballotSubgroupElect(bool on) {
 }
 
 uint ballotSubgroupBroadcast(bool on, uint value, uint id) {
-    uint result = ballot_broadcast(on, uvec4(value, 0u, 0u, 0u), id).x;
+    uint result = ballot_broadcast(on, uvec4(value, 0u, 0u, 0u), id, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 uvec4 ballotSubgroupBroadcast(bool on, uvec4 value, uint id) {
-    uvec4 result = ballot_broadcast(on, value, id);
+    uvec4 result = ballot_broadcast(on, value, id, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupBroadcastFirst(bool on, uint value) {
-    uint result = ballot_broadcast_first(on, uvec4(value, 0u, 0u, 0u)).x;
+    uint result = ballot_broadcast_first(on, uvec4(value, 0u, 0u, 0u), 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 uvec4 ballotSubgroupBroadcastFirst(bool on, uvec4 value) {
-    uvec4 result = ballot_broadcast_first(on, value);
+    uvec4 result = ballot_broadcast_first(on, value, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
@@ -532,542 +609,542 @@ bool ballotSubgroupAny(bool on, bool predicate) {
 }
 
 bool ballotSubgroupAllEqual(bool on, uint value) {
-    bool result = ballot_all_equal(on, uvec4(value, 0u, 0u, 0u), false);
+    bool result = ballot_all_equal(on, uvec4(value, 0u, 0u, 0u), false, 1u);
     return ballot_overflow ? false : result;
 }
 
 bool ballotSubgroupAllEqual(bool on, int value) {
-    bool result = ballot_all_equal(on, uvec4(uint(value), 0u, 0u, 0u), false);
+    bool result = ballot_all_equal(on, uvec4(uint(value), 0u, 0u, 0u), false, 1u);
     return ballot_overflow ? false : result;
 }
 
 bool ballotSubgroupAllEqual(bool on, float value) {
-    bool result = ballot_all_equal(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), true);
+    bool result = ballot_all_equal(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), true, 1u);
     return ballot_overflow ? false : result;
 }
 
 bool ballotSubgroupAllEqual(bool on, bool value) {
-    bool result = ballot_all_equal(on, uvec4(uint(value), 0u, 0u, 0u), false);
+    bool result = ballot_all_equal(on, uvec4(uint(value), 0u, 0u, 0u), false, 1u);
     return ballot_overflow ? false : result;
 }
 
 bool ballotSubgroupAllEqual(bool on, uvec4 value) {
-    bool result = ballot_all_equal(on, value, false);
+    bool result = ballot_all_equal(on, value, false, 4u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupAdd(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 0u, 0u).x;
+    uint result = ballot_reduce(on, uvec4(value, 0u, 0u, 0u), 0u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupAdd(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 0u, 0u).x);
+    int result = int(ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 0u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupAdd(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 0u).x);
+    float result = uintBitsToFloat(ballot_reduce(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupMul(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 2u, 0u).x;
+    uint result = ballot_reduce(on, uvec4(value, 0u, 0u, 0u), 2u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupMul(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 0u).x);
+    int result = int(ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupMul(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 0u).x);
+    float result = uintBitsToFloat(ballot_reduce(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 int ballotSubgroupMin(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 4u, 0u).x);
+    int result = int(ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 4u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupMin(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 5u, 0u).x;
+    uint result = ballot_reduce(on, uvec4(value, 0u, 0u, 0u), 5u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 float ballotSubgroupMin(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 6u, 0u).x);
+    float result = uintBitsToFloat(ballot_reduce(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 6u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 int ballotSubgroupMax(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 7u, 0u).x);
+    int result = int(ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 7u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupMax(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 8u, 0u).x;
+    uint result = ballot_reduce(on, uvec4(value, 0u, 0u, 0u), 8u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 float ballotSubgroupMax(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 9u, 0u).x);
+    float result = uintBitsToFloat(ballot_reduce(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 9u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupAnd(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 10u, 0u).x;
+    uint result = ballot_reduce(on, uvec4(value, 0u, 0u, 0u), 10u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupAnd(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 0u).x);
+    int result = int(ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupAnd(bool on, bool value) {
-    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 0u).x != 0u);
+    bool result = (ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupOr(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 11u, 0u).x;
+    uint result = ballot_reduce(on, uvec4(value, 0u, 0u, 0u), 11u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupOr(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 0u).x);
+    int result = int(ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupOr(bool on, bool value) {
-    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 0u).x != 0u);
+    bool result = (ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupXor(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 12u, 0u).x;
+    uint result = ballot_reduce(on, uvec4(value, 0u, 0u, 0u), 12u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupXor(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 0u).x);
+    int result = int(ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupXor(bool on, bool value) {
-    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 0u).x != 0u);
+    bool result = (ballot_reduce(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupInclusiveAdd(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 0u, 1u).x;
+    uint result = ballot_inclusive_scan(on, uvec4(value, 0u, 0u, 0u), 0u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupInclusiveAdd(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 0u, 1u).x);
+    int result = int(ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 0u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupInclusiveAdd(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 1u).x);
+    float result = uintBitsToFloat(ballot_inclusive_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupInclusiveMul(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 2u, 1u).x;
+    uint result = ballot_inclusive_scan(on, uvec4(value, 0u, 0u, 0u), 2u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupInclusiveMul(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 1u).x);
+    int result = int(ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupInclusiveMul(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 1u).x);
+    float result = uintBitsToFloat(ballot_inclusive_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 int ballotSubgroupInclusiveMin(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 4u, 1u).x);
+    int result = int(ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 4u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupInclusiveMin(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 5u, 1u).x;
+    uint result = ballot_inclusive_scan(on, uvec4(value, 0u, 0u, 0u), 5u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 float ballotSubgroupInclusiveMin(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 6u, 1u).x);
+    float result = uintBitsToFloat(ballot_inclusive_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 6u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 int ballotSubgroupInclusiveMax(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 7u, 1u).x);
+    int result = int(ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 7u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupInclusiveMax(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 8u, 1u).x;
+    uint result = ballot_inclusive_scan(on, uvec4(value, 0u, 0u, 0u), 8u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 float ballotSubgroupInclusiveMax(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 9u, 1u).x);
+    float result = uintBitsToFloat(ballot_inclusive_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 9u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupInclusiveAnd(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 10u, 1u).x;
+    uint result = ballot_inclusive_scan(on, uvec4(value, 0u, 0u, 0u), 10u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupInclusiveAnd(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x);
+    int result = int(ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupInclusiveAnd(bool on, bool value) {
-    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x != 0u);
+    bool result = (ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupInclusiveOr(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 11u, 1u).x;
+    uint result = ballot_inclusive_scan(on, uvec4(value, 0u, 0u, 0u), 11u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupInclusiveOr(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x);
+    int result = int(ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupInclusiveOr(bool on, bool value) {
-    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x != 0u);
+    bool result = (ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupInclusiveXor(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 12u, 1u).x;
+    uint result = ballot_inclusive_scan(on, uvec4(value, 0u, 0u, 0u), 12u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupInclusiveXor(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x);
+    int result = int(ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupInclusiveXor(bool on, bool value) {
-    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x != 0u);
+    bool result = (ballot_inclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupExclusiveAdd(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 0u, 2u).x;
+    uint result = ballot_exclusive_scan(on, uvec4(value, 0u, 0u, 0u), 0u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupExclusiveAdd(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 0u, 2u).x);
+    int result = int(ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 0u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupExclusiveAdd(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 2u).x);
+    float result = uintBitsToFloat(ballot_exclusive_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupExclusiveMul(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 2u, 2u).x;
+    uint result = ballot_exclusive_scan(on, uvec4(value, 0u, 0u, 0u), 2u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupExclusiveMul(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 2u).x);
+    int result = int(ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupExclusiveMul(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 2u).x);
+    float result = uintBitsToFloat(ballot_exclusive_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 int ballotSubgroupExclusiveMin(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 4u, 2u).x);
+    int result = int(ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 4u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupExclusiveMin(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 5u, 2u).x;
+    uint result = ballot_exclusive_scan(on, uvec4(value, 0u, 0u, 0u), 5u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 float ballotSubgroupExclusiveMin(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 6u, 2u).x);
+    float result = uintBitsToFloat(ballot_exclusive_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 6u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 int ballotSubgroupExclusiveMax(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 7u, 2u).x);
+    int result = int(ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 7u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupExclusiveMax(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 8u, 2u).x;
+    uint result = ballot_exclusive_scan(on, uvec4(value, 0u, 0u, 0u), 8u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 float ballotSubgroupExclusiveMax(bool on, float value) {
-    float result = uintBitsToFloat(ballot_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 9u, 2u).x);
+    float result = uintBitsToFloat(ballot_exclusive_scan(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 9u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupExclusiveAnd(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 10u, 2u).x;
+    uint result = ballot_exclusive_scan(on, uvec4(value, 0u, 0u, 0u), 10u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupExclusiveAnd(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 2u).x);
+    int result = int(ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupExclusiveAnd(bool on, bool value) {
-    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 2u).x != 0u);
+    bool result = (ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 10u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupExclusiveOr(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 11u, 2u).x;
+    uint result = ballot_exclusive_scan(on, uvec4(value, 0u, 0u, 0u), 11u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupExclusiveOr(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 2u).x);
+    int result = int(ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupExclusiveOr(bool on, bool value) {
-    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 2u).x != 0u);
+    bool result = (ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 11u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupExclusiveXor(bool on, uint value) {
-    uint result = ballot_scan(on, uvec4(value, 0u, 0u, 0u), 12u, 2u).x;
+    uint result = ballot_exclusive_scan(on, uvec4(value, 0u, 0u, 0u), 12u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupExclusiveXor(bool on, int value) {
-    int result = int(ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 2u).x);
+    int result = int(ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupExclusiveXor(bool on, bool value) {
-    bool result = (ballot_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 2u).x != 0u);
+    bool result = (ballot_exclusive_scan(on, uvec4(uint(value), 0u, 0u, 0u), 12u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uint ballotSubgroupShuffle(bool on, uint value, uint id) {
-    uint result = ballot_broadcast(on, uvec4(value, 0u, 0u, 0u), id).x;
+    uint result = ballot_broadcast(on, uvec4(value, 0u, 0u, 0u), id, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupShuffle(bool on, int value, uint id) {
-    int result = int(ballot_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), id).x);
+    int result = int(ballot_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), id, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupShuffle(bool on, float value, uint id) {
-    float result = uintBitsToFloat(ballot_broadcast(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), id).x);
+    float result = uintBitsToFloat(ballot_broadcast(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), id, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupShuffle(bool on, bool value, uint id) {
-    bool result = (ballot_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), id).x != 0u);
+    bool result = (ballot_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), id, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uvec4 ballotSubgroupShuffle(bool on, uvec4 value, uint id) {
-    uvec4 result = ballot_broadcast(on, value, id);
+    uvec4 result = ballot_broadcast(on, value, id, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupShuffleXor(bool on, uint value, uint mask) {
-    uint result = ballot_shuffle_xor(on, uvec4(value, 0u, 0u, 0u), mask).x;
+    uint result = ballot_shuffle_xor(on, uvec4(value, 0u, 0u, 0u), mask, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupShuffleXor(bool on, int value, uint mask) {
-    int result = int(ballot_shuffle_xor(on, uvec4(uint(value), 0u, 0u, 0u), mask).x);
+    int result = int(ballot_shuffle_xor(on, uvec4(uint(value), 0u, 0u, 0u), mask, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupShuffleXor(bool on, float value, uint mask) {
-    float result = uintBitsToFloat(ballot_shuffle_xor(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), mask).x);
+    float result = uintBitsToFloat(ballot_shuffle_xor(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), mask, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupShuffleXor(bool on, bool value, uint mask) {
-    bool result = (ballot_shuffle_xor(on, uvec4(uint(value), 0u, 0u, 0u), mask).x != 0u);
+    bool result = (ballot_shuffle_xor(on, uvec4(uint(value), 0u, 0u, 0u), mask, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uvec4 ballotSubgroupShuffleXor(bool on, uvec4 value, uint mask) {
-    uvec4 result = ballot_shuffle_xor(on, value, mask);
+    uvec4 result = ballot_shuffle_xor(on, value, mask, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupShuffleUp(bool on, uint value, uint delta) {
-    uint result = ballot_shuffle_up(on, uvec4(value, 0u, 0u, 0u), delta).x;
+    uint result = ballot_shuffle_up(on, uvec4(value, 0u, 0u, 0u), delta, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupShuffleUp(bool on, int value, uint delta) {
-    int result = int(ballot_shuffle_up(on, uvec4(uint(value), 0u, 0u, 0u), delta).x);
+    int result = int(ballot_shuffle_up(on, uvec4(uint(value), 0u, 0u, 0u), delta, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupShuffleUp(bool on, float value, uint delta) {
-    float result = uintBitsToFloat(ballot_shuffle_up(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), delta).x);
+    float result = uintBitsToFloat(ballot_shuffle_up(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), delta, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupShuffleUp(bool on, bool value, uint delta) {
-    bool result = (ballot_shuffle_up(on, uvec4(uint(value), 0u, 0u, 0u), delta).x != 0u);
+    bool result = (ballot_shuffle_up(on, uvec4(uint(value), 0u, 0u, 0u), delta, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uvec4 ballotSubgroupShuffleUp(bool on, uvec4 value, uint delta) {
-    uvec4 result = ballot_shuffle_up(on, value, delta);
+    uvec4 result = ballot_shuffle_up(on, value, delta, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupShuffleDown(bool on, uint value, uint delta) {
-    uint result = ballot_shuffle_down(on, uvec4(value, 0u, 0u, 0u), delta).x;
+    uint result = ballot_shuffle_down(on, uvec4(value, 0u, 0u, 0u), delta, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupShuffleDown(bool on, int value, uint delta) {
-    int result = int(ballot_shuffle_down(on, uvec4(uint(value), 0u, 0u, 0u), delta).x);
+    int result = int(ballot_shuffle_down(on, uvec4(uint(value), 0u, 0u, 0u), delta, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupShuffleDown(bool on, float value, uint delta) {
-    float result = uintBitsToFloat(ballot_shuffle_down(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), delta).x);
+    float result = uintBitsToFloat(ballot_shuffle_down(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), delta, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupShuffleDown(bool on, bool value, uint delta) {
-    bool result = (ballot_shuffle_down(on, uvec4(uint(value), 0u, 0u, 0u), delta).x != 0u);
+    bool result = (ballot_shuffle_down(on, uvec4(uint(value), 0u, 0u, 0u), delta, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uvec4 ballotSubgroupShuffleDown(bool on, uvec4 value, uint delta) {
-    uvec4 result = ballot_shuffle_down(on, value, delta);
+    uvec4 result = ballot_shuffle_down(on, value, delta, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupQuadBroadcast(bool on, uint value, uint index) {
-    uint result = ballot_quad_broadcast(on, uvec4(value, 0u, 0u, 0u), index).x;
+    uint result = ballot_quad_broadcast(on, uvec4(value, 0u, 0u, 0u), index, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupQuadBroadcast(bool on, int value, uint index) {
-    int result = int(ballot_quad_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), index).x);
+    int result = int(ballot_quad_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), index, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupQuadBroadcast(bool on, float value, uint index) {
-    float result = uintBitsToFloat(ballot_quad_broadcast(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), index).x);
+    float result = uintBitsToFloat(ballot_quad_broadcast(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), index, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupQuadBroadcast(bool on, bool value, uint index) {
-    bool result = (ballot_quad_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), index).x != 0u);
+    bool result = (ballot_quad_broadcast(on, uvec4(uint(value), 0u, 0u, 0u), index, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uvec4 ballotSubgroupQuadBroadcast(bool on, uvec4 value, uint index) {
-    uvec4 result = ballot_quad_broadcast(on, value, index);
+    uvec4 result = ballot_quad_broadcast(on, value, index, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupQuadSwapHorizontal(bool on, uint value) {
-    uint result = ballot_quad_swap(on, uvec4(value, 0u, 0u, 0u), 1u).x;
+    uint result = ballot_quad_swap(on, uvec4(value, 0u, 0u, 0u), 1u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupQuadSwapHorizontal(bool on, int value) {
-    int result = int(ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 1u).x);
+    int result = int(ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 1u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupQuadSwapHorizontal(bool on, float value) {
-    float result = uintBitsToFloat(ballot_quad_swap(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u).x);
+    float result = uintBitsToFloat(ballot_quad_swap(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 1u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupQuadSwapHorizontal(bool on, bool value) {
-    bool result = (ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 1u).x != 0u);
+    bool result = (ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 1u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uvec4 ballotSubgroupQuadSwapHorizontal(bool on, uvec4 value) {
-    uvec4 result = ballot_quad_swap(on, value, 1u);
+    uvec4 result = ballot_quad_swap(on, value, 1u, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupQuadSwapVertical(bool on, uint value) {
-    uint result = ballot_quad_swap(on, uvec4(value, 0u, 0u, 0u), 2u).x;
+    uint result = ballot_quad_swap(on, uvec4(value, 0u, 0u, 0u), 2u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupQuadSwapVertical(bool on, int value) {
-    int result = int(ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 2u).x);
+    int result = int(ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupQuadSwapVertical(bool on, float value) {
-    float result = uintBitsToFloat(ballot_quad_swap(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 2u).x);
+    float result = uintBitsToFloat(ballot_quad_swap(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 2u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupQuadSwapVertical(bool on, bool value) {
-    bool result = (ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 2u).x != 0u);
+    bool result = (ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 2u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uvec4 ballotSubgroupQuadSwapVertical(bool on, uvec4 value) {
-    uvec4 result = ballot_quad_swap(on, value, 2u);
+    uvec4 result = ballot_quad_swap(on, value, 2u, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 
 uint ballotSubgroupQuadSwapDiagonal(bool on, uint value) {
-    uint result = ballot_quad_swap(on, uvec4(value, 0u, 0u, 0u), 3u).x;
+    uint result = ballot_quad_swap(on, uvec4(value, 0u, 0u, 0u), 3u, 1u).x;
     return ballot_overflow ? 0xFFFFFFFFu : result;
 }
 
 int ballotSubgroupQuadSwapDiagonal(bool on, int value) {
-    int result = int(ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 3u).x);
+    int result = int(ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 3u, 1u).x);
     return ballot_overflow ? int(0xFFFFFFFFu) : result;
 }
 
 float ballotSubgroupQuadSwapDiagonal(bool on, float value) {
-    float result = uintBitsToFloat(ballot_quad_swap(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u).x);
+    float result = uintBitsToFloat(ballot_quad_swap(on, uvec4(floatBitsToUint(value), 0u, 0u, 0u), 3u, 1u).x);
     return ballot_overflow ? uintBitsToFloat(0xFFFFFFFFu) : result;
 }
 
 bool ballotSubgroupQuadSwapDiagonal(bool on, bool value) {
-    bool result = (ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 3u).x != 0u);
+    bool result = (ballot_quad_swap(on, uvec4(uint(value), 0u, 0u, 0u), 3u, 1u).x != 0u);
     return ballot_overflow ? false : result;
 }
 
 uvec4 ballotSubgroupQuadSwapDiagonal(bool on, uvec4 value) {
-    uvec4 result = ballot_quad_swap(on, value, 3u);
+    uvec4 result = ballot_quad_swap(on, value, 3u, 4u);
     return ballot_overflow ? uvec4(0xFFFFFFFFu) : result;
 }
 

@@ -297,13 +297,60 @@ fn ballot_gather(at: u32) -> vec4<u32> {
     return ((m >> vec4<u32>(ballot_shift)) & ballot_count_bits);
 }
 
-// Exchange memory of broadcasts, in two halves: one value per invocation,
-// as bits. A broadcast writes one half before its exchange's barrier; the
-// next writes the other, so no write overtakes a read.
-var<workgroup> ballot_values: array<vec4<u32>, (2u * ballot_exchange_size)>;
+// Exchange memory of values, in two halves: one value per invocation, as up
+// to four words, each word in a plane of its own (2 * ballot_exchange_size
+// words a plane), so that a value moves only the words it uses (`words`, a
+// constant of the call): one for a scalar, four for a mask. An exchange of
+// values writes one half before its barrier; the next writes the other, so
+// no write overtakes a read.
+var<workgroup> ballot_values: array<u32, (8u * ballot_exchange_size)>;
 // Beside each value, whether its invocation was active: Broadcast reads one
 // lane's, without the contention of every lane setting a bit in one word.
 var<workgroup> ballot_present: array<u32, (2u * ballot_exchange_size)>;
+
+// Writes the first `words` words of this invocation's value into the half the
+// next exchange publishes.
+fn ballot_put(value: vec4<u32>, words: u32) {
+    let s = (ballot_half + ballot_index);
+    let plane = (2u * ballot_exchange_size);
+    ballot_values[s] = value.x;
+    if (words > 1u) {
+        ballot_values[(s + plane)] = value.y;
+    }
+    if (words > 2u) {
+        ballot_values[(s + (2u * plane))] = value.z;
+    }
+    if (words > 3u) {
+        ballot_values[(s + (3u * plane))] = value.w;
+    }
+}
+
+// The value in slot s, its words past the first `words` zero.
+fn ballot_get(s: u32, words: u32) -> vec4<u32> {
+    let plane = (2u * ballot_exchange_size);
+    var v = vec4<u32>(ballot_values[s], 0u, 0u, 0u);
+    if (words > 1u) {
+        v.y = ballot_values[(s + plane)];
+    }
+    if (words > 2u) {
+        v.z = ballot_values[(s + (2u * plane))];
+    }
+    if (words > 3u) {
+        v.w = ballot_values[(s + (3u * plane))];
+    }
+    return v;
+}
+
+// An exchange of values alone: waits for the workgroup's, and returns the
+// half they went to. It takes the next half of the values, and leaves the
+// flag buffers to the next exchange that sets bits. It holds a barrier: every
+// invocation of the workgroup calls it, in uniform control flow.
+fn ballot_values_sync() -> u32 {
+    let half = ballot_half;
+    ballot_half = (ballot_exchange_size - half);
+    workgroupBarrier();
+    return half;
+}
 
 // The lowest lane set in a ballot of this virtual subgroup, or the subgroup
 // size when none is.
@@ -331,38 +378,30 @@ fn ballot_ballot(on: bool, predicate: bool) -> vec4<u32> {
     return ballot_gather(ballot_share((on && predicate)));
 }
 
-// subgroupBroadcastFirst(value): the value of the lowest active lane. The
-// value goes to the half of the values that ballot_share's barrier publishes.
-fn ballot_broadcast_first(on: bool, value: vec4<u32>) -> vec4<u32> {
+// subgroupBroadcastFirst(value): the value of the lowest active lane, of which
+// the first `words` words move. The value goes to the half of the values that
+// ballot_share's barrier publishes; the read stays within the subgroup's
+// slots.
+fn ballot_broadcast_first(on: bool, value: vec4<u32>, words: u32) -> vec4<u32> {
     let half = ballot_half;
-    ballot_values[(half + ballot_index)] = value;
+    ballot_put(value, words);
     let lowest = ballot_lowest_flag(ballot_gather(ballot_share(on)));
-    var result = value;
-    if (lowest < ballot_count) {
-        result = ballot_values[((half + ballot_base) + lowest)];
-    }
-    return result;
+    let got = ballot_get(((half + ballot_base) + min(lowest, (ballot_subgroup_size - 1u))), words);
+    return select(value, got, (lowest < ballot_count));
 }
 
-// subgroupBroadcast(value, id): the value of lane id. An inactive or missing
-// lane has none to give, so the invocation keeps its own, where the spec
-// leaves the result undefined.
-fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
-    // An exchange of values alone: it takes the next half of the values, and
-    // leaves the flag buffers to the next exchange that sets bits.
-    let half = ballot_half;
-    ballot_half = (ballot_exchange_size - half);
-    ballot_values[(half + ballot_index)] = value;
-    ballot_present[(half + ballot_index)] = select(0u, 1u, on);
-    workgroupBarrier();
-    var result = value;
-    if (id < ballot_count) {
-        let slot = ((half + ballot_base) + id);
-        if (ballot_present[slot] != 0u) {
-            result = ballot_values[slot];
-        }
-    }
-    return result;
+// subgroupBroadcast(value, id): the value of lane id, of which the first
+// `words` words move. An inactive or missing lane has none to give, so the
+// invocation keeps its own, where the spec leaves the result undefined. Both
+// reads stay within the subgroup's slots, whatever id is, and neither waits
+// for the other.
+fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32, words: u32) -> vec4<u32> {
+    ballot_present[(ballot_half + ballot_index)] = select(0u, 1u, on);
+    ballot_put(value, words);
+    let slot = ((ballot_values_sync() + ballot_base) + min(id, (ballot_subgroup_size - 1u)));
+    let present = ballot_present[slot];
+    let got = ballot_get(slot, words);
+    return select(value, got, ((id < ballot_count) && (present != 0u)));
 }
 
 // subgroupAll(predicate): whether no active lane's predicate fails.
@@ -378,43 +417,43 @@ fn ballot_any(on: bool, predicate: bool) -> bool {
 // subgroupAllEqual(value): whether every active lane holds the lowest active
 // lane's value, compared as f32 (ordered: -0.0 equals 0.0, a NaN nothing)
 // where is_float, otherwise bit for bit.
-fn ballot_all_equal(on: bool, value: vec4<u32>, is_float: bool) -> bool {
-    let first = ballot_broadcast_first(on, value);
+fn ballot_all_equal(on: bool, value: vec4<u32>, is_float: bool, words: u32) -> bool {
+    let first = ballot_broadcast_first(on, value, words);
     let same_float = all((bitcast<vec4<f32>>(value) == bitcast<vec4<f32>>(first)));
     return ballot_all(on, select(all((value == first)), same_float, is_float));
 }
 
 // subgroupShuffleXor(value, mask): the value of lane own ^ mask; the caller's
 // own where that lane is inactive or missing (undefined in the spec).
-fn ballot_shuffle_xor(on: bool, value: vec4<u32>, mask: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, (ballot_lane ^ mask));
+fn ballot_shuffle_xor(on: bool, value: vec4<u32>, mask: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, (ballot_lane ^ mask), words);
 }
 
 // subgroupShuffleUp(value, delta): the value of lane own - delta; the
 // caller's own where that lane is below 0, inactive or missing (undefined).
-fn ballot_shuffle_up(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane - delta), (delta <= ballot_lane)));
+fn ballot_shuffle_up(on: bool, value: vec4<u32>, delta: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane - delta), (delta <= ballot_lane)), words);
 }
 
 // subgroupShuffleDown(value, delta): the value of lane own + delta; the
 // caller's own where that lane is at or above the size, or inactive
 // (undefined). A delta that would wrap is out of range too.
-fn ballot_shuffle_down(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane + delta), (delta < ballot_subgroup_size)));
+fn ballot_shuffle_down(on: bool, value: vec4<u32>, delta: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane + delta), (delta < ballot_subgroup_size)), words);
 }
 
 // subgroupQuadBroadcast(value, index): the value of lane index of this lane's
 // quad (lanes 4k..4k + 3); the caller's own where that lane is inactive or
 // missing, or index is 4 or more (undefined).
-fn ballot_quad_broadcast(on: bool, value: vec4<u32>, index: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, select(0xffffffffu, ((ballot_lane & ~3u) + index), (index < 4u)));
+fn ballot_quad_broadcast(on: bool, value: vec4<u32>, index: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, ((ballot_lane & ~3u) + index), (index < 4u)), words);
 }
 
 // subgroupQuadSwapHorizontal / Vertical / Diagonal (k = 1, 2, 3): the value of
 // lane own ^ k; the caller's own where that lane is inactive or missing
 // (undefined).
-fn ballot_quad_swap(on: bool, value: vec4<u32>, k: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, (ballot_lane ^ k));
+fn ballot_quad_swap(on: bool, value: vec4<u32>, k: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, (ballot_lane ^ k), words);
 }
 
 // The identity of arithmetic operation op (0 IAdd, 1 FAdd, 2 IMul, 3 FMul,
@@ -457,43 +496,88 @@ fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
     }
 }
 
-// The arithmetic collectives of op (numbered as in ballot_identity) over the
-// active lanes: kind 0 reduces, 1 scans inclusively (lanes at or below this
-// one), 2 exclusively (lanes below). Inactive lanes count as the identity.
-// Each lane's value is first combined with the identity, as the simulator's
-// fold starts from it (for FAdd, -0.0 becomes 0.0). The inclusive scan takes
-// log2(size) exchanges (Hillis-Steele): at step d, each lane combines the
-// value of lane - d, from the half of the values written before that step's
-// barrier, with its own; the lower lanes' values stay on the left. f32 results
-// are rounded in that tree's order, which may differ from the simulator's.
-// One more exchange gives the reduction (the inclusive value of the
-// subgroup's last lane) and the exclusive scan (that of the lane below; the
-// identity in lane 0). The loop's bound is a constant, so that every
-// invocation reaches every barrier, as uniformity analysis can prove.
-fn ballot_scan(on: bool, value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
+// subgroupAdd and the other reductions: every lane gets the total.
+fn ballot_reduce(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
-    var x = select(identity, ballot_combine(op, identity, value), on);
-    for (var d = 1u; d < ballot_subgroup_size; d = (d << 1u)) {
-        let half = ballot_half;
-        ballot_half = (ballot_exchange_size - half);
-        ballot_values[(half + ballot_index)] = x;
-        workgroupBarrier();
-        if ((ballot_lane >= d) && (ballot_lane < ballot_count)) {
-            x = ballot_combine(op, ballot_values[(((half + ballot_base) + ballot_lane) - d)], x);
-        }
+    let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
+    let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
+    let first = (ballot_lane & ~(g - 1u));
+    ballot_put(select(identity, ballot_combine(op, identity, value), on), words);
+    var at = (ballot_values_sync() + ballot_base);
+    var total = identity;
+    for (var k = 0u; k < g; k++) {
+        let w = ballot_get(((at + first) + k), words);
+        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
     }
-    let half = ballot_half;
-    ballot_half = (ballot_exchange_size - half);
-    ballot_values[(half + ballot_index)] = x;
-    workgroupBarrier();
-    // The lane to read: past the subgroup (no lane) for the exclusive scan's
-    // lane 0 and for invocations of no subgroup (a library's guard).
-    let src = select((ballot_lane - 1u), (ballot_count - 1u), (kind == 0u));
-    var result = identity;
-    if (src < ballot_count) {
-        result = ballot_values[((half + ballot_base) + src)];
+    if (g == ballot_subgroup_size) {
+        return total;
     }
-    return select(result, x, (kind == 1u));
+    ballot_put(total, words);
+    at = (ballot_values_sync() + ballot_base);
+    var r = identity;
+    for (var j = 0u; j < ballot_subgroup_size; j += g) {
+        let w = ballot_get((at + j), words);
+        r = ballot_combine(op, r, select(w, identity, (ragged && (j >= ballot_count))));
+    }
+    return r;
+}
+
+// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this
+// one.
+fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
+    let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
+    let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
+    let first = (ballot_lane & ~(g - 1u));
+    ballot_put(select(identity, ballot_combine(op, identity, value), on), words);
+    var at = (ballot_values_sync() + ballot_base);
+    var total = identity;
+    var own = identity;
+    for (var k = 0u; k < g; k++) {
+        let w = ballot_get(((at + first) + k), words);
+        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
+        own = select(own, total, ((first + k) == ballot_lane));
+    }
+    if (g == ballot_subgroup_size) {
+        return own;
+    }
+    ballot_put(total, words);
+    at = (ballot_values_sync() + ballot_base);
+    var r = identity;
+    for (var j = 0u; j < ballot_subgroup_size; j += g) {
+        let w = ballot_get((at + j), words);
+        r = select(r, ballot_combine(op, r, w), (j < first));
+    }
+    return ballot_combine(op, r, own);
+}
+
+// subgroupExclusiveAdd and the other exclusive scans: lanes below this one;
+// the identity in lane 0.
+fn ballot_exclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
+    let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
+    let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
+    let first = (ballot_lane & ~(g - 1u));
+    ballot_put(select(identity, ballot_combine(op, identity, value), on), words);
+    var at = (ballot_values_sync() + ballot_base);
+    var total = identity;
+    var own = identity;
+    for (var k = 0u; k < g; k++) {
+        let w = ballot_get(((at + first) + k), words);
+        own = select(own, total, ((first + k) == ballot_lane));
+        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
+    }
+    if (g == ballot_subgroup_size) {
+        return own;
+    }
+    ballot_put(total, words);
+    at = (ballot_values_sync() + ballot_base);
+    var r = identity;
+    for (var j = 0u; j < ballot_subgroup_size; j += g) {
+        let w = ballot_get((at + j), words);
+        r = select(r, ballot_combine(op, r, w), (j < first));
+    }
+    return ballot_combine(op, r, own);
 }
 
 // The public functions, under the GLSL names of what they replace.
@@ -555,19 +639,19 @@ fn subgroupElect(on: bool) -> bool {
 }
 
 fn subgroupBroadcast(on: bool, value: u32, id: u32) -> u32 {
-    return select(ballot_broadcast(on, vec4<u32>(value, 0u, 0u, 0u), id).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_broadcast(on, vec4<u32>(value, 0u, 0u, 0u), id, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupBroadcastVec4(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
-    return select(ballot_broadcast(on, value, id), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_broadcast(on, value, id, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupBroadcastFirst(on: bool, value: u32) -> u32 {
-    return select(ballot_broadcast_first(on, vec4<u32>(value, 0u, 0u, 0u)).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_broadcast_first(on, vec4<u32>(value, 0u, 0u, 0u), 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupBroadcastFirstVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
-    return select(ballot_broadcast_first(on, value), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_broadcast_first(on, value, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupAll(on: bool, predicate: bool) -> bool {
@@ -579,365 +663,365 @@ fn subgroupAny(on: bool, predicate: bool) -> bool {
 }
 
 fn subgroupAllEqual(on: bool, value: u32) -> bool {
-    return select(ballot_all_equal(on, vec4<u32>((value), 0u, 0u, 0u), false), false, ballot_overflow);
+    return select(ballot_all_equal(on, vec4<u32>((value), 0u, 0u, 0u), false, 1u), false, ballot_overflow);
 }
 
 fn subgroupAllEqualI32(on: bool, value: i32) -> bool {
-    return select(ballot_all_equal(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), false), false, ballot_overflow);
+    return select(ballot_all_equal(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), false, 1u), false, ballot_overflow);
 }
 
 fn subgroupAllEqualF32(on: bool, value: f32) -> bool {
-    return select(ballot_all_equal(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), true), false, ballot_overflow);
+    return select(ballot_all_equal(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), true, 1u), false, ballot_overflow);
 }
 
 fn subgroupAllEqualBool(on: bool, value: bool) -> bool {
-    return select(ballot_all_equal(on, vec4<u32>(u32(value), 0u, 0u, 0u), false), false, ballot_overflow);
+    return select(ballot_all_equal(on, vec4<u32>(u32(value), 0u, 0u, 0u), false, 1u), false, ballot_overflow);
 }
 
 fn subgroupAllEqualVec4(on: bool, value: vec4<u32>) -> bool {
-    return select(ballot_all_equal(on, value, false), false, ballot_overflow);
+    return select(ballot_all_equal(on, value, false, 4u), false, ballot_overflow);
 }
 
 fn subgroupAdd(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 0u, 0u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_reduce(on, vec4<u32>((value), 0u, 0u, 0u), 0u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupAddI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 0u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 0u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupAddF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 0u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupMul(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 0u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_reduce(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupMulI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupMulF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 0u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupMinI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupMin(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 5u, 0u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_reduce(on, vec4<u32>((value), 0u, 0u, 0u), 5u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupMinF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 0u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupMaxI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupMax(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 8u, 0u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_reduce(on, vec4<u32>((value), 0u, 0u, 0u), 8u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupMaxF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 0u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupAnd(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 10u, 0u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_reduce(on, vec4<u32>((value), 0u, 0u, 0u), 10u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupAndI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupOr(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 11u, 0u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_reduce(on, vec4<u32>((value), 0u, 0u, 0u), 11u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupOrI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupXor(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 12u, 0u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_reduce(on, vec4<u32>((value), 0u, 0u, 0u), 12u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupXorI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 0u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_reduce(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveAdd(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 0u, 1u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_inclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 0u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupInclusiveAddI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 0u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 0u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveAddF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveMul(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 1u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_inclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupInclusiveMulI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveMulF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveMinI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveMin(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 5u, 1u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_inclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 5u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupInclusiveMinF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveMaxI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveMax(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 8u, 1u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_inclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 8u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupInclusiveMaxF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveAnd(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 10u, 1u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_inclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 10u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupInclusiveAndI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveOr(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 11u, 1u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_inclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 11u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupInclusiveOrI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupInclusiveXor(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 12u, 1u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_inclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 12u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupInclusiveXorI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_inclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveAdd(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 0u, 2u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_exclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 0u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupExclusiveAddI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 0u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 0u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveAddF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveMul(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 2u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_exclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupExclusiveMulI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveMulF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveMinI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveMin(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 5u, 2u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_exclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 5u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupExclusiveMinF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveMaxI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveMax(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 8u, 2u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_exclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 8u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupExclusiveMaxF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveAnd(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 10u, 2u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_exclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 10u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupExclusiveAndI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveOr(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 11u, 2u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_exclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 11u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupExclusiveOrI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupExclusiveXor(on: bool, value: u32) -> u32 {
-    return select(ballot_scan(on, vec4<u32>((value), 0u, 0u, 0u), 12u, 2u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_exclusive_scan(on, vec4<u32>((value), 0u, 0u, 0u), 12u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupExclusiveXorI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_exclusive_scan(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffle(on: bool, value: u32, id: u32) -> u32 {
-    return select(ballot_broadcast(on, vec4<u32>((value), 0u, 0u, 0u), id).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_broadcast(on, vec4<u32>((value), 0u, 0u, 0u), id, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupShuffleI32(on: bool, value: i32, id: u32) -> i32 {
-    return select(bitcast<i32>(ballot_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), id).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), id, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleF32(on: bool, value: f32, id: u32) -> f32 {
-    return select(bitcast<f32>(ballot_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), id).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), id, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleVec4(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
-    return select(ballot_broadcast(on, value, id), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_broadcast(on, value, id, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleXor(on: bool, value: u32, mask: u32) -> u32 {
-    return select(ballot_shuffle_xor(on, vec4<u32>((value), 0u, 0u, 0u), mask).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_shuffle_xor(on, vec4<u32>((value), 0u, 0u, 0u), mask, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupShuffleXorI32(on: bool, value: i32, mask: u32) -> i32 {
-    return select(bitcast<i32>(ballot_shuffle_xor(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), mask).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_shuffle_xor(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), mask, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleXorF32(on: bool, value: f32, mask: u32) -> f32 {
-    return select(bitcast<f32>(ballot_shuffle_xor(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), mask).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_shuffle_xor(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), mask, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleXorVec4(on: bool, value: vec4<u32>, mask: u32) -> vec4<u32> {
-    return select(ballot_shuffle_xor(on, value, mask), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_shuffle_xor(on, value, mask, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleUp(on: bool, value: u32, delta: u32) -> u32 {
-    return select(ballot_shuffle_up(on, vec4<u32>((value), 0u, 0u, 0u), delta).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_shuffle_up(on, vec4<u32>((value), 0u, 0u, 0u), delta, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupShuffleUpI32(on: bool, value: i32, delta: u32) -> i32 {
-    return select(bitcast<i32>(ballot_shuffle_up(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_shuffle_up(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleUpF32(on: bool, value: f32, delta: u32) -> f32 {
-    return select(bitcast<f32>(ballot_shuffle_up(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_shuffle_up(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleUpVec4(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
-    return select(ballot_shuffle_up(on, value, delta), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_shuffle_up(on, value, delta, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleDown(on: bool, value: u32, delta: u32) -> u32 {
-    return select(ballot_shuffle_down(on, vec4<u32>((value), 0u, 0u, 0u), delta).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_shuffle_down(on, vec4<u32>((value), 0u, 0u, 0u), delta, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupShuffleDownI32(on: bool, value: i32, delta: u32) -> i32 {
-    return select(bitcast<i32>(ballot_shuffle_down(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_shuffle_down(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleDownF32(on: bool, value: f32, delta: u32) -> f32 {
-    return select(bitcast<f32>(ballot_shuffle_down(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_shuffle_down(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), delta, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupShuffleDownVec4(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
-    return select(ballot_shuffle_down(on, value, delta), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_shuffle_down(on, value, delta, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadBroadcast(on: bool, value: u32, index: u32) -> u32 {
-    return select(ballot_quad_broadcast(on, vec4<u32>((value), 0u, 0u, 0u), index).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_quad_broadcast(on, vec4<u32>((value), 0u, 0u, 0u), index, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupQuadBroadcastI32(on: bool, value: i32, index: u32) -> i32 {
-    return select(bitcast<i32>(ballot_quad_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), index).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_quad_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), index, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadBroadcastF32(on: bool, value: f32, index: u32) -> f32 {
-    return select(bitcast<f32>(ballot_quad_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), index).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_quad_broadcast(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), index, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadBroadcastVec4(on: bool, value: vec4<u32>, index: u32) -> vec4<u32> {
-    return select(ballot_quad_broadcast(on, value, index), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_quad_broadcast(on, value, index, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadSwapHorizontal(on: bool, value: u32) -> u32 {
-    return select(ballot_quad_swap(on, vec4<u32>((value), 0u, 0u, 0u), 1u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_quad_swap(on, vec4<u32>((value), 0u, 0u, 0u), 1u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupQuadSwapHorizontalI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadSwapHorizontalF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 1u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadSwapHorizontalVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
-    return select(ballot_quad_swap(on, value, 1u), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_quad_swap(on, value, 1u, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadSwapVertical(on: bool, value: u32) -> u32 {
-    return select(ballot_quad_swap(on, vec4<u32>((value), 0u, 0u, 0u), 2u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_quad_swap(on, vec4<u32>((value), 0u, 0u, 0u), 2u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupQuadSwapVerticalI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadSwapVerticalF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 2u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadSwapVerticalVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
-    return select(ballot_quad_swap(on, value, 2u), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_quad_swap(on, value, 2u, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadSwapDiagonal(on: bool, value: u32) -> u32 {
-    return select(ballot_quad_swap(on, vec4<u32>((value), 0u, 0u, 0u), 3u).x, 0xffffffffu, ballot_overflow);
+    return select(ballot_quad_swap(on, vec4<u32>((value), 0u, 0u, 0u), 3u, 1u).x, 0xffffffffu, ballot_overflow);
 }
 
 fn subgroupQuadSwapDiagonalI32(on: bool, value: i32) -> i32 {
-    return select(bitcast<i32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
+    return select(bitcast<i32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 1u).x), bitcast<i32>(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadSwapDiagonalF32(on: bool, value: f32) -> f32 {
-    return select(bitcast<f32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
+    return select(bitcast<f32>(ballot_quad_swap(on, vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 3u, 1u).x), ballot_f32_bits(0xffffffffu), ballot_overflow);
 }
 
 fn subgroupQuadSwapDiagonalVec4(on: bool, value: vec4<u32>) -> vec4<u32> {
-    return select(ballot_quad_swap(on, value, 3u), vec4<u32>(0xffffffffu), ballot_overflow);
+    return select(ballot_quad_swap(on, value, 3u, 4u), vec4<u32>(0xffffffffu), ballot_overflow);
 }

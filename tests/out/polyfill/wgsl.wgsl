@@ -227,16 +227,25 @@ fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
     }
 }
 
-// The scans WGSL lacks (Min, Max, And, Or, Xor) of op (numbered as in
-// ballot_identity): kind 1 scans inclusively (lanes at or below this one), 2
-// exclusively (lanes below), 0 reduces. Every active lane walks the same
-// ballot of the active lanes, lowest first, and shuffles each one's value,
-// so that every shuffle reads an active lane and every active lane takes
-// part in it; each lane combines those it covers, from the identity in
-// ascending lane order, as the simulator does.
-fn ballot_scan(value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
-    var result = ballot_identity(op);
+// subgroupInclusiveMin and the like: lanes at or below this one.
+fn ballot_inclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
     var lanes = subgroupBallot(true);
+    let counts = countOneBits(lanes);
+    let n = ((counts.x + counts.y) + (counts.z + counts.w));
+    // The bits of lanes 0..n, word by word.
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
+    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    if (all((lanes == prefix))) {
+        var x = ballot_combine(op, identity, value);
+        for (var d = 1u; d < n; d = (d << 1u)) {
+            let y = subgroupShuffle(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)));
+            x = select(x, ballot_combine(op, y, x), (ballot_lane >= d));
+        }
+        return x;
+    }
+    var result = identity;
     loop {
         if (all((lanes == vec4<u32>(0u)))) {
             break;
@@ -249,7 +258,48 @@ fn ballot_scan(value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
         src = select(src, t.x, (lanes.x != 0u));
         lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
         let v = subgroupShuffle(value, src);
-        if ((kind == 0u) || (src < ballot_lane) || ((src == ballot_lane) && (kind == 1u))) {
+        if (src <= ballot_lane) {
+            result = ballot_combine(op, result, v);
+        }
+    }
+    return result;
+}
+
+// subgroupExclusiveMin and the like: lanes below this one; the identity in
+// lane 0.
+fn ballot_exclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
+    var lanes = subgroupBallot(true);
+    let counts = countOneBits(lanes);
+    let n = ((counts.x + counts.y) + (counts.z + counts.w));
+    // The bits of lanes 0..n, word by word.
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
+    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    if (all((lanes == prefix))) {
+        var x = ballot_combine(op, identity, value);
+        for (var d = 1u; d < n; d = (d << 1u)) {
+            let y = subgroupShuffle(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)));
+            x = select(x, ballot_combine(op, y, x), (ballot_lane >= d));
+        }
+        // The inclusive value of the lane below; the identity in lane 0.
+        let below = subgroupShuffle(x, select(ballot_lane, (ballot_lane - 1u), (ballot_lane >= 1u)));
+        return select(identity, below, (ballot_lane >= 1u));
+    }
+    var result = identity;
+    loop {
+        if (all((lanes == vec4<u32>(0u)))) {
+            break;
+        }
+        // The lowest lane left, and its bit cleared.
+        let t = firstTrailingBit(lanes);
+        var src = (96u + t.w);
+        src = select(src, (64u + t.z), (lanes.z != 0u));
+        src = select(src, (32u + t.y), (lanes.y != 0u));
+        src = select(src, t.x, (lanes.x != 0u));
+        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
+        let v = subgroupShuffle(value, src);
+        if (src < ballot_lane) {
             result = ballot_combine(op, result, v);
         }
     }
@@ -331,97 +381,97 @@ fn subgroupAllEqualVec4(value: vec4<u32>) -> bool {
 }
 
 fn subgroupInclusiveMinI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 1u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u).x);
 }
 
 fn subgroupInclusiveMin(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 5u, 1u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 5u).x;
 }
 
 fn subgroupInclusiveMinF32(value: f32) -> f32 {
-    return bitcast<f32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 1u).x);
+    return bitcast<f32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u).x);
 }
 
 fn subgroupInclusiveMaxI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 1u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u).x);
 }
 
 fn subgroupInclusiveMax(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 8u, 1u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 8u).x;
 }
 
 fn subgroupInclusiveMaxF32(value: f32) -> f32 {
-    return bitcast<f32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 1u).x);
+    return bitcast<f32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u).x);
 }
 
 fn subgroupInclusiveAnd(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 10u, 1u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 10u).x;
 }
 
 fn subgroupInclusiveAndI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 1u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u).x);
 }
 
 fn subgroupInclusiveOr(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 11u, 1u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 11u).x;
 }
 
 fn subgroupInclusiveOrI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 1u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u).x);
 }
 
 fn subgroupInclusiveXor(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 12u, 1u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 12u).x;
 }
 
 fn subgroupInclusiveXorI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 1u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u).x);
 }
 
 fn subgroupExclusiveMinI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 2u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u).x);
 }
 
 fn subgroupExclusiveMin(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 5u, 2u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 5u).x;
 }
 
 fn subgroupExclusiveMinF32(value: f32) -> f32 {
-    return bitcast<f32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 2u).x);
+    return bitcast<f32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u).x);
 }
 
 fn subgroupExclusiveMaxI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 2u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u).x);
 }
 
 fn subgroupExclusiveMax(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 8u, 2u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 8u).x;
 }
 
 fn subgroupExclusiveMaxF32(value: f32) -> f32 {
-    return bitcast<f32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 2u).x);
+    return bitcast<f32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u).x);
 }
 
 fn subgroupExclusiveAnd(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 10u, 2u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 10u).x;
 }
 
 fn subgroupExclusiveAndI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 2u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u).x);
 }
 
 fn subgroupExclusiveOr(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 11u, 2u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 11u).x;
 }
 
 fn subgroupExclusiveOrI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 2u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u).x);
 }
 
 fn subgroupExclusiveXor(value: u32) -> u32 {
-    return ballot_scan(vec4<u32>((value), 0u, 0u, 0u), 12u, 2u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 12u).x;
 }
 
 fn subgroupExclusiveXorI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 2u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u).x);
 }

@@ -258,13 +258,60 @@ fn ballot_gather(at: u32) -> vec4<u32> {
     return ((m >> vec4<u32>(ballot_shift)) & ballot_count_bits);
 }
 
-// Exchange memory of broadcasts, in two halves: one value per invocation,
-// as bits. A broadcast writes one half before its exchange's barrier; the
-// next writes the other, so no write overtakes a read.
-var<workgroup> ballot_values: array<vec4<u32>, (2u * ballot_exchange_size)>;
+// Exchange memory of values, in two halves: one value per invocation, as up
+// to four words, each word in a plane of its own (2 * ballot_exchange_size
+// words a plane), so that a value moves only the words it uses (`words`, a
+// constant of the call): one for a scalar, four for a mask. An exchange of
+// values writes one half before its barrier; the next writes the other, so
+// no write overtakes a read.
+var<workgroup> ballot_values: array<u32, (8u * ballot_exchange_size)>;
 // Beside each value, whether its invocation was active: Broadcast reads one
 // lane's, without the contention of every lane setting a bit in one word.
 var<workgroup> ballot_present: array<u32, (2u * ballot_exchange_size)>;
+
+// Writes the first `words` words of this invocation's value into the half the
+// next exchange publishes.
+fn ballot_put(value: vec4<u32>, words: u32) {
+    let s = (ballot_half + ballot_index);
+    let plane = (2u * ballot_exchange_size);
+    ballot_values[s] = value.x;
+    if (words > 1u) {
+        ballot_values[(s + plane)] = value.y;
+    }
+    if (words > 2u) {
+        ballot_values[(s + (2u * plane))] = value.z;
+    }
+    if (words > 3u) {
+        ballot_values[(s + (3u * plane))] = value.w;
+    }
+}
+
+// The value in slot s, its words past the first `words` zero.
+fn ballot_get(s: u32, words: u32) -> vec4<u32> {
+    let plane = (2u * ballot_exchange_size);
+    var v = vec4<u32>(ballot_values[s], 0u, 0u, 0u);
+    if (words > 1u) {
+        v.y = ballot_values[(s + plane)];
+    }
+    if (words > 2u) {
+        v.z = ballot_values[(s + (2u * plane))];
+    }
+    if (words > 3u) {
+        v.w = ballot_values[(s + (3u * plane))];
+    }
+    return v;
+}
+
+// An exchange of values alone: waits for the workgroup's, and returns the
+// half they went to. It takes the next half of the values, and leaves the
+// flag buffers to the next exchange that sets bits. It holds a barrier: every
+// invocation of the workgroup calls it, in uniform control flow.
+fn ballot_values_sync() -> u32 {
+    let half = ballot_half;
+    ballot_half = (ballot_exchange_size - half);
+    workgroupBarrier();
+    return half;
+}
 
 // The lowest lane set in a ballot of this virtual subgroup, or the subgroup
 // size when none is.
@@ -286,38 +333,30 @@ fn ballot_elect(on: bool) -> bool {
     return (ballot_lowest_flag(ballot_gather(ballot_share(on))) == ballot_lane);
 }
 
-// subgroupBroadcastFirst(value): the value of the lowest active lane. The
-// value goes to the half of the values that ballot_share's barrier publishes.
-fn ballot_broadcast_first(on: bool, value: vec4<u32>) -> vec4<u32> {
+// subgroupBroadcastFirst(value): the value of the lowest active lane, of which
+// the first `words` words move. The value goes to the half of the values that
+// ballot_share's barrier publishes; the read stays within the subgroup's
+// slots.
+fn ballot_broadcast_first(on: bool, value: vec4<u32>, words: u32) -> vec4<u32> {
     let half = ballot_half;
-    ballot_values[(half + ballot_index)] = value;
+    ballot_put(value, words);
     let lowest = ballot_lowest_flag(ballot_gather(ballot_share(on)));
-    var result = value;
-    if (lowest < ballot_count) {
-        result = ballot_values[((half + ballot_base) + lowest)];
-    }
-    return result;
+    let got = ballot_get(((half + ballot_base) + min(lowest, (ballot_subgroup_size - 1u))), words);
+    return select(value, got, (lowest < ballot_count));
 }
 
-// subgroupBroadcast(value, id): the value of lane id. An inactive or missing
-// lane has none to give, so the invocation keeps its own, where the spec
-// leaves the result undefined.
-fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
-    // An exchange of values alone: it takes the next half of the values, and
-    // leaves the flag buffers to the next exchange that sets bits.
-    let half = ballot_half;
-    ballot_half = (ballot_exchange_size - half);
-    ballot_values[(half + ballot_index)] = value;
-    ballot_present[(half + ballot_index)] = select(0u, 1u, on);
-    workgroupBarrier();
-    var result = value;
-    if (id < ballot_count) {
-        let slot = ((half + ballot_base) + id);
-        if (ballot_present[slot] != 0u) {
-            result = ballot_values[slot];
-        }
-    }
-    return result;
+// subgroupBroadcast(value, id): the value of lane id, of which the first
+// `words` words move. An inactive or missing lane has none to give, so the
+// invocation keeps its own, where the spec leaves the result undefined. Both
+// reads stay within the subgroup's slots, whatever id is, and neither waits
+// for the other.
+fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32, words: u32) -> vec4<u32> {
+    ballot_present[(ballot_half + ballot_index)] = select(0u, 1u, on);
+    ballot_put(value, words);
+    let slot = ((ballot_values_sync() + ballot_base) + min(id, (ballot_subgroup_size - 1u)));
+    let present = ballot_present[slot];
+    let got = ballot_get(slot, words);
+    return select(value, got, ((id < ballot_count) && (present != 0u)));
 }
 
 // `every_op` if-converted: every invocation runs every statement, and
@@ -339,7 +378,7 @@ fn every_op_masked(ballot_active_in: bool, v: vec4<u32>, i: u32, x: f32) -> u32 
         if ballot_active { acc = (acc + 1u); }
     }
     ballot_active = ballot_outer1;
-    let ballot_t2 = ballot_broadcast_first(ballot_active, v);
+    let ballot_t2 = ballot_broadcast_first(ballot_active, v, 4u);
     let ballot_outer3 = ballot_active;
     let ballot_taken3 = ballot_inverse_ballot(ballot_t2);
     ballot_active = (ballot_outer3 && ballot_taken3);
@@ -358,7 +397,7 @@ fn every_op_masked(ballot_active_in: bool, v: vec4<u32>, i: u32, x: f32) -> u32 
         if ballot_active { acc = (acc + 100u); }
     }
     ballot_active = ballot_outer5;
-    let ballot_t6 = bitcast<f32>(ballot_broadcast(ballot_active, vec4<u32>(bitcast<u32>(x), 0u, 0u, 0u), 0u).x);
+    let ballot_t6 = bitcast<f32>(ballot_broadcast(ballot_active, vec4<u32>(bitcast<u32>(x), 0u, 0u, 0u), 0u, 1u).x);
     if ballot_active { first = ballot_f32_to_u32(ballot_t6); }
     if ballot_active { ballot_ret_val = (((acc + first) + ballot_find_lsb(vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu))) + ballot_find_msb(vec4<u32>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu))); }
     ballot_ret = (ballot_ret || ballot_active);

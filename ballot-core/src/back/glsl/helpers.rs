@@ -73,7 +73,9 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
         QuadSwap => QUAD_SWAP,
         Identity => IDENTITY,
         Combine => COMBINE,
-        Scan => SCAN,
+        Reduce => REDUCE,
+        InclusiveScan => INCLUSIVE_SCAN,
+        ExclusiveScan => EXCLUSIVE_SCAN,
         WorkgroupAny => ANY_ACTIVE,
         F32Bits => return None,
     })
@@ -475,9 +477,42 @@ uvec4 ballot_gather(uint at) {
 ";
 
 const VALUES: &str = "\
-// Exchange memory of broadcasts, in the flags' two halves: one value per
-// invocation, as bits.
-shared uvec4 ballot_slots[2u * ballot_exchange_size];
+// Exchange memory of values: one per invocation, as up to four words, each
+// word in a plane of its own of the flags' two halves (ballot_slot_stride
+// words a plane). A value moves only the words it uses (`words`, a constant
+// of the call): one for a scalar, four for a mask.
+shared uint ballot_slots[4u * ballot_slot_stride];
+
+// Writes the first `words` words of this invocation's value into the half the
+// next exchange publishes.
+void ballot_put(uvec4 v, uint words) {
+    uint s = ballot_half + ballot_index;
+    ballot_slots[s] = v.x;
+    if (words > 1u) {
+        ballot_slots[s + ballot_slot_stride] = v.y;
+    }
+    if (words > 2u) {
+        ballot_slots[s + 2u * ballot_slot_stride] = v.z;
+    }
+    if (words > 3u) {
+        ballot_slots[s + 3u * ballot_slot_stride] = v.w;
+    }
+}
+
+// The value in slot s, its words past the first `words` zero.
+uvec4 ballot_get(uint s, uint words) {
+    uvec4 v = uvec4(ballot_slots[s], 0u, 0u, 0u);
+    if (words > 1u) {
+        v.y = ballot_slots[s + ballot_slot_stride];
+    }
+    if (words > 2u) {
+        v.z = ballot_slots[s + 2u * ballot_slot_stride];
+    }
+    if (words > 3u) {
+        v.w = ballot_slots[s + 3u * ballot_slot_stride];
+    }
+    return v;
+}
 ";
 
 const LOWEST_FLAG: &str = "\
@@ -513,34 +548,30 @@ bool ballot_elect(bool act) {
 ";
 
 const BROADCAST_FIRST: &str = "\
-// Values travel as uvec4 bits; callers encode and decode them. The value goes
-// to the half that ballot_share then publishes the flag to.
-uvec4 ballot_broadcast_first(bool act, uvec4 v) {
-    ballot_slots[ballot_half + ballot_index] = v;
+// Values travel as uvec4 bits, of which the first `words` are moved; callers
+// encode and decode them. The value goes to the half that ballot_share then
+// publishes the flag to. The read stays within the subgroup's slots, and is
+// not waited for before the lowest lane is known.
+uvec4 ballot_broadcast_first(bool act, uvec4 v, uint words) {
+    ballot_put(v, words);
     uint at = ballot_share(act);
     uint first = ballot_lowest_flag(ballot_gather(at));
-    uvec4 r = v;
-    if (first < ballot_count) {
-        r = ballot_slots[at + ballot_base + first];
-    }
-    return r;
+    uvec4 r = ballot_get(at + ballot_base + min(first, ballot_subgroup_size - 1u), words);
+    return first < ballot_count ? r : v;
 }
 ";
 
 const BROADCAST: &str = "\
 // Lane id's value; the caller's own value when that lane is inactive or at or
-// above the size (undefined).
-uvec4 ballot_broadcast(bool act, uvec4 v, uint id) {
-    ballot_slots[ballot_half + ballot_index] = v;
+// above the size (undefined). Both reads stay within the subgroup's slots,
+// whatever id is, and neither waits for the other.
+uvec4 ballot_broadcast(bool act, uvec4 v, uint id, uint words) {
+    ballot_put(v, words);
     uint at = ballot_share(act);
-    uvec4 r = v;
-    if (id < ballot_count) {
-        uint slot = at + ballot_base + id;
-        if (ballot_flags[slot >> 2u][slot & 3u] != 0u) {
-            r = ballot_slots[slot];
-        }
-    }
-    return r;
+    uint slot = at + ballot_base + min(id, ballot_subgroup_size - 1u);
+    uint flag = ballot_flags[slot >> 2u][slot & 3u];
+    uvec4 r = ballot_get(slot, words);
+    return ((id < ballot_count) && (flag != 0u)) ? r : v;
 }
 ";
 
@@ -563,8 +594,8 @@ const ALL_EQUAL: &str = "\
 // Whether every active lane holds the lowest active lane's value, compared as
 // float (ordered: -0.0 equals 0.0, a NaN nothing) where is_float, otherwise
 // bit for bit. Both exchanges run in every invocation.
-bool ballot_all_equal(bool act, uvec4 v, bool is_float) {
-    uvec4 first = ballot_broadcast_first(act, v);
+bool ballot_all_equal(bool act, uvec4 v, bool is_float, uint words) {
+    uvec4 first = ballot_broadcast_first(act, v, words);
     bool same = is_float ? (uintBitsToFloat(v) == uintBitsToFloat(first)) : (v == first);
     return ballot_all(act, same);
 }
@@ -574,37 +605,37 @@ bool ballot_all_equal(bool act, uvec4 v, bool is_float) {
 // value where that lane is inactive, missing or out of range (undefined).
 
 const SHUFFLE_XOR: &str = "\
-uvec4 ballot_shuffle_xor(bool act, uvec4 v, uint mask) {
-    return ballot_broadcast(act, v, ballot_lane ^ mask);
+uvec4 ballot_shuffle_xor(bool act, uvec4 v, uint mask, uint words) {
+    return ballot_broadcast(act, v, ballot_lane ^ mask, words);
 }
 ";
 
 const SHUFFLE_UP: &str = "\
 // Lane own - delta; none below lane 0.
-uvec4 ballot_shuffle_up(bool act, uvec4 v, uint delta) {
-    return ballot_broadcast(act, v, delta <= ballot_lane ? ballot_lane - delta : 0xFFFFFFFFu);
+uvec4 ballot_shuffle_up(bool act, uvec4 v, uint delta, uint words) {
+    return ballot_broadcast(act, v, delta <= ballot_lane ? ballot_lane - delta : 0xFFFFFFFFu, words);
 }
 ";
 
 const SHUFFLE_DOWN: &str = "\
 // Lane own + delta; none for a delta of the size or more, which could wrap.
-uvec4 ballot_shuffle_down(bool act, uvec4 v, uint delta) {
-    return ballot_broadcast(act, v, delta < ballot_subgroup_size ? ballot_lane + delta : 0xFFFFFFFFu);
+uvec4 ballot_shuffle_down(bool act, uvec4 v, uint delta, uint words) {
+    return ballot_broadcast(act, v, delta < ballot_subgroup_size ? ballot_lane + delta : 0xFFFFFFFFu, words);
 }
 ";
 
 const QUAD_BROADCAST: &str = "\
 // Lane index of this lane's quad (lanes 4k..4k + 3); none for an index of 4
 // or more.
-uvec4 ballot_quad_broadcast(bool act, uvec4 v, uint index) {
-    return ballot_broadcast(act, v, index < 4u ? (ballot_lane & ~3u) + index : 0xFFFFFFFFu);
+uvec4 ballot_quad_broadcast(bool act, uvec4 v, uint index, uint words) {
+    return ballot_broadcast(act, v, index < 4u ? (ballot_lane & ~3u) + index : 0xFFFFFFFFu, words);
 }
 ";
 
 const QUAD_SWAP: &str = "\
 // Lane own ^ k: k = 1, 2, 3 for the horizontal, vertical and diagonal swaps.
-uvec4 ballot_quad_swap(bool act, uvec4 v, uint k) {
-    return ballot_broadcast(act, v, ballot_lane ^ k);
+uvec4 ballot_quad_swap(bool act, uvec4 v, uint k, uint words) {
+    return ballot_broadcast(act, v, ballot_lane ^ k, words);
 }
 ";
 
@@ -653,40 +684,106 @@ uvec4 ballot_combine(uint op, uvec4 a, uvec4 b) {
 }
 ";
 
-const SCAN: &str = "\
 // The arithmetic collectives of op (numbered as in ballot_identity) over the
-// active lanes: kind 0 reduces, 1 scans inclusively (lanes at or below this
-// one), 2 exclusively (lanes below). Inactive lanes count as the identity.
-// Each lane's value is first combined with the identity, as the simulator's
-// fold starts from it (for FAdd, -0.0 becomes 0.0). The inclusive scan takes
-// log2(size) exchanges (Hillis-Steele): at step d, each lane combines the
-// value of lane - d, from the half written before that step's barrier, with
-// its own; the lower lanes' values stay on the left. float results are
-// rounded in that tree's order, which may differ from the simulator's. One
-// more exchange gives the reduction (the inclusive value of the subgroup's
-// last lane) and the exclusive scan (that of the lane below; the identity in
-// lane 0). The loop's bound is a constant: every invocation reaches every
-// barrier.
-uvec4 ballot_scan(bool act, uvec4 v, uint op, uint kind) {
+// active lanes, one helper for each kind, in two exchanges whatever the size.
+// Inactive lanes count as the identity, and so do lanes a ragged subgroup
+// lacks (no invocation writes their slots). Each lane's value is first
+// combined with the identity, as the simulator's fold starts from it (for
+// FAdd, -0.0 becomes 0.0). The subgroup is cut into groups of g lanes, g about
+// the square root of the size (every lane, up to 4): after the first
+// exchange each lane combines its group's values in lane order (and keeps the
+// prefix up to its own lane); after the second, the totals of the groups,
+// read from each group's first lane. Lower lanes' values stay on the left:
+// float results are rounded in that order, which may differ from the
+// simulator's. Every read stays within the subgroup's slots. The branches and
+// loop bounds are constants: every invocation reaches every barrier.
+
+const REDUCE: &str = "\
+// subgroupAdd and the other reductions: every lane gets the total.
+uvec4 ballot_reduce(bool act, uvec4 v, uint op, uint words) {
     uvec4 identity = ballot_identity(op);
-    uvec4 x = act ? ballot_combine(op, identity, v) : identity;
-    for (uint d = 1u; d < ballot_subgroup_size; d = d << 1u) {
-        ballot_slots[ballot_half + ballot_index] = x;
-        uint at = ballot_sync();
-        if (ballot_lane >= d && ballot_lane < ballot_count) {
-            x = ballot_combine(op, ballot_slots[at + ballot_base + ballot_lane - d], x);
-        }
+    uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
+    bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
+    uint first = ballot_lane & ~(g - 1u);
+    ballot_put(act ? ballot_combine(op, identity, v) : identity, words);
+    uint at = ballot_sync() + ballot_base;
+    uvec4 total = identity;
+    for (uint k = 0u; k < g; k = k + 1u) {
+        uvec4 w = ballot_get(at + first + k, words);
+        total = ballot_combine(op, total, (ragged && first + k >= ballot_count) ? identity : w);
     }
-    ballot_slots[ballot_half + ballot_index] = x;
-    uint at = ballot_sync();
-    // The lane to read: past the subgroup (no lane) for the exclusive scan's
-    // lane 0 and for invocations of no subgroup (a library's guard).
-    uint src = kind == 0u ? ballot_count - 1u : ballot_lane - 1u;
-    uvec4 result = identity;
-    if (src < ballot_count) {
-        result = ballot_slots[at + ballot_base + src];
+    if (g == ballot_subgroup_size) {
+        return total;
     }
-    return kind == 1u ? x : result;
+    ballot_put(total, words);
+    at = ballot_sync() + ballot_base;
+    uvec4 r = identity;
+    for (uint j = 0u; j < ballot_subgroup_size; j = j + g) {
+        uvec4 w = ballot_get(at + j, words);
+        r = ballot_combine(op, r, (ragged && j >= ballot_count) ? identity : w);
+    }
+    return r;
+}
+";
+
+const INCLUSIVE_SCAN: &str = "\
+// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this one.
+uvec4 ballot_inclusive_scan(bool act, uvec4 v, uint op, uint words) {
+    uvec4 identity = ballot_identity(op);
+    uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
+    bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
+    uint first = ballot_lane & ~(g - 1u);
+    ballot_put(act ? ballot_combine(op, identity, v) : identity, words);
+    uint at = ballot_sync() + ballot_base;
+    uvec4 total = identity;
+    uvec4 own = identity;
+    for (uint k = 0u; k < g; k = k + 1u) {
+        uvec4 w = ballot_get(at + first + k, words);
+        total = ballot_combine(op, total, (ragged && first + k >= ballot_count) ? identity : w);
+        own = first + k == ballot_lane ? total : own;
+    }
+    if (g == ballot_subgroup_size) {
+        return own;
+    }
+    ballot_put(total, words);
+    at = ballot_sync() + ballot_base;
+    uvec4 r = identity;
+    for (uint j = 0u; j < ballot_subgroup_size; j = j + g) {
+        uvec4 w = ballot_get(at + j, words);
+        r = j < first ? ballot_combine(op, r, w) : r;
+    }
+    return ballot_combine(op, r, own);
+}
+";
+
+const EXCLUSIVE_SCAN: &str = "\
+// subgroupExclusiveAdd and the other exclusive scans: lanes below this one;
+// the identity in lane 0.
+uvec4 ballot_exclusive_scan(bool act, uvec4 v, uint op, uint words) {
+    uvec4 identity = ballot_identity(op);
+    uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
+    bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
+    uint first = ballot_lane & ~(g - 1u);
+    ballot_put(act ? ballot_combine(op, identity, v) : identity, words);
+    uint at = ballot_sync() + ballot_base;
+    uvec4 total = identity;
+    uvec4 own = identity;
+    for (uint k = 0u; k < g; k = k + 1u) {
+        uvec4 w = ballot_get(at + first + k, words);
+        own = first + k == ballot_lane ? total : own;
+        total = ballot_combine(op, total, (ragged && first + k >= ballot_count) ? identity : w);
+    }
+    if (g == ballot_subgroup_size) {
+        return own;
+    }
+    ballot_put(total, words);
+    at = ballot_sync() + ballot_base;
+    uvec4 r = identity;
+    for (uint j = 0u; j < ballot_subgroup_size; j = j + g) {
+        uvec4 w = ballot_get(at + j, words);
+        r = j < first ? ballot_combine(op, r, w) : r;
+    }
+    return ballot_combine(op, r, own);
 }
 ";
 

@@ -110,7 +110,7 @@ fn check_properties(
 }
 
 /// Calls that reach a barrier: the exchanges, the loop vote, kernel calls.
-const BARRIER_CALLS: [&str; 11] = [
+const BARRIER_CALLS: [&str; 13] = [
     "ballot_ballot(",
     "ballot_elect(",
     "ballot_broadcast",
@@ -121,7 +121,9 @@ const BARRIER_CALLS: [&str; 11] = [
     "ballot_all_equal(",
     "ballot_shuffle_",
     "ballot_quad_",
-    "ballot_scan(",
+    "ballot_reduce(",
+    "ballot_inclusive_scan(",
+    "ballot_exclusive_scan(",
 ];
 
 /// Checks the if-conversion on the text: in every `*_masked` function, a
@@ -283,14 +285,16 @@ fn the_rest_of_the_family() {
             "ballot_all(ballot_active, p)",
             "ballot_any(ballot_active, p)",
             // AllEqual compares floats as floats, the rest bit for bit.
-            "ballot_all_equal(ballot_active, uvec4(floatBitsToUint(f), 0u, 0u, 0u), true)",
-            "ballot_all_equal(ballot_active, m, false)",
-            // FMin (6) as an exclusive scan (2); SMax (7) as a reduction (0).
-            "uintBitsToFloat(ballot_scan(ballot_active, uvec4(floatBitsToUint(f), 0u, 0u, 0u), 6u, 2u).x)",
-            "int(ballot_scan(ballot_active, uvec4(uint(i), 0u, 0u, 0u), 7u, 0u).x)",
-            "(ballot_shuffle_xor(ballot_active, uvec4(uint(p), 0u, 0u, 0u), 3u).x != 0u)",
-            "ballot_quad_swap(ballot_active, m, 3u)",
-            "ballot_quad_broadcast(ballot_active, uvec4(x, 0u, 0u, 0u), 2u).x",
+            // The last argument: the words the exchange moves, one for a
+            // scalar, four for a mask.
+            "ballot_all_equal(ballot_active, uvec4(floatBitsToUint(f), 0u, 0u, 0u), true, 1u)",
+            "ballot_all_equal(ballot_active, m, false, 4u)",
+            // FMin (6) as an exclusive scan; SMax (7) as a reduction.
+            "uintBitsToFloat(ballot_exclusive_scan(ballot_active, uvec4(floatBitsToUint(f), 0u, 0u, 0u), 6u, 1u).x)",
+            "int(ballot_reduce(ballot_active, uvec4(uint(i), 0u, 0u, 0u), 7u, 1u).x)",
+            "(ballot_shuffle_xor(ballot_active, uvec4(uint(p), 0u, 0u, 0u), 3u, 1u).x != 0u)",
+            "ballot_quad_swap(ballot_active, m, 3u, 4u)",
+            "ballot_quad_broadcast(ballot_active, uvec4(x, 0u, 0u, 0u), 2u, 1u).x",
         ],
     );
 }

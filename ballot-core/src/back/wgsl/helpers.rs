@@ -77,8 +77,12 @@ var<private> ballot_overflow: bool;
         QuadSwap => QUAD_SWAP,
         Identity => IDENTITY,
         Combine => COMBINE,
-        Scan if emulated => SCAN_EMULATED,
-        Scan => SCAN_NATIVE,
+        Reduce if emulated => REDUCE,
+        InclusiveScan if emulated => INCLUSIVE_SCAN,
+        ExclusiveScan if emulated => EXCLUSIVE_SCAN,
+        InclusiveScan => INCLUSIVE_SCAN_NATIVE,
+        ExclusiveScan => EXCLUSIVE_SCAN_NATIVE,
+        Reduce => return None,
         WorkgroupAny => WORKGROUP_ANY,
         LaneState | IsNan | DivU32 | RemU32 | Magnitude | DivI32 | RemI32 | RemF32 | ShlU32
         | ShlI32 | FirstWord => return None,
@@ -166,13 +170,60 @@ fn ballot_gather(at: u32) -> vec4<u32> {
 ";
 
 const VALUES: &str = "\
-// Exchange memory of broadcasts, in two halves: one value per invocation,
-// as bits. A broadcast writes one half before its exchange's barrier; the
-// next writes the other, so no write overtakes a read.
-var<workgroup> ballot_values: array<vec4<u32>, (2u * ballot_exchange_size)>;
+// Exchange memory of values, in two halves: one value per invocation, as up
+// to four words, each word in a plane of its own (2 * ballot_exchange_size
+// words a plane), so that a value moves only the words it uses (`words`, a
+// constant of the call): one for a scalar, four for a mask. An exchange of
+// values writes one half before its barrier; the next writes the other, so
+// no write overtakes a read.
+var<workgroup> ballot_values: array<u32, (8u * ballot_exchange_size)>;
 // Beside each value, whether its invocation was active: Broadcast reads one
 // lane's, without the contention of every lane setting a bit in one word.
 var<workgroup> ballot_present: array<u32, (2u * ballot_exchange_size)>;
+
+// Writes the first `words` words of this invocation's value into the half the
+// next exchange publishes.
+fn ballot_put(value: vec4<u32>, words: u32) {
+    let s = (ballot_half + ballot_index);
+    let plane = (2u * ballot_exchange_size);
+    ballot_values[s] = value.x;
+    if (words > 1u) {
+        ballot_values[(s + plane)] = value.y;
+    }
+    if (words > 2u) {
+        ballot_values[(s + (2u * plane))] = value.z;
+    }
+    if (words > 3u) {
+        ballot_values[(s + (3u * plane))] = value.w;
+    }
+}
+
+// The value in slot s, its words past the first `words` zero.
+fn ballot_get(s: u32, words: u32) -> vec4<u32> {
+    let plane = (2u * ballot_exchange_size);
+    var v = vec4<u32>(ballot_values[s], 0u, 0u, 0u);
+    if (words > 1u) {
+        v.y = ballot_values[(s + plane)];
+    }
+    if (words > 2u) {
+        v.z = ballot_values[(s + (2u * plane))];
+    }
+    if (words > 3u) {
+        v.w = ballot_values[(s + (3u * plane))];
+    }
+    return v;
+}
+
+// An exchange of values alone: waits for the workgroup's, and returns the
+// half they went to. It takes the next half of the values, and leaves the
+// flag buffers to the next exchange that sets bits. It holds a barrier: every
+// invocation of the workgroup calls it, in uniform control flow.
+fn ballot_values_sync() -> u32 {
+    let half = ballot_half;
+    ballot_half = (ballot_exchange_size - half);
+    workgroupBarrier();
+    return half;
+}
 ";
 
 const LOWEST_FLAG: &str = "\
@@ -404,40 +455,32 @@ fn ballot_ballot(on: bool, predicate: bool) -> vec4<u32> {
 ";
 
 const BROADCAST_FIRST: &str = "\
-// subgroupBroadcastFirst(value): the value of the lowest active lane. The
-// value goes to the half of the values that ballot_share's barrier publishes.
-fn ballot_broadcast_first(on: bool, value: vec4<u32>) -> vec4<u32> {
+// subgroupBroadcastFirst(value): the value of the lowest active lane, of which
+// the first `words` words move. The value goes to the half of the values that
+// ballot_share's barrier publishes; the read stays within the subgroup's
+// slots.
+fn ballot_broadcast_first(on: bool, value: vec4<u32>, words: u32) -> vec4<u32> {
     let half = ballot_half;
-    ballot_values[(half + ballot_index)] = value;
+    ballot_put(value, words);
     let lowest = ballot_lowest_flag(ballot_gather(ballot_share(on)));
-    var result = value;
-    if (lowest < ballot_count) {
-        result = ballot_values[((half + ballot_base) + lowest)];
-    }
-    return result;
+    let got = ballot_get(((half + ballot_base) + min(lowest, (ballot_subgroup_size - 1u))), words);
+    return select(value, got, (lowest < ballot_count));
 }
 ";
 
 const BROADCAST: &str = "\
-// subgroupBroadcast(value, id): the value of lane id. An inactive or missing
-// lane has none to give, so the invocation keeps its own, where the spec
-// leaves the result undefined.
-fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32) -> vec4<u32> {
-    // An exchange of values alone: it takes the next half of the values, and
-    // leaves the flag buffers to the next exchange that sets bits.
-    let half = ballot_half;
-    ballot_half = (ballot_exchange_size - half);
-    ballot_values[(half + ballot_index)] = value;
-    ballot_present[(half + ballot_index)] = select(0u, 1u, on);
-    workgroupBarrier();
-    var result = value;
-    if (id < ballot_count) {
-        let slot = ((half + ballot_base) + id);
-        if (ballot_present[slot] != 0u) {
-            result = ballot_values[slot];
-        }
-    }
-    return result;
+// subgroupBroadcast(value, id): the value of lane id, of which the first
+// `words` words move. An inactive or missing lane has none to give, so the
+// invocation keeps its own, where the spec leaves the result undefined. Both
+// reads stay within the subgroup's slots, whatever id is, and neither waits
+// for the other.
+fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32, words: u32) -> vec4<u32> {
+    ballot_present[(ballot_half + ballot_index)] = select(0u, 1u, on);
+    ballot_put(value, words);
+    let slot = ((ballot_values_sync() + ballot_base) + min(id, (ballot_subgroup_size - 1u)));
+    let present = ballot_present[slot];
+    let got = ballot_get(slot, words);
+    return select(value, got, ((id < ballot_count) && (present != 0u)));
 }
 ";
 
@@ -459,8 +502,8 @@ const ALL_EQUAL_EMULATED: &str = "\
 // subgroupAllEqual(value): whether every active lane holds the lowest active
 // lane's value, compared as f32 (ordered: -0.0 equals 0.0, a NaN nothing)
 // where is_float, otherwise bit for bit.
-fn ballot_all_equal(on: bool, value: vec4<u32>, is_float: bool) -> bool {
-    let first = ballot_broadcast_first(on, value);
+fn ballot_all_equal(on: bool, value: vec4<u32>, is_float: bool, words: u32) -> bool {
+    let first = ballot_broadcast_first(on, value, words);
     let same_float = all((bitcast<vec4<f32>>(value) == bitcast<vec4<f32>>(first)));
     return ballot_all(on, select(all((value == first)), same_float, is_float));
 }
@@ -480,16 +523,16 @@ fn ballot_all_equal(value: vec4<u32>, is_float: bool) -> bool {
 const SHUFFLE_XOR: &str = "\
 // subgroupShuffleXor(value, mask): the value of lane own ^ mask; the caller's
 // own where that lane is inactive or missing (undefined in the spec).
-fn ballot_shuffle_xor(on: bool, value: vec4<u32>, mask: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, (ballot_lane ^ mask));
+fn ballot_shuffle_xor(on: bool, value: vec4<u32>, mask: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, (ballot_lane ^ mask), words);
 }
 ";
 
 const SHUFFLE_UP: &str = "\
 // subgroupShuffleUp(value, delta): the value of lane own - delta; the
 // caller's own where that lane is below 0, inactive or missing (undefined).
-fn ballot_shuffle_up(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane - delta), (delta <= ballot_lane)));
+fn ballot_shuffle_up(on: bool, value: vec4<u32>, delta: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane - delta), (delta <= ballot_lane)), words);
 }
 ";
 
@@ -497,8 +540,8 @@ const SHUFFLE_DOWN: &str = "\
 // subgroupShuffleDown(value, delta): the value of lane own + delta; the
 // caller's own where that lane is at or above the size, or inactive
 // (undefined). A delta that would wrap is out of range too.
-fn ballot_shuffle_down(on: bool, value: vec4<u32>, delta: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane + delta), (delta < ballot_subgroup_size)));
+fn ballot_shuffle_down(on: bool, value: vec4<u32>, delta: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, (ballot_lane + delta), (delta < ballot_subgroup_size)), words);
 }
 ";
 
@@ -506,8 +549,8 @@ const QUAD_BROADCAST: &str = "\
 // subgroupQuadBroadcast(value, index): the value of lane index of this lane's
 // quad (lanes 4k..4k + 3); the caller's own where that lane is inactive or
 // missing, or index is 4 or more (undefined).
-fn ballot_quad_broadcast(on: bool, value: vec4<u32>, index: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, select(0xffffffffu, ((ballot_lane & ~3u) + index), (index < 4u)));
+fn ballot_quad_broadcast(on: bool, value: vec4<u32>, index: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, select(0xffffffffu, ((ballot_lane & ~3u) + index), (index < 4u)), words);
 }
 ";
 
@@ -515,8 +558,8 @@ const QUAD_SWAP: &str = "\
 // subgroupQuadSwapHorizontal / Vertical / Diagonal (k = 1, 2, 3): the value of
 // lane own ^ k; the caller's own where that lane is inactive or missing
 // (undefined).
-fn ballot_quad_swap(on: bool, value: vec4<u32>, k: u32) -> vec4<u32> {
-    return ballot_broadcast(on, value, (ballot_lane ^ k));
+fn ballot_quad_swap(on: bool, value: vec4<u32>, k: u32, words: u32) -> vec4<u32> {
+    return ballot_broadcast(on, value, (ballot_lane ^ k), words);
 }
 ";
 
@@ -564,58 +607,143 @@ fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
 }
 ";
 
-const SCAN_EMULATED: &str = "\
 // The arithmetic collectives of op (numbered as in ballot_identity) over the
-// active lanes: kind 0 reduces, 1 scans inclusively (lanes at or below this
-// one), 2 exclusively (lanes below). Inactive lanes count as the identity.
-// Each lane's value is first combined with the identity, as the simulator's
-// fold starts from it (for FAdd, -0.0 becomes 0.0). The inclusive scan takes
-// log2(size) exchanges (Hillis-Steele): at step d, each lane combines the
-// value of lane - d, from the half of the values written before that step's
-// barrier, with its own; the lower lanes' values stay on the left. f32 results
-// are rounded in that tree's order, which may differ from the simulator's.
-// One more exchange gives the reduction (the inclusive value of the
-// subgroup's last lane) and the exclusive scan (that of the lane below; the
-// identity in lane 0). The loop's bound is a constant, so that every
-// invocation reaches every barrier, as uniformity analysis can prove.
-fn ballot_scan(on: bool, value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
+// active lanes, one helper for each kind, in two exchanges whatever the size.
+// Inactive lanes count as the identity, and so do lanes a ragged subgroup
+// lacks (no invocation writes their slots). Each lane's value is first
+// combined with the identity, as the simulator's fold starts from it (for
+// FAdd, -0.0 becomes 0.0). The subgroup is cut into groups of g lanes, g about
+// the square root of the size (every lane, up to 4): after the first
+// exchange each lane combines its group's values in lane order (and keeps the
+// prefix up to its own lane); after the second, the totals of the groups,
+// read from each group's first lane. Lower lanes' values stay on the left:
+// f32 results are rounded in that order, which may differ from the
+// simulator's. Every read stays within the subgroup's slots. The branches and
+// loop bounds are constants, so that every invocation reaches every barrier,
+// as uniformity analysis can prove.
+
+const REDUCE: &str = "\
+// subgroupAdd and the other reductions: every lane gets the total.
+fn ballot_reduce(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
-    var x = select(identity, ballot_combine(op, identity, value), on);
-    for (var d = 1u; d < ballot_subgroup_size; d = (d << 1u)) {
-        let half = ballot_half;
-        ballot_half = (ballot_exchange_size - half);
-        ballot_values[(half + ballot_index)] = x;
-        workgroupBarrier();
-        if ((ballot_lane >= d) && (ballot_lane < ballot_count)) {
-            x = ballot_combine(op, ballot_values[(((half + ballot_base) + ballot_lane) - d)], x);
-        }
+    let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
+    let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
+    let first = (ballot_lane & ~(g - 1u));
+    ballot_put(select(identity, ballot_combine(op, identity, value), on), words);
+    var at = (ballot_values_sync() + ballot_base);
+    var total = identity;
+    for (var k = 0u; k < g; k++) {
+        let w = ballot_get(((at + first) + k), words);
+        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
     }
-    let half = ballot_half;
-    ballot_half = (ballot_exchange_size - half);
-    ballot_values[(half + ballot_index)] = x;
-    workgroupBarrier();
-    // The lane to read: past the subgroup (no lane) for the exclusive scan's
-    // lane 0 and for invocations of no subgroup (a library's guard).
-    let src = select((ballot_lane - 1u), (ballot_count - 1u), (kind == 0u));
-    var result = identity;
-    if (src < ballot_count) {
-        result = ballot_values[((half + ballot_base) + src)];
+    if (g == ballot_subgroup_size) {
+        return total;
     }
-    return select(result, x, (kind == 1u));
+    ballot_put(total, words);
+    at = (ballot_values_sync() + ballot_base);
+    var r = identity;
+    for (var j = 0u; j < ballot_subgroup_size; j += g) {
+        let w = ballot_get((at + j), words);
+        r = ballot_combine(op, r, select(w, identity, (ragged && (j >= ballot_count))));
+    }
+    return r;
 }
 ";
 
-const SCAN_NATIVE: &str = "\
+const INCLUSIVE_SCAN: &str = "\
+// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this
+// one.
+fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
+    let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
+    let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
+    let first = (ballot_lane & ~(g - 1u));
+    ballot_put(select(identity, ballot_combine(op, identity, value), on), words);
+    var at = (ballot_values_sync() + ballot_base);
+    var total = identity;
+    var own = identity;
+    for (var k = 0u; k < g; k++) {
+        let w = ballot_get(((at + first) + k), words);
+        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
+        own = select(own, total, ((first + k) == ballot_lane));
+    }
+    if (g == ballot_subgroup_size) {
+        return own;
+    }
+    ballot_put(total, words);
+    at = (ballot_values_sync() + ballot_base);
+    var r = identity;
+    for (var j = 0u; j < ballot_subgroup_size; j += g) {
+        let w = ballot_get((at + j), words);
+        r = select(r, ballot_combine(op, r, w), (j < first));
+    }
+    return ballot_combine(op, r, own);
+}
+";
+
+const EXCLUSIVE_SCAN: &str = "\
+// subgroupExclusiveAdd and the other exclusive scans: lanes below this one;
+// the identity in lane 0.
+fn ballot_exclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
+    let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
+    let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
+    let first = (ballot_lane & ~(g - 1u));
+    ballot_put(select(identity, ballot_combine(op, identity, value), on), words);
+    var at = (ballot_values_sync() + ballot_base);
+    var total = identity;
+    var own = identity;
+    for (var k = 0u; k < g; k++) {
+        let w = ballot_get(((at + first) + k), words);
+        own = select(own, total, ((first + k) == ballot_lane));
+        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
+    }
+    if (g == ballot_subgroup_size) {
+        return own;
+    }
+    ballot_put(total, words);
+    at = (ballot_values_sync() + ballot_base);
+    var r = identity;
+    for (var j = 0u; j < ballot_subgroup_size; j += g) {
+        let w = ballot_get((at + j), words);
+        r = select(r, ballot_combine(op, r, w), (j < first));
+    }
+    return ballot_combine(op, r, own);
+}
+";
+
 // The scans WGSL lacks (Min, Max, And, Or, Xor) of op (numbered as in
-// ballot_identity): kind 1 scans inclusively (lanes at or below this one), 2
-// exclusively (lanes below), 0 reduces. Every active lane walks the same
+// ballot_identity). Where the active lanes are lanes 0..n (every lane of a
+// full subgroup, or of a ragged one), a Hillis-Steele scan takes log2(n)
+// shuffles, each from an active lane: lane own - d, or its own. Otherwise
+// shuffles may read active lanes only, so every active lane walks the same
 // ballot of the active lanes, lowest first, and shuffles each one's value,
-// so that every shuffle reads an active lane and every active lane takes
-// part in it; each lane combines those it covers, from the identity in
-// ascending lane order, as the simulator does.
-fn ballot_scan(value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
-    var result = ballot_identity(op);
+// so that every shuffle reads an active lane and every active lane takes part
+// in it; each lane combines those it covers, from the identity in ascending
+// lane order, as the simulator does. Every branch and loop bound around a
+// shuffle comes from the ballot, the same in every active lane, as Tint's
+// subgroup uniformity analysis wants.
+
+const INCLUSIVE_SCAN_NATIVE: &str = "\
+// subgroupInclusiveMin and the like: lanes at or below this one.
+fn ballot_inclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
     var lanes = subgroupBallot(true);
+    let counts = countOneBits(lanes);
+    let n = ((counts.x + counts.y) + (counts.z + counts.w));
+    // The bits of lanes 0..n, word by word.
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
+    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    if (all((lanes == prefix))) {
+        var x = ballot_combine(op, identity, value);
+        for (var d = 1u; d < n; d = (d << 1u)) {
+            let y = subgroupShuffle(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)));
+            x = select(x, ballot_combine(op, y, x), (ballot_lane >= d));
+        }
+        return x;
+    }
+    var result = identity;
     loop {
         if (all((lanes == vec4<u32>(0u)))) {
             break;
@@ -628,7 +756,50 @@ fn ballot_scan(value: vec4<u32>, op: u32, kind: u32) -> vec4<u32> {
         src = select(src, t.x, (lanes.x != 0u));
         lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
         let v = subgroupShuffle(value, src);
-        if ((kind == 0u) || (src < ballot_lane) || ((src == ballot_lane) && (kind == 1u))) {
+        if (src <= ballot_lane) {
+            result = ballot_combine(op, result, v);
+        }
+    }
+    return result;
+}
+";
+
+const EXCLUSIVE_SCAN_NATIVE: &str = "\
+// subgroupExclusiveMin and the like: lanes below this one; the identity in
+// lane 0.
+fn ballot_exclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
+    var lanes = subgroupBallot(true);
+    let counts = countOneBits(lanes);
+    let n = ((counts.x + counts.y) + (counts.z + counts.w));
+    // The bits of lanes 0..n, word by word.
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
+    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    if (all((lanes == prefix))) {
+        var x = ballot_combine(op, identity, value);
+        for (var d = 1u; d < n; d = (d << 1u)) {
+            let y = subgroupShuffle(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)));
+            x = select(x, ballot_combine(op, y, x), (ballot_lane >= d));
+        }
+        // The inclusive value of the lane below; the identity in lane 0.
+        let below = subgroupShuffle(x, select(ballot_lane, (ballot_lane - 1u), (ballot_lane >= 1u)));
+        return select(identity, below, (ballot_lane >= 1u));
+    }
+    var result = identity;
+    loop {
+        if (all((lanes == vec4<u32>(0u)))) {
+            break;
+        }
+        // The lowest lane left, and its bit cleared.
+        let t = firstTrailingBit(lanes);
+        var src = (96u + t.w);
+        src = select(src, (64u + t.z), (lanes.z != 0u));
+        src = select(src, (32u + t.y), (lanes.y != 0u));
+        src = select(src, t.x, (lanes.x != 0u));
+        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
+        let v = subgroupShuffle(value, src);
+        if (src < ballot_lane) {
             result = ballot_combine(op, result, v);
         }
     }

@@ -578,9 +578,9 @@ fn the_rest_of_the_family() {
         // WGSL lacks these: helpers over the value's bits.
         "ballot_all_equal(vec4<u32>(bitcast<u32>(f), 0u, 0u, 0u), true)",
         "ballot_all_equal(m, false)",
-        // UMax (8) as an inclusive scan (1).
-        "ballot_scan(vec4<u32>((x), 0u, 0u, 0u), 8u, 1u).x",
-        "fn ballot_scan(value: vec4<u32>, op: u32, kind: u32)",
+        // UMax (8) as an inclusive scan.
+        "ballot_inclusive_scan(vec4<u32>((x), 0u, 0u, 0u), 8u).x",
+        "fn ballot_inclusive_scan(value: vec4<u32>, op: u32)",
     ] {
         assert!(native.contains(piece), "no `{piece}` in\n{native}");
     }
@@ -591,14 +591,16 @@ fn the_rest_of_the_family() {
     for piece in [
         "ballot_all(ballot_active, p)",
         "ballot_any(ballot_active, p)",
-        "ballot_all_equal(ballot_active, vec4<u32>(u32(p), 0u, 0u, 0u), false)",
-        // FAdd (1) as an inclusive scan (1).
-        "bitcast<f32>(ballot_scan(ballot_active, vec4<u32>(bitcast<u32>(f), 0u, 0u, 0u), 1u, 1u).x)",
-        "ballot_shuffle_down(ballot_active, vec4<u32>((x), 0u, 0u, 0u), 200u).x",
-        "ballot_quad_swap(ballot_active, m, 1u)",
-        "fn ballot_scan(on: bool, value: vec4<u32>, op: u32, kind: u32)",
-        // The scan's loop is bounded by the constant size.
-        "for (var d = 1u; d < ballot_subgroup_size; d = (d << 1u))",
+        // The last argument: the words the exchange moves, one for a
+        // scalar, four for a mask.
+        "ballot_all_equal(ballot_active, vec4<u32>(u32(p), 0u, 0u, 0u), false, 1u)",
+        // FAdd (1) as an inclusive scan.
+        "bitcast<f32>(ballot_inclusive_scan(ballot_active, vec4<u32>(bitcast<u32>(f), 0u, 0u, 0u), 1u, 1u).x)",
+        "ballot_shuffle_down(ballot_active, vec4<u32>((x), 0u, 0u, 0u), 200u, 1u).x",
+        "ballot_quad_swap(ballot_active, m, 1u, 4u)",
+        "fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32)",
+        // The scan's loops are bounded by constants.
+        "for (var j = 0u; j < ballot_subgroup_size; j += g)",
     ] {
         assert!(emulated.contains(piece), "no `{piece}` in\n{emulated}");
     }
