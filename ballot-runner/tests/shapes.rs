@@ -343,7 +343,7 @@ fn expected_words(shape: Shape, layout: &Layout) -> Vec<[u32; 5]> {
                     subgroup
                         .iter()
                         .filter(|&&(_, i)| (i * 3) % 11 % 4 != 1)
-                        .map(|&(lane, i)| (lane, (i * 3) % 11 & 2 != 0)),
+                        .map(|&(lane, i)| (lane, ((i * 3) % 11) & 2 != 0)),
                 );
                 for &(lane, i) in subgroup {
                     let x = (i * 3) % 11;
