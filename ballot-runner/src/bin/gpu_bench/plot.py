@@ -76,7 +76,18 @@ def table(rows):
     return "\n".join(lines)
 
 
-def plot(rows, out):
+def device(paths):
+    """The card named on the first `device: NAME (…)` line of the outputs
+    (gpu_bench's), or none."""
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("device: "):
+                    return line[len("device: ") :].split(" (")[0].split(",")[0].strip()
+    return None
+
+
+def plot(rows, out, card=None):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -115,7 +126,7 @@ def plot(rows, out):
         ax.legend(fontsize=7, loc="upper left")
     axes[0].set_ylabel("time (ms, median)")
     fig.suptitle(
-        "ballot::primitives on an NVIDIA H200 (wgpu, Vulkan); "
+        f"ballot::primitives on {card or 'the GPU'} (wgpu, Vulkan); "
         "dotted: the bytes moved at the device copy's rate"
     )
     fig.tight_layout()
@@ -126,7 +137,7 @@ def main():
     out, paths = sys.argv[1], sys.argv[2:]
     rows = read(paths)
     print(table(rows))
-    plot(rows, out)
+    plot(rows, out, device(paths))
 
 
 if __name__ == "__main__":
