@@ -332,10 +332,10 @@ fn primitives_on_the_driver() {
         // fallback at the first unpublished predecessor (`spins: 1`) with
         // tiles of 4 loads per invocation (the defaults take 8, compaction
         // where subgroups allow it) and three workgroups, each taking many
-        // tiles in turn (the defaults dispatch up to 1,024, so only 2^24
-        // takes more than one tile a workgroup): real subgroups at the
-        // device's size, emulated ones of 32 (the default) and of 8 (more
-        // subgroups in the workgroup than loads).
+        // tiles in turn, loading the next ahead (the defaults dispatch one
+        // workgroup per tile): real subgroups at the device's size,
+        // emulated ones of 32 (the default) and of 8 (more subgroups in the
+        // workgroup than loads).
         let configs: &[(u32, u32, Option<u32>, Option<u32>)] = if target.has_subgroups() {
             &[(hardware, 4, None, None), (hardware, 1, Some(4), Some(3))]
         } else {
@@ -383,12 +383,12 @@ fn primitives_on_dawn() {
         Err(why) => return skip("device-wide primitives on Dawn", &why),
     };
     // Dawn's subgroups may be as small as 4 on a software adapter: the
-    // smallest the shader must allow for. Seven workgroups, so that each
-    // takes many tiles in turn, as the defaults' 1,024 do only past 2^23
-    // elements.
-    let options = |target: Target| PrimitiveOptions {
+    // smallest the shader must allow for. From 2^20 elements, seven
+    // workgroups, so that each takes many tiles in turn, loading the next
+    // ahead, on Tint too; below, the defaults' one workgroup per tile.
+    let options = |target: Target, n: u32| PrimitiveOptions {
         subgroup_size: if target.has_subgroups() { 4 } else { 32 },
-        workgroups: Some(7),
+        workgroups: (n >= 1 << 20).then_some(7),
         ..PrimitiveOptions::default()
     };
     let start = std::time::Instant::now();
@@ -418,7 +418,7 @@ fn primitives_on_dawn() {
                 .collect();
             cases.push((Primitive::ExclusiveScan, Keep::Below(0), "scan".to_string()));
             for (primitive, keep, what) in cases {
-                let shader = PrimitiveShader::new(primitive, target, &options(target)).unwrap();
+                let shader = PrimitiveShader::new(primitive, target, &options(target, n)).unwrap();
                 let name = format!("{} on {target}, n = {n}, {what}", primitive.name());
                 let (want, count) = match primitive {
                     Primitive::Compact => {
@@ -519,21 +519,27 @@ fn every_shader_validates() {
     let mut failures = Vec::new();
     for target in Target::ALL {
         for primitive in Primitive::ALL {
-            // Every subgroup size in the default tile, and both tile sizes
-            // in subgroups of 32.
+            // Every subgroup size in the default tile, both tile sizes in
+            // subgroups of 32, and workgroups that take tiles in turn.
             let configs = [4, 8, 16, 32, 64, 128]
-                .map(|size| (size, None))
+                .map(|size| (size, None, None))
                 .into_iter()
-                .chain([(32, Some(4)), (32, Some(8))]);
-            for (subgroup_size, loads) in configs {
+                .chain([
+                    (32, Some(4), None),
+                    (32, Some(8), None),
+                    (32, None, Some(64)),
+                ]);
+            for (subgroup_size, loads, workgroups) in configs {
                 let options = PrimitiveOptions {
                     subgroup_size,
                     loads,
+                    workgroups,
                     ..PrimitiveOptions::default()
                 };
                 let shader = PrimitiveShader::new(primitive, target, &options).unwrap();
                 let what = format!(
-                    "{} on {target}, subgroups of {subgroup_size}, loads {loads:?}",
+                    "{} on {target}, subgroups of {subgroup_size}, loads {loads:?}, \
+                     workgroups {workgroups:?}",
                     primitive.name()
                 );
                 let result = match target.language() {

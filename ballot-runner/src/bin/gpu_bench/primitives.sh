@@ -1,7 +1,7 @@
 # The device-wide primitives' figures of docs/performance.md on the H200,
-# in one command: the tile-size and write-path probe, the compaction and
-# scan tables (with the bandwidth limit), the PyTorch anchors, and the
-# plot with its table of every figure against the limit.
+# in one command: the layout probe with its profile of the phases, the
+# compaction and scan tables (with the bandwidth limit), the PyTorch
+# anchors, and the plot with its table of every figure against the limit.
 #
 # Run from a folder holding the stripped gpu_bench, glslangValidator,
 # spirv-val, masked_select.py and plot.py, next to `.gl/` with the Vulkan
