@@ -673,7 +673,7 @@ fn family_public(language: Language, emulated: bool, op: Op) -> Vec<Public> {
         .map(|ty| {
             let [[encode, encoded], [decode, decoded]] = exchange_codec(language, ty);
             let words = format!("{encode}value{encoded}");
-            let call = family_call_sized(
+            let call = family_call(
                 helper,
                 emulated,
                 op,
@@ -713,19 +713,6 @@ pub(crate) const fn family_operand(op: Op) -> Option<&'static str> {
 }
 
 /// The call of `helper`, the helper of `op` (one of the rest of the
-/// family but the votes), on `words`, the value's four exchange words, all
-/// of which the exchange moves: [`family_call_sized`] with 4.
-pub(crate) fn family_call(
-    helper: &str,
-    emulated: bool,
-    op: Op,
-    float: bool,
-    words: &str,
-) -> String {
-    family_call_sized(helper, emulated, op, float, words, 4)
-}
-
-/// The call of `helper`, the helper of `op` (one of the rest of the
 /// family but the votes), on `words`, the value's four exchange words:
 /// with the `on` flag first where `emulated`, then the operation's
 /// constants (the arithmetic's code, the quad swap's lane xor, whether
@@ -733,7 +720,7 @@ pub(crate) fn family_call(
 /// as [`family_operand`] names it; last, where `emulated`, how many of the
 /// words the value uses (`used`, 1 to 4), the only ones the exchange
 /// moves.
-pub(crate) fn family_call_sized(
+pub(crate) fn family_call(
     helper: &str,
     emulated: bool,
     op: Op,

@@ -174,7 +174,7 @@ impl Typed {
         let name = super::linked_name(self.op);
         let operand = family_operand(self.op);
         let float = self.scalar == Element::F32;
-        let exchanged = exchange_call(Language::Wgsl, self.op, float, &padded);
+        let exchanged = exchange_call(Language::Wgsl, self.op, float, &padded, n.into());
         let words_back = match n {
             1 => format!("{exchanged}.x"),
             2 => format!("{exchanged}.xy"),
@@ -221,9 +221,10 @@ impl Typed {
 /// `op`'s exchange, in a typed function whose parameters are `on`, `value`
 /// and `op`'s operand ([`family_operand`]): the broadcasts through the
 /// library's own four-word functions (WGSL names them `…Vec4`; GLSL
-/// overloads the name), the rest through their helpers; `float` says
-/// whether the value is an `f32`.
-fn exchange_call(language: Language, op: Op, float: bool, words: &str) -> String {
+/// overloads the name), the rest through their helpers, which move only
+/// the `used` words the value fills; `float` says whether the value is an
+/// `f32`.
+fn exchange_call(language: Language, op: Op, float: bool, words: &str, used: u32) -> String {
     let name = super::linked_name(op);
     let vec4 = match language {
         Language::Wgsl => "Vec4",
@@ -236,7 +237,7 @@ fn exchange_call(language: Language, op: Op, float: bool, words: &str) -> String
             let helper = Helper::of_op(op, language, true)
                 .and_then(Helper::name)
                 .unwrap_or_default();
-            family_call(helper, true, op, float, words)
+            family_call(helper, true, op, float, words, used)
         }
     }
 }
@@ -456,7 +457,13 @@ pub(super) fn glsl_overloads(op: Op) -> String {
                 4 => bits,
                 _ => format!("uvec4({bits}{})", ", 0u".repeat(4 - n)),
             };
-            let exchanged = exchange_call(Language::Glsl, op, scalar.name == "float", &padded);
+            let exchanged = exchange_call(
+                Language::Glsl,
+                op,
+                scalar.name == "float",
+                &padded,
+                n as u32,
+            );
             let swizzle = ["", ".x", ".xy", ".xyz", ""][n];
             let words_back = format!("{exchanged}{swizzle}");
             let (ret, back) = match (op, scalar.from_bits) {

@@ -335,7 +335,7 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
             tail: tail.map(|s| s.range.clone()),
             tail_return: false,
             activity: BTreeMap::new(),
-            lefts: Vec::new(),
+            lefts: BTreeMap::new(),
             scopes: vec![f
                 .params
                 .iter()
@@ -556,9 +556,9 @@ struct Pass<'r, 'a> {
     /// The activity of each exchange under a short circuit, by the
     /// call's start.
     activity: BTreeMap<usize, Flag>,
-    /// Each short circuit's left operand, computed before its statement
-    /// into the flag that takes its place there.
-    lefts: Vec<(Range<usize>, Flag)>,
+    /// Each short circuit's left operand, by its start, computed before
+    /// its statement into the flag that takes its place there.
+    lefts: BTreeMap<usize, (Range<usize>, Flag)>,
     /// GLSL: the variables in scope and their types, innermost last.
     scopes: Vec<Vec<(String, String)>>,
     uses_vote: bool,
@@ -725,8 +725,8 @@ impl<'r, 'a> Pass<'r, 'a> {
             }
         }
         // A short circuit's left operand inside the piece: its flag.
-        for (r, flag) in &self.lefts {
-            if range.start <= r.start && r.end <= range.end && *r != range {
+        for (r, flag) in self.lefts.range(range.clone()).map(|(_, l)| l) {
+            if r.end <= range.end && *r != range {
                 subs.retain(|(s, _)| !(r.start <= s.start && s.end <= r.end));
                 subs.push((r.clone(), Sub::Flag(*flag)));
             }
@@ -783,7 +783,8 @@ impl<'r, 'a> Pass<'r, 'a> {
                         let flag = Flag::Taken(self.id());
                         let value = self.piece(circuit.left.clone(), &e.calls, &bound);
                         steps.push(Step::Test { flag, value });
-                        self.lefts.push((circuit.left.clone(), flag));
+                        self.lefts
+                            .insert(circuit.left.start, (circuit.left.clone(), flag));
                         lefts.insert(op, flag);
                         flag
                     }
