@@ -56,13 +56,13 @@ mod host;
 pub use host::{Bound, Compaction, ExclusiveScan, PairCompaction, Workspace};
 
 use crate::prelude::*;
-use ballot_core::back::{emit, Language, Missing, ShaderError};
+use ballot_shader::back::{emit, Language, Missing, ShaderError};
 
 /// [`compaction_step`] for four elements per lane, a `uvec4` of keys: the
 /// kept elements of the lanes below this one, of all four components
 /// (low 16 bits), and of every lane (high 16 bits). The four ballots have
 /// no operand in common, so a fallback target makes them one exchange
-/// ([`ballot_core::lower::share`]): one barrier per four elements.
+/// ([`ballot_shader::lower::share`]): one barrier per four elements.
 #[crate::kernel]
 pub fn compaction_quad(k0: bool, k1: bool, k2: bool, k3: bool) -> u32 {
     let b0 = subgroup_ballot(k0);
@@ -682,7 +682,7 @@ pub mod reference {
 #[cfg(test)]
 mod tests {
     use super::{unroll, Keep, Primitive, PrimitiveOptions, PrimitiveShader};
-    use ballot_core::back::Target;
+    use ballot_shader::back::Target;
 
     /// Each placeholder of the named kind becomes one call per argument,
     /// in order; other kinds and the text around them are left alone.

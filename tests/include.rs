@@ -2,8 +2,8 @@
 //! what is linked in, by name, and naga's verdict on every output. The
 //! shaders run on lavapipe and Dawn in ballot-runner/tests/include_wgsl.rs.
 
-use ballot_core::back::Target;
-use ballot_core::valid::check_source;
+use ballot_naga::valid::check_source;
+use ballot_shader::back::Target;
 
 /// tests/linked/four.wgsl, linked for each WGSL target.
 const FOUR: [&str; 3] = ballot::include_wgsl!(
@@ -44,7 +44,7 @@ const NOT_CALLED: [&str; 11] = [
 
 #[test]
 fn only_the_four_helpers_and_their_dependencies_are_linked() {
-    let full = ballot_core::polyfill::library(Target::Wgsl, &Default::default()).unwrap();
+    let full = ballot_naga::polyfill::library(Target::Wgsl, &Default::default()).unwrap();
     for (target, text) in TARGETS.iter().zip(FOUR) {
         let defined = functions(text);
         for name in CALLED {

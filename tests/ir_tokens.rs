@@ -54,7 +54,7 @@ fn calls(x: u32) {
 }
 
 fn check(ir: &Kernel, source: &str) {
-    let lowered = ballot_core::front::lower_source(source)
+    let lowered = ballot_front::lower_source(source)
         .unwrap_or_else(|e| panic!("the source lowers again: {e}"))
         .kernel;
     // Debug output compares floats by what they print: NaN equals NaN,

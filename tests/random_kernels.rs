@@ -1,5 +1,5 @@
 //! Differential testing of the two executions of a kernel: the native code
-//! `#[ballot::kernel]` generates, and `ballot_core::interp` on the kernel's IR.
+//! `#[ballot::kernel]` generates, and `ballot_sim::interp` on the kernel's IR.
 //!
 //! `tests/random/kernels.rs` holds random kernels written by the seeded
 //! generator in `tests/random/gen.rs`, with adapters to their generated API.
@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 use ballot::ir::{Kernel, Type};
 use ballot::prelude::*;
 use ballot::Op;
-use ballot_core::interp::{Arg, InterpError, Interpreter, Value};
+use ballot_sim::interp::{Arg, InterpError, Interpreter, Value};
 
 #[path = "random/gen.rs"]
 #[allow(dead_code)]
@@ -322,7 +322,7 @@ const GENERATED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/random/kerne
 fn every_kernel_if_converts_within_the_invariants() {
     for entry in ENTRIES {
         let kernel = (entry.ir)();
-        let masked = ballot_core::lower::masked::if_convert(kernel);
+        let masked = ballot_shader::lower::masked::if_convert(kernel);
         if let Err(broken) = masked.verify(kernel) {
             panic!("`{}`: {broken}", entry.name);
         }

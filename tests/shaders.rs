@@ -182,7 +182,7 @@ fn emitted_shaders_are_valid_and_match_their_golden_files() {
             for form in Form::ALL {
                 let text = ballot::emit(target, form, &kernels, &options, Missing::Error)
                     .unwrap_or_else(|e| panic!("{} {target} {form}: {e}", fixture.name));
-                if let Err(e) = ballot_core::valid::validate(target, form, &text) {
+                if let Err(e) = ballot_naga::valid::validate(target, form, &text) {
                     failures.push(format!("{} {target} {form}: {e}", fixture.name));
                     continue;
                 }
@@ -192,7 +192,7 @@ fn emitted_shaders_are_valid_and_match_their_golden_files() {
                         &ballot_testkit::GLSL_TOOLS,
                     )
                 {
-                    if let Err(e) = ballot_core::valid::glslang(&text, form) {
+                    if let Err(e) = ballot_naga::valid::glslang(&text, form) {
                         failures.push(format!("{} {target} {form}: {e}", fixture.name));
                         continue;
                     }

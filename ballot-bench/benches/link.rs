@@ -17,8 +17,8 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use ballot_core::back::{Language, Target};
-use ballot_core::link::{link, LinkOptions};
+use ballot_naga::link::{link, LinkOptions};
+use ballot_shader::back::{Language, Target};
 
 /// Calls in each generated function, as a user's shader splits its work.
 /// `--one-function` puts them all in one, as issue 33's probe did: naga's
@@ -143,11 +143,11 @@ fn main() {
             let check_once = || {
                 let start = Instant::now();
                 match target.language() {
-                    Language::Wgsl => ballot_core::valid::check_source(target, &path, &text)
+                    Language::Wgsl => ballot_naga::valid::check_source(target, &path, &text)
                         .unwrap_or_else(|e| panic!("{e}")),
                     // glslang as the linker runs it (`valid::glslang`).
                     Language::Glsl => assert!(
-                        ballot_core::valid::glslang_accepts("bench.comp", &text),
+                        ballot_naga::valid::glslang_accepts("bench.comp", &text),
                         "glslang refuses the linked text"
                     ),
                 }

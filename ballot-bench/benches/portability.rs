@@ -8,10 +8,10 @@
 
 use std::time::Instant;
 
-use ballot_core::front;
-use ballot_core::ir::Kernel;
-use ballot_core::portability::{Interpreted, PortabilityError};
-use ballot_core::schedule::Model;
+use ballot_front as front;
+use ballot_ir::ir::Kernel;
+use ballot_sim::portability::{Interpreted, PortabilityError};
+use ballot_sim::schedule::Model;
 
 /// One kernel's four checks; returns how many found it portable and how
 /// many schedules ran.
@@ -52,7 +52,7 @@ fn main() {
     files.sort();
     // The interpreter wants a deep stack; a thread with one keeps it from
     // mapping a new one per run, as the CLI does.
-    let worker = ballot_core::stack::thread("portability-bench")
+    let worker = ballot_ir::stack::thread("portability-bench")
         .spawn(move || {
             let start = Instant::now();
             let (mut kernels_checked, mut checks_portable, mut schedules) = (0, 0, 0u64);

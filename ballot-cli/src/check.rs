@@ -11,7 +11,7 @@ use ballot::check::{
     check_bytes, target_for_path, CheckError, Problem, EXTENSIONS, MAX_SOURCE_BYTES,
 };
 use ballot::Target;
-use ballot_core::source::ReadError;
+use ballot_ir::source::ReadError;
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
@@ -316,7 +316,7 @@ fn check_one(job: &Job) -> Outcome {
         return unreadable(e);
     }
     let target = job.target.expect("a job that did not fail has a target");
-    let (err, bytes) = match ballot_core::source::read(&job.path, MAX_SOURCE_BYTES) {
+    let (err, bytes) = match ballot_ir::source::read(&job.path, MAX_SOURCE_BYTES) {
         Ok(bytes) => match check_bytes(target, &path, &bytes) {
             Ok(()) => {
                 return Outcome {

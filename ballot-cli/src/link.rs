@@ -106,7 +106,7 @@ pub fn run(args: &Args) -> ExitCode {
         }
     }
     let path = args.file.display().to_string();
-    let text = match ballot_core::source::read(&args.file, MAX_SOURCE_BYTES) {
+    let text = match ballot_ir::source::read(&args.file, MAX_SOURCE_BYTES) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => {

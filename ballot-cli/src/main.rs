@@ -126,11 +126,11 @@ fn write_stdout(bytes: &[u8]) -> ExitCode {
 }
 
 /// The text of the file at `path`, read as every subcommand reads a
-/// user's file ([`ballot_core::source::read`]: a regular file, at most
+/// user's file ([`ballot_ir::source::read`]: a regular file, at most
 /// 16 MiB), or the message that says why not.
 fn read_text(path: &std::path::Path) -> Result<String, String> {
     let shown = path.display();
-    let bytes = ballot_core::source::read(path, ballot::check::MAX_SOURCE_BYTES)
+    let bytes = ballot_ir::source::read(path, ballot::check::MAX_SOURCE_BYTES)
         .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
     String::from_utf8(bytes).map_err(|e| {
         format!(

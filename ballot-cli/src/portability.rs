@@ -4,10 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use ballot_core::front::{self, FileKernel, Resolved};
-use ballot_core::ir::Kernel;
-use ballot_core::portability::{Interpreted, Portability, PortabilityError};
-use ballot_core::schedule::Model;
+use ballot_front as front;
+use ballot_front::{FileKernel, Resolved};
+use ballot_ir::ir::Kernel;
+use ballot_sim::portability::{Interpreted, Portability, PortabilityError};
+use ballot_sim::schedule::Model;
 use clap::error::ErrorKind;
 
 /// Check whether each `#[ballot::kernel]` in Rust files gives the same
@@ -76,7 +77,7 @@ pub fn run(args: &Args) -> ExitCode {
     // The interpreter needs a deep stack; on a thread that has one, it does
     // not map a new one for every run.
     std::thread::scope(|scope| {
-        ballot_core::stack::thread("portability")
+        ballot_ir::stack::thread("portability")
             .spawn_scoped(scope, || check(args))
             .map_or_else(
                 |e| crate::fail(&format!("cannot start a thread: {e}")),
@@ -259,7 +260,7 @@ fn named(kernels: &[FileKernel], files: &[PathBuf]) -> Vec<Found> {
 /// refused here rather than run as another kernel.
 fn closure(
     kernels: &[FileKernel],
-    calls: &[Vec<(ballot_core::ir::Handle<ballot_core::ir::Expr>, Resolved)>],
+    calls: &[Vec<(ballot_ir::ir::Handle<ballot_ir::ir::Expr>, Resolved)>],
     root: usize,
     name: &dyn Fn(&FileKernel) -> String,
 ) -> Result<Vec<Kernel>, String> {
@@ -269,7 +270,7 @@ fn closure(
         next += 1;
         for (handle, resolved) in &calls[kernel] {
             let callee = || match kernels[kernel].lowered.kernel.exprs.get(*handle) {
-                Some(ballot_core::ir::Expr::Call { callee, .. }) => callee.clone(),
+                Some(ballot_ir::ir::Expr::Call { callee, .. }) => callee.clone(),
                 _ => String::new(),
             };
             match resolved {

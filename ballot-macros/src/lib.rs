@@ -1,5 +1,5 @@
 //! Procedural macros for the `ballot` crate: a thin shim over
-//! `ballot_core::expand`, where all the logic lives and is unit-tested.
+//! `ballot_expand`, where all the logic lives and is unit-tested.
 
 use proc_macro::TokenStream;
 
@@ -7,7 +7,7 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     // The tokens nest as deep as the kernel: their conversions recurse too.
-    ballot_core::stack::deep(|| ballot_core::expand::kernel(attr.into(), item.into()).into())
+    ballot_ir::stack::deep(|| ballot_expand::kernel(attr.into(), item.into()).into())
 }
 
 /// A hand-written WGSL shader, linked with the ballot helpers it calls,
@@ -15,7 +15,7 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// `ballot` crate.
 #[proc_macro]
 pub fn include_wgsl(input: TokenStream) -> TokenStream {
-    ballot_core::expand::include(ballot_core::back::Language::Wgsl, input.into()).into()
+    ballot_expand::include(ballot_ir::target::Language::Wgsl, input.into()).into()
 }
 
 /// A hand-written GLSL shader, linked with the ballot helpers it calls,
@@ -23,5 +23,5 @@ pub fn include_wgsl(input: TokenStream) -> TokenStream {
 /// `ballot` crate.
 #[proc_macro]
 pub fn include_glsl(input: TokenStream) -> TokenStream {
-    ballot_core::expand::include(ballot_core::back::Language::Glsl, input.into()).into()
+    ballot_expand::include(ballot_ir::target::Language::Glsl, input.into()).into()
 }

@@ -24,7 +24,7 @@ mod common;
 use std::process::ExitCode;
 
 use ballot::Target;
-use ballot_core::interp::{Arg, Value};
+use ballot_sim::interp::{Arg, Value};
 use native::slot;
 
 fn main() -> ExitCode {

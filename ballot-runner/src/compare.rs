@@ -9,9 +9,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use ballot_core::interp::{Arg, InterpError, Interpreter, Value};
-use ballot_core::ir::Type;
-use ballot_core::{SimError, Subgroup, SubgroupMask};
+use ballot_ir::ir::Type;
+use ballot_sim::interp::{Arg, InterpError, Interpreter, Value};
+use ballot_sim::{SimError, Subgroup, SubgroupMask};
 
 use crate::job::{Dispatched, Job, LaneRecord, UNWRITTEN};
 

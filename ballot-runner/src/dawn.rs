@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ballot_core::back::Target;
+use ballot_shader::back::Target;
 use serde_json::{json, Value as Json};
 
 use crate::job::{decode_records, decode_values, Bindings, Dispatched, Job};
@@ -201,7 +201,7 @@ impl Dawn {
     ///
     /// ```no_run
     /// # use ballot_runner::dawn::{BufferSpec, BuffersJob, Dawn};
-    /// # use ballot_core::back::Target;
+    /// # use ballot_shader::back::Target;
     /// let dawn = Dawn::find().unwrap();
     /// let job = BuffersJob {
     ///     name: "double".to_string(),
@@ -437,7 +437,7 @@ fn read_buffers(job: &BuffersJob, sent: &Json, line: &str) -> BuffersResult {
 
 /// A compute shader whose only binding is a read-write storage buffer at
 /// group 0, binding 0, such as a polyfill library's self-test
-/// (`ballot_core::polyfill::self_test`), for [`Dawn::run_storage`].
+/// (`ballot_naga::polyfill::self_test`), for [`Dawn::run_storage`].
 #[derive(Clone, Debug)]
 pub struct StorageJob {
     /// The job's name in errors.

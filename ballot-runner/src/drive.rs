@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use ballot_core::back::Target;
-use ballot_core::cross::{self, CrossOutput, CrossTarget};
+use ballot_naga::cross::{self, CrossOutput, CrossTarget};
+use ballot_shader::back::Target;
 
 use crate::compare::{compare, Report};
 use crate::dawn::Dawn;
@@ -132,7 +132,7 @@ pub fn run_gpu(gpu: &Gpu, jobs: &[Job<'_>], progress: impl FnMut(usize, &Job<'_>
 }
 
 /// Runs `jobs`, which must be on the `wgsl` or `wgsl-no-subgroup` target,
-/// as the SPIR-V that [`ballot_core::cross::compile`] writes from their
+/// as the SPIR-V that [`ballot_naga::cross::compile`] writes from their
 /// text, handed to `gpu`'s driver untouched ([`Gpu::run_spirv`]).
 pub fn run_gpu_spirv(
     gpu: &Gpu,

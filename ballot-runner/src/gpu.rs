@@ -3,15 +3,15 @@
 //! WGSL targets load as WGSL (naga translates them to SPIR-V). GLSL targets
 //! are compiled by glslang and handed to the driver untouched through
 //! `Features::PASSTHROUGH_SHADERS`, because naga's SPIR-V reader rejects most
-//! ballot opcodes. SPIR-V that `ballot_core::cross` wrote goes the same way
+//! ballot opcodes. SPIR-V that `ballot_naga::cross` wrote goes the same way
 //! ([`Gpu::run_spirv`], [`Gpu::run_storage_spirv`]), so that the driver runs
 //! the cross-compiler's own words.
 
 use std::borrow::Cow;
 use std::sync::mpsc;
 
-use ballot_core::back::{Language, Target};
-use ballot_core::interp::Arg;
+use ballot_shader::back::{Language, Target};
+use ballot_sim::interp::Arg;
 use wgpu::util::DeviceExt as _;
 
 use crate::job::{decode_records, decode_values, Bindings, Dispatched, Job, UNWRITTEN};
@@ -198,7 +198,7 @@ impl Gpu {
 
     /// Runs every case of `job` with `spirv` as its shader: a SPIR-V module
     /// that follows the shader interface for the job's kernel, such as
-    /// `ballot_core::cross::compile(CrossTarget::SpirV, ..)` of the job's
+    /// `ballot_naga::cross::compile(CrossTarget::SpirV, ..)` of the job's
     /// `wgsl` text. The words reach the driver untouched (wgpu's
     /// passthrough), so the driver, not naga's SPIR-V reader or wgpu's own
     /// translation, runs exactly what the cross-compiler wrote.
@@ -328,7 +328,7 @@ impl Gpu {
                 )
             }),
             Language::Glsl => {
-                let bytes = ballot_core::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
+                let bytes = ballot_naga::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
                 Ok(self.passthrough(label, workgroup_size, words_of(&bytes)))
             }
         }
@@ -350,7 +350,7 @@ impl Gpu {
         // SAFETY: the SPIR-V comes from glslang or naga's SPIR-V writer
         // (tests run spirv-val on both for Vulkan 1.1), and its bindings
         // are the ones the layout declares (the shader interface of
-        // `ballot_core::back`, or the single buffer of `run_storage`); the
+        // `ballot_shader::back`, or the single buffer of `run_storage`); the
         // callers document that requirement.
         unsafe {
             self.device
@@ -370,7 +370,7 @@ impl Gpu {
     /// buffer's words afterwards. (With GLSL's SPIR-V passthrough nothing
     /// checks the shader's bindings against this layout: a shader with other
     /// bindings is undefined behaviour in the driver.) Used to run
-    /// `ballot_core::polyfill::self_test`.
+    /// `ballot_naga::polyfill::self_test`.
     ///
     /// # Errors
     /// [`RunnerError::Unsupported`] when the device cannot run `target`;
@@ -399,7 +399,7 @@ impl Gpu {
 
     /// [`Gpu::run_storage`] for a SPIR-V module, handed to the driver
     /// untouched (wgpu's passthrough), such as
-    /// `ballot_core::cross::compile(CrossTarget::SpirV, ..)` of a `wgsl`
+    /// `ballot_naga::cross::compile(CrossTarget::SpirV, ..)` of a `wgsl`
     /// polyfill self-test. `what` names it in errors. The same binding
     /// rule holds, and again nothing checks it.
     ///

@@ -1,10 +1,10 @@
 //! What a driver is asked to run, and what it gives back: the buffer layout
-//! of `ballot_core::back`'s "shader interface", in words.
+//! of `ballot_shader::back`'s "shader interface", in words.
 
-use ballot_core::back::{emit, Form, Missing, ShaderError, ShaderOptions, Target};
-use ballot_core::interp::{Arg, Value};
-use ballot_core::ir::{Kernel, Type};
-use ballot_core::SubgroupMask;
+use ballot_ir::ir::{Kernel, Type};
+use ballot_ir::SubgroupMask;
+use ballot_shader::back::{emit, Form, Missing, ShaderError, ShaderOptions, Target};
+use ballot_sim::interp::{Arg, Value};
 
 /// One kernel's compute shader for one target and one set of shader options,
 /// dispatched once per case with the same pipeline.

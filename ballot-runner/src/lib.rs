@@ -4,13 +4,13 @@
 //!
 //! - [`job`]: what is dispatched (a kernel, a target, shader options,
 //!   workgroup counts and input cases) and what comes back, in the buffer
-//!   layout of `ballot_core::back`'s shader interface.
+//!   layout of `ballot_shader::back`'s shader interface.
 //! - [`gpu`]: wgpu on Vulkan, for `glsl`, `glsl-no-subgroup` (glslang's
 //!   SPIR-V, passed through), `wgsl` and `wgsl-no-subgroup`.
 //! - [`dawn`]: Dawn/Tint through Node's `webgpu` package, for `wgsl-web`
 //!   and `wgsl-no-subgroup`.
 //! - [`mod@compare`]: rebuilds each subgroup from the lane records and compares
-//!   with [`ballot_core::interp`].
+//!   with [`ballot_sim::interp`].
 //! - [`suite`]: the kernels and cases the driver tests run.
 //! - [`drive`]: runs a batch on one driver and sums up per target.
 
@@ -23,7 +23,7 @@ pub mod gpu;
 pub mod job;
 pub mod suite;
 
-use ballot_core::back::Target;
+use ballot_shader::back::Target;
 
 pub use compare::{compare, Mismatch, Report};
 pub use gpu::Gpu;

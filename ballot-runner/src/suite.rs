@@ -11,9 +11,9 @@
 #![allow(missing_docs)] // The kernels are documented; the macro's items are not.
 
 use ballot::prelude::*;
-use ballot_core::back::{ShaderOptions, Target};
-use ballot_core::interp::{Arg, Value};
-use ballot_core::ir::{Kernel, Type};
+use ballot_ir::ir::{Kernel, Type};
+use ballot_shader::back::{ShaderOptions, Target};
+use ballot_sim::interp::{Arg, Value};
 
 // ---------------------------------------------------------------- kernels
 
@@ -141,7 +141,7 @@ pub fn split_counts(#[uniform] split: u32, #[uniform] k: u32, p: bool) -> u32 {
 }
 
 /// Consecutive ballots, which the emulated targets make one exchange
-/// (`ballot_core::lower::share`), in a branch only some lanes take: two of
+/// (`ballot_shader::lower::share`), in a branch only some lanes take: two of
 /// one predicate (one slot), one of another past a store it does not read,
 /// then one that reads the ballot before it and one that reads a store
 /// since, which need exchanges of their own. Counts packed one per byte.
@@ -346,8 +346,8 @@ mod random {
     //! `tests/random/kernels.rs`, with the adapters its entries name.
     #![allow(clippy::all, unused, missing_docs)]
     use ballot::prelude::*;
-    use ballot_core::interp::{Arg, Value};
-    use ballot_core::ir::{Kernel, Type};
+    use ballot_ir::ir::{Kernel, Type};
+    use ballot_sim::interp::{Arg, Value};
 
     pub struct Entry {
         pub name: &'static str,

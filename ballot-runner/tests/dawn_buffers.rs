@@ -13,9 +13,9 @@
 //! Without Node's `webgpu` (or a Vulkan adapter for Dawn) the tests say why
 //! on stderr and pass, unless `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_core::back::Target;
 use ballot_runner::dawn::{BufferSpec, BuffersJob, Dawn};
 use ballot_runner::RunnerError;
+use ballot_shader::back::Target;
 
 mod common;
 

@@ -2,7 +2,7 @@
 //! interpreter: wgpu on Vulkan for `glsl`, `glsl-no-subgroup`, `wgsl` and
 //! `wgsl-no-subgroup`, and Dawn/Tint for `wgsl-web` and `wgsl-no-subgroup`.
 //! Each hand-written kernel also runs once per `wgsl` / `wgsl-no-subgroup`
-//! as the SPIR-V `ballot_core::cross` writes, through wgpu's passthrough.
+//! as the SPIR-V `ballot_naga::cross` writes, through wgpu's passthrough.
 //!
 //! Without a Vulkan adapter (or without Node's `webgpu` package, for Dawn)
 //! the tests say why on stderr and pass, unless `BALLOT_REQUIRE_GPU=1`,
@@ -13,11 +13,11 @@
 //!   that a width the driver ignored cannot pass unnoticed).
 //! - `BALLOT_ADAPTER=NAME`: the Vulkan adapter whose name contains NAME.
 
-use ballot_core::back::Target;
-use ballot_core::interp::{Arg, Value};
 use ballot_runner::dawn::{self, Dawn};
 use ballot_runner::drive::{self, Summary};
 use ballot_runner::{compare, suite, Gpu, Job, RunnerError};
+use ballot_shader::back::Target;
+use ballot_sim::interp::{Arg, Value};
 
 mod common;
 
@@ -100,7 +100,7 @@ fn dawn_targets_agree_with_the_simulator() {
     }
 }
 
-/// The SPIR-V that `ballot_core::cross::compile` writes from `wgsl` and
+/// The SPIR-V that `ballot_naga::cross::compile` writes from `wgsl` and
 /// `wgsl-no-subgroup` shaders, handed to the driver untouched: the first
 /// job of every hand-written suite kernel on each target (the random
 /// kernels and the other shapes stay with the test above, which runs the
@@ -289,13 +289,13 @@ fn size_counterexamples_differ_between_drivers_as_predicted() {
     let job = |target, p: &[bool]| Job {
         kernels: suite::catalogue::workgroup_total::kernels(),
         target,
-        options: ballot_core::back::ShaderOptions {
+        options: ballot_shader::back::ShaderOptions {
             workgroup_size: [p.len() as u32, 1, 1],
             // Native targets only: the virtual size is unused, and must
             // merely fit the workgroup.
             subgroup_size: 1,
             record_lanes: true,
-            ..ballot_core::back::ShaderOptions::default()
+            ..ballot_shader::back::ShaderOptions::default()
         },
         workgroups: [1, 1, 1],
         cases: vec![vec![Arg::PerLane(

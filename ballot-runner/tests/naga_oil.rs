@@ -1,4 +1,4 @@
-//! The polyfill libraries as naga_oil modules (`ballot_core::compose`), the
+//! The polyfill libraries as naga_oil modules (`ballot_naga::compose`), the
 //! way a wgpu program uses them: a shader that `#import`s `ballot::wgsl` or
 //! `ballot::wgsl_no_subgroup` is composed by naga_oil's `Composer`,
 //! validated by naga, written back to WGSL by naga and run on the driver
@@ -9,10 +9,10 @@
 //! Composition and validation need no GPU; without a Vulkan adapter the run
 //! is skipped (loudly), unless `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_core::back::Target;
-use ballot_core::compose;
-use ballot_core::polyfill::PolyfillOptions;
+use ballot_naga::compose;
+use ballot_naga::polyfill::PolyfillOptions;
 use ballot_runner::Gpu;
+use ballot_shader::back::Target;
 use naga_oil::compose::{
     ComposableModuleDescriptor, Composer, NagaModuleDescriptor, ShaderLanguage, ShaderType,
 };

@@ -1,6 +1,6 @@
-//! The polyfill libraries' self-tests (`ballot_core::polyfill::self_test`)
+//! The polyfill libraries' self-tests (`ballot_naga::polyfill::self_test`)
 //! on real drivers, every record of every invocation compared with the
-//! simulator (`ballot_core::ops`), which implements docs/design.md's semantics
+//! simulator (`ballot_sim::ops`), which implements docs/design.md's semantics
 //! independently of the WGSL / GLSL helpers. Three ways to the driver:
 //!
 //! - wgpu on Vulkan: `glsl` and `wgsl` in the driver's own subgroups, and
@@ -9,7 +9,7 @@
 //!   partial.
 //! - Dawn/Tint (Node's `webgpu`): `wgsl-web` in the driver's subgroups and
 //!   `wgsl-no-subgroup` in the same shapes as above, all in one Node process.
-//! - The SPIR-V that `ballot_core::cross::compile` writes from the `wgsl`
+//! - The SPIR-V that `ballot_naga::cross::compile` writes from the `wgsl`
 //!   and `wgsl-no-subgroup` self-tests, handed to lavapipe untouched through
 //!   wgpu's passthrough.
 //!
@@ -27,14 +27,14 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use ballot_core::back::{Target, UNDEFINED_FIND};
-use ballot_core::cross::{self, CrossOutput, CrossTarget};
-use ballot_core::op::{ArithOp, Op, Quad, Scan};
-use ballot_core::ops;
-use ballot_core::polyfill::{self, PolyfillOptions, SELF_TEST_RECORDS};
-use ballot_core::{PerLane, SimError, Subgroup, SubgroupMask};
+use ballot_ir::op::{ArithOp, Op, Quad, Scan};
+use ballot_naga::cross::{self, CrossOutput, CrossTarget};
+use ballot_naga::polyfill::{self, PolyfillOptions, SELF_TEST_RECORDS};
 use ballot_runner::dawn::{Dawn, StorageJob};
 use ballot_runner::Gpu;
+use ballot_shader::back::{Target, UNDEFINED_FIND};
+use ballot_sim::ops;
+use ballot_sim::{PerLane, SimError, Subgroup, SubgroupMask};
 
 mod common;
 
@@ -617,8 +617,8 @@ fn a_wrong_helper_is_caught() {
 }
 
 /// Records 10 to 17 of the self-test (the rest of the subgroup family, see
-/// `ballot_core::polyfill`'s docs) in one subgroup, from the simulator's
-/// operations, which `ballot-core/tests/family.rs` checks against the spec.
+/// `ballot_naga::polyfill`'s docs) in one subgroup, from the simulator's
+/// operations, which `ballot-sim/tests/family.rs` checks against the spec.
 struct Family<'a> {
     sg: &'a Subgroup,
     /// The global invocation index of each lane.

@@ -1,6 +1,6 @@
 //! The polyfill libraries' workgroup contract, broken on purpose: a library
 //! written for a workgroup of 64 invocations, in a shader whose workgroup
-//! has 96 (`ballot_core::polyfill::self_test_in`). The misuse must be loud:
+//! has 96 (`ballot_naga::polyfill::self_test_in`). The misuse must be loud:
 //! the 32 invocations past the declared workgroup get the documented
 //! failure values from every operation, and the 64 within it the same
 //! records as in a workgroup of the declared size. Before the guard, the
@@ -11,10 +11,10 @@
 //! and on Dawn/Tint (`wgsl-no-subgroup`). Without either the tests say why
 //! on stderr and pass, unless `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_core::back::Target;
-use ballot_core::polyfill::{self, PolyfillOptions, SELF_TEST_RECORDS};
+use ballot_naga::polyfill::{self, PolyfillOptions, SELF_TEST_RECORDS};
 use ballot_runner::dawn::{Dawn, StorageJob};
 use ballot_runner::Gpu;
+use ballot_shader::back::Target;
 
 mod common;
 

@@ -145,7 +145,7 @@ fn pipelines(gpu: &Gpu, target: Target, options: &PrimitiveOptions) -> Result<Pi
             let text =
                 ballot::primitives::PrimitiveShader::new(primitive, target, options).map_err(e)?;
             let bytes =
-                ballot_core::valid::glslang_spirv(text.text()).map_err(|e| e.to_string())?;
+                ballot_naga::valid::glslang_spirv(text.text()).map_err(|e| e.to_string())?;
             Ok(ballot_runner::gpu::words_of(&bytes))
         };
         // SAFETY: each SPIR-V is glslang's compilation of that primitive's
@@ -544,11 +544,11 @@ fn every_shader_validates() {
                 );
                 let result = match target.language() {
                     ballot::Language::Wgsl => {
-                        ballot_core::valid::validate(target, Form::ComputeShader, shader.text())
+                        ballot_naga::valid::validate(target, Form::ComputeShader, shader.text())
                             .map_err(|e| e.to_string())
                     }
                     ballot::Language::Glsl if glslang => {
-                        ballot_core::valid::glslang_spirv(shader.text())
+                        ballot_naga::valid::glslang_spirv(shader.text())
                             .map(drop)
                             .map_err(|e| e.to_string())
                     }

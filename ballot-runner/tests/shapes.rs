@@ -1,5 +1,5 @@
 //! The four shapes nearly every hand-written compute shader has, linked by
-//! `ballot_core::link::link` for every target of its language and run on
+//! `ballot_naga::link::link` for every target of its language and run on
 //! real drivers (issue 28):
 //!
 //! 1. `guard`: a bounds guard, `if (i >= n) { return; }`, with 109 of 128
@@ -61,12 +61,12 @@
 
 use std::sync::mpsc;
 
-use ballot_core::back::{Language, Target};
-use ballot_core::link::{link, LinkOptions};
+use ballot_naga::link::{link, LinkOptions};
 use ballot_runner::dawn::Dawn;
 use ballot_runner::gpu::storage_entry;
 use ballot_runner::job::UNWRITTEN;
 use ballot_runner::{Gpu, RunnerError};
+use ballot_shader::back::{Language, Target};
 use wgpu::util::DeviceExt as _;
 
 mod common;

@@ -8,8 +8,8 @@
 //! Compilation and validation need no GPU; without a Vulkan adapter the
 //! run is skipped (loudly), unless `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_core::back::Target;
 use ballot_runner::Gpu;
+use ballot_shader::back::Target;
 use wesl::{ModulePath, PkgResolver, Router, VirtualResolver, Wesl};
 
 mod common;

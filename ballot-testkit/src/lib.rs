@@ -16,6 +16,8 @@
 //!   bookworm's glslang and SPIRV-Tools predate some extensions, and no
 //!   package of that release brings newer ones, so CI cannot require them.
 
+pub mod kernels;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write as _;
 use std::path::PathBuf;

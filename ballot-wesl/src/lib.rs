@@ -50,7 +50,7 @@
 //! ```
 //!
 //! The modules are generated, and a test compares each with what
-//! ballot-core writes today; their wesl-rs output is validated by naga and
+//! ballot-naga writes today; their wesl-rs output is validated by naga and
 //! run on a driver in ballot's tests.
 
 use wesl::{CodegenModule, CodegenPkg};

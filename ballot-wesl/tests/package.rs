@@ -1,19 +1,19 @@
 //! The package as a user's build sees it: each module is the polyfill
-//! library ballot-core writes today (`BALLOT_BLESS=1` rewrites them), and
+//! library ballot-naga writes today (`BALLOT_BLESS=1` rewrites them), and
 //! a shader importing it through wesl-rs compiles to WGSL that naga
 //! validates, with the capabilities each module promises to need.
 
 use std::path::Path;
 
-use ballot_core::back::Target;
-use ballot_core::polyfill::{self, PolyfillOptions};
+use ballot_naga::polyfill::{self, PolyfillOptions};
+use ballot_shader::back::Target;
 use wesl::{CodegenModule, ModulePath, PkgResolver, Router, VirtualResolver, Wesl};
 
 /// The line each module starts with, before the library's own header.
 fn header(module: &str) -> String {
     format!(
         "// The WESL module `ballot::{module}` of the ballot-wesl package, generated \
-         from ballot's polyfill library: edit ballot-core, then run \
+         from ballot's polyfill library: edit ballot-naga, then run \
          `BALLOT_BLESS=1 cargo test -p ballot-wesl`.\n"
     )
 }
@@ -49,7 +49,7 @@ fn expected() -> Vec<(&'static CodegenModule, String)> {
 }
 
 #[test]
-fn every_module_is_the_library_ballot_core_writes() {
+fn every_module_is_the_library_ballot_naga_writes() {
     let bless = std::env::var_os("BALLOT_BLESS").is_some();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/shaders");
     let mut stale = Vec::new();

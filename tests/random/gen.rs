@@ -1,6 +1,6 @@
 //! A deterministic generator of random, well-typed kernels in the kernel
 //! language, and of the adapters that run them through their generated API
-//! with [`Value`](ballot_core::interp::Value) arguments.
+//! with [`Value`](ballot_sim::interp::Value) arguments.
 //!
 //! Every kernel it writes terminates: each loop counts a counter, which the
 //! body cannot assign, up to a bound fixed before the loop and below 6; `for`

@@ -4,7 +4,7 @@
 
 use ballot::ir::Type;
 use ballot::SubgroupMask;
-use ballot_core::interp::{Arg, Value};
+use ballot_sim::interp::{Arg, Value};
 
 use super::gen::Rng;
 

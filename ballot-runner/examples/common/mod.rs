@@ -7,9 +7,9 @@
 //! there builds no wgpu, and the GPU examples here add only the driver.
 
 use ballot::{Dispatch, ShaderOptions, SimError, Target};
-use ballot_core::interp::{Arg, Value};
-use ballot_core::ir::Kernel;
+use ballot_ir::ir::Kernel;
 use ballot_runner::{Gpu, Job};
+use ballot_sim::interp::{Arg, Value};
 
 /// The outcome of [`on_gpu`] for one target.
 pub enum Outcome {

@@ -15,10 +15,10 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use ballot_core::back::Target;
 use ballot_runner::dawn::{self, Dawn};
 use ballot_runner::drive::{self, Summary};
 use ballot_runner::{suite, Gpu};
+use ballot_shader::back::Target;
 
 fn main() -> ExitCode {
     let mut targets: Vec<Target> = Target::ALL.to_vec();

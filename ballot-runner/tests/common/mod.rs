@@ -7,7 +7,7 @@
 
 pub use ballot_testkit::loud;
 
-use ballot_core::back::Target;
+use ballot_shader::back::Target;
 
 /// Whether `BALLOT_REQUIRE_GPU=1` forbids skipping.
 pub fn required() -> bool {

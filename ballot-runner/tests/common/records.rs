@@ -6,9 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use ballot_core::back::{Target, UNDEFINED_FIND};
 use ballot_runner::job::UNWRITTEN;
 use ballot_runner::Gpu;
+use ballot_shader::back::{Target, UNDEFINED_FIND};
 
 /// `vec4<u32>` records per invocation.
 pub const RECORDS: usize = 11;

@@ -14,9 +14,9 @@ use ballot::primitives::{
     padded_words, reference, Compaction, ExclusiveScan, Keep, Primitive, PrimitiveError,
     PrimitiveOptions, PrimitiveShader, Workspace,
 };
-use ballot_core::back::Language;
 use ballot_runner::gpu::words_of;
 use ballot_runner::Gpu;
+use ballot_shader::back::Language;
 
 use crate::timing::{self, grid, ratios};
 use crate::{RATIO_HEADERS, REPEATS, VARIANTS};
@@ -105,7 +105,7 @@ pub fn spins(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         };
         let probe = |from: &str, to: &str| -> Result<(timing::Times, bool), String> {
             let text = edited(&options, from, to)?;
-            let bytes = ballot_core::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
+            let bytes = ballot_naga::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
             // SAFETY: glslang's compilation of a shader with the same bindings.
             let compaction = unsafe {
                 Compaction::from_spirv(device, Target::Glsl, &options, &words_of(&bytes))
@@ -147,7 +147,7 @@ fn spirv(
     options: &PrimitiveOptions,
 ) -> Result<Vec<u32>, String> {
     let shader = PrimitiveShader::new(primitive, target, options).map_err(|e| e.to_string())?;
-    let bytes = ballot_core::valid::glslang_spirv(shader.text()).map_err(|e| e.to_string())?;
+    let bytes = ballot_naga::valid::glslang_spirv(shader.text()).map_err(|e| e.to_string())?;
     Ok(words_of(&bytes))
 }
 
@@ -524,7 +524,7 @@ fn glsl_variant(
             "if (n == 0u) { tile_write(tile, lid, n, offset); }",
         )?;
     }
-    let bytes = ballot_core::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
+    let bytes = ballot_naga::valid::glslang_spirv(&text).map_err(|e| e.to_string())?;
     Ok((options, words_of(&bytes)))
 }
 

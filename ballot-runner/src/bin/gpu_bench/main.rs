@@ -53,9 +53,9 @@
 use std::process::ExitCode;
 
 use ballot::prelude::*;
-use ballot_core::back::{emit, Missing};
-use ballot_core::ir::Kernel;
+use ballot_ir::ir::Kernel;
 use ballot_runner::Gpu;
+use ballot_shader::back::{emit, Missing};
 
 mod compaction;
 mod ops;

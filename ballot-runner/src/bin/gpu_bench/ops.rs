@@ -6,11 +6,11 @@
 //! also ballots, because every helper but the masks and elect takes a
 //! ballot; votes, arithmetic, shuffles and quads take `acc` (or the
 //! step's predicate) directly. The kernels are emitted as complete compute
-//! shaders (the shader interface of `ballot_core::back`) and dispatched
+//! shaders (the shader interface of `ballot_shader::back`) and dispatched
 //! over 2^26 invocations.
 
 use ballot::prelude::*;
-use ballot_core::ir::Kernel;
+use ballot_ir::ir::Kernel;
 use ballot_runner::Gpu;
 
 use crate::timing::{self, grid, ratios};
@@ -99,7 +99,7 @@ op_kernel!(op_broadcast_first, |p, acc, i| subgroup_broadcast_first(
 ));
 op_kernel!(op_broadcast, |p, acc, i| subgroup_broadcast(acc, 5u32));
 // Four ballots whose predicates read only the step's input: the fallbacks
-// make them one exchange (`ballot_core::lower::share`), the native targets
+// make them one exchange (`ballot_shader::lower::share`), the native targets
 // four ballots.
 op_kernel!(op_four_ballots, |p, acc, i| subgroup_ballot(p).count()
     + subgroup_ballot((acc & 2u32) == 0u32).count()
@@ -243,8 +243,8 @@ fn shader(target: Target, kernel: &'static Kernel, subgroup: u32) -> Result<Stri
 /// language's extension.
 fn file_name(row: &str, target: Target) -> String {
     let ext = match target.language() {
-        ballot_core::back::Language::Glsl => "glsl",
-        ballot_core::back::Language::Wgsl => "wgsl",
+        ballot_shader::back::Language::Glsl => "glsl",
+        ballot_shader::back::Language::Wgsl => "wgsl",
     };
     format!("{}.{target}.{ext}", row.replace([' ', ','], "_"))
 }

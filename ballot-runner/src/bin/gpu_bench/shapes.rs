@@ -2,7 +2,7 @@
 //!
 //! The four shapes of `ballot-runner/tests/shapes.rs` (a bounds guard, a
 //! loop, a call of the shader's own, a compaction in a branch), each
-//! linked by `ballot_core::link` for the hardware target of its language
+//! linked by `ballot_naga::link` for the hardware target of its language
 //! and for the emulated one at the device's subgroup size, over 2^20
 //! invocations and over 65,535 workgroups, timed side by side: the ratio is the cost of the
 //! emulation's exchanges and of the if-conversion. The records the shapes
@@ -11,9 +11,9 @@
 //! the times are of shaders that agree.
 
 use ballot::prelude::Target;
-use ballot_core::back::Language;
-use ballot_core::link::{link, LinkOptions};
+use ballot_naga::link::{link, LinkOptions};
 use ballot_runner::Gpu;
+use ballot_shader::back::Language;
 
 use crate::timing::{download, grid, storage, time, Kernel};
 

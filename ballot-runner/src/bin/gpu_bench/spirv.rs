@@ -5,7 +5,7 @@
 
 use ballot::prelude::*;
 use ballot::primitives::{Primitive, PrimitiveOptions, PrimitiveShader};
-use ballot_core::cross::{self, CrossOutput, CrossTarget};
+use ballot_naga::cross::{self, CrossOutput, CrossTarget};
 use ballot_runner::gpu::words_of;
 
 use crate::ops;
@@ -34,7 +34,7 @@ fn function_instructions(words: &[u32]) -> usize {
 }
 
 fn glsl_count(text: &str) -> Result<usize, String> {
-    let bytes = ballot_core::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
+    let bytes = ballot_naga::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
     Ok(function_instructions(&words_of(&bytes)))
 }
 

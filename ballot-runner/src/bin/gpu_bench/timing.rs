@@ -3,9 +3,9 @@
 use std::borrow::Cow;
 
 use ballot::prelude::Target;
-use ballot_core::back::Language;
 use ballot_runner::gpu::{storage_entry, words_of};
 use ballot_runner::{Gpu, RunnerError};
+use ballot_shader::back::Language;
 use wgpu::util::DeviceExt;
 
 /// A compute pipeline whose bindings are storage buffers 0, 1, … in group 0.

@@ -1,0 +1,78 @@
+//! The emulated targets' step after writing: the linked text's functions
+//! that reach an exchange, if-converted ([`crate::reconverge`]), so that a
+//! ballot after an early `return`, in a loop or under a branch keeps the
+//! meaning it has on hardware subgroups under maximal reconvergence.
+//!
+//! It reads the linked text, where every exchange is a linked function
+//! whose first argument is the activity (`true` as written), and leaves
+//! the linked functions themselves alone.
+
+use crate::reconverge::{self, ExchangeResult, Options, Printed};
+use ballot_ir::op::Op;
+use ballot_shader::back::Language;
+use std::collections::BTreeMap;
+
+/// The shader's own calls that every invocation makes together: never
+/// guarded by the conversion.
+const WGSL_BARRIERS: &[&str] = &["workgroupBarrier", "storageBarrier", "textureBarrier"];
+const GLSL_BARRIERS: &[&str] = &[
+    "barrier",
+    "memoryBarrier",
+    "memoryBarrierShared",
+    "memoryBarrierBuffer",
+    "memoryBarrierImage",
+    "groupMemoryBarrier",
+];
+
+/// The linked exchanges under `prefix`, with their result types: the
+/// collectives of [`super::is_collective`] (in GLSL one overloaded name
+/// each, in WGSL also one per type, [`super::types::Typed`]).
+pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, ExchangeResult> {
+    let mut map = BTreeMap::new();
+    for op in Op::ALL {
+        if !super::is_collective(op) {
+            continue;
+        }
+        let linked = super::linked_name(op);
+        let name = format!("{prefix}{}", &linked["ballot_".len()..]);
+        let result = match op {
+            Op::Ballot => ExchangeResult::Mask,
+            Op::Elect | Op::All | Op::Any | Op::AllEqual => ExchangeResult::Bool,
+            _ => ExchangeResult::Value,
+        };
+        map.insert(name, result);
+    }
+    // `subgroupBarrier`, an exchange of no value.
+    map.insert(format!("{prefix}subgroupBarrier"), ExchangeResult::Bool);
+    for name in super::types::Typed::every_name(prefix) {
+        map.insert(name, ExchangeResult::Value);
+    }
+    map
+}
+
+/// The name of the workgroup vote under `prefix`.
+pub(super) fn vote(prefix: &str) -> String {
+    format!("{prefix}workgroup_any")
+}
+
+/// `text` converted; a refusal at a range of `text`.
+pub(super) fn converge(
+    text: &str,
+    language: Language,
+    prefix: &str,
+    linked: &[String],
+) -> Result<Printed, reconverge::Refused> {
+    let exchanges = exchanges(prefix);
+    let vote = vote(prefix);
+    let options = Options {
+        exchanges: &exchanges,
+        barriers: match language {
+            Language::Wgsl => WGSL_BARRIERS,
+            Language::Glsl => GLSL_BARRIERS,
+        },
+        prefix,
+        vote: &vote,
+        skip: linked,
+    };
+    reconverge::convert(text, language, &options).map(|(printed, _)| printed)
+}

@@ -1,0 +1,221 @@
+//! The value types of a GLSL shader's generic subgroup calls (broadcasts,
+//! arithmetic, shuffles, quads: [`super::types::is_typed`]), for
+//! `glsl-no-subgroup`.
+//!
+//! The emulation overloads these for the 32-bit scalars and their vectors
+//! (`uint`, `int`, `float`, `bool`, `uvec2` … `vec4`), and where a call
+//! sits in code that not every invocation runs, the if-conversion
+//! computes it into a temporary, whose type it must write.
+//! The linker's reader knows no types; glslang does: the shader, with the
+//! subgroup extensions enabled and its lines numbered as written (`#line`),
+//! is compiled once more with `-i`, and each call's type (its result's,
+//! which is its value's) is read from its intermediate tree, line by line,
+//! in the order the calls are written (the tree lists a line's calls
+//! outermost and leftmost first, as the text has them). Where that reading
+//! does not give one type for every call the linker found, it gives none,
+//! and the linker goes on as before.
+
+use std::collections::BTreeMap;
+
+use crate::polyfill::GLSL_FAMILY_EXTENSIONS;
+use crate::valid::glslang;
+use ballot_ir::op::Op;
+
+/// The generic calls' types by 1-based line of `text`, in the order of
+/// the calls on each line, as GLSL type names; `None` where glslang cannot
+/// compile the text as `stage` (with `defines`, `#define` lines) or no
+/// `#version` line is found.
+pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<u32, Vec<String>>> {
+    let version = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("#version"))?;
+    let mut given = String::with_capacity(text.len() + 160);
+    let mut lines = text.split_inclusive('\n');
+    for line in lines.by_ref().take(version + 1) {
+        given.push_str(line);
+    }
+    if !given.ends_with('\n') {
+        given.push('\n');
+    }
+    // The caller's defines (`#define` lines, each after a break).
+    given.push_str(defines.trim_start_matches('\n'));
+    if !defines.is_empty() {
+        given.push('\n');
+    }
+    given.push_str("#extension GL_KHR_shader_subgroup_basic : enable\n");
+    given.push_str("#extension GL_KHR_shader_subgroup_ballot : enable\n");
+    for extension in GLSL_FAMILY_EXTENSIONS {
+        given.push_str(&format!("#extension {extension} : enable\n"));
+    }
+    given.push_str(&format!("#line {}\n", version + 2));
+    lines.for_each(|l| given.push_str(l));
+    let tree = glslang::intermediate(&given, stage)?;
+    let names: Vec<&str> = Op::ALL
+        .into_iter()
+        .filter(|&op| ballot_ir::ir::op_is_generic(op))
+        .map(Op::glsl_name)
+        .collect();
+    let mut found: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    // `subgroupAllEqual`'s node has the type of its result, a `bool`: its
+    // value's is its first child's, on the next line.
+    let mut all_equal_at: Option<u32> = None;
+    for line in tree.lines() {
+        // The tree again, after linking: the first one has every call.
+        if line.starts_with("Linked ") {
+            break;
+        }
+        let Some(rest) = line.strip_prefix("0:") else {
+            continue;
+        };
+        let Some((number, node)) = rest.split_once(char::is_whitespace) else {
+            continue;
+        };
+        let Ok(number) = number.parse::<u32>() else {
+            continue;
+        };
+        let node = node.trim();
+        if let Some(at) = all_equal_at.take() {
+            found.entry(at).or_default().push(match child_type(node) {
+                Some(ty) => type_name(ty),
+                None => String::new(),
+            });
+            continue;
+        }
+        let Some((name, ty)) = node
+            .split_once(" (")
+            .filter(|(name, _)| names.contains(name))
+            .and_then(|(name, t)| Some((name, t.strip_suffix(')')?)))
+        else {
+            continue;
+        };
+        if name == "subgroupAllEqual" {
+            all_equal_at = Some(number);
+            continue;
+        }
+        // `( global bool, operation at highp)`: the type is before the comma.
+        let ty = ty.split(", ").next().unwrap_or(ty);
+        found.entry(number).or_default().push(type_name(ty));
+    }
+    Some(found)
+}
+
+/// The type of a node of glslang's tree, the last parenthesised group of
+/// its line (`d: direct index for structure (layout( column_major std430)
+/// buffer double)`), its layout dropped; `None` where the line has none (a
+/// `Constant:` node).
+fn child_type(node: &str) -> Option<&str> {
+    let inner = node.strip_suffix(')')?;
+    let mut depth = 0usize;
+    let open = inner.char_indices().rev().find_map(|(i, c)| match c {
+        ')' => {
+            depth += 1;
+            None
+        }
+        '(' if depth == 0 => Some(i),
+        '(' => {
+            depth -= 1;
+            None
+        }
+        _ => None,
+    })?;
+    let ty = &inner[open + 1..];
+    // `layout( … ) buffer double`: what follows the layout.
+    let ty = match ty.trim_start().strip_prefix("layout(") {
+        Some(rest) => rest.split_once(')').map_or(rest, |(_, after)| after),
+        None => ty,
+    };
+    Some(ty.split(", ").next().unwrap_or(ty).trim())
+}
+
+/// glslang's spelling of a type (`global highp 3-component vector of
+/// uint`) as GLSL writes it (`uvec3`); a type with no GLSL name
+/// (a structure, an array) as glslang spells it, qualifiers dropped.
+fn type_name(spelled: &str) -> String {
+    const QUALIFIERS: [&str; 9] = [
+        "global", "temp", "const", "highp", "mediump", "lowp", "uniform", "buffer", "shared",
+    ];
+    let words: Vec<&str> = spelled
+        .split_whitespace()
+        .filter(|w| !QUALIFIERS.contains(w))
+        .collect();
+    let plain = words.join(" ");
+    let Some((size, scalar)) = plain.split_once("-component vector of ") else {
+        return plain;
+    };
+    let prefix = match scalar {
+        "float" => "",
+        "int" => "i",
+        "uint" => "u",
+        "bool" => "b",
+        "double" => "d",
+        "float16_t" => "f16",
+        "int64_t" => "i64",
+        "uint64_t" => "u64",
+        "int16_t" => "i16",
+        "uint16_t" => "u16",
+        "int8_t" => "i8",
+        "uint8_t" => "u8",
+        _ => return plain,
+    };
+    format!("{prefix}vec{size}")
+}
+
+/// Whether the emulation carries a value of `ty`: a 32-bit scalar or a
+/// vector of them, or `bool`'s.
+pub(super) fn carried(ty: &str) -> bool {
+    matches!(ty, "uint" | "int" | "float" | "bool")
+        || ["uvec", "ivec", "vec", "bvec"].iter().any(|p| {
+            ty.strip_prefix(p)
+                .is_some_and(|n| matches!(n, "2" | "3" | "4"))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glslang_spellings_become_glsl_names() {
+        assert_eq!(type_name("global highp float"), "float");
+        assert_eq!(type_name("global bool"), "bool");
+        assert_eq!(
+            type_name("global highp 3-component vector of uint"),
+            "uvec3"
+        );
+        assert_eq!(
+            type_name("global highp 2-component vector of double"),
+            "dvec2"
+        );
+        assert_eq!(type_name("global highp float16_t"), "float16_t");
+        assert!(carried("uvec3") && carried("bool") && carried("vec4"));
+        assert!(!carried("double") && !carried("f16vec2") && !carried("vec5"));
+    }
+
+    #[test]
+    fn each_broadcast_gets_its_type_at_its_line() {
+        if !ballot_testkit::have_tools("glslang's types", &[ballot_testkit::GLSLANG]) {
+            return;
+        }
+        let text = "// a comment first\n#version 450\nlayout(local_size_x = 32) in;\n\
+                    layout(binding = 0) buffer B { vec4 v; double d; } b;\n\
+                    void main() {\n    \
+                    b.v.x = subgroupBroadcast(b.v.y * 2.0, 1u) + float(subgroupBroadcastFirst(gl_LocalInvocationIndex > 3u));\n    \
+                    b.d = subgroupBroadcastFirst(b.d);\n}\n";
+        let found = values(text, "comp", "").expect("glslang compiles it");
+        assert_eq!(found[&6], ["float", "bool"]);
+        assert_eq!(found[&7], ["double"]);
+        assert_eq!(found.len(), 2);
+        // AllEqual's value, not its `bool`, and the others' types before a
+        // precision note.
+        let text = "#version 450\nlayout(local_size_x = 32) in;\n\
+                    layout(binding = 0) buffer B { double d; vec2 v; uint r; } b;\n\
+                    void main() {\n    \
+                    bool x = subgroupAllEqual(b.d);\n    \
+                    bool y = subgroupAllEqual(b.v * 2.0) && subgroupAllEqual(true);\n    \
+                    b.r = uint(x) + uint(y) + subgroupAdd(b.r);\n}\n";
+        let found = values(text, "comp", "").expect("glslang compiles it");
+        assert_eq!(found[&5], ["double"]);
+        assert_eq!(found[&6], ["vec2", ""]);
+        assert_eq!(found[&7], ["uint"]);
+    }
+}

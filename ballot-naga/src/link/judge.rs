@@ -1,0 +1,244 @@
+//! The verdict on a linked text, from the validator of its language: naga
+//! for WGSL, glslang (the Khronos reference compiler) for GLSL.
+//!
+//! naga's GLSL front end reads a subset of the language: it refuses
+//! `atomicAdd`, `local_size_x_id`, `layout(push_constant)`, precision
+//! qualifiers on parameters and much that Vulkan shaders hold. The user's
+//! GLSL is therefore judged by `glslangValidator`, run as a program (found
+//! as `BALLOT_GLSLANG`, or on `PATH`), so that a shader glslang accepts is
+//! never refused for naga's sake ([`crate::valid::glslang`]). naga still proves the text ballot adds:
+//! every GLSL polyfill library is validated by naga and glslang both
+//! (`valid::validate`, in the library tests).
+//!
+//! Each verdict also gives what the emulated targets read back from the
+//! validator: the entry points' workgroup size, which sizes the exchange
+//! arrays (naga's module for WGSL; the SPIR-V `LocalSize` execution mode
+//! glslang writes for GLSL, where the size may be spelled through macros
+//! or constants).
+
+use super::LinkErrorKind;
+use crate::valid::glslang;
+use crate::valid::{self, Diagnostic};
+use ballot_shader::back::{Language, Target};
+
+pub(super) use crate::valid::glslang::glsl_stage;
+
+/// The entry points' workgroup size, as the validator read it, or why the
+/// emulated targets cannot take it.
+pub(super) type Workgroup = Result<[u32; 3], (LinkErrorKind, String)>;
+
+/// A rejection: the workgroup, where the validator read one (naga's module
+/// survives a validation error), and the diagnostic on the judged text.
+pub(super) type Rejected = Box<(Option<Workgroup>, Diagnostic)>;
+
+/// The verdict on `text`, linked for `target`; `stage` is the GLSL stage
+/// glslang compiles it as (`comp`, `frag`, …), and whether it was assumed
+/// ([`glsl_stage`]).
+pub(super) fn judge(
+    target: Target,
+    text: &str,
+    (stage, assumed): (&str, bool),
+) -> Result<Workgroup, Rejected> {
+    #[cfg(test)]
+    super::tests::JUDGE_PASSES.with(|n| n.set(n.get() + 1));
+    match target.language() {
+        Language::Wgsl => match valid::diagnose(target, text) {
+            Ok((module, _)) => Ok(naga_workgroup(&module)),
+            Err(rejected) => {
+                let (module, diagnostic) = *rejected;
+                Err(Box::new((module.map(|m| naga_workgroup(&m)), diagnostic)))
+            }
+        },
+        Language::Glsl => match glslang::compile(text, stage) {
+            Ok(words) => Ok(spirv_workgroup(&words)),
+            Err(mut diagnostic) => {
+                if assumed {
+                    diagnostic.notes.push(
+                        "glslang compiled it as a compute shader, as its file name has no stage \
+                         extension: name a shader of another stage `.frag`, `.vert`, … as \
+                         glslang does"
+                            .to_string(),
+                    );
+                }
+                Err(Box::new((None, diagnostic)))
+            }
+        },
+    }
+}
+
+/// The validator of `language`, by name.
+pub(super) fn validator(language: Language) -> &'static str {
+    match language {
+        Language::Wgsl => "naga",
+        Language::Glsl => "glslang",
+    }
+}
+
+/// The workgroup size every compute entry point has, as naga reads it.
+fn naga_workgroup(module: &naga::Module) -> Workgroup {
+    let mut size: Option<([u32; 3], &str)> = None;
+    for entry in &module.entry_points {
+        if entry.stage != naga::ShaderStage::Compute {
+            continue;
+        }
+        if entry.workgroup_size_overrides.is_some() {
+            return Err(overridable(&entry.name));
+        }
+        match size {
+            Some((s, other)) if s != entry.workgroup_size => {
+                return Err((
+                    LinkErrorKind::Unsupported,
+                    format!(
+                        "entry points `{other}` ({s:?}) and `{}` ({:?}) have different \
+                         workgroup sizes: one emulation serves every entry point",
+                        entry.name, entry.workgroup_size
+                    ),
+                ))
+            }
+            _ => size = Some((entry.workgroup_size, &entry.name)),
+        }
+    }
+    size.map(|(s, _)| s).ok_or_else(no_compute_entry)
+}
+
+fn overridable(entry: &str) -> (LinkErrorKind, String) {
+    (
+        LinkErrorKind::Unsupported,
+        format!(
+            "entry point `{entry}` has a pipeline-overridable workgroup size: the emulated \
+             subgroups' exchange arrays are sized at link time, so it must be a constant"
+        ),
+    )
+}
+
+fn no_compute_entry() -> (LinkErrorKind, String) {
+    (
+        LinkErrorKind::Unsupported,
+        "the shader has no compute entry point: the emulated subgroups are sized from its \
+         workgroup and set up at its start"
+            .to_string(),
+    )
+}
+
+// ------------------------------------------------------------- SPIR-V
+
+/// SPIR-V's opcodes and enumerants that [`spirv_workgroup`] reads (the
+/// SPIR-V specification, section 3).
+mod spv {
+    pub const MAGIC: u32 = 0x0723_0203;
+    pub const OP_ENTRY_POINT: u16 = 15;
+    pub const OP_EXECUTION_MODE: u16 = 16;
+    pub const OP_SPEC_CONSTANT_COMPOSITE: u16 = 51;
+    pub const OP_DECORATE: u16 = 71;
+    pub const OP_EXECUTION_MODE_ID: u16 = 331;
+    pub const GL_COMPUTE: u32 = 5;
+    pub const LOCAL_SIZE: u32 = 17;
+    pub const LOCAL_SIZE_ID: u32 = 38;
+    pub const BUILT_IN: u32 = 11;
+    pub const WORKGROUP_SIZE: u32 = 25;
+}
+
+/// The compute entry point's `LocalSize` in the module `words`. A
+/// workgroup given through specialization constants (`local_size_x_id`)
+/// is overridable: glslang writes it as a `WorkgroupSize` built-in that is
+/// an `OpSpecConstantComposite`, or as `LocalSizeId`.
+fn spirv_workgroup(words: &[u32]) -> Workgroup {
+    let bug = |what: &str| (LinkErrorKind::Bug, format!("glslang's SPIR-V: {what}"));
+    if words.len() < 5 || words[0] != spv::MAGIC {
+        return Err(bug("no SPIR-V header"));
+    }
+    let mut compute = Vec::new();
+    let mut local_size = None;
+    let mut by_id = false;
+    let mut workgroup_builtin = None;
+    let mut spec_composites = Vec::new();
+    let mut at = 5;
+    while at < words.len() {
+        let (count, opcode) = ((words[at] >> 16) as usize, words[at] as u16);
+        if count == 0 || at + count > words.len() {
+            return Err(bug("an instruction runs past the end"));
+        }
+        let operands = &words[at + 1..at + count];
+        match (opcode, operands) {
+            (spv::OP_ENTRY_POINT, [spv::GL_COMPUTE, id, ..]) => compute.push(*id),
+            (spv::OP_EXECUTION_MODE, [id, spv::LOCAL_SIZE, x, y, z]) if compute.contains(id) => {
+                local_size = Some([*x, *y, *z]);
+            }
+            (spv::OP_EXECUTION_MODE_ID, [_, spv::LOCAL_SIZE_ID, ..]) => by_id = true,
+            (spv::OP_DECORATE, [id, spv::BUILT_IN, spv::WORKGROUP_SIZE]) => {
+                workgroup_builtin = Some(*id);
+            }
+            (spv::OP_SPEC_CONSTANT_COMPOSITE, [_, id, ..]) => spec_composites.push(*id),
+            _ => {}
+        }
+        at += count;
+    }
+    if compute.is_empty() {
+        return Err(no_compute_entry());
+    }
+    if by_id || workgroup_builtin.is_some_and(|id| spec_composites.contains(&id)) {
+        return Err(overridable("main"));
+    }
+    local_size.ok_or_else(|| bug("no LocalSize for the compute entry point"))
+}
+
+// ------------------------------------------------------------ glslang
+
+/// The program to run: `BALLOT_GLSLANG`, or `glslangValidator` on `PATH`.
+/// Whether a GLSL `text` has a `#version` line (with any blanks around
+/// the `#`).
+pub(super) fn has_version(text: &str) -> bool {
+    text.lines().any(|line| {
+        line.trim_start()
+            .strip_prefix('#')
+            .is_some_and(|rest| rest.trim_start().starts_with("version"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A SPIR-V module of a header and `instructions`, each its opcode and
+    /// operands (the word count is added).
+    fn module(instructions: &[(u16, &[u32])]) -> Vec<u32> {
+        let mut words = vec![spv::MAGIC, 0x0001_0300, 0, 100, 0];
+        for (opcode, operands) in instructions {
+            words.push(((operands.len() as u32 + 1) << 16) | u32::from(*opcode));
+            words.extend_from_slice(operands);
+        }
+        words
+    }
+
+    #[test]
+    fn the_workgroup_is_read_from_local_size() {
+        // OpEntryPoint GLCompute %4 "main"; OpExecutionMode %4 LocalSize 8 4 1.
+        let name = u32::from_le_bytes(*b"main");
+        let entry: &[u32] = &[spv::GL_COMPUTE, 4, name, 0];
+        let fixed = module(&[
+            (spv::OP_ENTRY_POINT, entry),
+            (spv::OP_EXECUTION_MODE, &[4, spv::LOCAL_SIZE, 8, 4, 1]),
+        ]);
+        assert_eq!(spirv_workgroup(&fixed), Ok([8, 4, 1]));
+        // local_size_x_id: the WorkgroupSize built-in is a spec constant.
+        let overridable = module(&[
+            (spv::OP_ENTRY_POINT, entry),
+            (spv::OP_EXECUTION_MODE, &[4, spv::LOCAL_SIZE, 1, 1, 1]),
+            (spv::OP_DECORATE, &[9, spv::BUILT_IN, spv::WORKGROUP_SIZE]),
+            (spv::OP_SPEC_CONSTANT_COMPOSITE, &[7, 9, 5, 6, 6]),
+        ]);
+        let (kind, message) = spirv_workgroup(&overridable).unwrap_err();
+        assert_eq!(kind, LinkErrorKind::Unsupported);
+        assert!(message.contains("pipeline-overridable"), "{message}");
+        // A fragment shader has no compute entry point.
+        let fragment = module(&[(spv::OP_ENTRY_POINT, &[4, 4, name, 0])]);
+        assert!(spirv_workgroup(&fragment)
+            .unwrap_err()
+            .1
+            .contains("no compute entry point"));
+        // A truncated module is glslang's fault, never a panic.
+        let mut cut = fixed.clone();
+        cut.truncate(cut.len() - 2);
+        assert_eq!(spirv_workgroup(&cut).unwrap_err().0, LinkErrorKind::Bug);
+    }
+}

@@ -1,0 +1,798 @@
+//! Hostile and degenerate inputs: one validator pass where the size is
+//! literal, no shader linked without an entry point, bounded reads.
+
+use super::*;
+
+/// `link`'s validator passes for `source` on `target`, and its result.
+fn passes(source: &str, target: Target) -> (u32, Result<Linked, LinkError>) {
+    JUDGE_PASSES.with(|n| n.set(0));
+    let result = link(source, "p", target, &LinkOptions::default());
+    (JUDGE_PASSES.with(|n| n.get()), result)
+}
+
+#[test]
+fn a_literal_workgroup_size_is_linked_and_validated_once() {
+    // The emulated targets read a literal size with the lexer: one pass,
+    // as on the hardware targets, so that linking costs what naga's
+    // validation of the output costs.
+    for target in Target::ALL {
+        let source = match target.language() {
+            Language::Wgsl => FOUR,
+            Language::Glsl => GLSL,
+        };
+        let (n, linked) = passes(source, target);
+        let linked = linked.unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert_eq!(n, 1, "{target}");
+        if !target.has_subgroups() {
+            assert_eq!(linked.workgroup_size, Some([64, 1, 1]), "{target}");
+        }
+    }
+    // Every literal spelling, read as naga reads it.
+    for (size, expected) in [
+        ("(64)", [64, 1, 1]),
+        ("(64u, 2i)", [64, 2, 1]),
+        ("(0x10, 2, 2,)", [16, 2, 2]),
+    ] {
+        let source = FOUR.replace("(64)", size);
+        let (n, linked) = passes(&source, Target::WgslNoSubgroup);
+        let linked = linked.unwrap_or_else(|e| panic!("{size}: {e}"));
+        assert_eq!((n, linked.workgroup_size), (1, Some(expected)), "{size}");
+    }
+    let source = GLSL.replace("local_size_x = 64", "local_size_x = 16, local_size_z = 4");
+    let (n, linked) = passes(&source, Target::GlslNoSubgroup);
+    assert_eq!((n, linked.unwrap().workgroup_size), (1, Some([16, 1, 4])));
+    // A size naga must evaluate takes the second pass, at naga's size.
+    let source = format!("const WG = 32u;\n{}", FOUR.replace("(64)", "(WG * 2u)"));
+    let (n, linked) = passes(&source, Target::WgslNoSubgroup);
+    assert_eq!((n, linked.unwrap().workgroup_size), (2, Some([64, 1, 1])));
+    // A literal that a macro redefines: naga's module says otherwise, and
+    // its size wins.
+    let source = GLSL.replace(
+        "layout(local_size_x = 64) in;",
+        "#define local_size_x local_size_y\nlayout(local_size_x = 64) in;",
+    );
+    let (n, linked) = passes(&source, Target::GlslNoSubgroup);
+    let linked = linked.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((n, linked.workgroup_size), (2, Some([1, 64, 1])));
+}
+
+#[test]
+fn ballot_calls_without_an_entry_point_are_refused_on_every_target() {
+    // A library of functions: `ballot_init` would never run. Line 3,
+    // column 12 is the first call.
+    let wgsl = "\
+// Helpers for another shader.
+fn count(v: bool) -> u32 {
+    return subgroupBallotBitCount(subgroupBallot(v));
+}
+";
+    let glsl = "\
+#version 450
+uint count(bool v) {
+    return subgroupBallotBitCount(subgroupBallot(v));
+}
+";
+    for target in Target::ALL {
+        let source = match target.language() {
+            Language::Wgsl => wgsl,
+            Language::Glsl => glsl,
+        };
+        let e = error(source, target);
+        assert_eq!(e.kind, LinkErrorKind::Unsupported, "{target}: {e}");
+        assert!(e.message.contains("no entry point"), "{target}: {e}");
+        assert!(e.message.contains("link the whole shader"), "{target}: {e}");
+        let at = e.location.clone().expect("at the first call");
+        assert_eq!((at.line, at.column), (3, 12), "{target}: {e}");
+        assert_eq!(at.length, "subgroupBallotBitCount".len() as u32);
+    }
+    // A GLSL file that reads a subgroup built-in, alone.
+    let builtin = "#version 450\nuint lane() {\n    return gl_SubgroupInvocationID;\n}\n";
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let e = error(builtin, target);
+        assert_eq!(e.kind, LinkErrorKind::Unsupported, "{target}: {e}");
+        let at = e.location.clone().expect("at the built-in");
+        assert_eq!((at.line, at.column), (3, 12), "{target}: {e}");
+    }
+    // A fragment shader has an entry point; and a file with no ballot
+    // call needs none.
+    let fragment = format!(
+        "{wgsl}@fragment\nfn fs() -> @location(0) vec4<f32> {{ return vec4<f32>(1.0); }}\n"
+    );
+    linked(&fragment, Target::Wgsl);
+    linked("fn one() -> u32 { return 1u; }\n", Target::Wgsl);
+}
+
+#[test]
+fn naga_notes_are_kept() {
+    // 210 nested parentheses: under `check`'s bracket limit, over the
+    // WGSL parser's recursion limit, which naga says in a note.
+    let source = format!(
+        "fn f() -> u32 {{ return {}1u{}; }}\n{FOUR}",
+        "(".repeat(210),
+        ")".repeat(210)
+    );
+    for target in WGSL_TARGETS {
+        let e = error(&source, target);
+        assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
+        let shown = e.to_string();
+        assert!(
+            shown.ends_with("= note: Parser recursion limit exceeded"),
+            "{target}: {shown}"
+        );
+    }
+}
+
+#[test]
+fn a_leading_byte_order_mark_is_dropped() {
+    let bom = '\u{feff}';
+    for target in WGSL_TARGETS {
+        let l = linked(&format!("{bom}{FOUR}"), target);
+        assert_eq!(l.text, linked(FOUR, target).text, "{target}");
+    }
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let l = glsl_linked(&format!("{bom}{GLSL}"), target);
+        assert_eq!(l.text, glsl_linked(GLSL, target).text, "{target}");
+        // An error's place is the one an editor shows, the mark unseen.
+        let bad = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = nope;");
+        let e = glsl_error(&format!("{bom}{bad}"), target);
+        assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
+        let at = e.location.clone().expect("a location");
+        assert_eq!((at.line, at.column), (9, 17), "{target}: {e}");
+        assert_eq!(at.line_text, "    uint lane = nope;");
+    }
+    // On the first line too.
+    let e = error(&format!("{bom}fn f( {{}}\n{FOUR}"), Target::Wgsl);
+    let at = e.location.clone().expect("a location");
+    assert_eq!(at.line, 1, "{e}");
+    assert_eq!(at.line_text, "fn f( {}", "{e}");
+}
+
+#[test]
+fn lines_end_at_cr_lf_lf_and_a_lone_cr() {
+    // Line 5 is `    let x: u32 = nothing;`: `nothing` at column 18.
+    let wgsl = FOUR.replace("    let b = ", "    let x: u32 = nothing;\n    let b = ");
+    // Line 9 is `    uint lane = nope;`: `nope` at column 17.
+    let glsl = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = nope;");
+    for end in ["\n", "\r\n", "\r"] {
+        let source = wgsl.replace('\n', end);
+        for target in WGSL_TARGETS {
+            let e = error(&source, target);
+            assert_eq!(e.kind, LinkErrorKind::Invalid, "{end:?} {target}: {e}");
+            let at = e.location.clone().expect("a location");
+            assert_eq!((at.line, at.column), (5, 18), "{end:?} {target}: {e}");
+            assert_eq!(at.line_text, "    let x: u32 = nothing;", "{end:?}");
+            assert!(e.to_string().contains("5 |     let x: u32 = nothing;\n"));
+        }
+        let source = glsl.replace('\n', end);
+        for target in [Target::Glsl, Target::GlslNoSubgroup] {
+            let e = glsl_error(&source, target);
+            assert_eq!(e.kind, LinkErrorKind::Invalid, "{end:?} {target}: {e}");
+            let at = e.location.clone().expect("a location");
+            assert_eq!((at.line, at.column), (9, 17), "{end:?} {target}: {e}");
+            assert_eq!(at.line_text, "    uint lane = nope;", "{end:?}");
+        }
+        // And the file links: its `#` lines and `//` comments end there.
+        let source = format!("{}// a comment\n", GLSL).replace('\n', end);
+        let l = glsl_linked(&source, Target::GlslNoSubgroup);
+        assert!(!l.text.contains("#extension GL_KHR"), "{end:?}");
+        assert!(l.text.contains("ballot_init(gl_LocalInvocationIndex);"));
+    }
+    // Mixed, as a file edited on two systems: a lone `\r`, then `\r\n`.
+    let at = locate("a\rb\r\nc\nd e", 9..10, String::new());
+    assert_eq!((at.line, at.column, at.line_text.as_str()), (4, 3, "d e"));
+}
+
+#[test]
+fn a_workgroup_too_large_is_the_files_fault_not_an_options() {
+    let wgsl = FOUR.replace("(64)", "(512)");
+    let e = error(&wgsl, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("512 invocations"), "{e}");
+    assert_eq!(e.location.clone().expect("at the entry point").line, 4);
+    let glsl = GLSL.replace("local_size_x = 64", "local_size_x = 32, local_size_y = 32");
+    let e = glsl_error(&glsl, Target::GlslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("1024 invocations"), "{e}");
+    // A subgroup larger than the workgroup is the option's to change.
+    let e = link(
+        &FOUR.replace("(64)", "(16)"),
+        "f",
+        Target::WgslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
+}
+
+#[test]
+fn what_the_device_offers_beside_subgroups_passes_through() {
+    // f16, f64, immediates (push constants), 64-bit integers: the target
+    // says only whether subgroups exist, so each links on every WGSL
+    // target and its text reaches the output unchanged.
+    let shader = |head: &str, decl: &str, body: &str| {
+        format!(
+            "{head}\n@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n{decl}\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(global_invocation_id) id: vec3<u32>) {{\n\
+             {body}\n    out[id.x] = subgroupBallotBitCount(subgroupBallot((id.x & 1u) == 1u));\n}}\n"
+        )
+    };
+    let cases = [
+        shader(
+            "enable f16;",
+            "",
+            "    let h = f16(id.x) * 0.5h;\n    out[0] = u32(h);",
+        ),
+        shader("", "", "    let d: f64 = 2.0lf;\n    out[0] = u32(d);"),
+        shader(
+            "",
+            "struct P { n: u32 }\nvar<immediate> p: P;",
+            "    if id.x >= p.n { return; }",
+        ),
+        shader(
+            "",
+            "",
+            "    let w = u64(id.x) << 40u;\n    out[0] = u32(w >> 40u);",
+        ),
+    ];
+    for source in &cases {
+        for target in WGSL_TARGETS {
+            let l = link(source, "device.wgsl", target, &LinkOptions::default())
+                .unwrap_or_else(|e| panic!("{target}: {e}\n{source}"));
+            // The declarations reach every target as written; the body
+            // on the hardware ones (the emulated ones if-convert it).
+            let kept = source.lines().filter(|line| {
+                line.starts_with("enable")
+                    || line.starts_with("var<")
+                    || (target.has_subgroups() && line.starts_with("    let"))
+            });
+            for line in kept {
+                assert!(
+                    l.text.contains(line),
+                    "{target}: no {line:?} in\n{}",
+                    l.text
+                );
+            }
+        }
+    }
+    // The rest of the family is the target's on the hardware ones, and
+    // linked on `wgsl-no-subgroup`.
+    let add = FOUR.replace(
+        "subgroupBallotBitCount(b),",
+        "subgroupBallotBitCount(b) + subgroupAdd(1u),",
+    );
+    assert!(linked(&add, Target::Wgsl).text.contains("subgroupAdd(1u)"));
+    let emulated = linked(&add, Target::WgslNoSubgroup);
+    assert!(emulated.text.contains("ballot_subgroupAdd_u32("));
+}
+
+/// A fragment shader counting the lanes whose pixel is lit: WGSL has
+/// subgroups in fragment shaders.
+const FRAGMENT: &str = "\
+@fragment
+fn fs(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
+    let lit = subgroupBallot(at.x > 8.0);
+    return vec4<f32>(f32(subgroupBallotBitCount(lit)), f32(subgroupBallotExclusiveBitCount(lit)), 0.0, 1.0);
+}
+";
+
+#[test]
+fn a_fragment_entry_point_sets_up_the_lane_state_on_hardware() {
+    // Without the init the linked counts would read lane state never
+    // written (zero), silently: every entry point that can reach a linked
+    // function starts with it.
+    for target in [Target::Wgsl, Target::WgslWeb] {
+        let l = linked(FRAGMENT, target);
+        let entry = &l.text[l.text.find("fn fs(").expect("the entry point")..];
+        let body = &entry[entry.find('{').unwrap()..];
+        assert!(
+            body.trim_start_matches('{')
+                .trim_start()
+                .starts_with("ballot_init(ballot_subgroup_invocation_id, ballot_subgroup_size);"),
+            "{target}:\n{}",
+            l.text
+        );
+        assert!(entry.contains("@builtin(subgroup_size) ballot_subgroup_size: u32"));
+    }
+    // With a compute entry point beside it, both are set up.
+    let both = format!("{FRAGMENT}{FOUR}");
+    let l = linked(&both, Target::Wgsl);
+    assert_eq!(
+        l.text.matches("ballot_init(ballot_").count(),
+        2,
+        "{}",
+        l.text
+    );
+}
+
+#[test]
+fn the_emulation_refuses_a_fragment_entry_point_at_its_name() {
+    // Workgroup memory exists in compute shaders only: naga would say
+    // "forbidden at this stage" of the linked code.
+    let e = error(FRAGMENT, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("`fs` is a fragment entry point"), "{e}");
+    let at = e.location.expect("at the entry point");
+    assert_eq!((at.line, at.column, at.length), (2, 4, 2));
+    // GLSL: the stage is the file's.
+    let frag = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : enable\n\
+                layout(location = 0) out vec4 color;\n\
+                void main() {\n    uvec4 b = subgroupBallot(gl_FragCoord.x > 8.0);\n    \
+                color = vec4(float(subgroupBallotBitCount(b)));\n}\n";
+    link(frag, "lit.frag", Target::Glsl, &LinkOptions::default()).expect("glsl takes it");
+    let e = link(
+        frag,
+        "lit.frag",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("`frag` shader"), "{e}");
+    assert_eq!(e.location.expect("at the first call").line, 5);
+}
+
+/// The subgroup built-ins as members of the entry point's input struct.
+const IN_STRUCT: &str = "\
+struct In {
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(subgroup_invocation_id) lane: u32,
+    @builtin(subgroup_size) size: u32,
+}
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(input: In) {
+    let b = subgroupBallot((input.id.x & 1u) == 1u);
+    out[input.id.x] = subgroupBallotExclusiveBitCount(b) * 1000u + input.lane * 10u + input.size;
+}
+";
+
+#[test]
+fn subgroup_built_ins_in_an_entry_points_struct() {
+    // Hardware: the init reads the struct's members; a second
+    // `@builtin(subgroup_invocation_id)` would be invalid WGSL.
+    for target in [Target::Wgsl, Target::WgslWeb] {
+        let l = linked(IN_STRUCT, target);
+        assert!(
+            l.text.contains("ballot_init(input.lane, input.size);"),
+            "{target}:\n{}",
+            l.text
+        );
+        assert!(
+            !l.text.contains("ballot_subgroup_invocation_id:"),
+            "{}",
+            l.text
+        );
+    }
+    // Emulated: the members are the emulation's; the reads become its
+    // values, and the struct keeps the rest.
+    let l = linked(IN_STRUCT, Target::WgslNoSubgroup);
+    assert!(!l.text.contains("@builtin(subgroup_"), "{}", l.text);
+    assert!(l
+        .text
+        .contains("@builtin(global_invocation_id) id: vec3<u32>,"));
+    assert!(
+        !l.text.contains("input.lane") && !l.text.contains("input.size"),
+        "{}",
+        l.text
+    );
+    // A struct that would be left empty is refused, at its member.
+    let only = IN_STRUCT
+        .replace("    @builtin(global_invocation_id) id: vec3<u32>,\n", "")
+        .replace(
+            "fn main(input: In) {",
+            "fn main(input: In, @builtin(global_invocation_id) gid: vec3<u32>) {",
+        )
+        .replace("input.id", "gid");
+    linked(&only, Target::Wgsl);
+    let e = error(&only, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert_eq!(e.location.expect("at the member").line, 2, "{}", e.message);
+}
+
+#[test]
+fn a_call_with_the_wrong_number_of_arguments_is_counted_as_written() {
+    // The emulation adds an argument to each collective: the validator's
+    // count ("Requires 2 arguments, but 1 are provided") would be the
+    // linked call's, not the user's.
+    let cases = [
+        (
+            "subgroupBallot((id.x & 1u) == 1u)",
+            "subgroupBallot()",
+            "takes 1 argument, and is given no argument",
+        ),
+        (
+            "subgroupBallot((id.x & 1u) == 1u)",
+            "subgroupBallot(true, false)",
+            "takes 1 argument, and is given 2 arguments",
+        ),
+        (
+            "subgroupBallotBitExtract(b, 3u)",
+            "subgroupBallotBitExtract(b)",
+            "takes 2 arguments, and is given 1 argument",
+        ),
+    ];
+    for (good, bad, said) in cases {
+        let source = FOUR.replace(good, bad);
+        for target in WGSL_TARGETS {
+            let e = error(&source, target);
+            assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
+            assert!(e.message.contains(said), "{target}: {e}");
+            let at = e.location.clone().expect("at the call");
+            let line = source.lines().position(|l| l.contains(bad)).unwrap() + 1;
+            assert_eq!(at.line as usize, line, "{target}: {e}");
+            assert_eq!(at.length as usize, bad.len(), "{target}: {e}");
+        }
+    }
+    // A trailing comma is WGSL; nested calls count once.
+    let trailing = FOUR.replace(
+        "subgroupBallotBitExtract(b, 3u)",
+        "subgroupBallotBitExtract(b, min(3u, 4u),)",
+    );
+    for target in WGSL_TARGETS {
+        linked(&trailing, target);
+    }
+}
+
+#[test]
+fn a_subgroup_function_without_an_emulation_is_refused_at_the_call() {
+    // A name of the family's shape that no extension has.
+    let name = "subgroupAddClustered";
+    let source = FOUR.replace(
+        "let b = subgroupBallot",
+        "subgroupAddClustered(1u);\n    let b = subgroupBallot",
+    );
+    let e = error(&source, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(
+        e.message
+            .starts_with(&format!("`{name}` has no emulation on `wgsl-no-subgroup`")),
+        "{e}"
+    );
+    let at = e.location.clone().expect("at the call");
+    assert_eq!(
+        (at.line, at.column, at.length as usize),
+        (5, 5, name.len()),
+        "{e}"
+    );
+    // GLSL's clustered reductions.
+    let glsl = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = subgroupClusteredAdd(1u, 4u);").replace(
+        "#extension GL_KHR_shader_subgroup_ballot : require",
+        "#extension GL_KHR_shader_subgroup_ballot : require\n#extension GL_KHR_shader_subgroup_clustered : require",
+    );
+    link(&glsl, "k.comp", Target::Glsl, &LinkOptions::default()).expect("glsl has it");
+    let e = glsl_error(&glsl, Target::GlslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(
+        e.message
+            .contains("`subgroupClusteredAdd` has no emulation"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_rest_of_the_family_is_linked_for_its_types_on_wgsl_no_subgroup() {
+    // One WGSL name, the operation its value's type picks; each call's
+    // function named for that type, and written once.
+    let source = "\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let a = subgroupAdd(i) + subgroupAdd(i + 1u);
+    let f = subgroupExclusiveAdd(f32(i));
+    let m = subgroupMin(vec2<i32>(i32(i), -1));
+    let x = subgroupShuffleXor(vec4<f32>(f32(i)), 1u);
+    let s = subgroupShuffle(i, 3i);
+    let q = quadBroadcast(vec3<u32>(i), 2i);
+    let v = subgroupAll(i < 8u);
+    let w = subgroupAny(i == 3u);
+    out[i] = a + u32(f) + u32(m.y) + u32(x.w) + s + q.z + u32(v && w) + quadSwapY(i);
+}
+";
+    let l = linked(source, Target::WgslNoSubgroup);
+    for call in [
+        "ballot_subgroupAdd_u32(true, i)",
+        "ballot_subgroupExclusiveAdd_f32(true, f32(i))",
+        "ballot_subgroupMin_vec2i32(true, vec2<i32>(i32(i), -1))",
+        "ballot_subgroupShuffleXor_vec4f32(true, vec4<f32>(f32(i)), 1u)",
+        "ballot_subgroupShuffle_u32(true, i, u32(3i))",
+        "ballot_subgroupQuadBroadcast_vec3u32(true, vec3<u32>(i), u32(2i))",
+        "ballot_subgroupAll(true, i < 8u)",
+        "ballot_subgroupQuadSwapVertical_u32(true, i)",
+    ] {
+        assert!(l.text.contains(call), "no {call} in\n{}", l.text);
+    }
+    assert_eq!(l.text.matches("fn ballot_subgroupAdd_u32(").count(), 1);
+    // The operations, as the types picked them.
+    use ballot_ir::op::{ArithOp, Quad, Scan};
+    for op in [
+        Op::Arith(ArithOp::IAdd, Scan::Reduce),
+        Op::Arith(ArithOp::FAdd, Scan::Exclusive),
+        Op::Arith(ArithOp::SMin, Scan::Reduce),
+        Op::ShuffleXor,
+        Op::Shuffle,
+        Op::QuadBroadcast,
+        Op::QuadSwap(Quad::Vertical),
+        Op::All,
+        Op::Any,
+    ] {
+        assert!(l.ops.contains(&op), "{op:?} not in {:?}", l.ops);
+    }
+    assert!(!l.ops.contains(&Op::Arith(ArithOp::UMin, Scan::Reduce)));
+    // A collective in a short circuit's right operand runs in every
+    // invocation, with the activity of those the circuit lets through.
+    let short = source.replace(
+        "let v = subgroupAll(i < 8u);\n    let w = subgroupAny(i == 3u);",
+        "let v = true;\n    let w = (i > 2u) && subgroupAny(i == 3u);",
+    );
+    let l = linked(&short, Target::WgslNoSubgroup);
+    assert!(
+        l.text
+            .contains("if (ballot_active) { ballot_taken0 = ((i > 2u)); }"),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text
+            .contains("ballot_subgroupAny(ballot_outer1, i == 3u)"),
+        "{}",
+        l.text
+    );
+    // Under two short circuits, it is refused, under the name the shader
+    // calls it by.
+    let short = source.replace(
+        "let v = subgroupAll(i < 8u);\n    let w = subgroupAny(i == 3u);",
+        "let v = true;\n    let w = (i > 2u) && (i < 9u || subgroupAny(i == 3u));",
+    );
+    let e = error(&short, Target::WgslNoSubgroup);
+    assert!(
+        e.message
+            .starts_with("`subgroupAny` is evaluated only where"),
+        "{e}"
+    );
+    assert_eq!(e.location.clone().expect("at the call").line, 11, "{e}");
+    // The hardware targets keep WGSL's own, with the lanes as naga
+    // takes them.
+    let hardware = linked(source, Target::Wgsl);
+    assert!(hardware.ops.is_empty(), "{:?}", hardware.ops);
+    assert!(hardware
+        .text
+        .contains("quadBroadcast(vec3<u32>(i), u32(2i))"));
+    // f16 arithmetic would round once where a driver rounds each step.
+    let half = format!(
+        "enable f16;\n{}",
+        source.replace(
+            "subgroupExclusiveAdd(f32(i))",
+            "f32(subgroupExclusiveAdd(f16(i)))"
+        )
+    );
+    let e = error(&half, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("of a `f16`"), "{e}");
+    assert_eq!(e.location.clone().expect("at the call").line, 6, "{e}");
+}
+
+#[test]
+fn subgroup_barriers_become_the_workgroups_on_the_emulated_targets() {
+    // In divergent code too: every invocation reaches the linked barrier,
+    // as it reaches every exchange.
+    let source = FOUR.replace(
+        "let b = subgroupBallot",
+        "if (id.x > 3u) { subgroupBarrier(); }\n    let b = subgroupBallot",
+    );
+    assert!(linked(&source, Target::Wgsl)
+        .text
+        .contains("subgroupBarrier();"));
+    let l = linked(&source, Target::WgslNoSubgroup);
+    assert!(
+        l.text.contains("ballot_subgroupBarrier(ballot_active)"),
+        "{}",
+        l.text
+    );
+    assert!(!l.text.contains(" subgroupBarrier("), "{}", l.text);
+    let glsl = GLSL.replace(
+        "uint lane = gl_SubgroupInvocationID;",
+        "uint lane = gl_SubgroupInvocationID;\n    if (lane > 2u) { subgroupBarrier(); subgroupMemoryBarrierShared(); }",
+    );
+    link(&glsl, "k.comp", Target::Glsl, &LinkOptions::default()).expect("glsl has it");
+    let l = link(
+        &glsl,
+        "k.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        l.text.contains("ballot_subgroupBarrier(ballot_active)"),
+        "{}",
+        l.text
+    );
+    assert!(l.text.contains("memoryBarrierShared()"), "{}", l.text);
+    assert!(
+        !l.text.contains("subgroupMemoryBarrierShared"),
+        "{}",
+        l.text
+    );
+    // It takes no argument.
+    let e = error(
+        &source.replace("subgroupBarrier()", "subgroupBarrier(1u)"),
+        Target::WgslNoSubgroup,
+    );
+    assert!(e.message.contains("takes no argument"), "{e}");
+}
+
+#[test]
+fn wgsl_subgroup_id_and_count_become_the_emulations() {
+    // Virtual subgroup k of a workgroup holds the local indices
+    // [k·V, (k+1)·V) (DESIGN.md, the emulated targets): its id is the
+    // index over V, and a workgroup of W has ceil(W / V) of them.
+    let source = "\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(48)
+fn main(@builtin(local_invocation_index) index: u32,
+        @builtin(subgroup_id) sid: u32,
+        @builtin(num_subgroups) count: u32) {
+    out[index] = sid * 100u + count;
+}
+";
+    let l = link(
+        source,
+        "ids.wgsl",
+        Target::WgslNoSubgroup,
+        &LinkOptions::default().subgroup_size(32),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!l.text.contains("@builtin(subgroup_id)"), "{}", l.text);
+    assert!(
+        l.text
+            .contains("let sid = (ballot_index / ballot_subgroup_size);"),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text.contains(
+            "let count = ((ballot_workgroup_size + ballot_subgroup_size - 1u) / ballot_subgroup_size);"
+        ),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text.contains("const ballot_workgroup_size: u32 = 48u;"),
+        "{}",
+        l.text
+    );
+    // The hardware targets keep WGSL's own.
+    assert!(linked(source, Target::Wgsl)
+        .text
+        .contains("@builtin(subgroup_id) sid: u32"));
+}
+
+#[test]
+fn wgsl_broadcasts_are_linked_for_their_types() {
+    // naga reads each broadcast's type in the shader linked for `wgsl`;
+    // the emulated call is named for it. f16 goes through f32, exactly.
+    let source = "\
+enable f16;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    const lane = 2i;
+    let h = subgroupBroadcast(vec3<f16>(f16(i), 1.5h, 2.0h), lane);
+    let s = subgroupBroadcastFirst(-i32(i));
+    let u = subgroupBroadcast(i, 1u);
+    out[i] = u32(h.y) + u32(s) + u;
+}
+";
+    let l = linked(source, Target::WgslNoSubgroup);
+    for call in [
+        "ballot_subgroupBroadcast_vec3f16(true, vec3<f16>(f16(i), 1.5h, 2.0h), u32(lane))",
+        "ballot_subgroupBroadcastFirst_i32(true, -i32(i))",
+        "ballot_subgroupBroadcast(true, i, u32(1u))",
+    ] {
+        assert!(l.text.contains(call), "no {call} in\n{}", l.text);
+    }
+    assert_eq!(
+        l.text
+            .matches("fn ballot_subgroupBroadcast_vec3f16(")
+            .count(),
+        1
+    );
+    // The hardware targets keep the calls, with the `i32` lane that WGSL
+    // takes and naga does not as a `u32`.
+    assert!(linked(source, Target::Wgsl)
+        .text
+        .contains("subgroupBroadcast(vec3<f16>(f16(i), 1.5h, 2.0h), u32(lane))"));
+    // A type the exchange has no words for is refused at the call.
+    let wide = source.replace(
+        "subgroupBroadcastFirst(-i32(i))",
+        "i32(subgroupBroadcastFirst(u64(i)))",
+    );
+    let e = error(&wide, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("of a `u64`"), "{e}");
+    assert_eq!(e.location.clone().expect("at the call").line, 7, "{e}");
+}
+
+/// An include resolver over files in memory.
+struct Memory(&'static [(&'static str, &'static str)]);
+
+impl Includes for Memory {
+    fn include(&self, name: &str, _: bool, _: &str) -> Result<(String, String), String> {
+        self.0
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, t)| (format!("inc/{n}"), t.to_string()))
+            .ok_or_else(|| format!("no `{name}`"))
+    }
+}
+
+#[test]
+fn glsl_includes_are_linked_and_their_errors_are_theirs() {
+    let main = "\
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_ballot : enable
+#include \"count.glsl\"
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() {
+    data[gl_LocalInvocationIndex] = kept(gl_LocalInvocationIndex % 3u == 0u);
+}
+";
+    // The included function calls ballot functions: they are linked, and
+    // the emulation converts it.
+    let good = Memory(&[(
+        "count.glsl",
+        "#pragma once\nuint kept(bool p) {\n    return subgroupBallotBitCount(subgroupBallot(p));\n}\n",
+    )]);
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let l = link_with(main, "k.comp", target, &LinkOptions::default(), &good)
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert_eq!(l.includes, ["inc/count.glsl"]);
+        assert!(!l.text.contains("#include"), "{}", l.text);
+        if target == Target::GlslNoSubgroup {
+            assert!(
+                l.text.contains("ballot_subgroupBallotBitCount("),
+                "{}",
+                l.text
+            );
+        }
+    }
+    // glslang's error on the included file's line 3 is there, with the
+    // line that included it.
+    let bad = Memory(&[(
+        "count.glsl",
+        "uint kept(bool p) {\n    uint n = 0u;\n    return subgroupBallotBitCount(p);\n}\n",
+    )]);
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let e = link_with(main, "k.comp", target, &LinkOptions::default(), &bad).unwrap_err();
+        assert_eq!(e.path, "inc/count.glsl", "{target}: {e}");
+        let at = e.location.clone().expect("a location");
+        assert_eq!(at.line, 3, "{target}: {e}");
+        assert!(
+            at.line_text.contains("subgroupBallotBitCount(p)"),
+            "{target}: {e}"
+        );
+        assert!(
+            e.notes.iter().any(|n| n == "included from k.comp:4"),
+            "{target}: {e}"
+        );
+    }
+    // Without a resolver, and with a file it lacks: an error at the
+    // directive, naming what to give.
+    let e = link(main, "k.comp", Target::Glsl, &LinkOptions::default()).unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Input, "{e}");
+    assert!(
+        e.message.contains("no include directories were given"),
+        "{e}"
+    );
+    assert_eq!(e.location.expect("at the directive").line, 4);
+    let none = Memory(&[]);
+    let e = link_with(main, "k.comp", Target::Glsl, &LinkOptions::default(), &none).unwrap_err();
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("k.comp", "no `count.glsl`")
+    );
+}

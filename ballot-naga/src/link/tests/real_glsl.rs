@@ -1,0 +1,447 @@
+//! Shapes that Vulkan GLSL from real projects takes, each written here
+//! from scratch: what the linker must read, keep or refuse clearly.
+
+use super::*;
+
+/// The GLSL targets, hardware and emulated.
+const GLSL_TARGETS: [Target; 2] = [Target::Glsl, Target::GlslNoSubgroup];
+
+fn link_at(source: &str, path: &str, target: Target) -> Result<Linked, LinkError> {
+    link(source, path, target, &LinkOptions::default())
+}
+
+#[test]
+fn control_flow_attributes_are_read_and_kept_or_dropped() {
+    if !glslang_here("GL_EXT_control_flow_attributes, judged by glslang") {
+        return;
+    }
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+#extension GL_EXT_control_flow_attributes : enable
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Out { uint result[]; };
+void main() {
+    uint lanes = subgroupBallotBitCount(subgroupBallot(true));
+    [[unroll]] for (uint k = 0u; k < 2u; ++k) {
+        result[gl_LocalInvocationIndex * 2u + k] = lanes;
+    }
+    [[dont_unroll]] for (uint k = 0u; k < lanes; ++k) {
+        [[flatten]] if (k == gl_LocalInvocationIndex) {
+            result[k] += subgroupBallotBitCount(subgroupBallot(k > 3u));
+        }
+    }
+}
+";
+    for target in GLSL_TARGETS {
+        let linked = link_at(source, "a.comp", target).unwrap_or_else(|e| panic!("{target}: {e}"));
+        // The loop with no collective keeps its hint where it is written
+        // as it was.
+        assert!(
+            linked.text.contains("[[unroll]] for"),
+            "{target}:\n{}",
+            linked.text
+        );
+    }
+}
+
+#[test]
+fn task_and_mesh_shaders_are_judged_at_the_vulkan_version_they_need() {
+    if !glslang_here("task shaders, judged by glslang") {
+        return;
+    }
+    let task = "#version 450
+#extension GL_EXT_mesh_shader : require
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 32) in;
+struct Payload { uint ids[32]; };
+taskPayloadSharedEXT Payload payload;
+void main() {
+    bool keep = (gl_LocalInvocationIndex & 1u) == 0u;
+    uvec4 votes = subgroupBallot(keep);
+    if (keep) { payload.ids[subgroupBallotExclusiveBitCount(votes)] = gl_LocalInvocationIndex; }
+    EmitMeshTasksEXT(subgroupBallotBitCount(votes), 1, 1);
+}
+";
+    link_at(task, "cull.task", Target::Glsl).unwrap_or_else(|e| panic!("{e}"));
+    // Without subgroups only compute shaders exchange: refused, at the
+    // first collective.
+    let e = link_at(task, "cull.task", Target::GlslNoSubgroup).unwrap_err();
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(9), "{e}");
+}
+
+/// A shader whose code the preprocessor chooses, with a host-only header
+/// in a branch that is not compiled, a collective with no emulation in
+/// another, and a directive inside a function that reaches a collective.
+const CONDITIONAL: &str = "#version 450
+#extension GL_GOOGLE_include_directive : enable
+#extension GL_KHR_shader_subgroup_ballot : enable
+#extension GL_KHR_shader_subgroup_vote : enable
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Out { uint result[]; };
+#ifdef HOST_SIDE_ONLY
+#include \"only_on_the_host.h\"
+#endif
+#define WIDE 1
+void main() {
+    uint n = 0u;
+    if (gl_LocalInvocationIndex < 5u) {
+#if WIDE && !defined(CHEAP_PATH)
+        n = subgroupBallotBitCount(subgroupBallot(true));
+#else
+        n = 1u;
+#endif
+    }
+#if USE_VOTE
+    if (subgroupAny(n == 0u)) { n = 1u; }
+#endif
+    result[gl_LocalInvocationIndex] = n;
+}
+";
+
+#[test]
+fn the_preprocessor_chooses_what_is_linked() {
+    if !glslang_here("preprocessor conditionals, judged by glslang") {
+        return;
+    }
+    for target in GLSL_TARGETS {
+        let linked = link_with(
+            CONDITIONAL,
+            "p.comp",
+            target,
+            &LinkOptions::default(),
+            &IncludeDirs::new(),
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        if target == Target::GlslNoSubgroup {
+            // Linked: the ballot in the branch compiled; not the vote.
+            assert!(linked.ops.contains(&Op::BitCount), "{}", linked.text);
+            assert!(!linked.text.contains("subgroupAny"), "{}", linked.text);
+            assert!(!linked.text.contains("#if"), "{}", linked.text);
+        }
+    }
+    // Where the header's branch is compiled, its absence is the error, at
+    // its line.
+    let compiled = CONDITIONAL.replace("#ifdef HOST_SIDE_ONLY", "#ifndef HOST_SIDE_ONLY");
+    for target in GLSL_TARGETS {
+        let e = link_with(
+            &compiled,
+            "p.comp",
+            target,
+            &LinkOptions::default(),
+            &IncludeDirs::new(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.location.as_ref().map(|l| l.line),
+            Some(8),
+            "{target}: {e}"
+        );
+        assert!(
+            e.to_string().contains("only_on_the_host.h"),
+            "{target}: {e}"
+        );
+    }
+    // A vote, where compiled, is linked; a collective with no emulation,
+    // where compiled, is refused at it.
+    let voting = CONDITIONAL.replace("#if USE_VOTE", "#if 1");
+    let l = link_with(
+        &voting,
+        "p.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+        &IncludeDirs::new(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(l.ops.contains(&Op::Any), "{:?}", l.ops);
+    let clustered = voting.replace("subgroupAny(n == 0u)", "subgroupClusteredOr(n == 0u, 4u)");
+    let e = link_with(
+        &clustered,
+        "p.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+        &IncludeDirs::new(),
+    )
+    .unwrap_err();
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(21), "{e}");
+}
+
+#[test]
+fn broadcasts_of_expressions_in_divergent_code_take_glslang_s_types() {
+    if !glslang_here("broadcast types, read from glslang") {
+        return;
+    }
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+layout(local_size_x = 32) in;
+struct Item { uvec3 a; float w; };
+layout(binding = 0) buffer Data { vec4 v; Item items[4]; float vals[]; } data;
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i < 8u) {
+        data.vals[i] = subgroupBroadcast(data.v.x * 2.0, 1u) + data.items[0].w;
+        data.items[1].a = subgroupBroadcastFirst(data.items[i % 4u].a + uvec3(i));
+        bool odd = subgroupBroadcastFirst((i & 1u) == 1u);
+        if (odd) { data.vals[i] += 1.0; }
+    }
+}
+";
+    for target in GLSL_TARGETS {
+        let linked = glsl_linked(source, target);
+        if target == Target::GlslNoSubgroup {
+            assert!(
+                linked.text.contains("float(data.v.x * 2.0)"),
+                "{}",
+                linked.text
+            );
+            assert!(
+                linked
+                    .text
+                    .contains("uvec3(data.items[i % 4u].a + uvec3(i))"),
+                "{}",
+                linked.text
+            );
+        }
+    }
+}
+
+#[test]
+fn broadcasts_of_types_the_exchange_cannot_carry_are_refused_at_the_call() {
+    if !glslang_here("broadcast types, read from glslang") {
+        return;
+    }
+    let double = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Data { double vals[]; };
+void main() {
+    double mine = vals[gl_LocalInvocationIndex];
+    double first = subgroupBroadcastFirst(mine);
+    vals[gl_LocalInvocationIndex] = first;
+}
+";
+    glsl_linked(double, Target::Glsl);
+    let e = glsl_error(double, Target::GlslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert_eq!(
+        e.location.as_ref().map(|l| (l.line, l.column)),
+        Some((7, 20)),
+        "{e}"
+    );
+    assert!(e.message.contains("of a `double`"), "{e}");
+    let half = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable
+#extension GL_EXT_shader_subgroup_extended_types_float16 : enable
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Data { f16vec2 vals[]; };
+void main() {
+    vals[0] = subgroupBroadcast(vals[gl_LocalInvocationIndex], 3u);
+}
+";
+    let e = glsl_error(half, Target::GlslNoSubgroup);
+    assert!(e.message.contains("of a `f16vec2`"), "{e}");
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(8), "{e}");
+}
+
+/// A shader built with `-D`: its workgroup size and a branch are the
+/// build's.
+const DEFINED: &str = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+layout(local_size_x = WORKGROUP) in;
+layout(binding = 0) buffer Out { uint result[]; };
+void main() {
+    uint n = subgroupBallotBitCount(subgroupBallot(gl_LocalInvocationIndex < 7u));
+#ifdef FAST
+    n += 1u;
+#else
+    n += subgroupBallotExclusiveBitCount(subgroupBallot(true));
+#endif
+    result[gl_LocalInvocationIndex] = n;
+}
+";
+
+#[test]
+fn defines_are_the_builds_as_glslang_takes_them() {
+    if !glslang_here("defines, judged by glslang") {
+        return;
+    }
+    // Without them glslang cannot size the workgroup: the file's error.
+    let e = glsl_error(DEFINED, Target::Glsl);
+    assert_eq!(e.kind, LinkErrorKind::Invalid, "{e}");
+    let options = LinkOptions::default()
+        .define("WORKGROUP", "64")
+        .define("FAST", "");
+    for target in GLSL_TARGETS {
+        let linked = link(DEFINED, "d.comp", target, &options).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            linked.text.contains("\n#define WORKGROUP 64\n"),
+            "{}",
+            linked.text
+        );
+        assert!(linked.text.contains("\n#define FAST\n"), "{}", linked.text);
+        if target == Target::GlslNoSubgroup {
+            assert_eq!(linked.workgroup_size, Some([64, 1, 1]));
+            // FAST's branch: no exclusive count linked.
+            assert!(
+                !linked.ops.contains(&Op::ExclusiveBitCount),
+                "{:?}",
+                linked.ops
+            );
+        }
+    }
+    // An error on the shader's line is still on its line.
+    let broken = DEFINED.replace("n += 1u;", "n += missing;");
+    let e = link(&broken, "d.comp", Target::GlslNoSubgroup, &options).unwrap_err();
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(8), "{e}");
+}
+
+#[test]
+fn a_define_that_cannot_be_one_is_an_options_error_naming_it() {
+    for (name, value, says) in [
+        ("1X", "", "invalid define `1X`"),
+        ("GL_MINE", "1", "reserves"),
+        ("A__B", "1", "reserves"),
+        ("LINES", "1\n2", "more than one line"),
+    ] {
+        let options = LinkOptions::default().define(name, value);
+        let e = link(DEFINED, "d.comp", Target::Glsl, &options).unwrap_err();
+        assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
+        assert!(e.message.contains(says), "{e}");
+    }
+    let options = LinkOptions::default().define("N", "1");
+    let e = link(FOUR, "four.wgsl", Target::Wgsl, &options).unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
+    assert!(e.message.contains("WGSL has no preprocessor"), "{e}");
+}
+
+#[test]
+fn the_rest_of_the_family_is_overloaded_on_glsl_no_subgroup() {
+    if !glslang_here("the family's overloads, judged by glslang") {
+        return;
+    }
+    // Every call in divergent code, over scalars, vectors and booleans;
+    // glslang picks the overload, and the operations one name stands for
+    // are linked together.
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_quad : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uvec4 data[]; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 60u) { return; }
+    vec3 f = subgroupInclusiveAdd(vec3(float(i), 1.0, 2.0));
+    int m = subgroupMin(int(i) - 4);
+    bvec2 o = subgroupOr(bvec2(i > 3u, false));
+    bool e = subgroupAllEqual(data[0].xy * 2u);
+    uint q = subgroupQuadBroadcast(i, 1u) + subgroupShuffleXor(i, 1u);
+    data[i] = uvec4(floatBitsToUint(f.x), uint(m), uint(o.x) + uint(e), q);
+}
+";
+    let l = link(
+        source,
+        "f.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    use ballot_ir::op::{ArithOp, Scan};
+    for op in [
+        Op::Arith(ArithOp::IAdd, Scan::Inclusive),
+        Op::Arith(ArithOp::FAdd, Scan::Inclusive),
+        Op::Arith(ArithOp::SMin, Scan::Reduce),
+        Op::Arith(ArithOp::UMin, Scan::Reduce),
+        Op::Arith(ArithOp::FMin, Scan::Reduce),
+        Op::Arith(ArithOp::Or, Scan::Reduce),
+        Op::AllEqual,
+        Op::QuadBroadcast,
+        Op::ShuffleXor,
+    ] {
+        assert!(l.ops.contains(&op), "{op:?} not in {:?}", l.ops);
+    }
+    for overload in [
+        "vec3 ballot_subgroupInclusiveAdd(bool on, vec3 value)",
+        "int ballot_subgroupMin(bool on, int value)",
+        "bvec2 ballot_subgroupOr(bool on, bvec2 value)",
+        "bool ballot_subgroupAllEqual(bool on, uvec2 value)",
+        "uint ballot_subgroupQuadBroadcast(bool on, uint value, uint index)",
+    ] {
+        assert!(l.text.contains(overload), "no {overload} in\n{}", l.text);
+    }
+    assert!(!l.text.contains("GL_KHR_shader_subgroup_arithmetic"));
+    // A type the exchange has no 32-bit words for, at the call: a vote's
+    // value too, though the call's result is a `bool`.
+    let double = source.replace("data[0].xy * 2u", "double(i)");
+    let e = link(
+        &double,
+        "f.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .expect_err("a double is refused");
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(
+        e.message.starts_with("`subgroupAllEqual` of a `double`"),
+        "{e}"
+    );
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(14), "{e}");
+    let arith = source.replace("subgroupMin(int(i) - 4)", "int(subgroupMin(double(i)))");
+    let e = link(
+        &arith,
+        "f.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .expect_err("a double is refused");
+    assert!(
+        e.message.contains("the emulation's arithmetic takes"),
+        "{e}"
+    );
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(12), "{e}");
+}
+
+#[test]
+fn a_text_that_picks_its_code_by_the_subgroup_extensions_takes_the_emulated_ones() {
+    // SPIR-V Cross writes GLSL this way: each extension's code behind its
+    // macro, and an `#error` where none is there. Without subgroups the
+    // emulated extensions are there; clustered reductions are not.
+    let source = "\
+#version 450
+#if defined(GL_KHR_shader_subgroup_ballot)
+#extension GL_KHR_shader_subgroup_ballot : require
+#else
+#error No extensions available to emulate requested subgroup feature.
+#endif
+#if defined(GL_KHR_shader_subgroup_clustered)
+#extension GL_KHR_shader_subgroup_clustered : require
+#define SUM(x) subgroupClusteredAdd(x, 4u)
+#else
+#define SUM(x) (x)
+#endif
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 60u) { return; }
+    data[i] = SUM(subgroupBallotBitCount(subgroupBallot(data[i] > 3u)));
+}
+";
+    if !ballot_testkit::have_tools("glslang", &ballot_testkit::GLSL_TOOLS) {
+        return;
+    }
+    let l = glsl_linked(source, Target::GlslNoSubgroup);
+    assert!(!l.text.contains("#error"), "{}", l.text);
+    assert!(!l.text.contains("subgroupClusteredAdd(x"), "{}", l.text);
+    assert!(
+        l.text.contains("ballot_subgroupBallot(ballot_active"),
+        "{}",
+        l.text
+    );
+    // On hardware, glslang itself decides, and has both extensions.
+    let hardware = glsl_linked(source, Target::Glsl);
+    assert!(hardware
+        .text
+        .contains("#if defined(GL_KHR_shader_subgroup_clustered)"));
+}

@@ -1,0 +1,482 @@
+//! The typed functions of the generic subgroup calls, on the emulated
+//! targets: broadcasts, arithmetic, shuffles and quads.
+//!
+//! These take any numeric scalar or vector (GLSL: `bool`s too), and the
+//! emulation exchanges four `u32` words: each typed function moves its
+//! value's bits into those words, calls the exchange, and takes the bits
+//! back.
+//!
+//! - WGSL has no overloading, so `wgsl-no-subgroup` needs one function per
+//!   operation and type, and the lexer that reads the shader knows no
+//!   types. naga does: the shader linked for `wgsl`, where these are all
+//!   WGSL's own, is parsed and validated once, and each call's operation
+//!   and value type are read from naga's module at the call's place in the
+//!   user's text ([`calls`]). That also picks the operation WGSL's one name
+//!   stands for (`subgroupAdd` of an `f32` is `FAdd`, of an `i32` `IAdd`).
+//!   The emulated call is then named for its type ([`Typed::suffix`]), and
+//!   [`Typed::wrapper`] is its function. (Broadcast's, Shuffle's and
+//!   QuadBroadcast's lane, an `i32` or a `u32`, is converted at the call, in
+//!   both texts: naga takes only a `u32`.)
+//! - GLSL overloads its functions, so `glsl-no-subgroup` needs no types
+//!   read: [`glsl_overloads`] writes every 32-bit type the extension takes
+//!   for an operation, and glslang picks.
+
+use std::collections::BTreeMap;
+
+use naga::common::wgsl::TypeContext as _;
+use naga::{CollectiveOperation, Scalar, ScalarKind, SubgroupOperation, TypeInner, VectorSize};
+
+use crate::polyfill::{family_call, family_operand};
+use crate::valid;
+use ballot_ir::op::{ArithOp, Op, Quad, Scan};
+use ballot_shader::back::{Language, Target};
+use ballot_shader::lower::helpers::Helper;
+
+/// A generic call's operation and value type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Typed {
+    /// `Broadcast`, `BroadcastFirst`, or one of the rest of the family but
+    /// the votes ([`is_typed`]).
+    pub op: Op,
+    /// The value's scalar.
+    scalar: Element,
+    /// Components: 1 for a scalar, else the vector's size.
+    width: u8,
+}
+
+/// Whether calls of `op` are linked as [`Typed`] functions: the
+/// operations generic in their value, but `AllEqual`, whose result is a
+/// `bool`, and which WGSL lacks.
+pub(super) fn is_typed(op: Op) -> bool {
+    ballot_ir::ir::op_is_generic(op) && op != Op::AllEqual
+}
+
+/// A scalar the emulation moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Element {
+    U32,
+    I32,
+    F32,
+    F16,
+}
+
+const ELEMENTS: [Element; 4] = [Element::U32, Element::I32, Element::F32, Element::F16];
+
+impl Element {
+    fn of(scalar: Scalar) -> Option<Self> {
+        Some(match (scalar.kind, scalar.width) {
+            (ScalarKind::Uint, 4) => Element::U32,
+            (ScalarKind::Sint, 4) => Element::I32,
+            (ScalarKind::Float, 4) => Element::F32,
+            (ScalarKind::Float, 2) => Element::F16,
+            _ => return None,
+        })
+    }
+
+    fn wgsl(self) -> &'static str {
+        match self {
+            Element::U32 => "u32",
+            Element::I32 => "i32",
+            Element::F32 => "f32",
+            Element::F16 => "f16",
+        }
+    }
+}
+
+/// What naga found at a call it cannot be linked for: the value's type.
+pub(super) type Untyped = String;
+
+/// The arithmetic operation WGSL's `op` is on a value of `element`: `None`
+/// where the emulation has none. f16 arithmetic would round once, in
+/// f32, where a driver rounds each step to f16.
+fn arith(op: SubgroupOperation, element: Element) -> Option<ArithOp> {
+    use Element::*;
+    use SubgroupOperation as S;
+    Some(match (op, element) {
+        (_, F16) => return None,
+        (S::Add, F32) => ArithOp::FAdd,
+        (S::Add, _) => ArithOp::IAdd,
+        (S::Mul, F32) => ArithOp::FMul,
+        (S::Mul, _) => ArithOp::IMul,
+        (S::Min, F32) => ArithOp::FMin,
+        (S::Min, I32) => ArithOp::SMin,
+        (S::Min, U32) => ArithOp::UMin,
+        (S::Max, F32) => ArithOp::FMax,
+        (S::Max, I32) => ArithOp::SMax,
+        (S::Max, U32) => ArithOp::UMax,
+        (S::And, U32 | I32) => ArithOp::And,
+        (S::Or, U32 | I32) => ArithOp::Or,
+        (S::Xor, U32 | I32) => ArithOp::Xor,
+        _ => return None,
+    })
+}
+
+impl Typed {
+    /// `op` of a `u32`: what a call gets where naga gives no type.
+    pub fn plain(op: Op) -> Self {
+        Typed {
+            op,
+            scalar: Element::U32,
+            width: 1,
+        }
+    }
+
+    /// The plain `u32` broadcast the library has itself.
+    fn is_plain_broadcast(&self) -> bool {
+        matches!(self.op, Op::Broadcast | Op::BroadcastFirst)
+            && self.scalar == Element::U32
+            && self.width == 1
+    }
+
+    /// The value's WGSL type.
+    fn ty(&self) -> String {
+        match self.width {
+            1 => self.scalar.wgsl().to_string(),
+            n => format!("vec{n}<{}>", self.scalar.wgsl()),
+        }
+    }
+
+    /// What the linked name gets after the operation's linked name
+    /// ([`super::linked_name`]), or `None` for the library's own `u32`
+    /// broadcasts: `_vec3f32`, `_i32`.
+    pub fn suffix(&self) -> Option<String> {
+        if self.is_plain_broadcast() {
+            return None;
+        }
+        let ty = match self.width {
+            1 => self.scalar.wgsl().to_string(),
+            n => format!("vec{n}{}", self.scalar.wgsl()),
+        };
+        Some(format!("_{ty}"))
+    }
+
+    /// The WGSL function, under `ballot_`: the value's bits in the
+    /// exchange's four words (f16 widened to f32, which is exact both
+    /// ways), the exchange, and the bits back. Broadcasts go through the
+    /// library's `vec4<u32>` functions, the rest through their helpers.
+    pub fn wrapper(&self) -> String {
+        let ty = self.ty();
+        let n = self.width;
+        let words = match n {
+            1 => "u32".to_string(),
+            n => format!("vec{n}<u32>"),
+        };
+        let bits = match self.scalar {
+            Element::U32 => "value".to_string(),
+            Element::I32 | Element::F32 => format!("bitcast<{words}>(value)"),
+            Element::F16 if n == 1 => "bitcast<u32>(f32(value))".to_string(),
+            Element::F16 => format!("bitcast<{words}>(vec{n}<f32>(value))"),
+        };
+        let padded = match n {
+            4 => bits,
+            _ => format!("vec4<u32>({bits}{})", ", 0u".repeat(4 - n as usize)),
+        };
+        let name = super::linked_name(self.op);
+        let operand = family_operand(self.op);
+        let float = self.scalar == Element::F32;
+        let exchanged = exchange_call(Language::Wgsl, self.op, float, &padded, n.into());
+        let words_back = match n {
+            1 => format!("{exchanged}.x"),
+            2 => format!("{exchanged}.xy"),
+            3 => format!("{exchanged}.xyz"),
+            _ => exchanged,
+        };
+        let back = match (self.scalar, n) {
+            (Element::U32, _) => words_back,
+            (Element::I32 | Element::F32, _) => format!("bitcast<{ty}>({words_back})"),
+            (Element::F16, 1) => format!("f16(bitcast<f32>({words_back}))"),
+            (Element::F16, n) => format!("{ty}(bitcast<vec{n}<f32>>({words_back}))"),
+        };
+        let suffix = self.suffix().unwrap_or_default();
+        let operand = operand.map_or(String::new(), |o| format!(", {o}: u32"));
+        format!(
+            "\nfn {name}{suffix}(on: bool, value: {ty}{operand}) -> {ty} {{\n    \
+             return {back};\n}}\n"
+        )
+    }
+
+    /// Every typed function's linked name under `prefix`, for the
+    /// conversion's list of exchanges.
+    pub fn every_name(prefix: &str) -> Vec<String> {
+        let mut names = Vec::new();
+        for op in Op::ALL.into_iter().filter(|&op| is_typed(op)) {
+            let linked = super::linked_name(op);
+            let stem = &linked["ballot_".len()..];
+            for scalar in ELEMENTS {
+                for width in 1..=4 {
+                    let t = Typed { op, scalar, width };
+                    if let Some(suffix) = t.suffix() {
+                        names.push(format!("{prefix}{stem}{suffix}"));
+                    }
+                }
+            }
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+}
+
+/// The call that moves `words`, a value's four exchange words, through
+/// `op`'s exchange, in a typed function whose parameters are `on`, `value`
+/// and `op`'s operand ([`family_operand`]): the broadcasts through the
+/// library's own four-word functions (WGSL names them `…Vec4`; GLSL
+/// overloads the name), the rest through their helpers, which move only
+/// the `used` words the value fills; `float` says whether the value is an
+/// `f32`.
+fn exchange_call(language: Language, op: Op, float: bool, words: &str, used: u32) -> String {
+    let name = super::linked_name(op);
+    let vec4 = match language {
+        Language::Wgsl => "Vec4",
+        Language::Glsl => "",
+    };
+    match op {
+        Op::Broadcast => format!("{name}{vec4}(on, {words}, id)"),
+        Op::BroadcastFirst => format!("{name}{vec4}(on, {words})"),
+        op => {
+            let helper = Helper::of_op(op, language, true)
+                .and_then(Helper::name)
+                .unwrap_or_default();
+            family_call(helper, true, op, float, words, used)
+        }
+    }
+}
+
+/// The generic calls of `text`, the shader linked for `wgsl`, by the
+/// offset in it of each call's first character: their operation and type,
+/// or the type naga found where the emulation has no function for it.
+/// Empty where naga rejects the text: the emulated link then reports the
+/// validator's verdict, at the user's line.
+pub(super) fn calls(text: &str) -> BTreeMap<usize, Result<Typed, Untyped>> {
+    let mut found = BTreeMap::new();
+    let Ok((module, info)) = valid::diagnose(Target::Wgsl, text) else {
+        return found;
+    };
+    let functions = module
+        .functions
+        .iter()
+        .map(|(handle, f)| (f, &info[handle]))
+        .chain(
+            module
+                .entry_points
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (&e.function, info.get_entry_point(i))),
+        );
+    for (function, analysis) in functions {
+        let mut blocks = vec![&function.body];
+        while let Some(block) = blocks.pop() {
+            for (statement, span) in block.span_iter() {
+                use naga::Statement as S;
+                let (kind, argument) = match statement {
+                    S::Block(b) => {
+                        blocks.push(b);
+                        continue;
+                    }
+                    S::If { accept, reject, .. } => {
+                        blocks.extend([accept, reject]);
+                        continue;
+                    }
+                    S::Switch { cases, .. } => {
+                        blocks.extend(cases.iter().map(|c| &c.body));
+                        continue;
+                    }
+                    S::Loop {
+                        body, continuing, ..
+                    } => {
+                        blocks.extend([body, continuing]);
+                        continue;
+                    }
+                    S::SubgroupGather { mode, argument, .. } => (Kind::Gather(*mode), *argument),
+                    S::SubgroupCollectiveOperation {
+                        op,
+                        collective_op,
+                        argument,
+                        ..
+                    } => (Kind::Collective(*op, *collective_op), *argument),
+                    _ => continue,
+                };
+                let Some(at) = span.to_range().map(|r| r.start) else {
+                    continue;
+                };
+                let (scalar, width) = match *analysis[argument].ty.inner_with(&module.types) {
+                    TypeInner::Scalar(s) => (s, 1),
+                    TypeInner::Vector { size, scalar } => (
+                        scalar,
+                        match size {
+                            VectorSize::Bi => 2,
+                            VectorSize::Tri => 3,
+                            VectorSize::Quad => 4,
+                        },
+                    ),
+                    _ => (Scalar::BOOL, 0),
+                };
+                let element = Element::of(scalar).filter(|_| width > 0);
+                let op = match (kind, element) {
+                    // The votes take a `bool`, and need no type.
+                    (Kind::Collective(SubgroupOperation::All | SubgroupOperation::Any, _), _) => {
+                        continue
+                    }
+                    (_, None) => None,
+                    (Kind::Gather(mode), Some(_)) => Some(gathered(mode)),
+                    (Kind::Collective(op, collective), Some(e)) => {
+                        arith(op, e).map(|a| Op::Arith(a, scan(collective)))
+                    }
+                };
+                let result = match (op, element) {
+                    (Some(op), Some(scalar)) => Ok(Typed { op, scalar, width }),
+                    _ => Err(module
+                        .types
+                        .type_resolution_to_string(&analysis[argument].ty)),
+                };
+                found.insert(at, result);
+            }
+        }
+    }
+    found
+}
+
+/// A naga subgroup statement's kind.
+#[derive(Clone, Copy)]
+enum Kind {
+    Gather(naga::GatherMode),
+    Collective(SubgroupOperation, CollectiveOperation),
+}
+
+/// The operation of a naga gather.
+fn gathered(mode: naga::GatherMode) -> Op {
+    use naga::GatherMode as G;
+    match mode {
+        G::BroadcastFirst => Op::BroadcastFirst,
+        G::Broadcast(_) => Op::Broadcast,
+        G::Shuffle(_) => Op::Shuffle,
+        G::ShuffleDown(_) => Op::ShuffleDown,
+        G::ShuffleUp(_) => Op::ShuffleUp,
+        G::ShuffleXor(_) => Op::ShuffleXor,
+        G::QuadBroadcast(_) => Op::QuadBroadcast,
+        G::QuadSwap(naga::Direction::X) => Op::QuadSwap(Quad::Horizontal),
+        G::QuadSwap(naga::Direction::Y) => Op::QuadSwap(Quad::Vertical),
+        G::QuadSwap(naga::Direction::Diagonal) => Op::QuadSwap(Quad::Diagonal),
+    }
+}
+
+fn scan(collective: CollectiveOperation) -> Scan {
+    match collective {
+        CollectiveOperation::Reduce => Scan::Reduce,
+        CollectiveOperation::InclusiveScan => Scan::Inclusive,
+        CollectiveOperation::ExclusiveScan => Scan::Exclusive,
+    }
+}
+
+/// A GLSL scalar the emulation moves: its name, its vectors' prefix, and
+/// how its bits go to `uint` and back.
+struct GlslScalar {
+    name: &'static str,
+    prefix: &'static str,
+    to_bits: &'static str,
+    from_bits: &'static str,
+}
+
+const GLSL_INT: GlslScalar = GlslScalar {
+    name: "int",
+    prefix: "i",
+    to_bits: "uint",
+    from_bits: "int",
+};
+const GLSL_FLOAT: GlslScalar = GlslScalar {
+    name: "float",
+    prefix: "",
+    to_bits: "floatBitsToUint",
+    from_bits: "uintBitsToFloat",
+};
+const GLSL_UINT: GlslScalar = GlslScalar {
+    name: "uint",
+    prefix: "u",
+    to_bits: "",
+    from_bits: "",
+};
+const GLSL_BOOL: GlslScalar = GlslScalar {
+    name: "bool",
+    prefix: "b",
+    to_bits: "uint",
+    from_bits: "bool",
+};
+
+/// The GLSL operations that share `op`'s name, so that their overloads go
+/// together: `subgroupAdd` is `IAdd` of `int` and `uint` and `FAdd` of
+/// `float`.
+pub(super) fn glsl_namesakes(op: Op) -> Vec<Op> {
+    Op::ALL
+        .into_iter()
+        .filter(|o| o.glsl_name() == op.glsl_name())
+        .collect()
+}
+
+/// The scalars `op` takes in GLSL (GL_KHR_shader_subgroup_*'s `genType`,
+/// `genIType`, `genUType`, `genBType`, doubles aside).
+fn glsl_scalars(op: Op) -> Vec<GlslScalar> {
+    use ArithOp::*;
+    match op {
+        Op::Arith(IAdd | IMul, _) => vec![GLSL_INT, GLSL_UINT],
+        Op::Arith(FAdd | FMul | FMin | FMax, _) => vec![GLSL_FLOAT],
+        Op::Arith(SMin | SMax, _) => vec![GLSL_INT],
+        Op::Arith(UMin | UMax, _) => vec![GLSL_UINT],
+        Op::Arith(And | Or | Xor, _) => vec![GLSL_INT, GLSL_UINT, GLSL_BOOL],
+        _ => vec![GLSL_INT, GLSL_FLOAT, GLSL_UINT, GLSL_BOOL],
+    }
+}
+
+/// The `glsl-no-subgroup` overloads of `op` (a broadcast, `AllEqual`, or
+/// one of the rest of the family but the votes on a `bool`), for each scalar it takes and their
+/// vectors, each over the four-word exchange, bit for bit
+/// (`floatBitsToUint`; `uint(int)` keeps the bits). The library has the
+/// `uint` and `uvec4` broadcasts itself. An `int` lane converts to the
+/// `uint` parameter, as GLSL converts arguments (GLSL 4.60, section 6.1).
+pub(super) fn glsl_overloads(op: Op) -> String {
+    let name = super::linked_name(op);
+    let operand = family_operand(op);
+    let operand_param = operand.map_or(String::new(), |o| format!(", uint {o}"));
+    let mut out = String::new();
+    for scalar in glsl_scalars(op) {
+        for n in 1..=4usize {
+            let broadcast = matches!(op, Op::Broadcast | Op::BroadcastFirst);
+            // The library's own.
+            if broadcast && scalar.name == "uint" && (n == 1 || n == 4) {
+                continue;
+            }
+            let (ty, words) = match n {
+                1 => (scalar.name.to_string(), "uint".to_string()),
+                n => (format!("{}vec{n}", scalar.prefix), format!("uvec{n}")),
+            };
+            let bits = match scalar.to_bits {
+                "" => "value".to_string(),
+                "uint" if n > 1 => format!("{words}(value)"),
+                f => format!("{f}(value)"),
+            };
+            let padded = match n {
+                4 => bits,
+                _ => format!("uvec4({bits}{})", ", 0u".repeat(4 - n)),
+            };
+            let exchanged = exchange_call(
+                Language::Glsl,
+                op,
+                scalar.name == "float",
+                &padded,
+                n as u32,
+            );
+            let swizzle = ["", ".x", ".xy", ".xyz", ""][n];
+            let words_back = format!("{exchanged}{swizzle}");
+            let (ret, back) = match (op, scalar.from_bits) {
+                // A vote on the value: its `bool` as it is.
+                (Op::AllEqual, _) => ("bool".to_string(), exchanged),
+                (_, "") => (ty.clone(), words_back),
+                (_, "int" | "bool") => (ty.clone(), format!("{ty}({words_back})")),
+                (_, f) => (ty.clone(), format!("{f}({words_back})")),
+            };
+            out.push_str(&format!(
+                "\n{ret} {name}(bool on, {ty} value{operand_param}) {{\n    return {back};\n}}\n"
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,234 @@
+//! Tokens of a WGSL or GLSL text: what the statement reader needs, and no
+//! more. Comments and blank space are skipped; a GLSL `#` line (with its
+//! `\` continuations) is one token.
+
+use std::ops::Range;
+
+use ballot_shader::back::Language;
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A name or keyword.
+    Ident,
+    /// A numeric literal, suffix included.
+    Number,
+    /// An operator or punctuation: one to three characters, as in the
+    /// text (`&&`, `->`, `>>=`).
+    Punct,
+    /// A GLSL preprocessor line.
+    Directive,
+}
+
+/// One token: its kind and where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Token {
+    pub kind: Kind,
+    pub range: Range<usize>,
+}
+
+/// Operators of more than one character, longest first, so that the
+/// first match is the token.
+const MULTI: &[&str] = &[
+    "<<=", ">>=", "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "->", "++", "--", "+=", "-=",
+    "*=", "/=", "%=", "&=", "|=", "^=", "::",
+];
+
+fn is_ident_start(c: char) -> bool {
+    c == '_' || c.is_alphabetic() || (!c.is_ascii() && !is_unicode_blank(c))
+}
+
+fn is_ident_continue(c: char) -> bool {
+    c == '_' || c.is_alphanumeric() || (!c.is_ascii() && !is_unicode_blank(c))
+}
+
+/// WGSL's blank space outside ASCII.
+fn is_unicode_blank(c: char) -> bool {
+    matches!(
+        c,
+        '\u{85}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// The tokens of `text`. Never fails: a character no token starts with is
+/// a one-character [`Kind::Punct`], for the reader to refuse where it
+/// matters.
+pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    // Whether only blank space precedes on this line: where GLSL's `#`
+    // starts a directive.
+    let mut line_start = true;
+    while let Some(&(start, c)) = chars.peek() {
+        if c == '\n' || c == '\r' {
+            line_start = true;
+            chars.next();
+            continue;
+        }
+        if c.is_whitespace() || is_unicode_blank(c) {
+            chars.next();
+            continue;
+        }
+        let rest = &text[start..];
+        if rest.starts_with("//") {
+            // To the end of the line.
+            while let Some(&(_, c)) = chars.peek() {
+                if c == '\n' || c == '\r' {
+                    break;
+                }
+                chars.next();
+            }
+            continue;
+        }
+        if rest.starts_with("/*") {
+            chars.next();
+            chars.next();
+            // WGSL's block comments nest; GLSL's do not.
+            let mut depth = 1;
+            let mut prev = '\0';
+            for (_, c) in chars.by_ref() {
+                if prev == '*' && c == '/' {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                    prev = '\0';
+                    continue;
+                }
+                if language == Language::Wgsl && prev == '/' && c == '*' {
+                    depth += 1;
+                    prev = '\0';
+                    continue;
+                }
+                prev = c;
+            }
+            continue;
+        }
+        if c == '#' && language == Language::Glsl && line_start {
+            // To the end of the line, past `\` continuations.
+            let mut end = start;
+            let mut prev = '\0';
+            while let Some(&(at, c)) = chars.peek() {
+                if (c == '\n' || c == '\r') && prev != '\\' {
+                    break;
+                }
+                if !(c == '\r' && prev == '\\') {
+                    prev = c;
+                }
+                end = at + c.len_utf8();
+                chars.next();
+            }
+            tokens.push(Token {
+                kind: Kind::Directive,
+                range: start..end,
+            });
+            continue;
+        }
+        line_start = false;
+        if is_ident_start(c) {
+            let mut end = start;
+            while let Some(&(at, c)) = chars.peek() {
+                if !is_ident_continue(c) {
+                    break;
+                }
+                end = at + c.len_utf8();
+                chars.next();
+            }
+            tokens.push(Token {
+                kind: Kind::Ident,
+                range: start..end,
+            });
+            continue;
+        }
+        let starts_number =
+            c.is_ascii_digit() || (c == '.' && rest[1..].starts_with(|d: char| d.is_ascii_digit()));
+        if starts_number {
+            let mut end = start;
+            let mut prev = '\0';
+            let hex = rest.starts_with("0x") || rest.starts_with("0X");
+            while let Some(&(at, c)) = chars.peek() {
+                // An exponent's sign belongs to the number: `1e-3`, and
+                // `0x1p-3` in hexadecimal.
+                let sign = (c == '+' || c == '-')
+                    && if hex {
+                        matches!(prev, 'p' | 'P')
+                    } else {
+                        matches!(prev, 'e' | 'E')
+                    };
+                if !(c.is_ascii_alphanumeric() || c == '.' || c == '_' || sign) {
+                    break;
+                }
+                prev = c;
+                end = at + 1;
+                chars.next();
+            }
+            tokens.push(Token {
+                kind: Kind::Number,
+                range: start..end,
+            });
+            continue;
+        }
+        let len = MULTI
+            .iter()
+            .find(|op| rest.starts_with(**op))
+            .map_or(c.len_utf8(), |op| op.len());
+        for _ in 0..rest[..len].chars().count() {
+            chars.next();
+        }
+        tokens.push(Token {
+            kind: Kind::Punct,
+            range: start..start + len,
+        });
+    }
+    tokens
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(text: &str, language: Language) -> Vec<&str> {
+        lex(text, language)
+            .into_iter()
+            .map(|t| &text[t.range])
+            .collect()
+    }
+
+    #[test]
+    fn operators_are_one_token_and_comments_none() {
+        assert_eq!(
+            texts("a&&b||c->d>>=1u // x\n/* y /* z */ */ e", Language::Wgsl),
+            ["a", "&&", "b", "||", "c", "->", "d", ">>=", "1u", "e"]
+        );
+        // GLSL's block comments do not nest: the first `*/` ends it.
+        assert_eq!(
+            texts("a /* y /* z */ b */ c", Language::Glsl),
+            ["a", "b", "*", "/", "c"]
+        );
+    }
+
+    #[test]
+    fn numbers_keep_their_exponent_and_suffix() {
+        assert_eq!(
+            texts("1.5e-3f+0x1p-3+.5+2u", Language::Wgsl),
+            ["1.5e-3f", "+", "0x1p-3", "+", ".5", "+", "2u"]
+        );
+    }
+
+    #[test]
+    fn a_glsl_directive_is_one_token_with_its_continuations() {
+        let text = "#define F(x) \\\n  (x + 1)\nint y;\n  #version 450\n";
+        assert_eq!(
+            texts(text, Language::Glsl),
+            [
+                "#define F(x) \\\n  (x + 1)",
+                "int",
+                "y",
+                ";",
+                "#version 450"
+            ]
+        );
+        // Not at a line's start, `#` is punctuation.
+        assert_eq!(texts("a # b", Language::Glsl), ["a", "#", "b"]);
+    }
+}

@@ -1,0 +1,1715 @@
+//! The pass: each function of a hand-written shader that reaches an
+//! exchange, if-converted, so that every invocation of the workgroup
+//! reaches every barrier, carrying whether it is really executing.
+//!
+//! It is the hand-written counterpart of [`ballot_shader::lower::masked`], over the
+//! form of [`super::tree`] rather than the kernel IR, and with the same
+//! flags: `Active`, the invocations executing the current step; `Outer`
+//! and `Taken` of each `if`; `Entry`, `Brk` and `Cont` of each loop; `Ret`.
+//!
+//! # The form
+//! - A statement that holds no exchange, no call of a converted function
+//!   and no jump out of itself runs as written, where `Active` is set
+//!   ([`Step::Guarded`]); before anything can have left the function (the
+//!   top of an entry point), unguarded ([`Step::Plain`]), as the shader's
+//!   own barriers must be.
+//! - Exchanges (the linked `ballot_*` functions that meet at a barrier)
+//!   and calls of converted functions run in every invocation, with
+//!   `Active` as their first argument; where the statement holding one is
+//!   guarded, the call is computed first, into a temporary
+//!   ([`Step::Bind`]).
+//! - A declaration stays where it is, so that its scope is the same; where
+//!   its initialiser is not safe to evaluate in every invocation, the
+//!   initialisation is guarded apart ([`Step::Declare`], [`Step::Assign`]).
+//! - `if`, loops and `switch` become flags, as in the kernel pass; a loop
+//!   that holds an exchange leaves when no invocation of the workgroup is
+//!   active, by a vote; one that does not, when the invocation is done.
+//!
+//! - An exchange in the right operand of `&&` or `||`, or in an arm of
+//!   `?:`, which the language evaluates only where the left operand (the
+//!   condition) lets it: the left operand is computed first, where
+//!   `Active` is set, into a flag that takes its place in the statement;
+//!   the exchange runs in every invocation before the statement, with the
+//!   activity of those the short circuit lets through
+//!   ([`Circuit`]).
+//!
+//! # Refused, at the user's token
+//! An exchange under more than one short circuit, or under one whose left
+//! operand the pass cannot delimit (the language would skip it where
+//! other invocations make it), a GLSL
+//! `case` that falls through into statements, a preprocessor line, a
+//! `discard` in a converted function, a WGSL declaration without a type
+//! whose initialiser has side effects in code that not every invocation
+//! runs, and a GLSL broadcast whose value's type the pass cannot tell.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use super::tree::{Call, DeclKind, Expr, Stage, Stmt, StmtKind, Unit, GLSL_QUALIFIERS};
+use ballot_shader::back::Language;
+
+/// An exchange's result type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Result_ {
+    /// A ballot: `vec4<u32>` / `uvec4`.
+    Mask,
+    /// `bool`.
+    Bool,
+    /// The type of its value (the argument after the activity).
+    Value,
+}
+
+/// An activity flag: a `bool` per invocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flag {
+    Active,
+    ActiveIn,
+    Ret,
+    Outer(u32),
+    Taken(u32),
+    Entry(u32),
+    Brk(u32),
+    Cont(u32),
+}
+
+/// A set of invocations, built from flags.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Cond {
+    False,
+    Flag(Flag),
+    Not(Flag),
+    And(Box<Cond>, Box<Cond>),
+    Or(Box<Cond>, Box<Cond>),
+}
+
+impl Cond {
+    fn and(self, other: Cond) -> Cond {
+        Cond::And(Box::new(self), Box::new(other))
+    }
+    fn or(self, other: Cond) -> Cond {
+        Cond::Or(Box::new(self), Box::new(other))
+    }
+}
+
+/// What a [`Piece`] writes in place of part of the text.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Sub {
+    /// A bound temporary.
+    Temp(u32),
+    /// The activity: an exchange's first argument.
+    Active,
+    /// An activity as a new first argument (of a converted function's
+    /// call): `Active`, or the flag of a short circuit's right operand;
+    /// `more` when other arguments follow.
+    ActiveArg { flag: Flag, more: bool },
+    /// A flag in place of the range: the value of a short circuit's left
+    /// operand, computed before the statement, or the activity of an
+    /// exchange under a short circuit.
+    Flag(Flag),
+}
+
+/// A range of the text, with parts replaced.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Piece {
+    pub range: Range<usize>,
+    /// Sorted, disjoint, inside `range`.
+    pub subs: Vec<(Range<usize>, Sub)>,
+}
+
+/// Where an assignment goes.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Place {
+    /// A variable of the user's, by its name's range.
+    User(Range<usize>),
+    /// The function's return value.
+    RetVal,
+}
+
+/// One step of a converted function.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Step {
+    /// A statement, as written, in every invocation.
+    Plain(Piece),
+    /// A statement, where `Active` is set.
+    Guarded(Piece),
+    /// An expression statement (a loop's update), where `Active` is set.
+    GuardedExpr(Piece),
+    /// An exchange or converted call, in every invocation, into a
+    /// temporary; `ty` is its GLSL type (WGSL's `let` needs none).
+    Bind {
+        temp: u32,
+        ty: Option<String>,
+        value: Piece,
+    },
+    /// A variable, declared without its initialiser.
+    Declare {
+        name: Range<usize>,
+        ty: Range<usize>,
+        suffix: Option<Range<usize>>,
+    },
+    /// `place = value`, where `Active` is set.
+    Assign { place: Place, value: Piece },
+    /// A new flag, `false`, then the `bool` expression where `Active` is
+    /// set.
+    Test { flag: Flag, value: Piece },
+    /// A new flag: `(selector) == (v)` for any of `values`, where
+    /// `Active` is set, negated for a `default`'s share.
+    Match {
+        flag: Flag,
+        selector: Piece,
+        values: Vec<Piece>,
+        negate: bool,
+    },
+    /// A new immutable flag.
+    Let { flag: Flag, cond: Cond },
+    /// A new mutable flag.
+    Var { flag: Flag, cond: Cond },
+    /// A flag set.
+    Set { flag: Flag, cond: Cond },
+    /// `{ … }`.
+    Scope(Vec<Step>),
+    /// A loop, left only by [`Step::Exit`].
+    Loop(Vec<Step>),
+    /// Leaves the loop when no invocation is active: of the workgroup
+    /// (`vote`), or this one.
+    Exit { vote: bool },
+}
+
+/// A converted function.
+#[derive(Clone, Debug)]
+pub(crate) struct Converted {
+    /// Its index in the [`Unit`].
+    pub function: usize,
+    /// Whether every invocation of the workgroup enters it together (an
+    /// entry point, or a function called only from such a function's
+    /// top): `Active` starts set, rather than taken from the caller.
+    pub entry: bool,
+    pub steps: Vec<Step>,
+    /// Whether the body ends with its only `return`, written as is
+    /// ([`Step::Plain`]): no return value to keep apart.
+    pub tail_return: bool,
+    /// Its temporaries' count, and flags'.
+    pub uses_vote: bool,
+}
+
+/// A refusal, at a range of the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub message: String,
+    pub at: Range<usize>,
+}
+
+/// What the pass takes.
+pub(crate) struct Request<'a> {
+    pub text: &'a str,
+    pub language: Language,
+    pub unit: &'a Unit,
+    /// The exchanges, by function name, with their result type: calls
+    /// whose first argument is the activity.
+    pub exchanges: &'a BTreeMap<String, Result_>,
+    /// The shader's own barriers and other calls that every invocation of
+    /// the workgroup must make together: never guarded.
+    pub barriers: &'a [&'a str],
+}
+
+/// Built-in functions with side effects: an initialiser that calls one is
+/// evaluated only where `Active` is set.
+const SIDE_EFFECTS: &[&str] = &[
+    "atomicAdd",
+    "atomicSub",
+    "atomicMax",
+    "atomicMin",
+    "atomicAnd",
+    "atomicOr",
+    "atomicXor",
+    "atomicExchange",
+    "atomicCompareExchange",
+    "atomicCompareExchangeWeak",
+    "atomicCompSwap",
+    "atomicStore",
+    "imageStore",
+    "imageAtomicAdd",
+    "imageAtomicExchange",
+    "imageAtomicCompSwap",
+    "imageAtomicMin",
+    "imageAtomicMax",
+    "imageAtomicAnd",
+    "imageAtomicOr",
+    "imageAtomicXor",
+    "textureStore",
+];
+
+/// Converts every function of `request.unit` that reaches an exchange.
+pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> {
+    let text = request.text;
+    let unit = request.unit;
+    let names: BTreeMap<&str, usize> = unit
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (&text[f.name.clone()], i))
+        .collect();
+    // Which functions reach an exchange: to a fixed point over the calls.
+    let mut reaches = vec![false; unit.functions.len()];
+    let calls: Vec<BTreeSet<usize>> = unit
+        .functions
+        .iter()
+        .map(|f| {
+            let mut callees = BTreeSet::new();
+            let mut exchange = false;
+            each_call(&f.body.stmts, &mut |c: &Call| {
+                let name = &text[c.name.clone()];
+                if request.exchanges.contains_key(name) {
+                    exchange = true;
+                } else if let Some(&i) = names.get(name) {
+                    callees.insert(i);
+                }
+            });
+            if exchange {
+                callees.insert(usize::MAX);
+            }
+            callees
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for (i, callees) in calls.iter().enumerate() {
+            if !reaches[i]
+                && callees
+                    .iter()
+                    .any(|&c| c == usize::MAX || reaches.get(c) == Some(&true))
+            {
+                reaches[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let converted_names: BTreeSet<&str> = names
+        .iter()
+        .filter(|(_, &i)| reaches[i])
+        .map(|(&n, _)| n)
+        .collect();
+    let together = entered_together(request, &names, &reaches);
+    let together_names: BTreeSet<&str> = names
+        .iter()
+        .filter(|(_, &i)| together[i])
+        .map(|(&n, _)| n)
+        .collect();
+    let mut out = Vec::new();
+    for (i, f) in unit.functions.iter().enumerate() {
+        if !reaches[i] {
+            continue;
+        }
+        if let Some(stage @ (Stage::Fragment | Stage::Vertex)) = f.stage {
+            let stage = if stage == Stage::Fragment {
+                "fragment"
+            } else {
+                "vertex"
+            };
+            return Err(Refusal {
+                message: format!(
+                    "`{}` is a {stage} entry point: without subgroups, collectives exchange \
+                     through workgroup memory, which only compute shaders have",
+                    &text[f.name.clone()]
+                ),
+                at: f.name.clone(),
+            });
+        }
+        // A body that ends with a `return` of no collective keeps it as
+        // written where nothing returned before.
+        let tail = f.body.stmts.last().filter(|s| {
+            matches!(&s.kind, StmtKind::Return(v)
+                if v.as_ref().is_none_or(|e| !e.calls.iter().any(|c| converted_names
+                    .contains(&text[c.name.clone()]) || request.exchanges.contains_key(&text[c.name.clone()]))))
+        });
+        let mut pass = Pass {
+            request,
+            converted: &converted_names,
+            together: &together_names,
+            next: 0,
+            breakables: Vec::new(),
+            all_active: together[i],
+            tail: tail.map(|s| s.range.clone()),
+            tail_return: false,
+            activity: BTreeMap::new(),
+            lefts: BTreeMap::new(),
+            scopes: vec![f
+                .params
+                .iter()
+                .map(|p| {
+                    (
+                        text[p.name.clone()].to_string(),
+                        text[p.ty.clone()].to_string(),
+                    )
+                })
+                .collect()],
+            uses_vote: false,
+        };
+        let steps = pass.block(&f.body.stmts)?;
+        // A function whose every step is its own text, with the linked
+        // activity (`true` as written) where it is set, stays as it is.
+        if together[i] && steps.iter().all(unchanged) {
+            continue;
+        }
+        out.push(Converted {
+            function: i,
+            entry: together[i],
+            steps,
+            tail_return: pass.tail_return,
+            uses_vote: pass.uses_vote,
+        });
+    }
+    Ok(out)
+}
+
+/// Whether `step` is the text as written, up to the activity of the
+/// exchanges in it, in a function where every invocation is active.
+fn unchanged(step: &Step) -> bool {
+    match step {
+        Step::Plain(p) => p.subs.iter().all(|(_, s)| *s == Sub::Active),
+        Step::Scope(steps) => steps.iter().all(unchanged),
+        _ => false,
+    }
+}
+
+/// Which functions every invocation of the workgroup enters together, all
+/// active: the entry points, and, to a fixed point, the functions that
+/// reach an exchange and are called only where their caller is entered
+/// together and every invocation is still active (a statement of its top,
+/// or of a block there, before anything can have returned; never under a
+/// branch or in a loop). Such a function takes no activity, and its own
+/// top runs as written. The reading is the pass's own (`Pass::all_active`)
+/// or stricter, so that no call the pass guards goes to one of them.
+fn entered_together(
+    request: &Request<'_>,
+    names: &BTreeMap<&str, usize>,
+    reaches: &[bool],
+) -> Vec<bool> {
+    fn sites(
+        stmts: &[Stmt],
+        top: &mut bool,
+        text: &str,
+        names: &BTreeMap<&str, usize>,
+        out: &mut Vec<(usize, bool)>,
+    ) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Block(b) => sites(&b.stmts, top, text, names, out),
+                kind => {
+                    let here = *top
+                        && matches!(
+                            kind,
+                            StmtKind::Simple(_) | StmtKind::Decl(_) | StmtKind::Return(_)
+                        );
+                    each_expr(s, &mut |e: &Expr| {
+                        for c in &e.calls {
+                            if let Some(&i) = names.get(&text[c.name.clone()]) {
+                                // A call `&&`, `||` or `?:` may skip is made
+                                // by some invocations only.
+                                out.push((i, here && !c.conditional));
+                            }
+                        }
+                    });
+                }
+            }
+            if Pass::jumps(s, false, false).ret {
+                *top = false;
+            }
+        }
+    }
+    let unit = request.unit;
+    // Each function's call sites: (caller, whether all are active there).
+    let mut called: Vec<Vec<(usize, bool)>> = vec![Vec::new(); unit.functions.len()];
+    for (g, f) in unit.functions.iter().enumerate() {
+        let mut out = Vec::new();
+        sites(&f.body.stmts, &mut true, request.text, names, &mut out);
+        for (i, top) in out {
+            called[i].push((g, top));
+        }
+    }
+    let mut together: Vec<bool> = unit
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| reaches[i] && (f.stage.is_some() || !called[i].is_empty()))
+        .collect();
+    loop {
+        let mut changed = false;
+        for (i, f) in unit.functions.iter().enumerate() {
+            if together[i]
+                && f.stage.is_none()
+                && called[i].iter().any(|&(g, top)| !top || !together[g])
+            {
+                together[i] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return together;
+        }
+    }
+}
+
+/// Every call in `stmts`, nested ones included.
+fn each_call(stmts: &[Stmt], f: &mut dyn FnMut(&Call)) {
+    for s in stmts {
+        each_expr(s, &mut |e: &Expr| e.calls.iter().for_each(&mut *f));
+    }
+}
+
+/// Every expression of `s` and of the statements in it.
+fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    match &s.kind {
+        StmtKind::Simple(e) | StmtKind::BreakIf(e) => f(e),
+        StmtKind::Return(e) => e.iter().for_each(f),
+        StmtKind::Decl(d) => d
+            .declarators
+            .iter()
+            .filter_map(|d| d.init.as_ref())
+            .for_each(f),
+        StmtKind::Block(b) => b.stmts.iter().for_each(|s| each_expr(s, f)),
+        StmtKind::If { cond, then, els } => {
+            f(cond);
+            each_expr(then, f);
+            els.iter().for_each(|s| each_expr(s, f));
+        }
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        } => {
+            init.iter().for_each(|s| each_expr(s, f));
+            cond.iter().for_each(&mut *f);
+            update.iter().for_each(&mut *f);
+            each_expr(body, f);
+        }
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            f(cond);
+            each_expr(body, f);
+        }
+        StmtKind::Loop { body, continuing } => {
+            body.stmts.iter().for_each(|s| each_expr(s, f));
+            continuing
+                .iter()
+                .for_each(|b| b.stmts.iter().for_each(|s| each_expr(s, f)));
+        }
+        StmtKind::Switch { selector, cases } => {
+            f(selector);
+            for c in cases {
+                c.values.iter().for_each(&mut *f);
+                c.body.iter().for_each(|s| each_expr(s, f));
+            }
+        }
+        StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Discard
+        | StmtKind::Directive
+        | StmtKind::Empty => {}
+    }
+}
+
+/// A short circuit (`&&`, `||`, `?:`) with a collective in its right
+/// operand or an arm.
+struct Circuit {
+    /// Where its operator starts: its key.
+    op: usize,
+    /// Its left operand (the condition).
+    left: Range<usize>,
+    /// Whether the right operand runs where the left one is true (`&&`,
+    /// the first arm of `?:`) or false.
+    when: bool,
+}
+
+/// WGSL's names that a template list (`<…>`) follows in an expression.
+const TEMPLATED: &[&str] = &[
+    "vec2", "vec3", "vec4", "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2",
+    "mat4x3", "mat4x4", "array", "bitcast", "ptr", "atomic",
+];
+
+/// A loop or `switch` that `break` leaves.
+struct Breakable {
+    brk: Flag,
+    /// A loop's `Cont`; `None` for a `switch`.
+    cont: Option<Flag>,
+}
+
+struct Pass<'r, 'a> {
+    request: &'r Request<'a>,
+    converted: &'r BTreeSet<&'a str>,
+    /// The converted functions entered together ([`entered_together`]):
+    /// called without the caller's activity.
+    together: &'r BTreeSet<&'a str>,
+    next: u32,
+    breakables: Vec<Breakable>,
+    /// Whether every invocation is still active: the top of an entry
+    /// point, before any `return`.
+    all_active: bool,
+    /// The function's last statement, where it is a `return` of no
+    /// collective: written as is where every invocation is active.
+    tail: Option<Range<usize>>,
+    /// Whether it was.
+    tail_return: bool,
+    /// The activity of each exchange under a short circuit, by the
+    /// call's start.
+    activity: BTreeMap<usize, Flag>,
+    /// Each short circuit's left operand, by its start, computed before
+    /// its statement into the flag that takes its place there.
+    lefts: BTreeMap<usize, (Range<usize>, Flag)>,
+    /// GLSL: the variables in scope and their types, innermost last.
+    scopes: Vec<Vec<(String, String)>>,
+    uses_vote: bool,
+}
+
+/// How a statement may leave its sequence.
+#[derive(Default, Clone, Copy)]
+struct Jumps {
+    ret: bool,
+    /// A `break` or `continue` to a loop or switch outside the statement.
+    out: bool,
+}
+
+impl<'r, 'a> Pass<'r, 'a> {
+    fn text(&self, r: &Range<usize>) -> &'a str {
+        &self.request.text[r.clone()]
+    }
+
+    fn id(&mut self) -> u32 {
+        self.next += 1;
+        self.next - 1
+    }
+
+    fn refuse<T>(&self, at: &Range<usize>, message: impl Into<String>) -> Result<T, Refusal> {
+        Err(Refusal {
+            message: message.into(),
+            at: at.clone(),
+        })
+    }
+
+    /// Whether a call is an exchange or a converted function's.
+    fn collective(&self, c: &Call) -> bool {
+        let name = self.text(&c.name);
+        self.request.exchanges.contains_key(name) || self.converted.contains(name)
+    }
+
+    fn holds_collective(&self, s: &Stmt) -> bool {
+        let mut any = false;
+        each_expr(s, &mut |e: &Expr| {
+            any |= e.calls.iter().any(|c| self.collective(c));
+        });
+        any
+    }
+
+    /// How `s` can jump out of itself.
+    fn jumps(s: &Stmt, in_loop: bool, in_breakable: bool) -> Jumps {
+        let mut j = Jumps::default();
+        Self::jumps_into(s, in_loop, in_breakable, &mut j);
+        j
+    }
+
+    /// `inner_loop`/`inner_breakable`: whether a loop or switch inside `s`
+    /// encloses the current statement.
+    fn jumps_into(s: &Stmt, inner_loop: bool, inner_breakable: bool, j: &mut Jumps) {
+        let mut each = |s: &Stmt, l: bool, b: bool| Self::jumps_into(s, l, b, j);
+        match &s.kind {
+            StmtKind::Return(_) => j.ret = true,
+            StmtKind::Break if !inner_breakable => j.out = true,
+            StmtKind::Continue if !inner_loop => j.out = true,
+            StmtKind::Block(b) => b
+                .stmts
+                .iter()
+                .for_each(|s| each(s, inner_loop, inner_breakable)),
+            StmtKind::If { then, els, .. } => {
+                each(then, inner_loop, inner_breakable);
+                if let Some(e) = els {
+                    each(e, inner_loop, inner_breakable);
+                }
+            }
+            StmtKind::For { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::DoWhile { body, .. } => each(body, true, true),
+            StmtKind::Loop { body, continuing } => {
+                body.stmts.iter().for_each(|s| each(s, true, true));
+                if let Some(c) = continuing {
+                    c.stmts.iter().for_each(|s| each(s, true, true));
+                }
+            }
+            StmtKind::Switch { cases, .. } => {
+                for c in cases {
+                    c.body.iter().for_each(|s| each(s, inner_loop, true));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The flags that rejoin after a statement that some invocations may
+    /// have jumped out of: `base`, less the returned and those that left
+    /// the innermost loop or switch.
+    fn rejoin(&self, base: Cond) -> Cond {
+        let mut c = base.and(Cond::Not(Flag::Ret));
+        if let Some(b) = self.breakables.last() {
+            c = c.and(Cond::Not(b.brk));
+        }
+        if let Some(cont) = self.breakables.iter().rev().find_map(|b| b.cont) {
+            c = c.and(Cond::Not(cont));
+        }
+        c
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) -> Result<Vec<Step>, Refusal> {
+        self.scopes.push(Vec::new());
+        let mut steps = Vec::new();
+        for s in stmts {
+            self.stmt(s, &mut steps)?;
+        }
+        self.scopes.pop();
+        Ok(steps)
+    }
+
+    /// `s`'s steps, in a scope of their own where `s` is a block.
+    fn scoped(&mut self, s: &Stmt) -> Result<Vec<Step>, Refusal> {
+        match &s.kind {
+            StmtKind::Block(b) => self.block(&b.stmts),
+            _ => {
+                self.scopes.push(Vec::new());
+                let mut steps = Vec::new();
+                self.stmt(s, &mut steps)?;
+                self.scopes.pop();
+                Ok(steps)
+            }
+        }
+    }
+
+    /// The piece of `range`, with the collective calls in it written as
+    /// `bound` says (their temporaries), and the activity given to the
+    /// others.
+    fn piece(&self, range: Range<usize>, calls: &[Call], bound: &BTreeMap<usize, u32>) -> Piece {
+        let mut subs: Vec<(Range<usize>, Sub)> = Vec::new();
+        for c in calls {
+            if c.range.start < range.start || c.range.end > range.end || !self.collective(c) {
+                continue;
+            }
+            // Inside a call already replaced by its temporary: nothing.
+            if subs.iter().any(|(r, s)| {
+                matches!(s, Sub::Temp(_)) && r.start <= c.range.start && c.range.end <= r.end
+            }) {
+                continue;
+            }
+            // A bound call is its temporary (a bind's own piece is made
+            // before its call is bound).
+            if let Some(&t) = bound.get(&c.range.start) {
+                subs.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end));
+                subs.push((c.range.clone(), Sub::Temp(t)));
+                continue;
+            }
+            let name = self.text(&c.name);
+            let flag = self.activity.get(&c.range.start).copied();
+            if self.request.exchanges.contains_key(name) {
+                if let Some(first) = c.args.first() {
+                    subs.push((first.clone(), flag.map_or(Sub::Active, Sub::Flag)));
+                }
+            } else if self.together.contains(name) {
+                // Entered by every invocation, all active: no activity.
+            } else {
+                subs.push((
+                    c.open..c.open,
+                    Sub::ActiveArg {
+                        flag: flag.unwrap_or(Flag::Active),
+                        more: !c.args.is_empty(),
+                    },
+                ));
+            }
+        }
+        // A short circuit's left operand inside the piece: its flag.
+        for (r, flag) in self.lefts.range(range.clone()).map(|(_, l)| l) {
+            if r.end <= range.end && *r != range {
+                subs.retain(|(s, _)| !(r.start <= s.start && s.end <= r.end));
+                subs.push((r.clone(), Sub::Flag(*flag)));
+            }
+        }
+        subs.sort_by_key(|(r, _)| (r.start, r.end));
+        Piece { range, subs }
+    }
+
+    /// Binds every collective call of `e`, innermost first, and returns
+    /// the temporaries by call start. Refuses one the language may skip.
+    fn bind_all(
+        &mut self,
+        e: &Expr,
+        steps: &mut Vec<Step>,
+    ) -> Result<BTreeMap<usize, u32>, Refusal> {
+        let mut bound = BTreeMap::new();
+        let mut order: Vec<&Call> = e.calls.iter().filter(|c| self.collective(c)).collect();
+        // The short circuit of each conditional one, by its operator, and
+        // which of its operands (arms) holds the call.
+        let mut circuits: BTreeMap<usize, Circuit> = BTreeMap::new();
+        let mut circuit_of: BTreeMap<usize, (usize, bool)> = BTreeMap::new();
+        for c in &order {
+            if !c.conditional {
+                continue;
+            }
+            let Some(circuit) = self.circuit(e, c) else {
+                return self.refuse(
+                    &c.name,
+                    format!(
+                        "`{}` is evaluated only where `&&`, `||` or `?:` lets it, under more than \
+                         one of them or where the condition cannot be told apart, and without \
+                         subgroups every invocation of the workgroup must reach it: compute it \
+                         into a variable first",
+                        self.text(&c.name)
+                    ),
+                );
+            };
+            circuit_of.insert(c.range.start, (circuit.op, circuit.when));
+            circuits.entry(circuit.op).or_insert(circuit);
+        }
+        // Inner calls close first.
+        order.sort_by_key(|c| c.range.end);
+        // Each short circuit's left operand, once computed, and the
+        // activity of each of its operands.
+        let mut lefts: BTreeMap<usize, Flag> = BTreeMap::new();
+        let mut activities: BTreeMap<(usize, bool), Flag> = BTreeMap::new();
+        for c in order {
+            if let Some(&(op, when)) = circuit_of.get(&c.range.start) {
+                let left = match lefts.get(&op) {
+                    Some(&flag) => flag,
+                    None => {
+                        // Its left operand, where `Active` is set.
+                        let circuit = &circuits[&op];
+                        let flag = Flag::Taken(self.id());
+                        let value = self.piece(circuit.left.clone(), &e.calls, &bound);
+                        steps.push(Step::Test { flag, value });
+                        self.lefts
+                            .insert(circuit.left.start, (circuit.left.clone(), flag));
+                        lefts.insert(op, flag);
+                        flag
+                    }
+                };
+                let activity = match activities.get(&(op, when)) {
+                    Some(&flag) => flag,
+                    None => {
+                        // The invocations it lets through to this operand.
+                        let flag = Flag::Outer(self.id());
+                        let through = if when {
+                            Cond::Flag(left)
+                        } else {
+                            Cond::Not(left)
+                        };
+                        steps.push(Step::Let {
+                            flag,
+                            cond: Cond::Flag(Flag::Active).and(through),
+                        });
+                        activities.insert((op, when), flag);
+                        flag
+                    }
+                };
+                self.activity.insert(c.range.start, activity);
+            }
+            let ty = self.glsl_type_of(c)?;
+            let temp = self.id();
+            let value = self.piece(c.range.clone(), &e.calls, &bound);
+            steps.push(Step::Bind { temp, ty, value });
+            bound.insert(c.range.start, temp);
+        }
+        Ok(bound)
+    }
+
+    /// Whether `e` holds a collective that `&&`, `||` or `?:` may skip.
+    fn under_circuit(&self, e: &Expr) -> bool {
+        e.calls.iter().any(|c| c.conditional && self.collective(c))
+    }
+
+    /// The short circuit that makes `c`, a call in `e`, conditional: at
+    /// one level of `e`'s brackets, the nearest `||` before `c`, or `&&`
+    /// with no `||` before it, whose left operand is all that precedes it
+    /// there, or the one `?:` with `c` in an arm; and no other at any level
+    /// around `c`. `None` where there is no such one.
+    fn circuit(&self, e: &Expr, c: &Call) -> Option<Circuit> {
+        let text = self.request.text;
+        let base = e.range.start;
+        let tokens: Vec<(Range<usize>, &str)> =
+            super::lex::lex(&text[e.range.clone()], self.request.language)
+                .into_iter()
+                .map(|t| {
+                    let r = t.range.start + base..t.range.end + base;
+                    let s = &text[r.clone()];
+                    (r, s)
+                })
+                .collect();
+        // Each token's bracket depth, and the brackets around `c`.
+        let mut depth = vec![0usize; tokens.len()];
+        let mut open: Vec<usize> = Vec::new();
+        let mut around: Option<Vec<usize>> = None;
+        let mut template = 0usize;
+        for (i, (r, t)) in tokens.iter().enumerate() {
+            if r.start == c.range.start {
+                around = Some(open.clone());
+            }
+            let templated = self.request.language == Language::Wgsl
+                && *t == "<"
+                && i > 0
+                && TEMPLATED.contains(&tokens[i - 1].1);
+            match *t {
+                "(" | "[" | "{" => {
+                    depth[i] = open.len();
+                    open.push(i);
+                }
+                ")" | "]" | "}" => {
+                    open.pop();
+                    depth[i] = open.len();
+                }
+                _ if templated => {
+                    template += 1;
+                    depth[i] = usize::MAX;
+                }
+                ">" | ">>" if template > 0 => {
+                    template = template.saturating_sub(t.len());
+                    depth[i] = usize::MAX;
+                }
+                _ => depth[i] = if template > 0 { usize::MAX } else { open.len() },
+            }
+        }
+        let around = around?;
+        let inside_c = |r: &Range<usize>| c.range.start <= r.start && r.end <= c.range.end;
+        let mut found: Option<Circuit> = None;
+        // From the innermost level out: the level's tokens, the hole the
+        // call (or the bracket holding it) makes, its segment between
+        // separators, and the logical operators there.
+        let mut hole = c.range.start;
+        for level in (0..=around.len()).rev() {
+            let (from, to) = if level == 0 {
+                (0, tokens.len())
+            } else {
+                let o = around[level - 1];
+                let close = (o + 1..tokens.len())
+                    .find(|&j| depth[j] == depth[o] && matches!(tokens[j].1, ")" | "]" | "}"))
+                    .unwrap_or(tokens.len());
+                (o + 1, close)
+            };
+            let at_level: Vec<usize> = (from..to)
+                .filter(|&j| depth[j] == level && !inside_c(&tokens[j].0))
+                .collect();
+            let separator =
+                |t: &str| t == "," || (t.ends_with('=') && !matches!(t, "==" | "!=" | "<=" | ">="));
+            let start = at_level
+                .iter()
+                .rev()
+                .find(|&&j| tokens[j].0.start < hole && separator(tokens[j].1))
+                .map_or(from, |&j| j + 1);
+            let end = at_level
+                .iter()
+                .find(|&&j| tokens[j].0.start > hole && separator(tokens[j].1))
+                .map_or(to, |&j| j);
+            let ops: Vec<usize> = at_level
+                .iter()
+                .copied()
+                .filter(|&j| {
+                    j >= start && j < end && matches!(tokens[j].1, "&&" | "||" | "?" | ":")
+                })
+                .collect();
+            // Operators after the hole do not decide whether it runs
+            // (evaluation goes left to right); the nearest one before it
+            // does, with its left operand.
+            let before: Vec<usize> = ops
+                .iter()
+                .copied()
+                .filter(|&j| tokens[j].0.start < hole)
+                .collect();
+            let kinds: Vec<&str> = ops.iter().map(|&j| tokens[j].1).collect();
+            let circuit = if kinds.contains(&"?") {
+                // One `?:` alone: the hole is in one of its arms.
+                match (&kinds[..], before.len()) {
+                    // In the condition: it runs wherever the `?:` does.
+                    (["?", ":"], 0) => None,
+                    (["?", ":"], _) => Some((ops[0], hole < tokens[ops[1]].0.start)),
+                    _ => return None,
+                }
+            } else {
+                match before.last().map(|&j| tokens[j].1) {
+                    None => None,
+                    // `||` binds loosest: all before it is its left operand.
+                    Some("||") => Some((*before.last()?, false)),
+                    // `&&` with no `||` before it: the same.
+                    Some("&&") if !before.iter().any(|&j| tokens[j].1 == "||") => {
+                        Some((*before.last()?, true))
+                    }
+                    Some(_) => return None,
+                }
+            };
+            if let Some((op, when)) = circuit {
+                if found.is_some() || start >= op {
+                    return None;
+                }
+                found = Some(Circuit {
+                    op: tokens[op].0.start,
+                    left: tokens[start].0.start..tokens[op - 1].0.end,
+                    when,
+                });
+            }
+            if level > 0 {
+                hole = tokens[around[level - 1]].0.start;
+            }
+        }
+        found
+    }
+
+    fn check_unconditional(&self, c: &Call) -> Result<(), Refusal> {
+        if c.conditional && self.collective(c) {
+            return self.refuse(
+                &c.name,
+                format!(
+                    "`{}` is evaluated only where `&&`, `||` or `?:` lets it, and without \
+                     subgroups every invocation of the workgroup must reach it: compute it into \
+                     a variable first",
+                    self.text(&c.name)
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The GLSL type of a collective call's result.
+    fn glsl_type_of(&self, c: &Call) -> Result<Option<String>, Refusal> {
+        if self.request.language != Language::Glsl {
+            return Ok(None);
+        }
+        let name = self.text(&c.name);
+        if let Some(kind) = self.request.exchanges.get(name) {
+            return match kind {
+                Result_::Mask => Ok(Some("uvec4".into())),
+                Result_::Bool => Ok(Some("bool".into())),
+                Result_::Value => {
+                    let value = c.args.get(1).map(|a| self.text(a).trim()).unwrap_or("");
+                    match self.glsl_value_type(value) {
+                        Some(t) => Ok(Some(t)),
+                        None => self.refuse(
+                            &c.name,
+                            format!(
+                                "cannot tell the type of `{value}` here: without subgroups, a \
+                                 broadcast inside a statement that not every invocation runs \
+                                 needs its value in a variable of a declared type"
+                            ),
+                        ),
+                    }
+                }
+            };
+        }
+        // A converted function: its declared return type.
+        let f = self
+            .request
+            .unit
+            .functions
+            .iter()
+            .find(|f| self.text(&f.name) == name);
+        match f.and_then(|f| f.ret.clone()) {
+            Some(ret) => Ok(Some(self.text(&ret).to_string())),
+            None => Ok(Some("void".into())),
+        }
+    }
+
+    /// The type of a GLSL value: a variable in scope, or a literal.
+    fn glsl_value_type(&self, value: &str) -> Option<String> {
+        let strip = |t: &str| {
+            t.split_whitespace()
+                .filter(|w| !matches!(*w, "in" | "out" | "inout") && !GLSL_QUALIFIERS.contains(w))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if let Some((_, ty)) = self
+            .scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|(n, _)| n == value)
+        {
+            return Some(strip(ty));
+        }
+        // A constructor, `T(…)` (the linker writes one around a broadcast's
+        // value whose type glslang gave): its type.
+        if let Some(ty) = constructed_type(value) {
+            return Some(ty.to_string());
+        }
+        let builtin = match value {
+            "gl_LocalInvocationIndex"
+            | "gl_SubgroupInvocationID"
+            | "gl_SubgroupSize"
+            | "gl_SubgroupID"
+            | "gl_NumSubgroups" => Some("uint"),
+            "gl_GlobalInvocationID"
+            | "gl_LocalInvocationID"
+            | "gl_WorkGroupID"
+            | "gl_NumWorkGroups"
+            | "gl_WorkGroupSize" => Some("uvec3"),
+            _ => None,
+        };
+        if let Some(t) = builtin {
+            return Some(t.into());
+        }
+        if let Some((base, swizzle)) = value.rsplit_once('.') {
+            let base = self.glsl_value_type(base)?;
+            let scalar = match base.as_str() {
+                "uvec2" | "uvec3" | "uvec4" => "uint",
+                "ivec2" | "ivec3" | "ivec4" => "int",
+                "vec2" | "vec3" | "vec4" => "float",
+                "bvec2" | "bvec3" | "bvec4" => "bool",
+                _ => return None,
+            };
+            let n = swizzle.len();
+            let swizzle_ok =
+                (1..=4).contains(&n) && swizzle.chars().all(|c| "xyzwrgbastpq".contains(c));
+            if !swizzle_ok {
+                return None;
+            }
+            return Some(match (scalar, n) {
+                (s, 1) => s.into(),
+                ("uint", n) => format!("uvec{n}"),
+                ("int", n) => format!("ivec{n}"),
+                ("float", n) => format!("vec{n}"),
+                (_, n) => format!("bvec{n}"),
+            });
+        }
+        let first = value.chars().next()?;
+        if value == "true" || value == "false" {
+            return Some("bool".into());
+        }
+        if first.is_ascii_digit() {
+            if value.ends_with(['u', 'U']) {
+                return Some("uint".into());
+            }
+            if value.contains(['.', 'e']) && !value.starts_with("0x") {
+                return Some("float".into());
+            }
+            return Some("int".into());
+        }
+        None
+    }
+
+    /// Whether evaluating `e` where `Active` is not set could be seen:
+    /// it calls one of the shader's own functions (not converted ones,
+    /// which guard themselves) or a built-in with side effects.
+    fn has_side_effects(&self, e: &Expr) -> bool {
+        // A collective's arguments are evaluated in every invocation in
+        // any case, as its exchange needs a value from each.
+        let inside_collective = |c: &Call| {
+            e.calls.iter().any(|o| {
+                self.collective(o) && o.range.start < c.range.start && c.range.end <= o.range.end
+            })
+        };
+        e.calls.iter().any(|c| {
+            let name = self.text(&c.name);
+            !self.collective(c)
+                && !inside_collective(c)
+                && (SIDE_EFFECTS.contains(&name)
+                    || self
+                        .request
+                        .unit
+                        .functions
+                        .iter()
+                        .any(|f| self.text(&f.name) == name))
+        })
+    }
+
+    fn guarded_or_plain(&self, piece: Piece) -> Step {
+        if self.all_active {
+            Step::Plain(piece)
+        } else {
+            Step::Guarded(piece)
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, steps: &mut Vec<Step>) -> Result<(), Refusal> {
+        let jumps = Self::jumps(s, false, false);
+        let collective = self.holds_collective(s);
+        let convert = collective || jumps.ret || jumps.out;
+        let result = match &s.kind {
+            StmtKind::Decl(_) => self.decl(s, steps),
+            _ if !convert => {
+                let barrier = matches!(&s.kind, StmtKind::Simple(e)
+                    if e.calls.first().is_some_and(|c| c.range.start == e.range.start
+                        && self.request.barriers.contains(&self.text(&c.name))));
+                let piece = self.piece(s.range.clone(), &[], &BTreeMap::new());
+                if barrier {
+                    steps.push(Step::Plain(piece));
+                } else {
+                    steps.push(self.guarded_or_plain(piece));
+                }
+                Ok(())
+            }
+            StmtKind::Simple(e) => {
+                let whole_call = e
+                    .calls
+                    .first()
+                    .filter(|c| c.range == e.range && self.collective(c));
+                if let Some(c) = whole_call {
+                    // `f(x);` of a converted function, or an exchange whose
+                    // value is dropped: in every invocation, as written.
+                    self.check_unconditional(c)?;
+                    let bound = self.bind_inner(e, c, steps)?;
+                    steps.push(Step::Plain(self.piece(s.range.clone(), &e.calls, &bound)));
+                } else if self.all_active {
+                    // Every invocation runs it as written; a collective a
+                    // short circuit may skip, bound first.
+                    let bound = if self.under_circuit(e) {
+                        self.bind_all(e, steps)?
+                    } else {
+                        BTreeMap::new()
+                    };
+                    steps.push(Step::Plain(self.piece(s.range.clone(), &e.calls, &bound)));
+                } else {
+                    let bound = self.bind_all(e, steps)?;
+                    let piece = self.piece(s.range.clone(), &e.calls, &bound);
+                    steps.push(Step::Guarded(piece));
+                }
+                Ok(())
+            }
+            StmtKind::Block(b) => {
+                let inner = self.block(&b.stmts)?;
+                steps.push(Step::Scope(inner));
+                Ok(())
+            }
+            StmtKind::If { cond, then, els } => self.if_(cond, then, els.as_deref(), steps),
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => self.loop_(
+                Loop {
+                    init: init.as_deref(),
+                    cond: cond.as_ref(),
+                    update: update.as_ref(),
+                    body: Some(body),
+                    ..Loop::default()
+                },
+                collective,
+                steps,
+            ),
+            StmtKind::While { cond, body } => self.loop_(
+                Loop {
+                    cond: Some(cond),
+                    body: Some(body),
+                    ..Loop::default()
+                },
+                collective,
+                steps,
+            ),
+            StmtKind::DoWhile { body, cond } => self.loop_(
+                Loop {
+                    body: Some(body),
+                    until: Some(cond),
+                    ..Loop::default()
+                },
+                collective,
+                steps,
+            ),
+            StmtKind::Loop { body, continuing } => self.loop_(
+                Loop {
+                    stmts: Some(&body.stmts),
+                    continuing: continuing.as_ref().map(|c| &c.stmts[..]),
+                    ..Loop::default()
+                },
+                collective,
+                steps,
+            ),
+            StmtKind::Switch { selector, cases } => self.switch(selector, cases, steps),
+            StmtKind::Break => {
+                let Some(b) = self.breakables.last() else {
+                    return self.refuse(&s.range, "`break` outside a loop or `switch`");
+                };
+                let brk = b.brk;
+                steps.push(Step::Set {
+                    flag: brk,
+                    cond: Cond::Flag(brk).or(Cond::Flag(Flag::Active)),
+                });
+                steps.push(Step::Set {
+                    flag: Flag::Active,
+                    cond: Cond::False,
+                });
+                Ok(())
+            }
+            StmtKind::Continue => {
+                let Some(cont) = self.breakables.iter().rev().find_map(|b| b.cont) else {
+                    return self.refuse(&s.range, "`continue` outside a loop");
+                };
+                steps.push(Step::Set {
+                    flag: cont,
+                    cond: Cond::Flag(cont).or(Cond::Flag(Flag::Active)),
+                });
+                steps.push(Step::Set {
+                    flag: Flag::Active,
+                    cond: Cond::False,
+                });
+                Ok(())
+            }
+            StmtKind::Return(_) if self.all_active && self.tail.as_ref() == Some(&s.range) => {
+                steps.push(Step::Plain(self.piece(
+                    s.range.clone(),
+                    &[],
+                    &BTreeMap::new(),
+                )));
+                self.tail_return = true;
+                Ok(())
+            }
+            StmtKind::Return(value) => {
+                if let Some(e) = value {
+                    let bound = self.bind_all(e, steps)?;
+                    let value = self.piece(e.range.clone(), &e.calls, &bound);
+                    steps.push(Step::Assign {
+                        place: Place::RetVal,
+                        value,
+                    });
+                }
+                steps.push(Step::Set {
+                    flag: Flag::Ret,
+                    cond: Cond::Flag(Flag::Ret).or(Cond::Flag(Flag::Active)),
+                });
+                steps.push(Step::Set {
+                    flag: Flag::Active,
+                    cond: Cond::False,
+                });
+                Ok(())
+            }
+            StmtKind::BreakIf(_) => {
+                self.refuse(&s.range, "`break if` outside a `continuing` block")
+            }
+            StmtKind::Discard => self.refuse(
+                &s.range,
+                "`discard` in a function that reaches a collective: without subgroups only \
+                 compute shaders can exchange, and they cannot discard",
+            ),
+            StmtKind::Directive => self.refuse(
+                &s.range,
+                "a preprocessor line inside a function that reaches a collective: without \
+                 subgroups the function is rewritten, and the line's meaning would change",
+            ),
+            StmtKind::Empty => Ok(()),
+        };
+        if jumps.ret {
+            self.all_active = false;
+        }
+        result
+    }
+
+    /// Binds the collective calls inside `outer`'s arguments, for a
+    /// statement that is `outer` alone.
+    fn bind_inner(
+        &mut self,
+        e: &Expr,
+        outer: &Call,
+        steps: &mut Vec<Step>,
+    ) -> Result<BTreeMap<usize, u32>, Refusal> {
+        let inner = Expr {
+            range: e.range.clone(),
+            calls: e
+                .calls
+                .iter()
+                .filter(|c| c.range != outer.range)
+                .cloned()
+                .collect(),
+        };
+        let bound = self.bind_all(&inner, steps)?;
+        // Keep the outer call unbound, but its inner calls bound.
+        Ok(bound)
+    }
+
+    fn decl(&mut self, s: &Stmt, steps: &mut Vec<Step>) -> Result<(), Refusal> {
+        let StmtKind::Decl(d) = &s.kind else {
+            unreachable!("decl() takes declarations")
+        };
+        let wgsl = self.request.language == Language::Wgsl;
+        let inits: Vec<&Expr> = d
+            .declarators
+            .iter()
+            .filter_map(|x| x.init.as_ref())
+            .collect();
+        let side_effects = inits.iter().any(|e| self.has_side_effects(e));
+        // Evaluated in every invocation: at the top of an entry point, a
+        // constant, or (WGSL, whose evaluation is defined everywhere) an
+        // initialiser without side effects. GLSL's out-of-bounds reads are
+        // not defined, so its other initialisers are guarded apart.
+        let plain = self.all_active
+            || d.kind == DeclKind::Const
+            || inits.is_empty()
+            || (wgsl && !side_effects);
+        if let Some(ty) = &d.ty {
+            if !wgsl {
+                for x in &d.declarators {
+                    let mut t = self.text(ty).to_string();
+                    if let Some(sfx) = &x.suffix {
+                        t.push_str(self.text(sfx));
+                    }
+                    let name = self.text(&x.name).to_string();
+                    if let Some(scope) = self.scopes.last_mut() {
+                        scope.push((name, t));
+                    }
+                }
+            }
+        }
+        if plain {
+            // A collective a short circuit may skip, bound first.
+            let mut bound = BTreeMap::new();
+            for e in &inits {
+                if self.under_circuit(e) {
+                    bound.extend(self.bind_all(e, steps)?);
+                }
+            }
+            let calls: Vec<Call> = inits.iter().flat_map(|e| e.calls.iter().cloned()).collect();
+            steps.push(Step::Plain(self.piece(s.range.clone(), &calls, &bound)));
+            return Ok(());
+        }
+        let Some(ty) = d.ty.clone() else {
+            let x = &d.declarators[0];
+            return self.refuse(
+                &x.name,
+                format!(
+                    "give `{}` its type: its initialiser has side effects, and without subgroups \
+                     it is evaluated apart from its declaration, where not every invocation runs \
+                     it",
+                    self.text(&x.name)
+                ),
+            );
+        };
+        for x in &d.declarators {
+            steps.push(Step::Declare {
+                name: x.name.clone(),
+                ty: ty.clone(),
+                suffix: x.suffix.clone(),
+            });
+            if let Some(e) = &x.init {
+                let bound = self.bind_all(e, steps)?;
+                let value = self.piece(e.range.clone(), &e.calls, &bound);
+                steps.push(Step::Assign {
+                    place: Place::User(x.name.clone()),
+                    value,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn if_(
+        &mut self,
+        cond: &Expr,
+        then: &Stmt,
+        els: Option<&Stmt>,
+        steps: &mut Vec<Step>,
+    ) -> Result<(), Refusal> {
+        let bound = self.bind_all(cond, steps)?;
+        let id = self.id();
+        let value = self.piece(cond.range.clone(), &cond.calls, &bound);
+        steps.push(Step::Let {
+            flag: Flag::Outer(id),
+            cond: Cond::Flag(Flag::Active),
+        });
+        steps.push(Step::Test {
+            flag: Flag::Taken(id),
+            value,
+        });
+        steps.push(Step::Set {
+            flag: Flag::Active,
+            cond: Cond::Flag(Flag::Outer(id)).and(Cond::Flag(Flag::Taken(id))),
+        });
+        let all = std::mem::replace(&mut self.all_active, false);
+        let inner = self.scoped(then)?;
+        steps.push(Step::Scope(inner));
+        if let Some(e) = els {
+            steps.push(Step::Set {
+                flag: Flag::Active,
+                cond: Cond::Flag(Flag::Outer(id)).and(Cond::Not(Flag::Taken(id))),
+            });
+            let inner = self.scoped(e)?;
+            steps.push(Step::Scope(inner));
+        }
+        self.all_active = all;
+        steps.push(Step::Set {
+            flag: Flag::Active,
+            cond: self.rejoin(Cond::Flag(Flag::Outer(id))),
+        });
+        Ok(())
+    }
+
+    fn loop_(&mut self, l: Loop<'_>, vote: bool, steps: &mut Vec<Step>) -> Result<(), Refusal> {
+        let id = self.id();
+        let (entry, brk, cont) = (Flag::Entry(id), Flag::Brk(id), Flag::Cont(id));
+        let mut outer = Vec::new();
+        self.scopes.push(Vec::new());
+        if let Some(init) = l.init {
+            self.stmt(init, &mut outer)?;
+        }
+        let all = std::mem::replace(&mut self.all_active, false);
+        outer.push(Step::Let {
+            flag: entry,
+            cond: Cond::Flag(Flag::Active),
+        });
+        outer.push(Step::Var {
+            flag: brk,
+            cond: Cond::False,
+        });
+        outer.push(Step::Var {
+            flag: cont,
+            cond: Cond::False,
+        });
+        let running = || {
+            Cond::Flag(entry)
+                .and(Cond::Not(brk))
+                .and(Cond::Not(Flag::Ret))
+        };
+        let mut body = vec![
+            Step::Set {
+                flag: cont,
+                cond: Cond::False,
+            },
+            Step::Set {
+                flag: Flag::Active,
+                cond: running(),
+            },
+            Step::Exit { vote },
+        ];
+        self.uses_vote |= vote;
+        if let Some(cond) = l.cond {
+            self.leave_unless(cond, brk, false, &mut body)?;
+        }
+        self.breakables.push(Breakable {
+            brk,
+            cont: Some(cont),
+        });
+        let inner = match (l.body, l.stmts) {
+            (Some(b), _) => self.scoped(b)?,
+            (None, Some(stmts)) => self.block(stmts)?,
+            (None, None) => Vec::new(),
+        };
+        body.push(Step::Scope(inner));
+        // The continued invocations rejoin for the update.
+        body.push(Step::Set {
+            flag: Flag::Active,
+            cond: running(),
+        });
+        if let Some(update) = l.update {
+            let bound = self.bind_all(update, &mut body)?;
+            let piece = self.piece(update.range.clone(), &update.calls, &bound);
+            body.push(Step::GuardedExpr(piece));
+        }
+        if let Some(stmts) = l.continuing {
+            self.scopes.push(Vec::new());
+            let mut c = Vec::new();
+            for s in stmts {
+                match &s.kind {
+                    StmtKind::BreakIf(e) => self.leave_unless(e, brk, true, &mut c)?,
+                    _ => self.stmt(s, &mut c)?,
+                }
+            }
+            self.scopes.pop();
+            body.push(Step::Scope(c));
+        }
+        if let Some(until) = l.until {
+            self.leave_unless(until, brk, false, &mut body)?;
+        }
+        self.breakables.pop();
+        outer.push(Step::Loop(body));
+        self.all_active = all;
+        outer.push(Step::Set {
+            flag: Flag::Active,
+            cond: self.rejoin_after_loop(entry),
+        });
+        self.scopes.pop();
+        steps.push(Step::Scope(outer));
+        Ok(())
+    }
+
+    /// After a loop: its entry invocations, less the returned, and less
+    /// those that left an enclosing loop (none can have, within it).
+    fn rejoin_after_loop(&self, entry: Flag) -> Cond {
+        Cond::Flag(entry).and(Cond::Not(Flag::Ret))
+    }
+
+    /// The active invocations where `e` is false (`when`: true) leave the
+    /// loop: `brk` takes them.
+    fn leave_unless(
+        &mut self,
+        e: &Expr,
+        brk: Flag,
+        when: bool,
+        steps: &mut Vec<Step>,
+    ) -> Result<(), Refusal> {
+        let bound = self.bind_all(e, steps)?;
+        let t = self.id();
+        let value = self.piece(e.range.clone(), &e.calls, &bound);
+        steps.push(Step::Test {
+            flag: Flag::Taken(t),
+            value,
+        });
+        let leaving = if when {
+            Cond::Flag(Flag::Taken(t))
+        } else {
+            Cond::Not(Flag::Taken(t))
+        };
+        steps.push(Step::Set {
+            flag: brk,
+            cond: Cond::Flag(brk).or(Cond::Flag(Flag::Active).and(leaving)),
+        });
+        steps.push(Step::Set {
+            flag: Flag::Active,
+            cond: Cond::Flag(Flag::Active).and(Cond::Not(brk)),
+        });
+        Ok(())
+    }
+
+    fn switch(
+        &mut self,
+        selector: &Expr,
+        cases: &[super::tree::Case],
+        steps: &mut Vec<Step>,
+    ) -> Result<(), Refusal> {
+        if self.has_side_effects(selector) {
+            return self.refuse(
+                &selector.range,
+                "this `switch`'s selector has side effects: without subgroups it is compared \
+                 case by case, so compute it into a variable first",
+            );
+        }
+        let bound = self.bind_all(selector, steps)?;
+        let sel = self.piece(selector.range.clone(), &selector.calls, &bound);
+        let id = self.id();
+        let (outer, brk) = (Flag::Outer(id), Flag::Brk(id));
+        steps.push(Step::Let {
+            flag: outer,
+            cond: Cond::Flag(Flag::Active),
+        });
+        steps.push(Step::Var {
+            flag: brk,
+            cond: Cond::False,
+        });
+        // GLSL: labels with no statements share the next case's body; a
+        // body that does not end in a jump would fall into the next one.
+        let mut groups: Vec<(Vec<&Expr>, bool, &[Stmt])> = Vec::new();
+        let mut pending: Vec<&Expr> = Vec::new();
+        let mut pending_default = false;
+        for (k, c) in cases.iter().enumerate() {
+            pending.extend(c.values.iter());
+            pending_default |= c.default;
+            if c.body.is_empty() && k + 1 < cases.len() {
+                continue;
+            }
+            let ends = c.body.last().is_some_and(|l| {
+                matches!(
+                    l.kind,
+                    StmtKind::Break | StmtKind::Return(_) | StmtKind::Continue | StmtKind::Discard
+                )
+            });
+            if self.request.language == Language::Glsl && !ends && k + 1 < cases.len() {
+                return self.refuse(
+                    &c.at,
+                    "this case falls through into the next: without subgroups a `switch` that \
+                     reaches a collective becomes one branch per case, so end it with `break`",
+                );
+            }
+            groups.push((std::mem::take(&mut pending), pending_default, &c.body));
+            pending_default = false;
+        }
+        let all_values: Vec<&Expr> = cases.iter().flat_map(|c| c.values.iter()).collect();
+        let all = std::mem::replace(&mut self.all_active, false);
+        self.breakables.push(Breakable { brk, cont: None });
+        for (values, default, body) in groups {
+            let t = self.id();
+            let piece = |e: &&Expr| self.piece(e.range.clone(), &[], &BTreeMap::new());
+            if default {
+                // The default's share: no value of any case, or one of its
+                // own (WGSL's `case 1, default`).
+                let others: Vec<Piece> = all_values
+                    .iter()
+                    .filter(|v| !values.iter().any(|w| std::ptr::eq(**v, *w)))
+                    .map(piece)
+                    .collect();
+                steps.push(Step::Match {
+                    flag: Flag::Taken(t),
+                    selector: sel.clone(),
+                    values: others,
+                    negate: true,
+                });
+            } else {
+                steps.push(Step::Match {
+                    flag: Flag::Taken(t),
+                    selector: sel.clone(),
+                    values: values.iter().map(piece).collect(),
+                    negate: false,
+                });
+            }
+            steps.push(Step::Set {
+                flag: Flag::Active,
+                cond: Cond::Flag(outer).and(Cond::Flag(Flag::Taken(t))),
+            });
+            let mut inner = Vec::new();
+            self.scopes.push(Vec::new());
+            for s in body {
+                self.stmt(s, &mut inner)?;
+            }
+            self.scopes.pop();
+            steps.push(Step::Scope(inner));
+        }
+        self.breakables.pop();
+        self.all_active = all;
+        steps.push(Step::Set {
+            flag: Flag::Active,
+            cond: self.rejoin(Cond::Flag(outer)),
+        });
+        Ok(())
+    }
+}
+
+/// The parts of a loop, whatever its syntax.
+#[derive(Default)]
+struct Loop<'s> {
+    init: Option<&'s Stmt>,
+    /// Tested before each iteration (`for`, `while`).
+    cond: Option<&'s Expr>,
+    /// Run after each iteration (`for`).
+    update: Option<&'s Expr>,
+    body: Option<&'s Stmt>,
+    /// WGSL `loop`'s body.
+    stmts: Option<&'s [Stmt]>,
+    /// WGSL's `continuing` block.
+    continuing: Option<&'s [Stmt]>,
+    /// Tested after each iteration (`do … while`).
+    until: Option<&'s Expr>,
+}
+
+/// The type `value` constructs, where it is one call `T(…)` of a GLSL
+/// scalar or vector type.
+fn constructed_type(value: &str) -> Option<&str> {
+    let open = value.find('(')?;
+    let ty = value[..open].trim_end();
+    let scalar = matches!(
+        ty,
+        "uint" | "int" | "float" | "bool" | "double" | "float16_t" | "int64_t" | "uint64_t"
+    );
+    let vector = [
+        "vec", "uvec", "ivec", "bvec", "dvec", "f16vec", "i64vec", "u64vec",
+    ]
+    .iter()
+    .any(|p| {
+        ty.strip_prefix(p)
+            .is_some_and(|n| matches!(n, "2" | "3" | "4"))
+    });
+    if !(scalar || vector) || !value.ends_with(')') {
+        return None;
+    }
+    // The parenthesis after the name closes at the end.
+    let mut depth = 0usize;
+    for (i, c) in value[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (open + i == value.len() - 1).then_some(ty);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}

@@ -1,0 +1,108 @@
+//! Hand-written shaders on the emulated targets: each function that
+//! reaches a collective, if-converted, so that every invocation of the
+//! workgroup reaches every barrier, carrying whether it really executes.
+//!
+//! Without subgroups, `subgroupBallot` and its kin exchange through
+//! workgroup memory and meet at a workgroup barrier. A shader written for
+//! hardware subgroups calls them after an early `return`, in a loop whose
+//! trip count differs per invocation, under a branch: there a barrier
+//! would be reached by some invocations only, which hangs or reads stale
+//! memory. So, as `ballot_shader::lower::masked` does for kernels, every
+//! invocation runs every collective and carries its activity, and the
+//! result is the one hardware subgroups of the virtual size give under
+//! maximal reconvergence (`docs/reconvergence.md`).
+//!
+//! One pipeline for both languages:
+//! - [`tree`]: the text's functions and statements, as a tree over ranges
+//!   of it (one reader; the languages differ in a few places);
+//! - [`masked`]: the pass, over that tree: which functions reach an
+//!   exchange, and each of those as straight-line steps over flags;
+//! - [`print`]: the text again, with those functions written as their
+//!   steps, and a map from the new text back to the old.
+//!
+//! The linker runs it on its own output, where the collectives are the
+//! linked `ballot_*` functions whose first argument is the activity.
+
+pub(crate) mod lex;
+pub(crate) mod masked;
+pub(crate) mod print;
+pub(crate) mod tree;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use ballot_shader::back::Language;
+
+pub(crate) use masked::Result_ as ExchangeResult;
+pub(crate) use print::Printed;
+
+/// Why a text cannot be converted, at a range of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refused {
+    pub message: String,
+    pub at: Range<usize>,
+    /// Whether the text could not be read at all (a text cut short, or a
+    /// construct the reader does not know), rather than refused by the
+    /// pass: the language's own compiler then says more.
+    pub unread: bool,
+}
+
+/// What [`convert`] takes beside the text.
+pub(crate) struct Options<'a> {
+    /// The exchanges by function name: calls whose first argument is the
+    /// activity.
+    pub exchanges: &'a BTreeMap<String, ExchangeResult>,
+    /// Calls every invocation makes together as written (barriers).
+    pub barriers: &'a [&'a str],
+    /// The prefix of every name the conversion adds.
+    pub prefix: &'a str,
+    /// The workgroup vote: `fn(bool) -> bool`, whether any invocation of
+    /// the workgroup passes `true`.
+    pub vote: &'a str,
+    /// Functions left as they are, and whose calls are no calls of the
+    /// shader's own (the linked helpers: pure, or exchanges).
+    pub skip: &'a [String],
+}
+
+/// The conversion of `text`: the same text where no function reaches an
+/// exchange. `uses_vote` says whether a loop takes the workgroup vote.
+pub(crate) fn convert(
+    text: &str,
+    language: Language,
+    options: &Options<'_>,
+) -> Result<(Printed, bool), Refused> {
+    let mut unit = tree::read(text, language).map_err(|e| Refused {
+        message: e.message,
+        at: e.at,
+        unread: true,
+    })?;
+    unit.functions
+        .retain(|f| !options.skip.iter().any(|s| *s == text[f.name.clone()]));
+    let request = masked::Request {
+        text,
+        language,
+        unit: &unit,
+        exchanges: options.exchanges,
+        barriers: options.barriers,
+    };
+    let converted = masked::convert(&request).map_err(|r| Refused {
+        message: r.message,
+        at: r.at,
+        unread: false,
+    })?;
+    let uses_vote = converted.iter().any(|c| c.uses_vote);
+    Ok((
+        print::print(
+            text,
+            language,
+            &unit,
+            &converted,
+            options.prefix,
+            options.vote,
+        ),
+        uses_vote,
+    ))
+}

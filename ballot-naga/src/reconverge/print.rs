@@ -1,0 +1,372 @@
+//! The printer: the text again, with each converted function's body
+//! written as its steps, in the shader's language. Only prints: every
+//! decision is the pass's.
+
+use std::ops::Range;
+
+use super::masked::{Cond, Converted, Flag, Piece, Place, Step, Sub};
+use super::tree::Unit;
+use ballot_shader::back::Language;
+
+/// Where a piece of the printed text comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// Copied from the text read, from this offset on.
+    Copied(usize),
+    /// Written by the printer for this range of the text read.
+    Written(Range<usize>),
+}
+
+/// The printed text, and its pieces' origins in text order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Printed {
+    pub text: String,
+    pub pieces: Vec<(Range<usize>, Origin)>,
+}
+
+impl Printed {
+    fn copy(&mut self, source: &str, range: Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        let start = self.text.len();
+        self.text.push_str(&source[range.clone()]);
+        self.pieces
+            .push((start..self.text.len(), Origin::Copied(range.start)));
+    }
+
+    fn write(&mut self, text: &str, blame: &Range<usize>) {
+        if text.is_empty() {
+            return;
+        }
+        let start = self.text.len();
+        self.text.push_str(text);
+        self.pieces
+            .push((start..self.text.len(), Origin::Written(blame.clone())));
+    }
+
+    /// The range of the text read behind `range` of this one: a copy maps
+    /// offset for offset, a written piece to what it was written for.
+    pub(crate) fn origin(&self, range: &Range<usize>) -> Option<Range<usize>> {
+        let (piece, origin) = self.pieces.iter().find(|(p, _)| {
+            p.contains(&range.start) || (p.end == range.start && p.end == self.text.len())
+        })?;
+        Some(match origin {
+            Origin::Copied(at) => {
+                let start = at + (range.start - piece.start);
+                let end = at + (range.end.min(piece.end) - piece.start);
+                start..end.max(start)
+            }
+            Origin::Written(blame) => blame.clone(),
+        })
+    }
+}
+
+/// Prints `text` with `converted`'s functions rewritten. Names start
+/// with `prefix`; `vote` is the workgroup vote's function.
+pub(crate) fn print(
+    text: &str,
+    language: Language,
+    unit: &Unit,
+    converted: &[Converted],
+    prefix: &str,
+    vote: &str,
+) -> Printed {
+    let mut out = Printed::default();
+    let mut at = 0;
+    let mut order: Vec<&Converted> = converted.iter().collect();
+    order.sort_by_key(|c| unit.functions[c.function].name.start);
+    for c in order {
+        let f = &unit.functions[c.function];
+        let blame = f.name.clone();
+        let w = Writer {
+            text,
+            language,
+            prefix,
+            vote,
+        };
+        if !c.entry {
+            // The caller's activity, first.
+            out.copy(text, at..f.params_open);
+            let list = text[f.params_open..f.params_close].trim();
+            let active_in = w.flag(Flag::ActiveIn);
+            let param = match language {
+                Language::Wgsl => format!("{active_in}: bool"),
+                Language::Glsl => format!("bool {active_in}"),
+            };
+            if list.is_empty() {
+                out.write(&param, &blame);
+                at = f.params_open;
+            } else if language == Language::Glsl && list == "void" {
+                out.write(&param, &blame);
+                at = f.params_close;
+            } else {
+                out.write(&format!("{param}, "), &blame);
+                at = f.params_open;
+            }
+        }
+        out.copy(text, at..f.body.range.start);
+        let mut body = Vec::new();
+        let active_in = if c.entry {
+            "true".to_string()
+        } else {
+            w.flag(Flag::ActiveIn)
+        };
+        w.line(&mut body, 1, &w.var_bool(Flag::Active, &active_in));
+        w.line(&mut body, 1, &w.var_bool(Flag::Ret, "false"));
+        // A function that ends with its only return, as written, keeps no
+        // return value apart.
+        let ret = f
+            .ret
+            .as_ref()
+            .filter(|_| !c.tail_return)
+            .map(|r| text[r.clone()].trim());
+        if let Some(ret) = ret {
+            let name = w.ret_val();
+            let decl = match language {
+                Language::Wgsl => format!("var {name}: {ret};"),
+                Language::Glsl => format!("{ret} {name};"),
+            };
+            w.line(&mut body, 1, &decl);
+        }
+        for s in &c.steps {
+            w.step(&mut body, 1, s);
+        }
+        if ret.is_some() {
+            w.line(&mut body, 1, &format!("return {};", w.ret_val()));
+        }
+        out.write("{\n", &blame);
+        for (piece, origin) in body {
+            match origin {
+                Some(at) => out.copy(text, at),
+                None => out.write(&piece, &blame),
+            }
+        }
+        out.write("}", &blame);
+        at = f.body.range.end;
+    }
+    out.copy(text, at..text.len());
+    out
+}
+
+/// Text, or a copy of a range of the text read.
+type Line = (String, Option<Range<usize>>);
+
+struct Writer<'a> {
+    text: &'a str,
+    language: Language,
+    prefix: &'a str,
+    vote: &'a str,
+}
+
+impl Writer<'_> {
+    fn flag(&self, f: Flag) -> String {
+        let p = self.prefix;
+        match f {
+            Flag::Active => format!("{p}active"),
+            Flag::ActiveIn => format!("{p}active_in"),
+            Flag::Ret => format!("{p}ret"),
+            Flag::Outer(k) => format!("{p}outer{k}"),
+            Flag::Taken(k) => format!("{p}taken{k}"),
+            Flag::Entry(k) => format!("{p}entry{k}"),
+            Flag::Brk(k) => format!("{p}brk{k}"),
+            Flag::Cont(k) => format!("{p}cont{k}"),
+        }
+    }
+
+    fn ret_val(&self) -> String {
+        format!("{}ret_val", self.prefix)
+    }
+
+    fn temp(&self, t: u32) -> String {
+        format!("{}t{t}", self.prefix)
+    }
+
+    fn cond(&self, c: &Cond) -> String {
+        match c {
+            Cond::False => "false".into(),
+            Cond::Flag(f) => self.flag(*f),
+            Cond::Not(f) => format!("!{}", self.flag(*f)),
+            Cond::And(a, b) => format!("({} && {})", self.cond(a), self.cond(b)),
+            Cond::Or(a, b) => format!("({} || {})", self.cond(a), self.cond(b)),
+        }
+    }
+
+    fn var_bool(&self, f: Flag, value: &str) -> String {
+        match self.language {
+            Language::Wgsl => format!("var {} = {value};", self.flag(f)),
+            Language::Glsl => format!("bool {} = {value};", self.flag(f)),
+        }
+    }
+
+    fn let_bool(&self, f: Flag, value: &str) -> String {
+        match self.language {
+            Language::Wgsl => format!("let {} = {value};", self.flag(f)),
+            Language::Glsl => format!("bool {} = {value};", self.flag(f)),
+        }
+    }
+
+    fn line(&self, out: &mut Vec<Line>, depth: usize, text: &str) {
+        out.push((format!("{}{text}\n", "    ".repeat(depth)), None));
+    }
+
+    /// A piece's text, its substitutions written.
+    fn piece(&self, p: &Piece) -> Vec<Line> {
+        let mut out = Vec::new();
+        let mut at = p.range.start;
+        for (r, sub) in &p.subs {
+            if r.start > at {
+                out.push((String::new(), Some(at..r.start)));
+            }
+            let active = self.flag(Flag::Active);
+            out.push((
+                match sub {
+                    Sub::Temp(t) => self.temp(*t),
+                    Sub::Active => active,
+                    Sub::ActiveArg { flag, more: true } => format!("{}, ", self.flag(*flag)),
+                    Sub::ActiveArg { flag, more: false } => self.flag(*flag),
+                    Sub::Flag(flag) => self.flag(*flag),
+                },
+                None,
+            ));
+            at = r.end.max(at);
+        }
+        if p.range.end > at {
+            out.push((String::new(), Some(at..p.range.end)));
+        }
+        out
+    }
+
+    fn indent(&self, out: &mut Vec<Line>, depth: usize) {
+        out.push(("    ".repeat(depth), None));
+    }
+
+    /// `if (ACTIVE) { <inner> }` around pieces.
+    fn guarded(&self, out: &mut Vec<Line>, depth: usize, inner: Vec<Line>, end: &str) {
+        self.indent(out, depth);
+        out.push((format!("if ({}) {{ ", self.flag(Flag::Active)), None));
+        out.extend(inner);
+        out.push((format!("{end} }}\n"), None));
+    }
+
+    fn step(&self, out: &mut Vec<Line>, depth: usize, s: &Step) {
+        match s {
+            Step::Plain(p) => {
+                self.indent(out, depth);
+                out.extend(self.piece(p));
+                out.push(("\n".into(), None));
+            }
+            Step::Guarded(p) => self.guarded(out, depth, self.piece(p), ""),
+            Step::GuardedExpr(p) => self.guarded(out, depth, self.piece(p), ";"),
+            Step::Bind { temp, ty, value } => {
+                self.indent(out, depth);
+                let name = self.temp(*temp);
+                out.push((
+                    match (self.language, ty) {
+                        (Language::Glsl, Some(ty)) => format!("{ty} {name} = "),
+                        _ => format!("let {name} = "),
+                    },
+                    None,
+                ));
+                out.extend(self.piece(value));
+                out.push((";\n".into(), None));
+            }
+            Step::Declare { name, ty, suffix } => {
+                let (name, ty) = (&self.text[name.clone()], self.text[ty.clone()].trim());
+                let line = match self.language {
+                    Language::Wgsl => format!("var {name}: {ty};"),
+                    Language::Glsl => {
+                        let suffix = suffix.as_ref().map_or("", |s| &self.text[s.clone()]);
+                        format!("{ty} {name}{suffix};")
+                    }
+                };
+                self.line(out, depth, &line);
+            }
+            Step::Assign { place, value } => {
+                let to = match place {
+                    Place::User(r) => self.text[r.clone()].to_string(),
+                    Place::RetVal => self.ret_val(),
+                };
+                let mut inner = vec![(format!("{to} = "), None)];
+                inner.extend(self.piece(value));
+                self.guarded(out, depth, inner, ";");
+            }
+            Step::Test { flag, value } => {
+                self.line(out, depth, &self.var_bool(*flag, "false"));
+                let mut inner = vec![(format!("{} = (", self.flag(*flag)), None)];
+                inner.extend(self.piece(value));
+                self.guarded(out, depth, inner, ");");
+            }
+            Step::Match {
+                flag,
+                selector,
+                values,
+                negate,
+            } => {
+                self.line(out, depth, &self.var_bool(*flag, "false"));
+                let mut inner = vec![(format!("{} = ", self.flag(*flag)), None)];
+                if *negate {
+                    inner.push(("!(".into(), None));
+                }
+                if values.is_empty() {
+                    inner.push(("false".into(), None));
+                }
+                for (k, v) in values.iter().enumerate() {
+                    if k > 0 {
+                        inner.push((" || ".into(), None));
+                    }
+                    inner.push(("((".into(), None));
+                    inner.extend(self.piece(selector));
+                    inner.push((") == (".into(), None));
+                    inner.extend(self.piece(v));
+                    inner.push(("))".into(), None));
+                }
+                if *negate {
+                    inner.push((")".into(), None));
+                }
+                self.guarded(out, depth, inner, ";");
+            }
+            Step::Let { flag, cond } => {
+                self.line(out, depth, &self.let_bool(*flag, &self.cond(cond)))
+            }
+            Step::Var { flag, cond } => {
+                self.line(out, depth, &self.var_bool(*flag, &self.cond(cond)))
+            }
+            Step::Set { flag, cond } => self.line(
+                out,
+                depth,
+                &format!("{} = {};", self.flag(*flag), self.cond(cond)),
+            ),
+            Step::Scope(steps) => {
+                self.line(out, depth, "{");
+                for s in steps {
+                    self.step(out, depth + 1, s);
+                }
+                self.line(out, depth, "}");
+            }
+            Step::Loop(steps) => {
+                self.line(
+                    out,
+                    depth,
+                    match self.language {
+                        Language::Wgsl => "loop {",
+                        Language::Glsl => "for (;;) {",
+                    },
+                );
+                for s in steps {
+                    self.step(out, depth + 1, s);
+                }
+                self.line(out, depth, "}");
+            }
+            Step::Exit { vote } => {
+                let active = self.flag(Flag::Active);
+                let test = if *vote {
+                    format!("{}({active})", self.vote)
+                } else {
+                    active
+                };
+                self.line(out, depth, &format!("if (!{test}) {{ break; }}"));
+            }
+        }
+    }
+}
