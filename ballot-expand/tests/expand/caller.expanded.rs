@@ -363,12 +363,13 @@ impl caller {
             __active = (__outer2 & __taken2);
             if __active != 0 {
                 '__b2: {
+                    let __t3 = ::ballot::__private::__spmd::inverse_ballot(
+                        __cx,
+                        __active,
+                        &__l1,
+                    )?;
                     {
-                        let __value = ::ballot::__private::__spmd::inverse_ballot(
-                            __cx,
-                            __active,
-                            &__l1,
-                        )?;
+                        let __value = __t3;
                         ::ballot::__private::__spmd::assign(
                             __cx,
                             &mut __l3,
@@ -380,10 +381,10 @@ impl caller {
             }
             __active = __outer2;
             __cx.sched.join_if(__uniform2, __outer2, __taken2, __active);
-            let __outer3: u128 = __active;
-            let __taken3: u128 = ::ballot::__private::__spmd::lanes_where(__cx, &__l3);
-            let __uniform3: bool = __cx.sched.enter(__active);
-            __active = (__outer3 & __taken3);
+            let __outer4: u128 = __active;
+            let __taken4: u128 = ::ballot::__private::__spmd::lanes_where(__cx, &__l3);
+            let __uniform4: bool = __cx.sched.enter(__active);
+            __active = (__outer4 & __taken4);
             if __active != 0 {
                 '__b3: {
                     {
@@ -397,10 +398,10 @@ impl caller {
                     }
                 }
             }
-            __active = (__outer3 & !__taken3);
+            __active = (__outer4 & !__taken4);
             if __active != 0 {
                 '__b4: {
-                    let __t4 = ::ballot::__private::__spmd::ballot(
+                    let __t5 = ::ballot::__private::__spmd::ballot(
                         __cx,
                         __active,
                         &__l0,
@@ -409,7 +410,7 @@ impl caller {
                         let __value = ::ballot::__private::__spmd::find(
                             __cx,
                             __active,
-                            &__t4,
+                            &__t5,
                             ::ballot::__private::__spmd::Op::FindMsb,
                         )?;
                         ::ballot::__private::__spmd::assign(
@@ -421,8 +422,8 @@ impl caller {
                     }
                 }
             }
-            __active = __outer3;
-            __cx.sched.join_if(__uniform3, __outer3, __taken3, __active);
+            __active = __outer4;
+            __cx.sched.join_if(__uniform4, __outer4, __taken4, __active);
             {
                 let __value = __l4;
                 ::ballot::__private::__spmd::assign(

@@ -14,9 +14,10 @@
 //! # The form
 //! - [`Flag::Active`]: the invocations executing the current step. It
 //!   starts as [`Flag::ActiveIn`], the caller's.
-//! - A value that holds an exchange or a kernel call has those computed
-//!   first, by every invocation, each bound to a temporary ([`Step::Bind`],
-//!   operands first); the value itself is then lane-local. Stores happen
+//! - A value that holds an exchange, an InverseBallot or a kernel call
+//!   has those computed first, by every invocation, each bound to a
+//!   temporary ([`Step::Bind`], operands first, in evaluation order); the
+//!   value itself is then lane-local. Stores happen
 //!   only where `Active` is set ([`Step::Store`]).
 //! - `if`: [`Flag::Outer`] saves `Active`, [`Flag::Taken`] holds the
 //!   condition; each non-empty branch runs with `Outer && Taken` (or
@@ -42,9 +43,10 @@
 //! 2. A [`Step::Bind`] (or the [`Step::Exchange`] holding its ballot)
 //!    precedes, in the same sequence or one around it, every step that
 //!    reads its temporary; [`Masked::temp`] names it.
-//!    Bound expressions are exactly the exchanges and calls ([`super::is_exchange`]) of the
-//!    statement's values, and none of their operands is an exchange that
-//!    is not bound before them.
+//!    Bound expressions are exactly the lane-consulting operations and
+//!    calls ([`super::is_bound`]: the exchanges and InverseBallot) of the
+//!    statement's values, in the order the kernel evaluates them, and none
+//!    of their operands is one that is not bound before them.
 //! 3. [`Step::Exit`] and [`Step::SkipRest`] are never inside a
 //!    [`Step::Branch`] of the loop or sequence they leave: `Exit` sits
 //!    directly in its [`Step::Loop`], `SkipRest` directly in the sequence
@@ -66,7 +68,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{block_exchanges, can_jump, is_exchange};
+use super::{block_exchanges, can_jump, is_bound};
 use ballot_ir::ir::{Block, Expr, Handle, Kernel, Local, Stmt};
 
 /// An activity flag: a `bool` per invocation on emulated targets, a lane
@@ -371,18 +373,18 @@ impl Verifier<'_> {
         }
     }
 
-    /// Checks that every exchange in `expr`'s tree is bound in scope;
-    /// `root` is the exchange a [`Step::Bind`] computes itself.
+    /// Checks that every bound operation in `expr`'s tree is bound in
+    /// scope; `root` is the one a [`Step::Bind`] computes itself.
     fn value(&self, expr: Handle<Expr>, root: bool) -> Result<(), String> {
         let Some(e) = self.kernel.exprs.get(expr) else {
             return Err(format!("{expr:?} is not in the kernel"));
         };
-        if !root && is_exchange(e) {
+        if !root && is_bound(e) {
             let bound = self.scopes.iter().any(|s| s.temps.contains(&expr));
             return match (bound, self.masked.temp(expr)) {
                 (true, Some(_)) => Ok(()),
                 _ => Err(format!(
-                    "the exchange {expr:?} is read but not bound in scope"
+                    "the bound operation {expr:?} is read but not bound in scope"
                 )),
             };
         }
@@ -597,13 +599,14 @@ impl Lowering<'_> {
         out.push(Step::Tangle(Tangle::JoinLoop(id)));
     }
 
-    /// Binds the exchanges and calls of `expr`'s tree, operands first.
+    /// Binds the operations ([`is_bound`]) and calls of `expr`'s tree,
+    /// operands first.
     fn bind(&mut self, expr: Handle<Expr>, out: &mut Vec<Step>) {
         let Some(e) = self.kernel.exprs.get(expr) else {
             return;
         };
         self.bind_operands(expr, out);
-        if is_exchange(e) {
+        if is_bound(e) {
             let temp = self.fresh();
             self.temps.insert(expr, temp);
             out.push(Step::Bind {

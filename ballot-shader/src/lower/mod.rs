@@ -50,6 +50,27 @@ pub const fn exchanges(op: Op) -> bool {
     op.depends_on_lanes() && !matches!(op, Op::InverseBallot)
 }
 
+/// Whether the if-conversion binds an operation to a temporary, in the
+/// order the kernel writes it: every operation that consults the lanes
+/// executing it together. Those are the exchanges, and
+/// `subgroupInverseBallot`, which is lane-local on emulated targets but
+/// whose operand must be uniform across those lanes: the simulator checks
+/// that, and meets each such operation in source order, as the
+/// interpreter does.
+pub const fn binds(op: Op) -> bool {
+    op.depends_on_lanes()
+}
+
+/// Whether `expr` is an operation the if-conversion binds ([`binds`]) or
+/// a kernel call.
+pub fn is_bound(expr: &Expr) -> bool {
+    match expr {
+        Expr::Op { op, .. } => binds(*op),
+        Expr::Call { .. } => true,
+        _ => false,
+    }
+}
+
 /// Whether `expr` is itself an exchange ([`exchanges`]) or a kernel call,
 /// which may exchange.
 pub fn is_exchange(expr: &Expr) -> bool {
