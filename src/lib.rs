@@ -7,7 +7,6 @@ extern crate self as ballot;
 pub mod primitives;
 
 pub use ballot_ir::limits;
-#[cfg(feature = "validate")]
 pub use ballot_ir::{error, ir, mask};
 pub use ballot_ir::{
     ArithOp, ConfigError, Op, Quad, Scan, SimError, SubgroupMask, UbKind, UndefinedBehavior,

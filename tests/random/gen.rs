@@ -8,6 +8,8 @@
 //! form (FindLSB of a mask holding lane 0, BitExtract at an index below the
 //! size, InverseBallot of a uniform mask) and, less often, a form that can be
 //! undefined, so that both executions are also compared on their reports.
+//! The rest of the family appears too: votes, integer reductions and scans,
+//! shuffles (whose source may be inactive or out of range) and quads.
 //!
 //! The code is built as `quote!` token streams and printed by `prettyplease`,
 //! so that it is valid Rust by construction and its layout is the printer's.
@@ -337,6 +339,7 @@ impl<'a> KernelGen<'a> {
                 let b = self.expr(ty, d);
                 return quote!((if #cond { #a } else { #b }));
             }
+            3 => return self.family(ty, d),
             _ => {}
         }
         match ty {
@@ -345,6 +348,67 @@ impl<'a> KernelGen<'a> {
             Ty::I32 => self.i32_expr(d),
             Ty::F32 => self.f32_expr(d),
             Ty::Mask => self.mask_expr(d),
+        }
+    }
+
+    /// A collective of the rest of the family whose result has type `ty`:
+    /// an integer reduction or scan, a shuffle or a quad operation. Each
+    /// moves or combines values exactly, so that the drivers' emulations
+    /// and the simulator agree bit for bit: no `f32` sums or products,
+    /// whose order no spec fixes. A shuffle's source lane may be inactive
+    /// or out of range, undefined behaviour both executions must report.
+    fn family(&mut self, ty: Ty, d: u32) -> TokenStream {
+        let lane = quote!(subgroup_local_invocation_id());
+        let arith: &[&str] = match ty {
+            Ty::U32 => &["i_add", "i_mul", "u_min", "u_max", "and", "or", "xor"],
+            Ty::I32 => &["i_add", "i_mul", "s_min", "s_max", "and", "or", "xor"],
+            _ => &[],
+        };
+        let form = self.rng.below(10);
+        let value = self.expr(ty, d);
+        match form {
+            0..=4 if !arith.is_empty() => {
+                let op = self.rng.pick(arith);
+                let scan = self.rng.pick(&["", "inclusive_", "exclusive_"]);
+                let f = format_ident!("subgroup_{}{}", scan, op);
+                quote!(#f(#value))
+            }
+            // From a lane that is always active: its own, or the first.
+            0..=8 => {
+                let index = self.rng.pick(&[
+                    lane.clone(),
+                    quote!(subgroup_broadcast_first(#lane)),
+                    quote!(subgroup_ballot_find_lsb(subgroup_ballot(true))),
+                ]);
+                quote!(subgroup_shuffle(#value, #index))
+            }
+            // Less often, a source that may be inactive or out of range.
+            _ => match self.rng.below(6) {
+                0 => {
+                    let index = self.expr(Ty::U32, d);
+                    quote!(subgroup_shuffle(#value, #index))
+                }
+                1 => {
+                    let mask = Literal::u32_suffixed(self.rng.pick(&[1, 2, 3, 5, 16]));
+                    quote!(subgroup_shuffle_xor(#value, #mask))
+                }
+                2 => {
+                    let delta = Literal::u32_suffixed(self.rng.pick(&[1, 2, 4]));
+                    quote!(subgroup_shuffle_up(#value, #delta))
+                }
+                3 => {
+                    let delta = Literal::u32_suffixed(self.rng.pick(&[1, 2, 4]));
+                    quote!(subgroup_shuffle_down(#value, #delta))
+                }
+                4 => {
+                    let index = Literal::u32_unsuffixed(self.rng.below(4));
+                    quote!(subgroup_quad_broadcast(#value, #index))
+                }
+                _ => {
+                    let direction = Literal::u32_unsuffixed(self.rng.below(3));
+                    quote!(subgroup_quad_swap::<#direction>(#value))
+                }
+            },
         }
     }
 
@@ -448,6 +512,18 @@ impl<'a> KernelGen<'a> {
                     self.rng
                         .pick(&[quote!(0u32), quote!(1u32), quote!((subgroup_size() - 1u32))]);
                 quote!((subgroup_local_invocation_id() == #lane))
+            }
+            12 => {
+                let f = ident(self.rng.pick(&["subgroup_all", "subgroup_any"]));
+                let b = self.expr(Ty::Bool, d);
+                quote!(#f(#b))
+            }
+            13 => {
+                // Not of `f32`: NaN is equal to nothing, which drivers may
+                // compare by bits.
+                let ty = self.rng.pick(&[Ty::U32, Ty::I32, Ty::Bool, Ty::Mask]);
+                let v = self.expr(ty, d);
+                quote!(subgroup_all_equal(#v))
             }
             _ => self.leaf(Ty::Bool),
         }
@@ -1109,6 +1185,91 @@ impl<'a> KernelGen<'a> {
                 let value = self.expr(ty, 2);
                 (ty, quote!(subgroup_broadcast_first(#value)))
             }
+            "subgroup_all" | "subgroup_any" => {
+                let b = self.expr(Ty::Bool, 2);
+                (Ty::Bool, quote!(#f(#b)))
+            }
+            "subgroup_all_equal" => {
+                let ty = self.rng.pick(&[Ty::U32, Ty::I32, Ty::Bool, Ty::Mask]);
+                let value = self.expr(ty, 2);
+                (Ty::Bool, quote!(#f(#value)))
+            }
+            "subgroup_inclusive_i_add" => {
+                let ty = self.rng.pick(&[Ty::U32, Ty::I32]);
+                let value = self.expr(ty, 2);
+                let op = self.rng.pick(&["i_add", "i_mul", "and", "or", "xor"]);
+                let scan = self.rng.pick(&["", "inclusive_", "exclusive_"]);
+                let f = format_ident!("subgroup_{}{}", scan, op);
+                (ty, quote!(#f(#value)))
+            }
+            "subgroup_shuffle" => {
+                let ty = self.pick_ty();
+                let value = self.expr(ty, 2);
+                let index = if risky {
+                    quote!((#lane + 1u32))
+                } else {
+                    quote!(subgroup_broadcast_first(#lane))
+                };
+                (ty, quote!(#f(#value, #index)))
+            }
+            // Defined where every lane's partner is active: the lanes whose
+            // partner (`lane ^ mask`) is active are closed under the
+            // partnership, so inside that branch every source is active.
+            "subgroup_shuffle_xor" | "subgroup_quad_swap" if !risky => {
+                let ty = self.pick_ty();
+                let value = self.expr(ty, 2);
+                let (mask, call) = if op == "subgroup_shuffle_xor" {
+                    let mask = self.rng.pick(&[1u32, 2, 3, 5, 16]);
+                    let m = Literal::u32_suffixed(mask);
+                    (mask, quote!(#f(#value, #m)))
+                } else {
+                    let direction = self.rng.below(3);
+                    let d = Literal::u32_unsuffixed(direction);
+                    (direction + 1, quote!(#f::<#d>(#value)))
+                };
+                let mask = Literal::u32_suffixed(mask);
+                let name = self.fresh("f");
+                let local = ident(&name);
+                let zero = self.literal(ty);
+                self.declare(Var {
+                    name,
+                    ty,
+                    assignable: false,
+                    uniform: false,
+                });
+                return quote! {
+                    let #local: #ty = if subgroup_ballot(true).contains(#lane ^ #mask) {
+                        #call
+                    } else {
+                        #zero
+                    };
+                };
+            }
+            "subgroup_shuffle_xor" => {
+                let ty = self.pick_ty();
+                let value = self.expr(ty, 2);
+                (ty, quote!(#f(#value, 1u32)))
+            }
+            "subgroup_quad_swap" => {
+                let ty = self.pick_ty();
+                let value = self.expr(ty, 2);
+                let direction = Literal::u32_unsuffixed(self.rng.below(3));
+                (ty, quote!(#f::<#direction>(#value)))
+            }
+            // Lane 0 (Up) or the last lane (Down) reads out of range:
+            // undefined wherever it is active.
+            "subgroup_shuffle_up" | "subgroup_shuffle_down" => {
+                let ty = self.pick_ty();
+                let value = self.expr(ty, 2);
+                let delta = Literal::u32_suffixed(self.rng.pick(&[1, 2, 4]));
+                (ty, quote!(#f(#value, #delta)))
+            }
+            "subgroup_quad_broadcast" => {
+                let ty = self.pick_ty();
+                let value = self.expr(ty, 2);
+                let index = Literal::u32_unsuffixed(self.rng.below(4));
+                (ty, quote!(#f(#value, #index)))
+            }
             // The Eq/Ge/Gt/Le/Lt masks.
             _ => (Ty::Mask, quote!(#f())),
         };
@@ -1156,7 +1317,7 @@ impl<'a> KernelGen<'a> {
 }
 
 /// Every ballot intrinsic, in the order kernels feature them.
-const OPS: [&str; 16] = [
+const OPS: [&str; 26] = [
     "subgroup_ballot",
     "subgroup_inverse_ballot",
     "subgroup_ballot_bit_extract",
@@ -1173,6 +1334,16 @@ const OPS: [&str; 16] = [
     "subgroup_elect",
     "subgroup_broadcast",
     "subgroup_broadcast_first",
+    "subgroup_all",
+    "subgroup_any",
+    "subgroup_all_equal",
+    "subgroup_inclusive_i_add",
+    "subgroup_shuffle",
+    "subgroup_shuffle_xor",
+    "subgroup_shuffle_up",
+    "subgroup_shuffle_down",
+    "subgroup_quad_broadcast",
+    "subgroup_quad_swap",
 ];
 
 /// Writes kernel `sig` with a random body, calling any of `callees`.

@@ -8,943 +8,1030 @@ pub fn h0(#[uniform] p0: bool, p1: u32) -> SubgroupMask {
     );
     let mut acc2: SubgroupMask = SubgroupMask::lane(31u32);
     let f3: SubgroupMask = subgroup_eq_mask();
-    let n4: u32 = ((1000000.0f32 as u32) % subgroup_local_invocation_id()) % 6u32;
-    let mut c5: u32 = 0u32;
-    while c5 < n4 && (false || p0) {
-        c5 += 1u32;
-        let v6: i32 = (((-0.0f32) - (-1.0f32)) as i32);
-        acc1 = (if p0 { (acc2 & SubgroupMask::lane(c5)) } else { acc1 });
-    }
-    let v7: u32 = n4;
-    if (subgroup_local_invocation_id() < subgroup_local_invocation_id())
-    {} else if p0 {} else {}
-    return (f3 ^ f3);
-}
-
-#[ballot::kernel]
-pub fn h1(#[uniform] p0: u32, p1: f32) -> i32 {
-    let mut acc1: u32 = p0;
-    let mut acc2: i32 = (-6i32);
-    let f3: SubgroupMask = subgroup_ge_mask();
-    let n4: u32 = 128u32 % 6u32;
-    let mut c5: u32 = 0u32;
-    loop {
-        if c5 >= n4 {
-            break;
-        }
-        c5 += 1u32;
-        acc2 /= acc2;
-    }
-    acc1 *= n4;
-    let v6: i32 = ((f3).count() as i32);
-    if subgroup_elect() {}
-    (v6 + 4i32)
-}
-
-#[ballot::kernel]
-pub fn h2(#[uniform] p0: i32) -> SubgroupMask {
-    let mut acc1: SubgroupMask = SubgroupMask::EMPTY;
-    let mut acc2: SubgroupMask = acc1;
-    let f3: SubgroupMask = subgroup_gt_mask();
-    let n4: u32 = 0xffffffffu32 % 6u32;
-    for i5 in 0u32..n4 {
-        let n6: u32 = n4 % 6u32;
-        for i7 in 1u32..n6 {
-            let mut v8: bool = (subgroup_local_invocation_id()
-                == (subgroup_size() - 1u32));
-        }
-    }
-    if subgroup_ballot_bit_extract(
-        subgroup_ballot(subgroup_elect()),
-        subgroup_local_invocation_id(),
-    ) {
-        if (subgroup_local_invocation_id()
-            <= subgroup_ballot_find_msb(subgroup_ballot(true)))
-        {} else {}
-    }
-    return (f3 ^ ((if (1u32 != n4) { acc1 } else { f3 }) | SubgroupMask::first(33u32)));
-}
-
-#[ballot::kernel]
-pub fn h3(p0: f32) -> SubgroupMask {
-    let mut acc1: SubgroupMask = (subgroup_ballot(false) | SubgroupMask::EMPTY);
-    let mut acc2: SubgroupMask = SubgroupMask::lane(127u32);
-    let f3: SubgroupMask = subgroup_le_mask();
-    let mut s4: u32 = (if false {
-        5u32
-    } else {
-        subgroup_ballot_exclusive_bit_count(f3)
-    });
-    s4 <<= subgroup_local_invocation_id();
-    if (subgroup_local_invocation_id() < (true as u32)) {
-        let mut v5: u32 = 3144519384u32;
-        let mut v6: bool = false;
-    }
-    let mut v7: bool = (!((1000000.0f32 as u32) >= subgroup_local_invocation_id()));
-    (f3 ^ (f3 & acc1))
-}
-
-#[ballot::kernel]
-pub fn h4(#[uniform] p0: SubgroupMask, #[uniform] p1: u32) -> f32 {
-    let mut acc1: SubgroupMask = ((SubgroupMask::ALL ^ p0)
-        & SubgroupMask::first(100u32));
-    let mut acc2: f32 = (-0.0f32);
-    let f3: SubgroupMask = subgroup_lt_mask();
-    let v4: i32 = ((-0.0f32) as i32);
-    let mut v4: i32 = if subgroup_ballot_bit_extract(
-        (!SubgroupMask::ALL),
-        (p1 ^ (subgroup_local_invocation_id() << p1)),
-    ) {
-        let t5: u32 = acc1.count();
-        (v4 - v4)
-    } else {
-        (!3i32)
-    };
-    if (subgroup_local_invocation_id() != subgroup_local_invocation_id()) {
-        return (acc2 + acc2);
-    }
-    acc2 = (((if false { acc2 } else { acc2 }) * (acc2 + acc2)) / acc2);
-    let v6: SubgroupMask = f3;
-    (acc2 + acc2)
-}
-
-#[ballot::kernel]
-pub fn h5(p0: bool, p1: SubgroupMask) -> SubgroupMask {
-    let mut acc1: i32 = 8i32;
-    let mut acc2: SubgroupMask = subgroup_ballot(p0);
-    let f3: bool = subgroup_elect();
-    subgroup_broadcast_first(p1);
-    let v4: u32 = if acc2.contains(subgroup_local_invocation_id()) {
-        return (acc2 ^ subgroup_ballot(p0));
-    } else {
-        subgroup_local_invocation_id()
-    };
-    if (1u32 <= (!93299376u32)) {
-        let mut v5: SubgroupMask = SubgroupMask::first(33u32);
-        if (v4 != v4) {
-            return (v5 ^ SubgroupMask::lane(32u32));
-        }
-    } else {}
-    (acc2 ^ SubgroupMask::first((subgroup_ballot_bit_extract(acc2, 0u32) as u32)))
-}
-
-#[ballot::kernel]
-pub fn k00(p0: u32, p1: bool, p2: u32, p3: u32) -> bool {
-    let mut acc1: SubgroupMask = subgroup_eq_mask();
-    let mut acc2: bool = p1;
-    let f3: i32 = subgroup_broadcast(2147483647i32, 1);
-    if (subgroup_local_invocation_id() >= 1159930503u32) {
-        return (acc2 ^ (if subgroup_elect() { (acc2 && p1) } else { acc2 }));
-    }
-    acc2 = (2u32 <= subgroup_local_invocation_id());
-    let mut v4: SubgroupMask = (if (subgroup_local_invocation_id() == 0u32) {
-        SubgroupMask::EMPTY
-    } else {
-        (SubgroupMask::lane(p3) ^ subgroup_broadcast(SubgroupMask::EMPTY, 1))
-    });
-    let mut v5: f32 = (-2.5f32);
-    let n6: u32 = ((p0 | p0) - 305419896u32) % 6u32;
-    for i7 in 1u32..(n6 % 6u32) {
-        let mut v8: bool = if ((-2147483647i32) <= 7i32) {
-            let t9: u32 = (subgroup_ballot_find_msb(acc1) << p3);
-            (acc2 ^ acc2)
-        } else {
-            subgroup_ballot_bit_extract(
-                SubgroupMask::ALL,
-                subgroup_local_invocation_id(),
-            )
-        };
-        let v10: f32 = v5;
-        acc1 = subgroup_ballot(p1);
-        acc2 = true;
-    }
-    v5 = (-0.0f32);
-    if (v4 == acc1) {
-        v5 -= ((0.0f32 + v5) / v5);
-    } else {
-        let v11: f32 = (-2.5f32);
-    }
-    if (subgroup_local_invocation_id() != ((!(v4 == acc1)) as u32)) {
-        if (subgroup_local_invocation_id() == ((n6 ^ 4294967295u32) & 9u32)) {
-            return (acc2 ^ acc2);
-        }
-    } else {
-        acc2 &= false;
-    }
-    (acc2 ^ (2147483647i32 < f3))
-}
-
-#[ballot::kernel]
-pub fn k01(p0: i32) -> u32 {
-    let mut acc1: u32 = subgroup_ballot_find_lsb(
-        (subgroup_ballot(false) | SubgroupMask::lane(0u32)),
-    );
-    let mut acc2: u32 = (if true { (if false { acc1 } else { 3u32 }) } else { acc1 });
-    let f3: u32 = subgroup_broadcast_first(acc2);
-    if (SubgroupMask::first(acc2)).contains(subgroup_local_invocation_id()) {
-        let v4: bool = true;
-        acc2 = subgroup_local_invocation_id();
-        let mut v5: u32 = subgroup_size();
-    } else {
-        let mut v6: bool = (false
-            || (if (false != subgroup_elect()) {
-                (subgroup_local_invocation_id() == 1u32)
-            } else {
-                subgroup_elect()
-            }));
-        acc2 = (subgroup_broadcast_first((-(-0.0f32))) as u32);
-    }
-    let v7: i32 = p0;
-    (f3 - (subgroup_ballot_find_lsb(subgroup_ballot(true)) % (acc1 & acc2)))
-}
-
-#[ballot::kernel]
-pub fn k02(p0: f32, p1: i32, p2: bool, p3: f32) -> i32 {
-    let mut acc1: u32 = subgroup_ballot_find_msb(SubgroupMask::first(100u32));
-    let mut acc2: i32 = p1;
-    let f3: SubgroupMask = subgroup_ballot((acc2 <= p1));
-    let n4: u32 = (if subgroup_ballot_bit_extract(
-        SubgroupMask::lane(31u32),
-        (acc1 % subgroup_size()),
-    ) {
-        f3.count()
-    } else {
-        acc1
-    }) % 6u32;
+    let n4: u32 = (subgroup_i_mul(subgroup_size()) % (p1 / p1)) % 6u32;
     let mut c5: u32 = 0u32;
     while c5 < n4 {
         c5 += 1u32;
-        if (subgroup_local_invocation_id() != 6u32) {
-            return (acc2 ^ acc2);
-        }
-        if f3.contains(subgroup_local_invocation_id()) {
-            return (acc2 + (((-3i32) + acc2) + 10i32));
-        }
-        acc1 = (subgroup_local_invocation_id() % (((-100i32) < p1) as u32));
-        if subgroup_broadcast_first(p2) {
-            acc1 ^= acc1;
-            acc1 = (if f3.contains(4u32) { acc1 } else { 9u32 });
-        } else {
-            acc2 = ((-subgroup_broadcast_first((-3i32)))
-                & (subgroup_broadcast_first(p0) as i32));
-            let n6: u32 = acc1 % 6u32;
-            let mut c7: u32 = 0u32;
-            while c7 < n6 {
-                c7 += 1u32;
-                if subgroup_broadcast(p2, 3) {
-                    if (subgroup_local_invocation_id() == subgroup_local_invocation_id())
-                    {
-                        let mut v8: u32 = acc1;
-                        let mut v9: SubgroupMask = (if (!(SubgroupMask::ALL
-                            == SubgroupMask::first(5u32)))
-                        {
-                            subgroup_ballot(subgroup_inverse_ballot(f3))
-                        } else {
-                            SubgroupMask::lane(
-                                subgroup_ballot_find_lsb(
-                                    (SubgroupMask::lane(32u32) | subgroup_eq_mask()),
-                                ),
-                            )
-                        });
-                        if (subgroup_local_invocation_id()
-                            <= (subgroup_broadcast_first(p3) as u32))
-                        {
-                            continue;
-                        }
-                    }
-                } else {}
-            }
-        }
-    }
-    (acc2 + acc2)
-}
-
-#[ballot::kernel]
-pub fn k03(p0: SubgroupMask, #[uniform] p1: bool) -> u32 {
-    let mut acc1: bool = ((0x6c710986u32 << subgroup_local_invocation_id()) == 4u32);
-    let mut acc2: u32 = 2u32;
-    let f3: bool = subgroup_inverse_ballot(
-        SubgroupMask::lane(subgroup_local_invocation_id() / 8u32),
-    );
-    let n4: u32 = (subgroup_ballot_inclusive_bit_count(p0) / acc2) % 6u32;
-    let mut c5: u32 = 0u32;
-    loop {
-        if c5 >= n4 {
-            break;
-        }
-        c5 += 1u32;
-        let v6: i32 = self::h1(
-            (subgroup_ballot_find_lsb((SubgroupMask::EMPTY | SubgroupMask::lane(0u32)))
-                * (c5 ^ 8u32)),
-            (-0.0f32),
-        );
-        acc1 = ((if (p0).is_empty() { (p0 | SubgroupMask::first(2u32)) } else { p0 }))
-            .contains((305419896u32 * n4));
-        acc2 = ((!v6) as u32);
-    }
-    let mut v7: u32 = n4;
-    acc2 = v7;
-    let mut v8: u32 = n4;
-    if (3i32 > (-(-2i32))) {
-        acc2 = 6u32;
-    } else {
-        acc1 &= subgroup_elect();
-        let v8: u32 = subgroup_ballot_inclusive_bit_count(
-            SubgroupMask::lane(subgroup_local_invocation_id()),
-        );
-    }
-    let mut v9: SubgroupMask = if (subgroup_local_invocation_id() >= acc2) {
-        return (v8 ^ subgroup_local_invocation_id());
-    } else {
-        subgroup_ballot(p1)
-    };
-    let v10: SubgroupMask = h3((-0.0f32));
-    (v8
-        - (if f3 {
-            subgroup_ballot_find_lsb(p0)
-        } else {
-            ((if true { 9i32 } else { 3i32 }) as u32)
-        }))
-}
-
-#[ballot::kernel]
-pub fn k04(#[uniform] p0: bool) -> f32 {
-    let mut acc1: SubgroupMask = (!SubgroupMask::EMPTY);
-    let mut acc2: f32 = 1000000.0f32;
-    let f3: bool = subgroup_ballot_bit_extract(
-        (acc1 & SubgroupMask::lane(31u32)),
-        (2u32 * subgroup_local_invocation_id()),
-    );
-    let n4: u32 = subgroup_local_invocation_id() % 6u32;
-    for i5 in 0u32..n4 {
-        let n6: u32 = subgroup_ballot_bit_count(subgroup_ballot(p0)) % 6u32;
-        let mut c7: u32 = 0u32;
-        while c7 < n6 {
-            c7 += 1u32;
-            if (acc1
-                == (if true {
-                    subgroup_ballot(subgroup_elect())
+        if (subgroup_local_invocation_id() <= (((c5 as i32) as u32) | c5)) {
+            if (subgroup_local_invocation_id() >= p1) {
+                let mut v6: i32 = if (subgroup_local_invocation_id()
+                    < (subgroup_broadcast(340726273i32, 1) as u32))
+                {
+                    let t7: u32 = (p0 as u32);
+                    (-(p0 as i32))
                 } else {
-                    subgroup_le_mask()
-                }))
-            {
-                acc2 = acc2;
-                subgroup_ballot_find_lsb(((!acc1) | SubgroupMask::lane(0u32)));
-            }
-        }
-        if f3 {
-            continue;
-        }
-        let v8: SubgroupMask = subgroup_broadcast_first(SubgroupMask::ALL);
-        let v9: i32 = 2147483647i32;
-    }
-    let n10: u32 = subgroup_local_invocation_id() % 6u32;
-    let mut c11: u32 = 0u32;
-    while c11 < n10 {
-        c11 += 1u32;
-        acc1 &= ((!acc1) ^ (SubgroupMask::ALL & acc1));
-        let mut v12: i32 = if f3 {
-            let t13: f32 = ((c11 as f32) - acc2);
-            8i32
-        } else {
-            (!subgroup_broadcast_first((-10i32)))
-        };
-        if (subgroup_local_invocation_id() <= n4) {
-            subgroup_inverse_ballot(subgroup_broadcast_first(SubgroupMask::first(n10)));
-            let n14: u32 = 0u32 % 6u32;
-            let mut c15: u32 = 0u32;
-            loop {
-                if c15 >= n14 {
-                    break;
-                }
-                c15 += 1u32;
+                    (if p0 { ((-7i32) >> p1) } else { (-2147483647i32) })
+                };
+                if (subgroup_local_invocation_id() != p1) {} else {}
             }
         } else {}
     }
-    return (acc2 + acc2);
+    return (f3 ^ acc2);
 }
 
 #[ballot::kernel]
-pub fn k05() -> bool {
-    let mut acc1: u32 = (!subgroup_ballot_find_lsb(
-        (SubgroupMask::EMPTY | SubgroupMask::lane(0u32)),
-    ));
-    let mut acc2: bool = subgroup_broadcast_first(false);
-    let f3: u32 = subgroup_ballot_bit_count(SubgroupMask::EMPTY);
-    let mut s4: u32 = subgroup_ballot_bit_count(SubgroupMask::ALL);
-    s4 <<= subgroup_local_invocation_id();
-    acc1 = subgroup_local_invocation_id();
-    let v5: SubgroupMask = SubgroupMask::ALL;
-    let mut v6: u32 = (subgroup_ballot_find_msb(
-        (subgroup_le_mask() | subgroup_eq_mask()),
-    ) / (subgroup_ballot_find_lsb((v5 | subgroup_eq_mask())) >> f3));
-    if (subgroup_local_invocation_id() > subgroup_ballot_find_msb(subgroup_ballot(true)))
-    {
-        let n7: u32 = (subgroup_local_invocation_id() << 2u32) % 6u32;
-        let mut c8: u32 = 0u32;
-        while c8 < n7 && (SubgroupMask::EMPTY).is_empty() {
-            c8 += 1u32;
-            acc1 = v6;
-        }
-    }
-    (acc2 ^ acc2)
-}
-
-#[ballot::kernel]
-pub fn k06(#[uniform] p0: i32, #[uniform] p1: u32) -> bool {
-    let mut acc1: SubgroupMask = SubgroupMask::ALL;
-    let mut acc2: bool = ((5u32 as f32) < (-1.0f32));
-    let f3: u32 = subgroup_ballot_inclusive_bit_count(subgroup_ballot(acc2));
-    let v4: SubgroupMask = h2(p0);
-    if (subgroup_local_invocation_id() >= (1u32 + 0u32)) {
-        let n5: u32 = (!(!p1)) % 6u32;
-        let mut c6: u32 = 0u32;
-        loop {
-            if c6 >= n5 {
-                break;
-            }
-            c6 += 1u32;
-            if (p0 != p0) {
-                break;
-            }
-        }
-    }
-    acc1 = SubgroupMask::lane(0u32);
-    let mut v7: SubgroupMask = SubgroupMask::EMPTY;
-    let v8: i32 = ((if subgroup_broadcast_first(acc2) {
-        4294967295u32
-    } else {
-        (!127u32)
-    }) as i32);
-    v7 |= subgroup_broadcast_first(SubgroupMask::lane(f3));
-    acc1 = SubgroupMask::lane(subgroup_size());
-    acc2 |= acc2;
-    if (v8 >= ((0.5f32 as i32) / v8)) {
-        return (acc2 ^ true);
-    }
-    if (subgroup_local_invocation_id() > subgroup_broadcast_first(p1)) {
-        let n9: u32 = subgroup_local_invocation_id() % 6u32;
-        for i10 in (subgroup_local_invocation_id() % 3u32)..n9 {
-            acc1 = (SubgroupMask::EMPTY & (!(!v7)));
-        }
-    } else if (subgroup_local_invocation_id() == p1) {} else {}
-    (acc2
-        ^ subgroup_ballot_bit_extract(
-            subgroup_ballot(true),
-            subgroup_local_invocation_id(),
-        ))
-}
-
-#[ballot::kernel]
-pub fn k07(p0: f32, p1: bool, p2: i32, #[uniform] p3: SubgroupMask) -> i32 {
-    let mut acc1: i32 = (3i32 ^ (2147483647i32 << 2u32));
-    let mut acc2: i32 = (-((-506248020i32) | acc1));
-    let f3: u32 = subgroup_ballot_exclusive_bit_count(SubgroupMask::first(2u32));
-    subgroup_ballot_find_lsb(SubgroupMask::ALL);
-    acc1 = p2;
-    if (subgroup_local_invocation_id() < f3) {
-        acc1 = (if false { acc2 } else { (((-10i32) as f32) as i32) });
-        let mut v4: u32 = ((762765447i32 + p2) as u32);
-    }
-    let n5: u32 = (6u32 / subgroup_broadcast(9u32, 0)) % 6u32;
-    let mut c6: u32 = 0u32;
-    while c6 < n5 && subgroup_inverse_ballot(subgroup_ballot(p1)) {
-        c6 += 1u32;
-        acc1 = (p0 as i32);
-    }
-    let mut v7: SubgroupMask = p3;
-    acc1 = (if (subgroup_ballot(false)).contains(31u32) { acc2 } else { 10i32 });
-    let v8: SubgroupMask = h2(acc2);
-    let mut v9: i32 = (((7i32 ^ 3i32) & subgroup_broadcast((-9i32), 1)) >> n5);
-    acc2 = p2;
-    let v10: f32 = h4(SubgroupMask::first(1u32), f3);
-    let v11: bool = (SubgroupMask::lane(f3)
-        == subgroup_ballot((p3 == SubgroupMask::EMPTY)));
-    return (v9 - (!(!5i32)));
-}
-
-#[ballot::kernel]
-pub fn k08(p0: SubgroupMask) -> f32 {
-    let mut acc1: SubgroupMask = subgroup_ballot(
-        (if true { subgroup_elect() } else { true }),
-    );
-    let mut acc2: f32 = (5i32 as f32);
-    let f3: u32 = subgroup_ballot_find_lsb(
-        subgroup_ballot(subgroup_local_invocation_id() > 1u32),
-    );
-    if (3106283164u32 < (7i32 as u32)) {
-        return (acc2 + acc2);
-    }
-    acc1 = acc1;
-    let mut v4: SubgroupMask = acc1;
-    acc1 = SubgroupMask::first(subgroup_ballot_find_msb(subgroup_ballot(true)));
-    if (f3 > ((-(acc2 as i32)) as u32)) {
-        let v5: SubgroupMask = p0;
-        let n6: u32 = subgroup_ballot_find_msb(SubgroupMask::first(f3)) % 6u32;
-        let mut c7: u32 = 0u32;
-        while c7 < n6 {
-            c7 += 1u32;
-            let mut v8: bool = true;
-            if subgroup_ballot_bit_extract(v5, (6u32 % subgroup_size())) {
-                let v9: SubgroupMask = h5(
-                    (if (SubgroupMask::ALL).is_empty() {
-                        v4.contains(c7)
-                    } else {
-                        (3964734147u32 > f3)
-                    }),
-                    subgroup_ballot(v8),
-                );
-                let n10: u32 = v9.count() % 6u32;
-                let mut c11: u32 = 0u32;
-                while c11 < n10 {
-                    c11 += 1u32;
-                    let v12: bool = v8;
-                    let acc2: f32 = acc2;
-                    acc1 = (if (subgroup_local_invocation_id() == 0u32) {
-                        acc1
-                    } else {
-                        subgroup_ballot(subgroup_broadcast_first(v12))
-                    });
-                }
-            } else {}
-        }
-    } else {}
-    (acc2 + 1000000.0f32)
-}
-
-#[ballot::kernel]
-pub fn k09() {
-    let mut acc1: i32 = (!(-7i32));
-    let f2: u32 = subgroup_ballot_find_msb(
-        subgroup_ballot(subgroup_local_invocation_id() > 1u32),
-    );
-    if (subgroup_ballot(
-        (subgroup_ballot_bit_extract(SubgroupMask::EMPTY, (f2 % subgroup_size()))
-            || (SubgroupMask::EMPTY).contains(subgroup_size())),
-    ))
-        .contains(subgroup_local_invocation_id())
-    {
-        let n3: u32 = (subgroup_ballot(true)).count() % 6u32;
-        let mut c4: u32 = 0u32;
-        while c4 < n3 {
-            c4 += 1u32;
-            acc1 = acc1;
-            let mut v5: SubgroupMask = subgroup_broadcast_first(SubgroupMask::EMPTY);
-            if (subgroup_local_invocation_id() <= 0u32) {
-                acc1 = (((-0.0f32) as i32) - (!(2u32 as i32)));
-                let mut v6: i32 = (-1i32);
-            } else if v5.contains(subgroup_local_invocation_id()) {
-                acc1 = (-8i32);
-            } else {
-                let v7: u32 = subgroup_broadcast_first(
-                    subgroup_ballot_bit_count(subgroup_ballot(true)),
-                );
-            }
-        }
-        acc1 |= (if (true || true) { acc1 } else { acc1 });
-    } else {
-        let n8: u32 = (subgroup_broadcast_first(true) as u32) % 6u32;
-        let mut c9: u32 = 0u32;
-        loop {
-            if c9 >= n8 {
-                break;
-            }
-            c9 += 1u32;
-            let mut v10: f32 = ((if subgroup_broadcast_first(true) {
-                ((-2.5f32) + 1000000.0f32)
-            } else {
-                (-1.0f32)
-            }) + 100.0f32);
-        }
-        let v11: SubgroupMask = subgroup_ballot(
-            (SubgroupMask::first(33u32))
-                .contains(
-                    subgroup_ballot_find_msb(
-                        (SubgroupMask::first(100u32) | subgroup_eq_mask()),
-                    ),
-                ),
-        );
-    }
-}
-
-#[ballot::kernel]
-pub fn k10(p0: u32) -> i32 {
-    let mut acc1: u32 = (!(65535u32 ^ p0));
-    let mut acc2: i32 = (subgroup_broadcast_first((-10i32))
-        << subgroup_ballot_find_lsb((SubgroupMask::ALL | subgroup_eq_mask())));
-    let f3: SubgroupMask = subgroup_eq_mask();
-    let n4: u32 = subgroup_ballot_inclusive_bit_count(subgroup_broadcast_first(f3))
-        % 6u32;
-    let mut c5: u32 = 0u32;
-    while c5 < n4
-        && f3.contains(subgroup_ballot_find_lsb((f3 | SubgroupMask::lane(0u32))))
-    {
-        c5 += 1u32;
-        if subgroup_elect() {
-            acc2 = ((((-0.0f32) * 2.0f32) as i32) % acc2);
-            let v6: i32 = ((acc2 - (-2147483647i32)) % acc2);
-        } else {
-            acc2 = ((100.0f32 >= (-0.0f32)) as i32);
-            let v7: u32 = 3u32;
-            let v8: f32 = h4(f3, (c5 / subgroup_local_invocation_id()));
-        }
-        let v9: i32 = if (subgroup_local_invocation_id() <= (!p0)) {
-            let t10: SubgroupMask = subgroup_ballot(
-                (subgroup_local_invocation_id() == 0u32),
-            );
-            (acc2 - (acc2 | (true as i32)))
-        } else {
-            acc2
-        };
-        acc2 = ((if true { v9 } else { (if false { v9 } else { (-8i32) }) })
-            | (if subgroup_elect() { acc2 } else { (acc2 * acc2) }));
-    }
-    let mut v11: f32 = (9i32 as f32);
-    acc2 = ((-(v11 + (-0.0f32))) as i32);
-    (acc2 ^ subgroup_broadcast_first(acc2))
-}
-
-#[ballot::kernel]
-pub fn k11(p0: i32) -> SubgroupMask {
-    let mut acc1: u32 = subgroup_ballot_inclusive_bit_count(subgroup_ballot(true));
-    let mut acc2: SubgroupMask = subgroup_ballot(true);
+pub fn h1(p0: u32) -> u32 {
+    let mut acc1: u32 = (!p0);
+    let mut acc2: u32 = p0;
     let f3: SubgroupMask = subgroup_ge_mask();
-    let n4: u32 = ((if true { acc1 } else { 100u32 }) << acc1) % 6u32;
+    let n4: u32 = subgroup_ballot_find_lsb(
+        (subgroup_broadcast(SubgroupMask::lane(32u32), 3) | SubgroupMask::lane(0u32)),
+    ) % 6u32;
     let mut c5: u32 = 0u32;
     loop {
         if c5 >= n4 {
             break;
         }
         c5 += 1u32;
-        let n6: u32 = 4u32 % 6u32;
-        let mut c7: u32 = 0u32;
-        loop {
-            if c7 >= n6 {
-                break;
-            }
-            c7 += 1u32;
-            acc1 -= 0x75e71a7cu32;
-        }
-        acc1 = subgroup_local_invocation_id();
-        if (subgroup_local_invocation_id() == subgroup_local_invocation_id()) {
-            if ((-82671779i32) > p0) {
-                let v8: u32 = if acc2.contains(subgroup_local_invocation_id()) {
-                    let t9: f32 = ((305419896u32 as f32) % (-2.5f32));
-                    (n6 ^ subgroup_ballot_find_msb(subgroup_ballot(true)))
-                } else {
-                    4294967295u32
-                };
-                let v10: u32 = (if subgroup_broadcast_first(true) {
-                    n6
-                } else {
-                    subgroup_ballot_inclusive_bit_count(acc2)
-                });
-            } else {}
-        } else if (((p0 as f32) + subgroup_broadcast(2.0f32, 0)) <= (-(-0.0f32)))
-        {} else {}
-    }
-    return (f3
-        ^ SubgroupMask::lane(
-            (if subgroup_broadcast_first(subgroup_elect()) {
-                subgroup_ballot_inclusive_bit_count(acc2)
-            } else {
-                (!1662862726u32)
-            }),
-        ));
-}
-
-#[ballot::kernel]
-pub fn k12(p0: f32) -> SubgroupMask {
-    let mut acc1: i32 = (!((-4i32) + 5i32));
-    let mut acc2: SubgroupMask = subgroup_ballot(subgroup_broadcast_first(false));
-    let f3: SubgroupMask = subgroup_gt_mask();
-    let n4: u32 = 4u32 % 6u32;
-    for i5 in 1u32..n4 {
-        if (subgroup_local_invocation_id() > 1u32) {
-            return (f3 ^ acc2);
-        }
-    }
-    acc1 -= 65536i32;
-    let n6: u32 = ((p0 + (-1.0f32)) as u32) % 6u32;
-    let mut c7: u32 = 0u32;
-    loop {
-        if c7 >= n6 {
-            break;
-        }
-        c7 += 1u32;
-        let v8: i32 = acc1;
-    }
-    if (subgroup_local_invocation_id()
-        < subgroup_ballot_inclusive_bit_count(SubgroupMask::lane(0u32)))
-    {
-        let mut v9: u32 = if (((!f3) & SubgroupMask::ALL))
-            .contains(subgroup_local_invocation_id())
-        {
-            let t10: u32 = 100u32;
-            (t10 ^ (n6 ^ n6))
-        } else {
-            subgroup_ballot_find_msb(subgroup_ballot(true))
-        };
-        let mut v11: SubgroupMask = (subgroup_ballot(true)
-            & SubgroupMask::first((31u32 % n6)));
-    }
-    let n12: u32 = subgroup_ballot_find_msb(subgroup_ballot(true)) % 6u32;
-    for i13 in 1u32..n12 {}
-    (f3 ^ (acc2 & subgroup_ballot((10i32 > (-4i32)))))
-}
-
-#[ballot::kernel]
-pub fn k13(p0: SubgroupMask, p1: SubgroupMask, #[uniform] p2: SubgroupMask) -> bool {
-    let mut acc1: u32 = subgroup_size();
-    let mut acc2: bool = true;
-    let f3: SubgroupMask = subgroup_le_mask();
-    let mut s4: u32 = (!acc1);
-    s4 <<= acc1;
-    let mut v5: u32 = acc1;
-    s4 <<= v5;
-    let v6: SubgroupMask = h5(
-        (subgroup_elect() && (if false { acc2 } else { acc2 })),
-        (SubgroupMask::first(16u32) ^ SubgroupMask::lane(305419896u32)),
-    );
-    acc1 = (acc1 >> 128u32);
-    acc2 |= acc2;
-    if acc2 {
-        if (2u32 >= (if true { s4 } else { (!subgroup_size()) })) {
-            let v7: u32 = 65535u32;
-        }
-        let mut v8: u32 = v5;
-        acc1 = (v5 & p2.count());
-    } else {
-        acc1 = s4;
-    }
-    (acc2 ^ acc2)
-}
-
-#[ballot::kernel]
-pub fn k14(p0: bool, #[uniform] p1: SubgroupMask) -> SubgroupMask {
-    let mut acc1: u32 = (508482984i32 as u32);
-    let mut acc2: SubgroupMask = p1;
-    let f3: SubgroupMask = subgroup_lt_mask();
-    let v4: SubgroupMask = self::h2((-1i32));
-    acc2 = subgroup_ballot((acc2).is_empty());
-    acc1 = acc1;
-    acc2 &= SubgroupMask::first(5u32);
-    acc2 = subgroup_ge_mask();
-    let v5: u32 = acc1;
-    if (2147483648u32 == acc1) {
-        let mut v6: u32 = subgroup_size();
-        let v7: bool = (p1 == acc2);
-        let n8: u32 = subgroup_ballot_find_msb(
-            (subgroup_gt_mask() | SubgroupMask::lane(0u32)),
-        ) % 6u32;
-        let mut c9: u32 = 0u32;
-        loop {
-            if c9 >= n8 {
-                break;
-            }
-            c9 += 1u32;
-            let v10: i32 = (-2147483647i32);
-        }
-    } else if (0u32 > v5) {
-        let n11: u32 = subgroup_broadcast(acc1, 3) % 6u32;
-        let mut c12: u32 = 0u32;
-        loop {
-            if c12 >= n11 {
-                break;
-            }
-            c12 += 1u32;
-            let n13: u32 = (2u32 << (4294967295u32 | v5)) % 6u32;
-            let mut c14: u32 = 0u32;
-            while c14 < n13 && (64u32 < (f3).count()) {
-                c14 += 1u32;
-                subgroup_inverse_ballot(subgroup_broadcast_first(subgroup_ballot(p0)));
-                let mut v15: SubgroupMask = SubgroupMask::first(33u32);
-            }
-        }
-    } else {}
-    return (v4 ^ SubgroupMask::first(33u32));
-}
-
-#[ballot::kernel]
-pub fn k15(p0: u32, p1: i32) -> f32 {
-    let mut acc1: SubgroupMask = SubgroupMask::EMPTY;
-    let mut acc2: f32 = (-1.0f32);
-    let f3: bool = subgroup_elect();
-    subgroup_ballot_find_msb((acc1 | subgroup_eq_mask()));
-    let v4: u32 = if f3 {
-        let t5: i32 = ((p1 % p1) << (p0 & p0));
-        (p0 ^ ((0u32 & 127u32) * (acc2 as u32)))
-    } else {
-        (subgroup_ballot_bit_count(acc1) * p0)
-    };
-    let v6: i32 = (2.0f32 as i32);
-    let mut v7: i32 = if (subgroup_local_invocation_id() > p0) {
-        let t8: i32 = 9i32;
-        (t8 + (1.0f32 as i32))
-    } else {
-        p1
-    };
-    let mut v9: u32 = if ((-2.5f32) > acc2) {
-        let t10: i32 = 65536i32;
-        (v4 ^ subgroup_ballot_find_msb((subgroup_lt_mask() | SubgroupMask::lane(0u32))))
-    } else {
-        subgroup_ballot_inclusive_bit_count(SubgroupMask::lane(64u32))
-    };
-    let v11: u32 = subgroup_ballot_find_lsb(
-        (SubgroupMask::lane(subgroup_local_invocation_id()) | SubgroupMask::lane(0u32)),
-    );
-    if (p0 != 4u32) {
-        acc1 ^= subgroup_le_mask();
-    } else if f3 {
-        let v12: bool = (acc2 == 1.0f32);
-    } else {}
-    return (acc2 + acc2);
-}
-
-#[ballot::kernel]
-pub fn k16(p0: i32, #[uniform] p1: i32, p2: i32) -> f32 {
-    let mut acc1: bool = ((0.001f32 - 0.5f32) != (p1 as f32));
-    let mut acc2: f32 = ((2.0f32 + 0.001f32) - (-0.0f32));
-    let f3: i32 = subgroup_broadcast_first(p0);
-    if (SubgroupMask::first(5u32)).contains(subgroup_local_invocation_id()) {
-        return (acc2 + acc2);
-    }
-    let mut v4: i32 = (p1 % ((-2147483647i32) - (!642947888i32)));
-    if (subgroup_ballot(acc1)).contains(subgroup_local_invocation_id()) {
-        let v5: i32 = (-p0);
-        let mut v6: SubgroupMask = subgroup_broadcast_first(SubgroupMask::first(16u32));
-        v4 = 0i32;
-    } else {
-        let n7: u32 = subgroup_size() % 6u32;
+        let v6: bool = true;
+        let n7: u32 = ((p0 % acc1) << 1u32) % 6u32;
         let mut c8: u32 = 0u32;
         loop {
             if c8 >= n7 {
                 break;
             }
             c8 += 1u32;
-            let n9: u32 = (!(1136998379u32 / 128u32)) % 6u32;
-            let mut c10: u32 = 0u32;
-            while c10 < n9 {
-                c10 += 1u32;
-                let mut v11: SubgroupMask = (!SubgroupMask::EMPTY);
-                let mut v12: SubgroupMask = v11;
-            }
-            if (subgroup_local_invocation_id() >= subgroup_broadcast((acc1 as u32), 64))
-            {
+            acc1 = acc2;
+        }
+        let n9: u32 = n7 % 6u32;
+        let mut c10: u32 = 0u32;
+        loop {
+            if c10 >= n9 {
                 break;
             }
-            v4 = (((if acc1 { 16u32 } else { 9u32 }) as i32)
-                ^ ((f3 | p2) / (true as i32)));
-            let mut v13: f32 = 1000000.0f32;
+            c10 += 1u32;
         }
     }
-    acc2 += (-2.5f32);
-    let mut v14: SubgroupMask = subgroup_ballot(acc1);
-    (acc2 + 0.5f32)
+    (n4 + ((SubgroupMask::lane(9u32) ^ f3)).count())
 }
 
 #[ballot::kernel]
-pub fn k17(p0: f32, p1: f32) -> f32 {
-    let mut acc1: u32 = 0x6634d258u32;
-    let mut acc2: f32 = 3.75f32;
-    let f3: f32 = subgroup_broadcast_first(0.0f32);
-    if true {
-        acc1 = subgroup_broadcast_first((SubgroupMask::EMPTY).count());
+pub fn h2(p0: i32, p1: SubgroupMask) -> bool {
+    let mut acc1: u32 = (8u32 * 0u32);
+    let mut acc2: bool = false;
+    let f3: SubgroupMask = subgroup_gt_mask();
+    let n4: u32 = (if acc2 { acc1 } else { acc1 }) % 6u32;
+    for i5 in 0u32..n4 {
+        let n6: u32 = 64u32 % 6u32;
+        let mut c7: u32 = 0u32;
+        while c7 < n6 {
+            c7 += 1u32;
+            acc2 = acc2;
+            acc1 = ((n4 >> c7) + subgroup_broadcast_first(i5));
+        }
+        acc2 = subgroup_shuffle(
+            subgroup_all_equal(p0),
+            subgroup_ballot_find_lsb(subgroup_ballot(true)),
+        );
     }
-    let v4: SubgroupMask = (!SubgroupMask::EMPTY);
-    acc1 = (v4).count();
-    acc2 += (-((-10i32) as f32));
-    let mut acc1: u32 = if (0xffffffffu32 > subgroup_ballot_inclusive_bit_count(v4)) {
-        let t5: u32 = (if false {
-            subgroup_ballot_find_msb(subgroup_ballot(true))
-        } else {
-            (acc1 - acc1)
-        });
-        (t5 - subgroup_broadcast_first((!1234347314u32)))
-    } else {
-        (acc1 / (if true { acc1 } else { acc1 }))
-    };
-    if true {
-        acc2 = 1.0f32;
-    } else {
-        let v6: f32 = p0;
-        if (65536i32 == (((-8i32) - (acc1 as i32)) - 0i32)) {
-            if (subgroup_broadcast_first((v4 | v4)) == v4) {
-                return (v6 + ((acc1 as f32) + 7.25f32));
-            }
-        } else {}
-    }
-    return (f3 + (-2.5f32));
+    return (acc2
+        ^ subgroup_all_equal((if subgroup_broadcast(true, 0) { p0 } else { p0 })));
 }
 
 #[ballot::kernel]
-pub fn k18() -> u32 {
-    let mut acc1: SubgroupMask = subgroup_ballot(true);
-    let mut acc2: u32 = subgroup_local_invocation_id();
-    let f3: SubgroupMask = subgroup_ballot(
-        subgroup_inverse_ballot(
-            subgroup_broadcast_first(subgroup_ballot((if true { true } else { false }))),
-        ),
+pub fn h3(p0: f32, p1: i32) -> bool {
+    let mut acc1: i32 = ((!p1) * (if subgroup_elect() { 0i32 } else { p1 }));
+    let mut acc2: bool = subgroup_shuffle(
+        (SubgroupMask::first(1u32)).is_empty(),
+        subgroup_local_invocation_id(),
     );
-    let n4: u32 = acc2 % 6u32;
+    let f3: SubgroupMask = subgroup_le_mask();
+    let mut s4: u32 = 65535u32;
+    s4 <<= f3.count();
+    let mut v5: f32 = if (SubgroupMask::EMPTY).contains(subgroup_local_invocation_id()) {
+        let t6: SubgroupMask = subgroup_gt_mask();
+        (p0 + (100.0f32 - p0))
+    } else {
+        p0
+    };
+    acc2 = acc2;
+    if (subgroup_local_invocation_id() >= s4) {
+        let v7: SubgroupMask = if subgroup_elect() {
+            return (acc2 ^ (acc2 != false));
+        } else {
+            SubgroupMask::first(2u32)
+        };
+    } else {}
+    (acc2 ^ acc2)
+}
+
+#[ballot::kernel]
+pub fn h4(p0: SubgroupMask, #[uniform] p1: bool) -> i32 {
+    let mut acc1: u32 = subgroup_size();
+    let mut acc2: i32 = ((-2.5f32) as i32);
+    let f3: SubgroupMask = subgroup_lt_mask();
+    let mut v4: SubgroupMask = SubgroupMask::first(1u32);
+    if (subgroup_local_invocation_id()
+        > ((!subgroup_ballot_find_msb(
+            (SubgroupMask::first(100u32) | SubgroupMask::lane(0u32)),
+        )) + ((7u32 <= 8u32) as u32)))
+    {
+        let n5: u32 = acc1 % 6u32;
+        let mut c6: u32 = 0u32;
+        loop {
+            if c6 >= n5 {
+                break;
+            }
+            c6 += 1u32;
+            acc2 = (-100i32);
+            if (acc1 != c6) {
+                return (acc2 + (-10i32));
+            }
+        }
+    } else if v4.contains(acc1) {} else {}
+    return (acc2 - (-399123043i32));
+}
+
+#[ballot::kernel]
+pub fn h5(p0: bool, p1: bool) -> i32 {
+    let mut acc1: SubgroupMask = (SubgroupMask::first(2u32)
+        ^ (SubgroupMask::EMPTY ^ SubgroupMask::EMPTY));
+    let mut acc2: i32 = 6i32;
+    let f3: bool = subgroup_elect();
+    subgroup_inverse_ballot(subgroup_broadcast_first(SubgroupMask::lane(33u32)));
+    acc2 = 954285579i32;
+    let mut v4: u32 = ((!subgroup_local_invocation_id()) & (!1048210281u32));
+    let mut v5: i32 = 6i32;
+    let n6: u32 = ((if p0 { 3u32 } else { 2u32 }) % v4) % 6u32;
+    for i7 in 0u32..n6 {}
+    return (v5 + (!v5));
+}
+
+#[ballot::kernel]
+pub fn k00(p0: u32, #[uniform] p1: i32, p2: i32, p3: SubgroupMask) -> bool {
+    let mut acc1: bool = subgroup_ballot_bit_extract(
+        p3,
+        (if false { subgroup_size() } else { 3716274504u32 }),
+    );
+    let mut acc2: bool = subgroup_ballot_bit_extract(
+        subgroup_broadcast(SubgroupMask::EMPTY, 1),
+        subgroup_local_invocation_id(),
+    );
+    let f3: u32 = subgroup_broadcast(
+        subgroup_ballot_bit_count((!SubgroupMask::lane(3u32))),
+        1,
+    );
+    if acc1 {
+        return (acc2
+            ^ subgroup_shuffle(
+                subgroup_inverse_ballot(subgroup_ballot(false)),
+                subgroup_ballot_find_lsb(subgroup_ballot(true)),
+            ));
+    }
+    if p3.contains(subgroup_local_invocation_id()) {
+        let mut v4: u32 = if (subgroup_local_invocation_id()
+            != ((subgroup_local_invocation_id() == 1u32) as u32))
+        {
+            let t5: u32 = p0;
+            (t5 - subgroup_broadcast_first((p1 as u32)))
+        } else {
+            7u32
+        };
+        acc2 = false;
+        let mut v6: i32 = 7i32;
+    }
+    let mut v7: i32 = p1;
+    v7 = (-((!p1) >> 3u32));
+    if (((p2 / (-4i32)) / (if acc2 { v7 } else { v7 })) <= ((-10i32) + v7)) {
+        return (acc2 ^ ((if false { acc2 } else { acc1 }) & (f3 < 7u32)));
+    }
+    (acc2 ^ acc2)
+}
+
+#[ballot::kernel]
+pub fn k01(p0: i32) -> i32 {
+    let mut acc1: SubgroupMask = SubgroupMask::EMPTY;
+    let mut acc2: i32 = ((p0 & (-100i32)) % p0);
+    let f3: u32 = subgroup_broadcast_first(subgroup_size());
+    if (subgroup_local_invocation_id() != f3) {
+        let mut v4: bool = subgroup_inverse_ballot(subgroup_ballot((!(!true))));
+        v4
+            &= ((0.5f32 <= (-1.0f32))
+                && subgroup_ballot_bit_extract(
+                    SubgroupMask::first(16u32),
+                    subgroup_local_invocation_id(),
+                ));
+    }
+    let mut v5: f32 = 0.5f32;
+    let n6: u32 = f3 % 6u32;
+    let mut c7: u32 = 0u32;
+    while c7 < n6 {
+        c7 += 1u32;
+        subgroup_ballot_find_lsb((subgroup_ballot(false) | subgroup_eq_mask()));
+        acc2 = (subgroup_broadcast_first((-6i32)) >> (v5 as u32));
+        if (subgroup_broadcast_first(acc1)).contains(subgroup_local_invocation_id()) {
+            break;
+        }
+    }
+    if (f3 > (n6 + (!4294967295u32))) {
+        acc1 = acc1;
+    } else if ((-2i32) <= acc2) {} else {}
+    return (acc2 - 467723669i32);
+}
+
+#[ballot::kernel]
+pub fn k02(p0: f32, p1: f32, p2: SubgroupMask) -> SubgroupMask {
+    let mut acc1: i32 = ((subgroup_size() as i32) / 1i32);
+    let mut acc2: SubgroupMask = p2;
+    let f3: bool = subgroup_all(false);
+    let n4: u32 = 127u32 % 6u32;
+    let mut c5: u32 = 0u32;
+    while c5 < n4 && (subgroup_local_invocation_id() == 1u32) {
+        c5 += 1u32;
+        acc2 = subgroup_lt_mask();
+        if (subgroup_local_invocation_id() < ((-p1) as u32)) {
+            continue;
+        }
+        acc1 %= (2147483647i32 & acc1);
+        acc1 = acc1;
+    }
+    let mut v6: u32 = n4;
+    let n7: u32 = subgroup_inclusive_or((5u32 + v6)) % 6u32;
+    for i8 in (subgroup_local_invocation_id() % 3u32)..n7 {
+        let mut v9: SubgroupMask = p2;
+    }
+    (acc2 ^ SubgroupMask::first(2u32))
+}
+
+#[ballot::kernel]
+pub fn k03(p0: SubgroupMask, p1: bool, p2: i32) -> f32 {
+    let mut acc1: u32 = subgroup_local_invocation_id();
+    let mut acc2: f32 = subgroup_broadcast_first(100.0f32);
+    let f3: bool = subgroup_any(subgroup_inverse_ballot(p0));
+    let n4: u32 = (subgroup_ballot(p1)).count() % 6u32;
+    let mut c5: u32 = 0u32;
+    loop {
+        if c5 >= n4 {
+            break;
+        }
+        c5 += 1u32;
+        let mut v6: f32 = (-subgroup_shuffle(
+            acc2,
+            subgroup_broadcast_first(subgroup_local_invocation_id()),
+        ));
+        if (4i32 < (-334794019i32)) {
+            break;
+        }
+        let n7: u32 = subgroup_broadcast_first(
+            subgroup_ballot_inclusive_bit_count(SubgroupMask::EMPTY),
+        ) % 6u32;
+        let mut c8: u32 = 0u32;
+        while c8 < n7 {
+            c8 += 1u32;
+            let mut v9: u32 = subgroup_ballot_find_msb(subgroup_ballot(true));
+            acc2 = (-v6);
+            let v10: i32 = p2;
+        }
+    }
+    acc2 *= ((acc2 - acc2) % 100.0f32);
+    let n11: u32 = subgroup_ballot_find_lsb(p0) % 6u32;
+    for i12 in 1u32..(n11 % 6u32) {
+        if p1 {
+            continue;
+        }
+    }
+    let v13: bool = h2(subgroup_broadcast_first(p2), p0);
+    let n14: u32 = (acc2 as u32) % 6u32;
+    for i15 in 0u32..n14 {
+        let v16: i32 = h5(v13, ((acc2 + 1000000.0f32) < (if p1 { acc2 } else { acc2 })));
+    }
+    let n17: u32 = acc1 % 6u32;
+    let mut c18: u32 = 0u32;
+    while c18 < n17
+        && (subgroup_ballot_find_lsb((p0 | subgroup_eq_mask()))
+            < subgroup_broadcast_first(n11))
+    {
+        c18 += 1u32;
+        if (subgroup_size()
+            <= subgroup_shuffle(
+                n4,
+                subgroup_broadcast_first(subgroup_local_invocation_id()),
+            ))
+        {} else if subgroup_all_equal(1452657064u32) {} else {}
+    }
+    (acc2 + acc2)
+}
+
+#[ballot::kernel]
+pub fn k04(p0: bool, p1: i32, p2: i32) -> SubgroupMask {
+    let mut acc1: u32 = subgroup_size();
+    let mut acc2: SubgroupMask = subgroup_shuffle(
+        SubgroupMask::first(5u32),
+        subgroup_ballot_find_lsb(subgroup_ballot(true)),
+    );
+    let f3: bool = subgroup_all_equal(SubgroupMask::EMPTY);
+    let n4: u32 = (3u32 & subgroup_ballot_bit_count(acc2)) % 6u32;
+    for i5 in (subgroup_local_invocation_id() % 3u32)..(4u32 % 6u32) {
+        acc2 = acc2;
+        let mut v6: u32 = n4;
+    }
+    if (p1 > (-p2)) {
+        acc1 = 6u32;
+    } else {
+        acc1 -= subgroup_size();
+        let mut v7: i32 = (!((if f3 { 9i32 } else { p2 })
+            << subgroup_ballot_find_msb((acc2 | subgroup_eq_mask()))));
+    }
+    let n8: u32 = ((8u32 << 0u32) | acc1) % 6u32;
+    let mut c9: u32 = 0u32;
+    while c9 < n8 && (if f3 { (if true { p0 } else { p0 }) } else { (false && false) }) {
+        c9 += 1u32;
+        if subgroup_elect() {
+            let n10: u32 = acc2.count() % 6u32;
+            for i11 in 1u32..n10 {
+                acc1 = n10;
+                acc1 &= (!(5u32 + 31u32));
+                let mut v12: u32 = if (subgroup_local_invocation_id()
+                    <= subgroup_shuffle(
+                        (if false { subgroup_size() } else { subgroup_size() }),
+                        subgroup_broadcast_first(subgroup_local_invocation_id()),
+                    ))
+                {
+                    return (acc2 ^ (acc2 ^ SubgroupMask::ALL));
+                } else {
+                    3u32
+                };
+            }
+            acc1 = (if (SubgroupMask::lane(n4)).is_empty() {
+                8u32
+            } else {
+                subgroup_broadcast_first(4u32)
+            });
+            if false {
+                break;
+            }
+        }
+        let mut v13: bool = subgroup_all_equal((-2147483647i32));
+    }
+    (acc2 ^ (!SubgroupMask::EMPTY))
+}
+
+#[ballot::kernel]
+pub fn k05() -> SubgroupMask {
+    let mut acc1: u32 = subgroup_size();
+    let mut acc2: SubgroupMask = SubgroupMask::first(subgroup_local_invocation_id());
+    let f3: i32 = subgroup_inclusive_i_add(((!(-5i32)) - (false as i32)));
+    let mut s4: u32 = subgroup_local_invocation_id();
+    s4 <<= subgroup_broadcast_first(subgroup_broadcast_first(subgroup_size()));
+    let n5: u32 = subgroup_shuffle(
+        4u32,
+        subgroup_broadcast_first(subgroup_local_invocation_id()),
+    ) % 6u32;
+    let mut c6: u32 = 0u32;
+    while c6 < n5 {
+        c6 += 1u32;
+        let n7: u32 = 0u32 % 6u32;
+        let mut c8: u32 = 0u32;
+        loop {
+            if c8 >= n7 {
+                break;
+            }
+            c8 += 1u32;
+            acc1 = (if (acc2.count() == subgroup_ballot_inclusive_bit_count(acc2)) {
+                subgroup_broadcast_first(acc1)
+            } else {
+                n5
+            });
+            let mut v9: i32 = (!((if true { true } else { false }) as i32));
+            if subgroup_elect() {
+                continue;
+            }
+        }
+        acc1 = (subgroup_ballot_find_msb((subgroup_le_mask() | subgroup_eq_mask()))
+            / (subgroup_ballot_find_lsb((acc2 | subgroup_eq_mask())) >> c6));
+    }
+    if (subgroup_local_invocation_id() > subgroup_ballot_find_msb(subgroup_ballot(true)))
+    {
+        let n10: u32 = (subgroup_shuffle(
+            acc1,
+            subgroup_ballot_find_lsb(subgroup_ballot(true)),
+        ) << (0.5f32 as u32)) % 6u32;
+        let mut c11: u32 = 0u32;
+        while c11 < n10 && (SubgroupMask::EMPTY).is_empty() {
+            c11 += 1u32;
+            acc1 = n5;
+            let mut c11: u32 = subgroup_broadcast_first(c11);
+        }
+    } else if (subgroup_local_invocation_id() == 1u32) {} else {}
+    (acc2 ^ SubgroupMask::ALL)
+}
+
+#[ballot::kernel]
+pub fn k06() -> i32 {
+    let mut acc1: u32 = ((32u32 * subgroup_local_invocation_id())
+        & subgroup_ballot_find_lsb(SubgroupMask::ALL));
+    let mut acc2: i32 = subgroup_broadcast((-6i32), 3);
+    let f3: u32 = subgroup_shuffle(0u32, (subgroup_local_invocation_id() + 1u32));
+    let v4: SubgroupMask = h0(subgroup_all_equal((acc2 - acc2)), (!(f3 * f3)));
+    if (true == false) {
+        return (acc2 ^ acc2);
+    }
+    let v5: SubgroupMask = h0(
+        false,
+        subgroup_ballot_find_msb((v4 | subgroup_eq_mask())),
+    );
+    acc1 = ((2.0f32 / (3.75f32 - 0.0f32)) as u32);
+    let mut v6: SubgroupMask = if (acc2 >= ((-7i32) | acc2)) {
+        let t7: SubgroupMask = subgroup_ge_mask();
+        (t7 ^ (v4 ^ v5))
+    } else {
+        subgroup_shuffle(
+            SubgroupMask::EMPTY,
+            subgroup_ballot_find_lsb(subgroup_ballot(true)),
+        )
+    };
+    acc1 = acc1;
+    let v6: SubgroupMask = SubgroupMask::EMPTY;
+    let n8: u32 = (acc2 as u32) % 6u32;
+    for i9 in (subgroup_local_invocation_id() % 3u32)..n8 {
+        acc1 = subgroup_ballot_find_lsb((v5 | subgroup_eq_mask()));
+        let n10: u32 = ((if subgroup_elect() { i9 } else { 9u32 }) - (i9 / acc1)) % 6u32;
+        for i11 in 1u32..((true as u32) % 6u32) {
+            let mut v12: u32 = (32u32
+                >> subgroup_ballot_exclusive_bit_count(SubgroupMask::first(n10)));
+            acc2 = acc2;
+        }
+    }
+    let mut v13: SubgroupMask = if (v6).is_empty() {
+        let t14: bool = true;
+        (v6 ^ v5)
+    } else {
+        SubgroupMask::ALL
+    };
+    let v15: bool = h3(3.75f32, acc2);
+    acc1 = (if false { n8 } else { ((v4 | v13)).count() });
+    return (acc2 + (subgroup_local_invocation_id() as i32));
+}
+
+#[ballot::kernel]
+pub fn k07() -> bool {
+    let mut acc1: f32 = ((0.0f32 * (-0.0f32))
+        % subgroup_shuffle(1.0f32, subgroup_ballot_find_lsb(subgroup_ballot(true))));
+    let mut acc2: bool = (subgroup_broadcast(SubgroupMask::lane(3u32), 0)).is_empty();
+    let f3: u32 = subgroup_shuffle_xor(
+        (subgroup_all_equal(SubgroupMask::EMPTY) as u32),
+        1u32,
+    );
+    subgroup_ballot_find_lsb((SubgroupMask::lane(64u32) | SubgroupMask::lane(0u32)));
+    if (subgroup_lt_mask()).contains(subgroup_local_invocation_id()) {
+        let n4: u32 = (!subgroup_local_invocation_id()) % 6u32;
+        let mut c5: u32 = 0u32;
+        while c5 < n4 {
+            c5 += 1u32;
+            acc1 = ((if (SubgroupMask::EMPTY).is_empty() {
+                (acc1 as i32)
+            } else {
+                (520385817i32 >> f3)
+            }) as f32);
+            let v6: bool = h2(
+                (-4i32),
+                ((SubgroupMask::ALL | SubgroupMask::first(33u32))
+                    & subgroup_broadcast_first(SubgroupMask::lane(32u32))),
+            );
+            let acc1: f32 = subgroup_shuffle(
+                subgroup_broadcast((acc1 - acc1), 1),
+                subgroup_broadcast_first(subgroup_local_invocation_id()),
+            );
+            let n7: u32 = 4294967295u32 % 6u32;
+            let mut c8: u32 = 0u32;
+            while c8 < n7 {
+                c8 += 1u32;
+                let v9: SubgroupMask = SubgroupMask::EMPTY;
+            }
+        }
+        if (subgroup_local_invocation_id() > (f3 ^ (!(acc1 as u32)))) {
+            let v10: u32 = if ((-2147483647i32)
+                < subgroup_shuffle(
+                    (-4i32),
+                    subgroup_broadcast_first(subgroup_local_invocation_id()),
+                ))
+            {
+                let t11: i32 = ((-8i32) % (if acc2 { (-4i32) } else { 2i32 }));
+                (n4 + f3)
+            } else {
+                subgroup_local_invocation_id()
+            };
+            acc2 = subgroup_shuffle(
+                acc2,
+                subgroup_ballot_find_lsb(subgroup_ballot(true)),
+            );
+            acc1 += 7.25f32;
+        } else if subgroup_broadcast_first(true) {
+            acc2 &= false;
+        } else {}
+    } else {}
+    (acc2 ^ acc2)
+}
+
+#[ballot::kernel]
+pub fn k08() -> f32 {
+    let mut acc1: SubgroupMask = (!SubgroupMask::lane(2265946007u32));
+    let mut acc2: f32 = ((65535u32 << subgroup_local_invocation_id()) as f32);
+    let f3: SubgroupMask = subgroup_shuffle_up((!(acc1 ^ acc1)), 2u32);
+    if (subgroup_local_invocation_id() != subgroup_size()) {
+        return (acc2 + acc2);
+    }
+    acc1 |= f3;
+    let n4: u32 = (8u32 | 33u32) % 6u32;
+    for i5 in 1u32..n4 {
+        acc2 *= acc2;
+    }
+    if (!true) {
+        let n6: u32 = f3.count() % 6u32;
+        let mut c7: u32 = 0u32;
+        while c7 < n6 {
+            c7 += 1u32;
+            let v8: bool = subgroup_all_equal(SubgroupMask::lane(0u32));
+            acc2 = 7.25f32;
+            let v9: u32 = n4;
+            if (c7 > (((-0.0f32) + (-1.0f32)) as u32)) {
+                break;
+            }
+        }
+        let n10: u32 = subgroup_ballot_inclusive_bit_count(subgroup_ballot(false))
+            % 6u32;
+        let mut c11: u32 = 0u32;
+        loop {
+            if c11 >= n10 {
+                break;
+            }
+            c11 += 1u32;
+        }
+    } else {}
+    return (acc2
+        + ((9i32 as f32)
+            - (acc2 / subgroup_shuffle((-1.0f32), subgroup_local_invocation_id()))));
+}
+
+#[ballot::kernel]
+pub fn k09() {
+    let mut acc1: bool = subgroup_inverse_ballot(subgroup_ballot(true));
+    let f2: i32 = subgroup_shuffle_down(2147483647i32, 1u32);
+    if (SubgroupMask::EMPTY).contains(subgroup_local_invocation_id()) {
+        if (subgroup_local_invocation_id() <= 0x79565d33u32) {
+            acc1 = (SubgroupMask::lane(127u32)
+                == (SubgroupMask::first(33u32) ^ (!SubgroupMask::EMPTY)));
+            acc1 = (!subgroup_inverse_ballot((!SubgroupMask::EMPTY)));
+        } else {
+            acc1 = (if acc1 {
+                subgroup_all(acc1)
+            } else {
+                subgroup_broadcast_first((f2 < f2))
+            });
+            if (subgroup_local_invocation_id() >= 4u32) {
+                return;
+            }
+        }
+    } else {
+        if (subgroup_local_invocation_id() == (((-f2) as f32) as u32)) {
+            acc1 = subgroup_all_equal(f2);
+            let mut v3: i32 = if subgroup_broadcast_first(false) {
+                return;
+            } else {
+                (!(-100i32))
+            };
+        }
+    }
+}
+
+#[ballot::kernel]
+pub fn k10(p0: u32, p1: bool, p2: f32) -> u32 {
+    let mut acc1: f32 = 7.25f32;
+    let mut acc2: u32 = ((true as u32) ^ (65535u32 ^ p0));
+    let f3: i32 = subgroup_quad_broadcast(((-10i32) * (acc2 as i32)), 3);
+    let n4: u32 = ((acc2 % p0) % subgroup_broadcast_first(p0)) % 6u32;
     let mut c5: u32 = 0u32;
     while c5 < n4 {
         c5 += 1u32;
-        acc2 %= c5;
+        acc1 += acc1;
+        acc2 |= (!subgroup_ballot_find_msb((SubgroupMask::EMPTY | subgroup_eq_mask())));
+        acc2 /= acc2;
     }
-    acc1 = f3;
-    acc1 = SubgroupMask::lane(1u32);
-    acc2 = ((if true { n4 } else { (9u32 << 3610909461u32) }) ^ 4294967295u32);
-    if (subgroup_local_invocation_id() >= 4u32) {
-        return (n4 + n4);
+    if (1i32 > (f3 - (-2147483647i32))) {
+        acc2 = subgroup_ballot_exclusive_bit_count((!SubgroupMask::lane(n4)));
+        let v6: f32 = acc1;
+        let n7: u32 = 1094431606u32 % 6u32;
+        let mut c8: u32 = 0u32;
+        loop {
+            if c8 >= n7 {
+                break;
+            }
+            c8 += 1u32;
+            let n9: u32 = subgroup_ballot_find_lsb(
+                (SubgroupMask::EMPTY | SubgroupMask::lane(0u32)),
+            ) % 6u32;
+            let mut c10: u32 = 0u32;
+            while c10 < n9 {
+                c10 += 1u32;
+                let mut v11: SubgroupMask = if (subgroup_ballot(
+                    subgroup_inverse_ballot(subgroup_ballot(p1)),
+                ))
+                    .contains(subgroup_local_invocation_id())
+                {
+                    return (c10 + n9);
+                } else {
+                    subgroup_lt_mask()
+                };
+                if (subgroup_local_invocation_id() > n9) {
+                    if subgroup_shuffle(p1, subgroup_local_invocation_id()) {} else {}
+                } else if (subgroup_local_invocation_id()
+                    != (subgroup_local_invocation_id() / 7u32))
+                {} else {}
+            }
+        }
+    } else if (subgroup_local_invocation_id() == (1u32 & 1u32)) {} else {}
+    (n4 - subgroup_broadcast_first(acc2))
+}
+
+#[ballot::kernel]
+pub fn k11(#[uniform] p0: i32, p1: SubgroupMask) -> SubgroupMask {
+    let mut acc1: SubgroupMask = SubgroupMask::first(
+        subgroup_ballot_find_msb((p1 | subgroup_eq_mask())),
+    );
+    let mut acc2: SubgroupMask = acc1;
+    let f3: i32 = subgroup_quad_swap::<2>((6i32 / p0));
+    let n4: u32 = (if (false & true) {
+        (if false { subgroup_local_invocation_id() } else { subgroup_size() })
+    } else {
+        subgroup_ballot_bit_count(SubgroupMask::lane(0u32))
+    }) % 6u32;
+    let mut c5: u32 = 0u32;
+    loop {
+        if c5 >= n4 {
+            break;
+        }
+        c5 += 1u32;
+        let mut v6: u32 = ((0.5f32 * (-100.0f32)) as u32);
+        let mut v7: i32 = p0;
+        acc1 |= ((acc2 & SubgroupMask::EMPTY) ^ SubgroupMask::lane(31u32));
     }
-    if (8i32 <= 9i32) {
-        let v6: SubgroupMask = h2((((-0.0f32) as i32) + ((-10i32) >> n4)));
-        if false {
-            let v7: u32 = if (subgroup_local_invocation_id() >= 2965048558u32) {
-                let t8: u32 = subgroup_ballot_find_lsb(
-                    ((acc1 ^ v6) | SubgroupMask::lane(0u32)),
+    if (subgroup_inverse_ballot(subgroup_broadcast_first(p1))
+        != subgroup_broadcast_first(subgroup_quad_broadcast(p1.is_empty(), 3)))
+    {
+        let n8: u32 = subgroup_local_invocation_id() % 6u32;
+        for i9 in 0u32..n8 {
+            let n10: u32 = (subgroup_local_invocation_id()
+                - subgroup_local_invocation_id()) % 6u32;
+            let mut c11: u32 = 0u32;
+            loop {
+                if c11 >= n10 {
+                    break;
+                }
+                c11 += 1u32;
+                subgroup_inverse_ballot(
+                    subgroup_ballot(subgroup_broadcast_first(false)),
                 );
-                (t8 + t8)
-            } else {
-                acc2
-            };
-            acc1 |= SubgroupMask::first(subgroup_ballot_find_msb(subgroup_ballot(true)));
-            let v9: f32 = (v7 as f32);
-        } else if subgroup_elect() {
-            acc2 <<= n4;
-            let v10: i32 = if (!subgroup_elect()) {
-                return (n4 ^ (163670620u32 | acc2));
-            } else {
-                (10i32 % subgroup_broadcast((-10i32), 0))
-            };
-        } else {
-            let v11: i32 = if subgroup_elect() {
-                return (n4 ^ (0.0f32 as u32));
-            } else {
-                1i32
-            };
+                let v12: i32 = h4(
+                    subgroup_shuffle(
+                        (SubgroupMask::first(2u32) | SubgroupMask::EMPTY),
+                        subgroup_ballot_find_lsb(subgroup_ballot(true)),
+                    ),
+                    (subgroup_local_invocation_id() == (subgroup_size() - 1u32)),
+                );
+            }
         }
     }
-    let n12: u32 = f3.count() % 6u32;
+    (acc2 ^ SubgroupMask::lane(32u32))
+}
+
+#[ballot::kernel]
+pub fn k12() -> bool {
+    let mut acc1: SubgroupMask = subgroup_shuffle(
+        subgroup_broadcast(SubgroupMask::ALL, 0),
+        subgroup_broadcast_first(subgroup_local_invocation_id()),
+    );
+    let mut acc2: bool = true;
+    let f3: SubgroupMask = subgroup_ballot(
+        (subgroup_local_invocation_id() > subgroup_size()),
+    );
+    let n4: u32 = subgroup_local_invocation_id() % 6u32;
+    for i5 in 0u32..(subgroup_exclusive_or(9u32) % 6u32) {
+        let mut v6: u32 = ((acc2
+            != subgroup_shuffle(acc2, subgroup_local_invocation_id())) as u32);
+        acc1 = f3;
+        acc2 ^= false;
+        if (subgroup_local_invocation_id() != n4) {
+            let mut v7: i32 = if (SubgroupMask::lane(32u32))
+                .contains(subgroup_local_invocation_id())
+            {
+                return (acc2 ^ (acc2 != acc2));
+            } else {
+                6i32
+            };
+        } else {
+            let v8: i32 = (5i32 % (3u32 as i32));
+        }
+    }
+    let mut v9: u32 = if (((!f3) & SubgroupMask::ALL))
+        .contains(subgroup_local_invocation_id())
+    {
+        let t10: u32 = 100u32;
+        (t10 ^ (n4 ^ t10))
+    } else {
+        subgroup_ballot_find_msb(subgroup_ballot(true))
+    };
+    let mut v11: SubgroupMask = (subgroup_ballot(false)
+        & SubgroupMask::first(subgroup_local_invocation_id()));
+    let n12: u32 = v9 % 6u32;
     let mut c13: u32 = 0u32;
     loop {
         if c13 >= n12 {
             break;
         }
         c13 += 1u32;
+        let n14: u32 = subgroup_ballot_find_msb(subgroup_ballot(true)) % 6u32;
+        for i15 in 1u32..n14 {
+            acc2
+                &= subgroup_ballot_bit_extract(
+                    (!acc1),
+                    (subgroup_local_invocation_id() % subgroup_size()),
+                );
+        }
     }
-    return (n12 + 6u32);
+    if (subgroup_local_invocation_id()
+        != subgroup_ballot_find_msb((subgroup_broadcast_first(f3) | subgroup_eq_mask())))
+    {
+        return (acc2 ^ acc2);
+    }
+    if (subgroup_local_invocation_id()
+        > subgroup_ballot_find_msb((subgroup_ballot(true) | SubgroupMask::lane(0u32))))
+    {
+        return (acc2 ^ acc2);
+    }
+    let v16: u32 = 32u32;
+    let v17: SubgroupMask = acc1;
+    (acc2
+        ^ (!subgroup_ballot_bit_extract(
+            (acc1 ^ SubgroupMask::lane(3u32)),
+            ((if false { v9 } else { n12 }) % subgroup_size()),
+        )))
 }
 
 #[ballot::kernel]
-pub fn k19(p0: bool, p1: SubgroupMask, p2: SubgroupMask) {
-    let mut acc1: f32 = (-(-0.0f32));
-    let f2: bool = subgroup_inverse_ballot(
+pub fn k13(p0: SubgroupMask) -> u32 {
+    let mut acc1: SubgroupMask = SubgroupMask::lane(1u32);
+    let mut acc2: u32 = subgroup_ballot_exclusive_bit_count(SubgroupMask::EMPTY);
+    let f3: bool = subgroup_inverse_ballot(
+        SubgroupMask::lane(subgroup_local_invocation_id() / 8u32),
+    );
+    let mut s4: u32 = subgroup_ballot_find_msb(
+        (subgroup_shuffle(acc1, subgroup_local_invocation_id()) | subgroup_eq_mask()),
+    );
+    s4 >>= subgroup_broadcast_first(acc2);
+    if (subgroup_ballot(true) == p0) {
+        return (s4 ^ (!subgroup_size()));
+    }
+    let v5: u32 = 65535u32;
+    let mut v6: bool = subgroup_inverse_ballot(acc1);
+    let mut v7: f32 = 1000000.0f32;
+    let mut v8: bool = subgroup_inverse_ballot(
         subgroup_ballot((subgroup_local_invocation_id() == 1u32)),
     );
-    let n3: u32 = subgroup_broadcast_first(
-        (subgroup_local_invocation_id() | 3669696549u32),
+    acc1 &= p0;
+    let n9: u32 = 6u32 % 6u32;
+    for i10 in 1u32..n9 {
+        if v8 {
+            break;
+        }
+    }
+    acc1 = subgroup_gt_mask();
+    let v11: f32 = if subgroup_ballot_bit_extract(
+        SubgroupMask::first(subgroup_ballot_bit_count(p0)),
+        subgroup_local_invocation_id(),
+    ) {
+        let t12: u32 = v5;
+        (v7
+            + subgroup_shuffle(
+                (-0.0f32),
+                subgroup_ballot_find_lsb(subgroup_ballot(true)),
+            ))
+    } else {
+        ((-0.0f32) * v7)
+    };
+    if (2147483648u32 == acc2) {
+        let mut v13: u32 = subgroup_size();
+        let v14: bool = (p0 == p0);
+    } else {}
+    return (n9
+        ^ subgroup_ballot_find_msb((subgroup_gt_mask() | SubgroupMask::lane(0u32))));
+}
+
+#[ballot::kernel]
+pub fn k14(p0: bool, p1: i32) -> i32 {
+    let mut acc1: SubgroupMask = SubgroupMask::first(2147483648u32);
+    let mut acc2: i32 = p1;
+    let f3: bool = subgroup_ballot_bit_extract(
+        acc1,
+        (2u32 * subgroup_local_invocation_id()),
+    );
+    let v4: bool = self::h3(subgroup_broadcast(1.0f32, 3), (f3 as i32));
+    if acc1.contains(subgroup_local_invocation_id()) {
+        return (acc2 - (((-251050687i32) % p1) - 10i32));
+    }
+    let mut v5: u32 = if subgroup_ballot_bit_extract(
+        (!(acc1 | acc1)),
+        (subgroup_local_invocation_id() % subgroup_size()),
+    ) {
+        return (acc2 + p1);
+    } else {
+        31u32
+    };
+    let v6: i32 = h5(
+        ((subgroup_local_invocation_id() == 0u32)
+            || subgroup_inverse_ballot(subgroup_broadcast_first(acc1))),
+        v4,
+    );
+    let v7: bool = if (subgroup_local_invocation_id() <= v5) {
+        return (v6 ^ (acc2 * acc2));
+    } else {
+        true
+    };
+    if (subgroup_local_invocation_id() > v5) {
+        let mut v8: i32 = (f3 as i32);
+        let v9: u32 = (((v5 == v5) as i32) as u32);
+        let mut v8: i32 = 5i32;
+    }
+    let n10: u32 = acc1.count() % 6u32;
+    let mut c11: u32 = 0u32;
+    loop {
+        if c11 >= n10 {
+            break;
+        }
+        c11 += 1u32;
+        acc1 &= (acc1 & SubgroupMask::lane(32u32));
+        let v12: SubgroupMask = (acc1 & acc1);
+        let mut v13: u32 = if (subgroup_shuffle(
+            (7.25f32 - (-1.0f32)),
+            subgroup_local_invocation_id(),
+        ) > ((subgroup_local_invocation_id() as i32) as f32))
+        {
+            let t14: u32 = n10;
+            (t14 + (SubgroupMask::lane(127u32)).count())
+        } else {
+            subgroup_ballot_find_msb(
+                ((if true { acc1 } else { acc1 }) | SubgroupMask::lane(0u32)),
+            )
+        };
+        let v15: SubgroupMask = h0(
+            (p0 || true),
+            subgroup_ballot_bit_count(subgroup_broadcast_first(SubgroupMask::ALL)),
+        );
+    }
+    acc1 = acc1;
+    return (v6 ^ (if true { (65536i32 | p1) } else { 915276419i32 }));
+}
+
+#[ballot::kernel]
+pub fn k15() -> f32 {
+    let mut acc1: bool = subgroup_elect();
+    let mut acc2: f32 = 100.0f32;
+    let f3: u32 = subgroup_ballot_bit_count(SubgroupMask::EMPTY);
+    subgroup_inverse_ballot(subgroup_ballot(subgroup_all(acc1)));
+    if (subgroup_local_invocation_id()
+        > (((!f3) - subgroup_broadcast_first(2u32)) & ((false as u32) << f3)))
+    {
+        if (128u32 == f3) {
+            let mut v4: u32 = subgroup_ballot_find_lsb(
+                (subgroup_ballot(false) | SubgroupMask::EMPTY),
+            );
+            v4 ^= (subgroup_local_invocation_id() * f3);
+        }
+    } else {
+        let n5: u32 = f3 % 6u32;
+        for i6 in 1u32..(((!false) as u32) % 6u32) {
+            let v7: SubgroupMask = h0(
+                (subgroup_local_invocation_id() == 0u32),
+                (!(1136998379u32 / 128u32)),
+            );
+        }
+        acc1 = acc1;
+    }
+    let n8: u32 = f3 % 6u32;
+    let mut c9: u32 = 0u32;
+    while c9 < n8 && false {
+        c9 += 1u32;
+        acc1 ^= subgroup_broadcast(subgroup_elect(), 64);
+        if (subgroup_local_invocation_id()
+            < ((subgroup_ballot_find_lsb(subgroup_ballot(true)) >> 16u32)
+                ^ ((7u32 % c9) >> (6i32 as u32))))
+        {} else if (subgroup_local_invocation_id()
+            >= subgroup_ballot_find_msb(SubgroupMask::lane(3u32)))
+        {} else {}
+    }
+    (acc2 + 0.0f32)
+}
+
+#[ballot::kernel]
+pub fn k16(p0: i32, p1: bool) -> bool {
+    let mut acc1: f32 = (100.0f32 * 100.0f32);
+    let mut acc2: bool = (!subgroup_all_equal((-9i32)));
+    let f3: u32 = subgroup_ballot_inclusive_bit_count(
+        subgroup_shuffle(
+            SubgroupMask::EMPTY,
+            subgroup_ballot_find_lsb(subgroup_ballot(true)),
+        ),
+    );
+    if (subgroup_local_invocation_id() >= f3) {
+        return (acc2 ^ p1);
+    }
+    if subgroup_broadcast_first((SubgroupMask::EMPTY).is_empty()) {
+        return (acc2 ^ p1);
+    }
+    let v4: u32 = f3;
+    if subgroup_all_equal((subgroup_local_invocation_id() == (subgroup_size() - 1u32))) {
+        acc2 |= p1;
+        acc1 = subgroup_broadcast_first(
+            subgroup_shuffle(acc1, subgroup_ballot_find_lsb(subgroup_ballot(true))),
+        );
+    } else if (SubgroupMask::ALL == SubgroupMask::ALL) {
+        let v5: u32 = 2244133903u32;
+        let v6: i32 = 702576971i32;
+    } else {
+        let mut v7: i32 = (-6i32);
+    }
+    (acc2 ^ acc2)
+}
+
+#[ballot::kernel]
+pub fn k17(p0: f32, p1: bool, #[uniform] p2: bool, p3: SubgroupMask) -> bool {
+    let mut acc1: i32 = (-9i32);
+    let mut acc2: bool = p1;
+    let f3: u32 = subgroup_ballot_exclusive_bit_count(SubgroupMask::ALL);
+    if (subgroup_local_invocation_id()
+        < subgroup_ballot_find_msb(
+            ((if ((-1.0f32) >= p0) { SubgroupMask::first(f3) } else { (p3 ^ p3) })
+                | subgroup_eq_mask()),
+        ))
+    {
+        acc1 = (if p3.contains(f3) { acc1 } else { 5i32 });
+    } else {
+        if p3.contains(subgroup_local_invocation_id()) {
+            let acc1: i32 = if (acc1 != ((-98238256i32) << (0xffffffffu32 % f3))) {
+                let t4: SubgroupMask = subgroup_ballot(subgroup_all(p1));
+                (acc1 + 179583912i32)
+            } else {
+                ((2u32 == 1u32) as i32)
+            };
+            acc2 = acc2;
+            acc2 |= p1;
+        } else if (subgroup_local_invocation_id() > f3) {
+            let v5: bool = h2((-6i32), SubgroupMask::first((p1 as u32)));
+            let v6: bool = if (f3 <= subgroup_ballot_find_lsb(p3)) {
+                let t7: bool = subgroup_all((false != true));
+                (t7 ^ (subgroup_elect() || subgroup_inverse_ballot(p3)))
+            } else {
+                subgroup_all((!p1))
+            };
+        } else {}
+    }
+    return (acc2 ^ false);
+}
+
+#[ballot::kernel]
+pub fn k18() -> i32 {
+    let mut acc1: SubgroupMask = subgroup_ballot(subgroup_any(false));
+    let mut acc2: i32 = 9i32;
+    let f3: u32 = subgroup_ballot_find_lsb(
+        subgroup_ballot(subgroup_local_invocation_id() > 1u32),
+    );
+    let n4: u32 = subgroup_size() % 6u32;
+    let mut c5: u32 = 0u32;
+    while c5 < n4
+        && subgroup_ballot_bit_extract(
+            (acc1 ^ acc1),
+            ((2.0f32 as u32) % subgroup_size()),
+        )
+    {
+        c5 += 1u32;
+        acc2 = acc2;
+    }
+    let mut v6: SubgroupMask = subgroup_ge_mask();
+    let v7: f32 = subgroup_shuffle(0.0f32, subgroup_local_invocation_id());
+    if subgroup_elect() {
+        return (acc2 ^ (-acc2));
+    }
+    let mut v8: f32 = ((v7 - 7.25f32) / (subgroup_size() as f32));
+    let v9: u32 = if (subgroup_local_invocation_id()
+        != subgroup_broadcast_first(subgroup_ballot_find_msb((v6 | subgroup_eq_mask()))))
+    {
+        let t10: SubgroupMask = SubgroupMask::ALL;
+        (n4 + n4)
+    } else {
+        subgroup_broadcast_first(f3)
+    };
+    v8 += 2.0f32;
+    (acc2 - (-10i32))
+}
+
+#[ballot::kernel]
+pub fn k19(p0: bool, p1: SubgroupMask, p2: i32, p3: u32) {
+    let mut acc1: f32 = 0.0f32;
+    let f2: u32 = subgroup_ballot_find_msb(
+        subgroup_ballot(subgroup_local_invocation_id() > 1u32),
+    );
+    let n3: u32 = subgroup_shuffle(
+        (f2 >> subgroup_local_invocation_id()),
+        subgroup_ballot_find_lsb(subgroup_ballot(true)),
     ) % 6u32;
     let mut c4: u32 = 0u32;
     loop {
@@ -952,875 +1039,807 @@ pub fn k19(p0: bool, p1: SubgroupMask, p2: SubgroupMask) {
             break;
         }
         c4 += 1u32;
-        acc1 = ((-10i32) as f32);
+        acc1 = ((c4 as i32) as f32);
         let v5: u32 = (false as u32);
+        acc1 = acc1;
+        acc1 = 0.5f32;
     }
-    acc1 = acc1;
-    acc1 = 0.5f32;
     let n3: u32 = subgroup_size();
     let n6: u32 = subgroup_local_invocation_id() % 6u32;
     let mut c7: u32 = 0u32;
     while c7 < n6 && p0 {
         c7 += 1u32;
-        let mut v8: i32 = (8i32 - (subgroup_broadcast_first((-774342117i32)) >> c7));
+        let mut v8: i32 = subgroup_broadcast_first(p2);
     }
-    if (n3 == (if subgroup_elect() { subgroup_broadcast_first(n6) } else { n6 })) {
-        return;
-    }
-    let mut v9: i32 = if p0 {
-        let t10: f32 = ((acc1 as u32) as f32);
-        (subgroup_size() as i32)
-    } else {
-        (p2.is_empty() as i32)
-    };
-    if ((-100i32) <= (!(3.75f32 as i32))) {
-        return;
-    }
-    acc1 = acc1;
+    let mut v9: i32 = subgroup_broadcast_first((!(-p2)));
+    v9 = (((true as i32) + ((-5i32) + 693299680i32)) + v9);
+    return;
 }
 
 #[ballot::kernel]
-pub fn k20(p0: u32, p1: SubgroupMask) -> bool {
-    let mut acc1: i32 = ((8u32 % p0) as i32);
-    let mut acc2: bool = true;
-    let f3: bool = subgroup_ballot_bit_extract(
-        (!SubgroupMask::first(5u32)),
-        (subgroup_local_invocation_id() * 5u32 % subgroup_size()),
-    );
-    let n4: u32 = subgroup_local_invocation_id() % 6u32;
-    for i5 in 0u32..n4 {
-        acc2 |= subgroup_elect();
-        let mut v6: SubgroupMask = p1;
+pub fn k20(p0: u32) -> u32 {
+    let mut acc1: u32 = subgroup_broadcast_first(65535u32);
+    let mut acc2: u32 = p0;
+    let f3: SubgroupMask = subgroup_eq_mask();
+    let n4: u32 = (f3).count() % 6u32;
+    for i5 in (subgroup_local_invocation_id() % 3u32)..n4 {
+        let mut v6: u32 = ((-2.5f32) as u32);
+        acc1 -= 2707131662u32;
+        acc2 = p0;
     }
-    let mut v7: bool = (if (subgroup_ballot(acc2) == p1) {
-        true
+    let mut v7: SubgroupMask = f3;
+    let n8: u32 = subgroup_inclusive_u_min((3.75f32 as u32)) % 6u32;
+    for i9 in 0u32..n8 {
+        acc1 -= subgroup_local_invocation_id();
+        acc2 *= ((if false { n4 } else { 8u32 }) % (n4 ^ acc1));
+        let mut v10: i32 = (subgroup_exclusive_or(65536i32) - 10i32);
+        acc2 = subgroup_ballot_find_lsb(
+            ((subgroup_gt_mask() & SubgroupMask::lane(33u32)) | subgroup_eq_mask()),
+        );
+    }
+    let n8: u32 = acc1;
+    let n11: u32 = acc1 % 6u32;
+    for i12 in 1u32..((if (false ^ false) { v7.count() } else { 8u32 }) % 6u32) {}
+    return (n11 + subgroup_ballot_find_lsb(subgroup_ballot(true)));
+}
+
+#[ballot::kernel]
+pub fn k21(#[uniform] p0: i32, p1: f32, p2: SubgroupMask) -> u32 {
+    let mut acc1: u32 = (subgroup_broadcast(true, 1) as u32);
+    let mut acc2: u32 = (!(acc1 ^ acc1));
+    let f3: SubgroupMask = subgroup_ge_mask();
+    let mut s4: u32 = acc2;
+    s4 <<= subgroup_ballot_find_msb((SubgroupMask::lane(acc1) | subgroup_eq_mask()));
+    acc1 = s4;
+    if (acc2 != subgroup_broadcast_first((if false { acc1 } else { s4 }))) {
+        return (s4 + 0u32);
+    }
+    let mut v5: i32 = (if true {
+        subgroup_i_add((!p0))
     } else {
-        (subgroup_ballot_find_lsb((p1 | subgroup_eq_mask())) < 0x12345678u32)
+        subgroup_broadcast_first((5u32 as i32))
     });
-    if subgroup_broadcast_first(f3) {
-        if (subgroup_size() >= 5u32) {
-            let mut v8: i32 = acc1;
-        }
-        if (subgroup_local_invocation_id() <= subgroup_local_invocation_id())
-        {} else if (subgroup_local_invocation_id()
-            <= ((if f3 { acc1 } else { (-2147483647i32) }) as u32))
-        {} else {}
-    }
-    (v7 ^ (if f3 { false } else { subgroup_inverse_ballot(subgroup_ballot((!false))) }))
-}
-
-#[ballot::kernel]
-pub fn k21(#[uniform] p0: i32) -> u32 {
-    let mut acc1: u32 = ((p0 as u32) * (0.5f32 as u32));
-    let mut acc2: u32 = (subgroup_broadcast_first(acc1) % (false as u32));
-    let f3: u32 = subgroup_ballot_bit_count(SubgroupMask::first(33u32));
-    let mut s4: u32 = ((2u32 as i32) as u32);
-    s4 >>= acc1;
-    let v5: i32 = if false {
-        let t6: u32 = ((acc1 + 8u32) + (if false { f3 } else { s4 }));
-        (p0 - (!subgroup_broadcast_first(p0)))
-    } else {
-        0i32
-    };
-    if true {
-        return (s4 + acc1);
-    }
-    acc1 = acc1;
-    let v7: u32 = subgroup_ballot_find_msb(
-        (SubgroupMask::lane(3u32) | SubgroupMask::lane(0u32)),
+    let mut v6: bool = subgroup_ballot_bit_extract(
+        ((p2 | SubgroupMask::first(33u32)) | SubgroupMask::lane(acc1)),
+        (s4 % subgroup_size()),
     );
-    acc2 = (!s4);
-    let v8: bool = subgroup_elect();
-    if (subgroup_local_invocation_id() <= subgroup_broadcast_first(acc2)) {
-        if v8 {
-            let mut v9: i32 = p0;
-            let v10: i32 = h1((SubgroupMask::lane(32u32)).count(), (-2.0f32));
-            let n11: u32 = subgroup_ballot_find_lsb(
-                (subgroup_ballot(true) | SubgroupMask::lane(0u32)),
-            ) % 6u32;
-            let mut c12: u32 = 0u32;
-            while c12 < n11 && (subgroup_elect() == v8) {
-                c12 += 1u32;
-                let v13: i32 = p0;
-                let n14: u32 = 5u32 % 6u32;
-                for i15 in (subgroup_local_invocation_id() % 3u32)..n14 {
-                    let mut v16: u32 = n14;
-                }
-                if false {} else if (subgroup_local_invocation_id()
-                    == subgroup_local_invocation_id())
-                {} else {}
-            }
-        } else if (subgroup_local_invocation_id()
-            == subgroup_ballot_find_msb(
-                ((if true { SubgroupMask::ALL } else { SubgroupMask::first(2u32) })
-                    | subgroup_eq_mask()),
-            ))
-        {} else {}
+    let mut v7: SubgroupMask = subgroup_ballot(subgroup_any(subgroup_elect()));
+    if (subgroup_local_invocation_id() <= subgroup_broadcast_first(acc1)) {
+        if v6 {}
     } else {}
-    (v7 + acc1)
+    (s4 - (100.0f32 as u32))
 }
 
 #[ballot::kernel]
-pub fn k22(p0: f32) -> bool {
-    let mut acc1: u32 = (subgroup_ballot(true)).count();
-    let mut acc2: bool = (!subgroup_broadcast_first(false));
-    let f3: u32 = subgroup_ballot_inclusive_bit_count(
-        (if subgroup_broadcast_first(acc2) {
-            SubgroupMask::first(5u32)
-        } else {
-            SubgroupMask::first(acc1)
-        }),
-    );
-    let v4: SubgroupMask = self::h2(subgroup_broadcast_first(8i32));
-    let v5: u32 = 5u32;
-    acc1 = subgroup_ballot_find_lsb((v4 | subgroup_eq_mask()));
-    let mut v6: i32 = ((-9i32) & (-100i32));
-    let mut v5: u32 = v5;
-    acc1 |= 8u32;
-    let mut v7: bool = (subgroup_ballot_bit_extract(
-        subgroup_broadcast(v4, 0),
-        ((9u32 & 16u32) % subgroup_size()),
-    ) | true);
-    if (v4).contains(subgroup_local_invocation_id()) {
-        acc1 = (acc1 | subgroup_ballot_find_lsb(subgroup_ballot(true)));
-        let v8: i32 = (-(931351621i32
-            >> subgroup_ballot_find_msb(
-                (SubgroupMask::lane(1u32) | subgroup_eq_mask()),
-            )));
-        let p0: f32 = subgroup_broadcast_first((subgroup_broadcast_first(p0) % p0));
-    } else {
-        let v9: i32 = if v4.contains(subgroup_local_invocation_id()) {
-            return (v7 ^ false);
-        } else {
-            805860615i32
-        };
-        v6 %= (-3i32);
-        acc1 ^= subgroup_broadcast_first(subgroup_local_invocation_id());
+pub fn k22(p0: f32) -> u32 {
+    let mut acc1: i32 = (((-4i32) as f32) as i32);
+    let mut acc2: u32 = ((acc1 >> subgroup_size()) as u32);
+    let f3: SubgroupMask = subgroup_gt_mask();
+    let v4: bool = h2((subgroup_broadcast_first(acc1) ^ (-785090370i32)), f3);
+    let v5: i32 = acc1;
+    let n6: u32 = 5u32 % 6u32;
+    for i7 in (subgroup_local_invocation_id() % 3u32)..n6 {
+        let mut v8: u32 = i7;
     }
-    (v7 ^ subgroup_elect())
+    if false {
+        let n9: u32 = acc2 % 6u32;
+        let mut c10: u32 = 0u32;
+        while c10 < n9 && (!(if v4 { false } else { v4 })) {
+            c10 += 1u32;
+            let mut v11: SubgroupMask = subgroup_ballot(subgroup_all((v4 & v4)));
+            v11 = subgroup_ballot(subgroup_any(subgroup_elect()));
+            let mut v12: f32 = p0;
+        }
+    }
+    let v13: u32 = n6;
+    let n14: u32 = acc2 % 6u32;
+    let mut c15: u32 = 0u32;
+    while c15 < n14 && v4 {
+        c15 += 1u32;
+        let n16: u32 = 2147483648u32 % 6u32;
+        for i17 in 1u32..n16 {
+            let v18: i32 = if (subgroup_local_invocation_id() > n14) {
+                return (i17 - n14);
+            } else {
+                (v5 & (-203570970i32))
+            };
+        }
+    }
+    return (n14
+        - subgroup_u_min(subgroup_ballot_find_lsb(((!f3) | SubgroupMask::lane(0u32)))));
 }
 
 #[ballot::kernel]
-pub fn k23(p0: SubgroupMask, p1: bool) -> bool {
-    let mut acc1: u32 = (subgroup_size() & (4u32 * 65535u32));
-    let mut acc2: bool = true;
-    let f3: u32 = subgroup_ballot_exclusive_bit_count(SubgroupMask::first(acc1));
-    subgroup_broadcast((-8i32), 1);
-    let n4: u32 = acc1 % 6u32;
+pub fn k23() -> u32 {
+    let mut acc1: u32 = subgroup_or(((-1i32) as u32));
+    let mut acc2: u32 = acc1;
+    let f3: SubgroupMask = subgroup_le_mask();
+    subgroup_ballot_find_msb((subgroup_ballot(true) | subgroup_eq_mask()));
+    let v4: bool = true;
+    let v5: i32 = 4i32;
+    if (v5 > subgroup_shuffle(v5, subgroup_ballot_find_lsb(subgroup_ballot(true)))) {
+        return (acc2 + (3332270235u32 | (1000000.0f32 as u32)));
+    }
+    acc2 = subgroup_local_invocation_id();
+    acc1 >>= ((subgroup_size() * subgroup_size()) << subgroup_broadcast_first(acc1));
+    let mut v6: u32 = acc1;
+    let n7: u32 = (if (SubgroupMask::ALL).contains(v6) {
+        (v5 as u32)
+    } else {
+        subgroup_broadcast_first(acc1)
+    }) % 6u32;
+    let mut c8: u32 = 0u32;
+    while c8 < n7 {
+        c8 += 1u32;
+        if ((-783373745i32) != ((v4 as i32) * v5)) {
+            break;
+        }
+        if (subgroup_local_invocation_id()
+            < subgroup_broadcast_first(((-2.5f32) as u32)))
+        {
+            return (c8 + 0x2d30140fu32);
+        }
+        acc1 = 4294967295u32;
+        acc2 = acc1;
+    }
+    (n7 - subgroup_ballot_bit_count(SubgroupMask::lane(acc1)))
+}
+
+#[ballot::kernel]
+pub fn k24(p0: bool, p1: u32, p2: f32, #[uniform] p3: u32) -> bool {
+    let mut acc1: u32 = subgroup_local_invocation_id();
+    let mut acc2: bool = (subgroup_local_invocation_id() == 0u32);
+    let f3: SubgroupMask = subgroup_lt_mask();
+    if (subgroup_local_invocation_id() > subgroup_size()) {
+        return (acc2 ^ (p1 != (!p3)));
+    }
+    let mut v4: SubgroupMask = f3;
+    let v5: i32 = if subgroup_elect() {
+        return (acc2 ^ (!p0));
+    } else {
+        ((305419896u32 as i32) >> p3)
+    };
+    let mut v6: SubgroupMask = (subgroup_broadcast_first((!SubgroupMask::EMPTY))
+        | subgroup_ballot(p0));
+    if (subgroup_local_invocation_id() != (false as u32)) {
+        return (acc2 ^ subgroup_broadcast(p0, 0));
+    }
+    let v7: SubgroupMask = (v4
+        ^ subgroup_shuffle(subgroup_ballot(p0), subgroup_local_invocation_id()));
+    if subgroup_any((((!p0) ^ p0) ^ (p3 == acc1))) {
+        let mut v5: i32 = v5;
+    } else {
+        let n8: u32 = (!subgroup_size()) % 6u32;
+        for i9 in 0u32..n8 {
+            let mut v10: f32 = ((subgroup_broadcast_first(acc2) as i32) as f32);
+            let v11: u32 = 6u32;
+        }
+        let mut v12: u32 = 6u32;
+        acc1 = (p2 as u32);
+    }
+    return (acc2 ^ (p0 ^ ((acc1 as f32) < (if true { p2 } else { p2 }))));
+}
+
+#[ballot::kernel]
+pub fn k25() -> u32 {
+    let mut acc1: u32 = subgroup_local_invocation_id();
+    let mut acc2: u32 = acc1;
+    let f3: bool = subgroup_elect();
+    if (3i32 > 2147483647i32) {
+        let mut v4: SubgroupMask = (if subgroup_inverse_ballot(
+            SubgroupMask::lane(1u32),
+        ) {
+            SubgroupMask::first(33u32)
+        } else {
+            (!(SubgroupMask::lane(0u32) ^ SubgroupMask::first(16u32)))
+        });
+        let mut v5: bool = subgroup_any((f3 & (if f3 { true } else { f3 })));
+        let mut v6: u32 = subgroup_broadcast_first((!subgroup_exclusive_i_add(acc1)));
+    } else {
+        let v7: u32 = acc2;
+        let n8: u32 = subgroup_local_invocation_id() % 6u32;
+        let mut c9: u32 = 0u32;
+        loop {
+            if c9 >= n8 {
+                break;
+            }
+            c9 += 1u32;
+            let n10: u32 = (7u32 + (SubgroupMask::ALL).count()) % 6u32;
+            let mut c11: u32 = 0u32;
+            while c11 < n10 {
+                c11 += 1u32;
+            }
+        }
+    }
+    (acc2 ^ subgroup_ballot_find_lsb((SubgroupMask::first(acc1) | subgroup_eq_mask())))
+}
+
+#[ballot::kernel]
+pub fn k26(p0: i32, p1: f32, p2: bool) -> i32 {
+    let mut acc1: i32 = p0;
+    let mut acc2: i32 = (true as i32);
+    let f3: i32 = subgroup_broadcast_first(((1000000.0f32 as i32) << (p2 as u32)));
+    let n4: u32 = (SubgroupMask::EMPTY).count() % 6u32;
+    let mut c5: u32 = 0u32;
+    while c5 < n4 {
+        c5 += 1u32;
+        let v6: i32 = acc2;
+        let n7: u32 = ((if true { n4 } else { c5 }) + 3u32) % 6u32;
+        for i8 in (subgroup_local_invocation_id()
+            % 3u32)..((subgroup_broadcast(0.0f32, 2) as u32) % 6u32)
+        {
+            if (0xffffffffu32 == i8) {
+                if subgroup_all((SubgroupMask::lane(0u32) == SubgroupMask::ALL)) {
+                    return (v6 + (-8i32));
+                }
+                let v9: u32 = (((p1 + 100.0f32) as u32) + c5);
+            } else {
+                let mut v10: i32 = (-3i32);
+                let mut v11: u32 = (if (n4 < n7) {
+                    n7
+                } else {
+                    ((16u32 as f32) as u32)
+                });
+            }
+        }
+    }
+    return (f3 - 2147483647i32);
+}
+
+#[ballot::kernel]
+pub fn k27(p0: f32, #[uniform] p1: i32, #[uniform] p2: SubgroupMask, p3: u32) -> bool {
+    let mut acc1: u32 = (subgroup_broadcast_first(8u32)
+        % subgroup_ballot_find_msb(subgroup_ballot(true)));
+    let mut acc2: bool = (p1 > p1);
+    let f3: f32 = subgroup_broadcast_first(7.25f32);
+    let n4: u32 = subgroup_ballot_find_lsb(
+        ((p2 | SubgroupMask::first(100u32)) | SubgroupMask::lane(0u32)),
+    ) % 6u32;
     let mut c5: u32 = 0u32;
     loop {
         if c5 >= n4 {
             break;
         }
         c5 += 1u32;
-        if (subgroup_eq_mask()).contains((false as u32)) {
-            let n6: u32 = subgroup_size() % 6u32;
-            let mut c7: u32 = 0u32;
-            while c7 < n6 && p0.contains(n4) {
-                c7 += 1u32;
-                acc2 |= subgroup_elect();
-                if p0.contains(subgroup_local_invocation_id()) {
-                    let v8: i32 = if subgroup_elect() {
-                        return (acc2 ^ (!p1));
-                    } else {
-                        ((305419896u32 as i32) >> n4)
-                    };
-                } else if (subgroup_inverse_ballot(
-                    subgroup_ballot(
-                        (subgroup_local_invocation_id() == (subgroup_size() - 1u32)),
-                    ),
-                ) | acc2)
-                {
-                    let v9: i32 = (-4i32);
-                } else {
-                    acc1 ^= subgroup_broadcast(n4, 0);
-                    if subgroup_elect() {
-                        continue;
-                    }
-                }
-                if (p0).contains(subgroup_local_invocation_id()) {
-                    let v10: SubgroupMask = if (subgroup_local_invocation_id() >= f3) {
-                        return (acc2 ^ p1);
-                    } else {
-                        SubgroupMask::lane((3.75f32 as u32))
-                    };
-                    if p1 {
-                        return (acc2 ^ p1);
-                    }
-                    if (n6 < (c7 - (if true { 65535u32 } else { subgroup_size() }))) {
-                        let v11: bool = acc2;
-                    } else if ((-100i32)
-                        <= ((-655465066i32)
-                            + (if acc2 { (-2147483647i32) } else { 2i32 })))
-                    {} else {}
-                }
-            }
-        } else if (32u32 > 305419896u32) {} else {}
+        let n6: u32 = (!(acc1 ^ subgroup_local_invocation_id())) % 6u32;
+        for i7 in (subgroup_local_invocation_id() % 3u32)..n6 {
+            let v8: i32 = if (subgroup_local_invocation_id()
+                > (((-2i32) & (-9i32)) as u32))
+            {
+                return (acc2 ^ subgroup_broadcast_first(true));
+            } else {
+                (-subgroup_broadcast_first(p1))
+            };
+        }
     }
-    (acc2
-        ^ (if acc2 { p1 } else { ((n4 as f32) < (if true { 1.0f32 } else { 2.0f32 })) }))
+    if (0i32 < 3i32) {
+        acc2 ^= acc2;
+    }
+    let n9: u32 = subgroup_local_invocation_id() % 6u32;
+    for i10 in (subgroup_local_invocation_id() % 3u32)..n9 {
+        let mut v11: f32 = if (subgroup_eq_mask())
+            .contains(subgroup_local_invocation_id())
+        {
+            let t12: u32 = subgroup_ballot_exclusive_bit_count(
+                (p2 ^ SubgroupMask::EMPTY),
+            );
+            (f3 + (f3 + (if acc2 { 0.001f32 } else { f3 })))
+        } else {
+            1000000.0f32
+        };
+    }
+    return (acc2 ^ (acc2 || acc2));
 }
 
 #[ballot::kernel]
-pub fn k24(#[uniform] p0: bool, p1: bool, #[uniform] p2: bool, p3: SubgroupMask) -> f32 {
-    let mut acc1: i32 = ((SubgroupMask::first(16u32)).is_empty() as i32);
-    let mut acc2: f32 = 7.25f32;
-    let f3: u32 = subgroup_ballot_find_lsb(subgroup_ballot(true));
-    if true {
-        return (acc2 + (f3 as f32));
+pub fn k28() -> SubgroupMask {
+    let mut acc1: SubgroupMask = subgroup_broadcast(SubgroupMask::lane(0u32), 31);
+    let mut acc2: SubgroupMask = SubgroupMask::lane((6u32 >> 31u32));
+    let f3: bool = subgroup_all(acc2.contains(0x12345678u32));
+    let n4: u32 = 9u32 % 6u32;
+    for i5 in 0u32..n4 {
+        let v6: SubgroupMask = SubgroupMask::lane(
+            subgroup_broadcast_first(subgroup_size()),
+        );
+        acc2 = v6;
     }
-    subgroup_ballot_find_msb(subgroup_ballot(true));
-    acc1 = (subgroup_inverse_ballot((if true { p3 } else { SubgroupMask::lane(127u32) }))
-        as i32);
-    if subgroup_elect() {
-        acc2 = (if (if (!p2) {
-            subgroup_inverse_ballot(SubgroupMask::ALL)
-        } else {
-            true
-        }) {
-            ((if false { 1.0f32 } else { 1000000.0f32 }) + (-0.5f32))
-        } else {
-            3.75f32
-        });
-        acc2 -= ((if p2 { (-10i32) } else { 8i32 }) as f32);
+    if (subgroup_local_invocation_id() >= 1u32) {
+        acc2 = ((!(acc2 | SubgroupMask::EMPTY)) ^ SubgroupMask::lane(31u32));
+        if (843506483i32 == 2i32) {
+            if (SubgroupMask::lane(subgroup_size()))
+                .contains(subgroup_local_invocation_id())
+            {
+                let v7: SubgroupMask = subgroup_shuffle(
+                    subgroup_eq_mask(),
+                    subgroup_local_invocation_id(),
+                );
+                let v8: u32 = n4;
+            } else if (n4 <= n4) {
+                let mut v9: i32 = (-5i32);
+                let n10: u32 = n4 % 6u32;
+                for i11 in 1u32..((n4 & (subgroup_local_invocation_id() + n10)) % 6u32) {}
+            } else {}
+        } else if (subgroup_local_invocation_id() < n4) {} else {}
+    } else if acc1.contains(subgroup_local_invocation_id()) {} else {}
+    (acc2 ^ subgroup_ballot((subgroup_local_invocation_id() == 0u32)))
+}
+
+#[ballot::kernel]
+pub fn k29(p0: bool, p1: i32, #[uniform] p2: i32) {
+    let mut acc1: f32 = 0.001f32;
+    let f2: bool = subgroup_any((p0 & false));
+    let mut s3: u32 = 16u32;
+    s3 <<= 3u32;
+    if (subgroup_local_invocation_id()
+        == (subgroup_broadcast_first(s3)
+            ^ ((subgroup_local_invocation_id() == (subgroup_size() - 1u32)) as u32)))
+    {
+        let mut v4: i32 = p2;
+    } else if (subgroup_size() < (s3 & s3)) {
+        let n5: u32 = 2u32 % 6u32;
+        let mut c6: u32 = 0u32;
+        loop {
+            if c6 >= n5 {
+                break;
+            }
+            c6 += 1u32;
+            acc1 = acc1;
+            let v7: u32 = (SubgroupMask::first(16u32)).count();
+        }
     } else {
-        acc1 %= (-100i32);
-        let mut v4: u32 = f3;
+        let n8: u32 = subgroup_ballot_exclusive_bit_count(subgroup_ballot(p0)) % 6u32;
+        let mut c9: u32 = 0u32;
+        while c9 < n8 {
+            c9 += 1u32;
+            let v10: bool = subgroup_shuffle(
+                (!f2),
+                subgroup_broadcast_first(subgroup_local_invocation_id()),
+            );
+            if (subgroup_local_invocation_id() <= s3) {
+                if (subgroup_local_invocation_id() != ((-7.25f32) as u32)) {
+                    break;
+                }
+            } else if (subgroup_local_invocation_id() > n8) {
+                if (subgroup_local_invocation_id()
+                    >= subgroup_ballot_find_lsb(subgroup_ballot(true)))
+                {
+                    break;
+                }
+            } else {
+                let n11: u32 = n8 % 6u32;
+                let mut c12: u32 = 0u32;
+                loop {
+                    if c12 >= n11 {
+                        break;
+                    }
+                    c12 += 1u32;
+                    acc1 = (acc1 / ((acc1 * acc1) / (1618217847u32 as f32)));
+                }
+                let n13: u32 = 8u32 % 6u32;
+                let mut c14: u32 = 0u32;
+                loop {
+                    if c14 >= n13 {
+                        break;
+                    }
+                    c14 += 1u32;
+                    if ((-244773430i32) != (p2 % subgroup_broadcast(p1, 1))) {
+                        return;
+                    }
+                    let v15: SubgroupMask = subgroup_broadcast_first(
+                        SubgroupMask::EMPTY,
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[ballot::kernel]
+pub fn k30(p0: u32, p1: u32, #[uniform] p2: f32, p3: bool) -> i32 {
+    let mut acc1: i32 = (-(-481312571i32));
+    let mut acc2: i32 = ((-acc1) + (if p3 { 293711156i32 } else { acc1 }));
+    let f3: bool = subgroup_all_equal(acc1);
+    let v4: i32 = h5(
+        (subgroup_inverse_ballot(subgroup_ballot(true)) || f3),
+        subgroup_broadcast(subgroup_all_equal(f3), 2),
+    );
+    let v5: i32 = h4(SubgroupMask::first(33u32), subgroup_any((f3 ^ p3)));
+    if (f3 || true) {
+        let mut v6: SubgroupMask = SubgroupMask::lane(3u32);
+        acc2 = 6i32;
+    }
+    acc2 = 441067007i32;
+    if (((SubgroupMask::lane(64u32) ^ SubgroupMask::lane(127u32)) | SubgroupMask::EMPTY))
+        .contains(subgroup_local_invocation_id())
+    {
+        return (v5 ^ ((v4 / acc1) * (acc1 + acc1)));
+    }
+    let mut v7: u32 = subgroup_ballot_bit_count(
+        subgroup_shuffle(SubgroupMask::lane(127u32), subgroup_local_invocation_id()),
+    );
+    acc1 -= (subgroup_elect() as i32);
+    if (p0 != subgroup_local_invocation_id()) {
+        if (subgroup_local_invocation_id() >= subgroup_size()) {} else {}
+    }
+    (v5 + ((if (SubgroupMask::lane(1u32)).is_empty() { p2 } else { p2 }) as i32))
+}
+
+#[ballot::kernel]
+pub fn k31(p0: i32, p1: bool, p2: SubgroupMask) -> SubgroupMask {
+    let mut acc1: i32 = ((!p0) * (p0 + p0));
+    let mut acc2: SubgroupMask = p2;
+    let f3: u32 = subgroup_exclusive_i_add(
+        subgroup_ballot_find_lsb((p2 | subgroup_eq_mask())),
+    );
+    subgroup_ballot_find_msb(subgroup_ballot(true));
+    let v4: u32 = subgroup_inclusive_and((subgroup_local_invocation_id() & f3));
+    let v5: u32 = acc2.count();
+    let n6: u32 = subgroup_size() % 6u32;
+    let mut c7: u32 = 0u32;
+    while c7 < n6 {
+        c7 += 1u32;
+        let n8: u32 = 33u32 % 6u32;
+        let mut c9: u32 = 0u32;
+        loop {
+            if c9 >= n8 {
+                break;
+            }
+            c9 += 1u32;
+            let mut v10: u32 = if (f3 == v4) {
+                let t11: f32 = (p0 as f32);
+                (c9 - 1u32)
+            } else {
+                (subgroup_ballot_bit_count(p2) >> 31u32)
+            };
+        }
+        if subgroup_shuffle(
+            ((acc2 & SubgroupMask::ALL)
+                == (SubgroupMask::EMPTY ^ SubgroupMask::first(5u32))),
+            subgroup_ballot_find_lsb(subgroup_ballot(true)),
+        ) {
+            return (acc2
+                ^ (subgroup_shuffle(
+                    p2,
+                    subgroup_broadcast_first(subgroup_local_invocation_id()),
+                ) & acc2));
+        }
+    }
+    if subgroup_all(subgroup_all_equal((if p1 { f3 } else { v4 }))) {
+        return (acc2 ^ subgroup_ballot((0u32 <= 128u32)));
+    }
+    let v12: i32 = ((5i32 << ((-2147483647i32) as u32))
+        >> subgroup_local_invocation_id());
+    (acc2 ^ acc2)
+}
+
+#[ballot::kernel]
+pub fn k32(p0: f32, p1: bool, p2: bool, p3: bool) -> bool {
+    let mut acc1: SubgroupMask = ((if false {
+        SubgroupMask::lane(31u32)
+    } else {
+        SubgroupMask::first(100u32)
+    }) | (SubgroupMask::EMPTY & SubgroupMask::first(2u32)));
+    let mut acc2: bool = p1;
+    let f3: SubgroupMask = subgroup_shuffle(
+        acc1,
+        subgroup_broadcast_first(subgroup_local_invocation_id()),
+    );
+    if subgroup_elect() {
+        return (acc2 ^ subgroup_elect());
+    }
+    let v4: u32 = h1(subgroup_ballot_exclusive_bit_count(SubgroupMask::first(3u32)));
+    acc1 |= subgroup_ballot(true);
+    if (if ((p0 >= p0) != acc1.contains(v4)) {
+        subgroup_all((subgroup_gt_mask() == subgroup_broadcast_first(f3)))
+    } else {
+        subgroup_broadcast_first(acc2)
+    }) {
+        let v5: u32 = (subgroup_shuffle(8u32, subgroup_local_invocation_id())
+            % subgroup_ballot_exclusive_bit_count(SubgroupMask::lane(v4)));
+        let v6: SubgroupMask = subgroup_ballot(
+            subgroup_all_equal(((-2147483647i32) == (-3i32))),
+        );
+    }
+    acc2 = p2;
+    (acc2 ^ ((-p0) == 2.0f32))
+}
+
+#[ballot::kernel]
+pub fn k33(p0: SubgroupMask, p1: bool, p2: SubgroupMask) -> f32 {
+    let mut acc1: i32 = ((-413581123i32) - 1058573131i32);
+    let mut acc2: f32 = 7.25f32;
+    let f3: f32 = if subgroup_ballot(true)
+        .contains(subgroup_local_invocation_id() ^ 5u32)
+    {
+        subgroup_shuffle_xor(
+            subgroup_shuffle(0.0f32, subgroup_ballot_find_lsb(subgroup_ballot(true))),
+            5u32,
+        )
+    } else {
+        100.0f32
+    };
+    if (if (2147483648u32 > 0x0c6cdcc6u32) {
+        subgroup_broadcast_first(true)
+    } else {
+        subgroup_broadcast_first(p1)
+    }) {
+        let v4: u32 = if (215733467i32 == (subgroup_all_equal(0x2f7246f3u32) as i32)) {
+            let t5: SubgroupMask = p2;
+            subgroup_ballot_exclusive_bit_count(p2)
+        } else {
+            4u32
+        };
+        let v6: i32 = ((-526252473i32) - (-4i32));
+    } else if subgroup_ballot_bit_extract(
+        (subgroup_shuffle(p0, subgroup_broadcast_first(subgroup_local_invocation_id()))
+            ^ subgroup_ballot(false)),
+        ((!subgroup_local_invocation_id()) % subgroup_size()),
+    ) {
+        let v7: i32 = (-((!acc1) + acc1));
+    } else {
+        acc2 -= (((-7i32) / acc1) as f32);
+        acc1 = (((1u32 as f32) / acc2) as i32);
+    }
+    let v8: i32 = acc1;
+    subgroup_ballot_bit_extract(SubgroupMask::lane(6u32), (1u32 % subgroup_size()));
+    let mut v9: SubgroupMask = if (128u32 > subgroup_size()) {
+        let t10: i32 = 65536i32;
+        (p2 ^ subgroup_ballot(((-366166900i32) == 1i32)))
+    } else {
+        (SubgroupMask::first(2u32) | p0)
+    };
+    let n11: u32 = 31u32 % 6u32;
+    for i12 in 0u32..n11 {
+        let n13: u32 = i12 % 6u32;
+        for i14 in (subgroup_local_invocation_id() % 3u32)..(n13 % 6u32) {}
+    }
+    (f3 + f3)
+}
+
+#[ballot::kernel]
+pub fn k34(
+    #[uniform]
+    p0: bool,
+    p1: bool,
+    #[uniform]
+    p2: SubgroupMask,
+    #[uniform]
+    p3: i32,
+) -> i32 {
+    let mut acc1: i32 = subgroup_shuffle(
+        3i32,
+        subgroup_broadcast_first(subgroup_local_invocation_id()),
+    );
+    let mut acc2: i32 = (!((-1.0f32) as i32));
+    let f3: u32 = subgroup_shuffle_up(subgroup_local_invocation_id(), 2u32);
+    let n4: u32 = ((p3 as u32)
+        >> subgroup_ballot_find_msb((SubgroupMask::EMPTY | SubgroupMask::lane(0u32))))
+        % 6u32;
+    let mut c5: u32 = 0u32;
+    while c5 < n4 && p2.is_empty() {
+        c5 += 1u32;
+        let v6: u32 = ((subgroup_broadcast_first(SubgroupMask::lane(32u32)) | (p2 ^ p2)))
+            .count();
+        if subgroup_inverse_ballot(
+            subgroup_broadcast_first(SubgroupMask::first(subgroup_ballot_find_lsb(p2))),
+        ) {
+            break;
+        }
+        let mut v7: i32 = (-(acc2 / subgroup_broadcast_first(p3)));
+    }
+    if (subgroup_local_invocation_id() == (subgroup_size() - 1u32)) {
+        let n8: u32 = ((!f3) * subgroup_broadcast_first(2147483648u32)) % 6u32;
+        let mut c9: u32 = 0u32;
+        while c9 < n8 {
+            c9 += 1u32;
+            acc1 = ((!(c9 as i32)) + acc1);
+            let v10: i32 = if (subgroup_local_invocation_id() <= n8) {
+                return (acc2 - (1i32 >> n8));
+            } else {
+                (acc2 % (if subgroup_elect() { (-6i32) } else { 65536i32 }))
+            };
+            let v11: u32 = f3;
+        }
+    } else if (subgroup_ballot_inclusive_bit_count(subgroup_le_mask()) == f3) {
+        acc2 = acc2;
+    } else {
+        let v12: i32 = h5(
+            (subgroup_ballot_find_lsb((SubgroupMask::EMPTY | SubgroupMask::lane(0u32)))
+                <= n4),
+            (p2).is_empty(),
+        );
+    }
+    (acc2 ^ (-7i32))
+}
+
+#[ballot::kernel]
+pub fn k35(p0: u32, p1: SubgroupMask, p2: f32) -> u32 {
+    let mut acc1: u32 = (!(3u32 - p0));
+    let mut acc2: u32 = 0x80000000u32;
+    let f3: SubgroupMask = subgroup_shuffle_down(p1, 4u32);
+    let n4: u32 = 8u32 % 6u32;
+    let mut c5: u32 = 0u32;
+    loop {
+        if c5 >= n4 {
+            break;
+        }
+        c5 += 1u32;
+        let v6: i32 = self::h5(
+            (false ^ subgroup_all_equal(8i32)),
+            subgroup_ballot_bit_extract(subgroup_ballot(false), ((-2i32) as u32)),
+        );
+        acc2 = 2147483648u32;
+    }
+    let mut v7: u32 = (if f3.contains(subgroup_ballot_inclusive_bit_count(p1)) {
+        subgroup_local_invocation_id()
+    } else {
+        4294967295u32
+    });
+    acc1 = v7;
+    acc1 = subgroup_shuffle(v7, subgroup_local_invocation_id());
+    let n8: u32 = (SubgroupMask::first(p0)).count() % 6u32;
+    for i9 in 1u32..n8 {
+        let mut v10: u32 = n8;
+        if false {
+            return (v10 ^ (subgroup_ballot_bit_count(f3) - subgroup_size()));
+        }
+    }
+    let n11: u32 = p0 % 6u32;
+    let mut c12: u32 = 0u32;
+    while c12 < n11
+        && subgroup_any((subgroup_local_invocation_id() == (subgroup_size() - 1u32)))
+    {
+        c12 += 1u32;
+        v7 = (if subgroup_elect() {
+            (305419896u32 % subgroup_local_invocation_id())
+        } else {
+            subgroup_local_invocation_id()
+        });
+        if subgroup_ballot_bit_extract(f3, (2147483648u32 % subgroup_size())) {
+            if false {
+                let n13: u32 = v7 % 6u32;
+                let mut c14: u32 = 0u32;
+                while c14 < n13 {
+                    c14 += 1u32;
+                    let v15: SubgroupMask = p1;
+                    if (subgroup_local_invocation_id()
+                        < (c12 ^ subgroup_local_invocation_id()))
+                    {
+                        return (c14 ^ (0u32 % subgroup_broadcast_first(acc2)));
+                    }
+                }
+            } else {}
+        } else {}
+    }
+    (n11
+        + subgroup_shuffle_xor(
+            (8u32 + subgroup_ballot_find_lsb(subgroup_ballot(true))),
+            1u32,
+        ))
+}
+
+#[ballot::kernel]
+pub fn k36() -> i32 {
+    let mut acc1: u32 = subgroup_ballot_bit_count(subgroup_ballot(false));
+    let mut acc2: i32 = ((-5i32) % (true as i32));
+    let f3: i32 = subgroup_quad_broadcast(acc2, 0);
+    let n4: u32 = subgroup_broadcast(acc1, 0) % 6u32;
+    for i5 in 1u32..n4 {
+        acc2 = ((acc2 & (f3 & (-643650622i32))) % acc2);
+        let n6: u32 = n4 % 6u32;
+        for i7 in 1u32..((0u32 >> subgroup_local_invocation_id()) % 6u32) {
+            if (subgroup_local_invocation_id()
+                > subgroup_ballot_find_msb(
+                    (SubgroupMask::lane(1u32) | subgroup_eq_mask()),
+                ))
+            {
+                return (f3 ^ acc2);
+            }
+            let mut v8: SubgroupMask = SubgroupMask::lane(0u32);
+        }
+        let mut v9: i32 = acc2;
+        acc1 = subgroup_ballot_inclusive_bit_count(SubgroupMask::first(33u32));
+    }
+    (f3 + (acc2 | (-889640406i32)))
+}
+
+#[ballot::kernel]
+pub fn k37(p0: f32, p1: u32, p2: f32, #[uniform] p3: bool) -> f32 {
+    let mut acc1: u32 = (p3 as u32);
+    let mut acc2: f32 = (p2 + p2);
+    let f3: i32 = if subgroup_ballot(true)
+        .contains(subgroup_local_invocation_id() ^ 3u32)
+    {
+        subgroup_quad_swap::<2>((-1029058499i32))
+    } else {
+        3i32
+    };
+    let mut s4: u32 = ((acc2 * 0.001f32) as u32);
+    s4 <<= p1;
+    acc1 /= ((-p2) as u32);
+    let mut v5: u32 = (7.25f32 as u32);
+    let mut v6: i32 = (-10i32);
+    acc2 *= ((f3 as f32) * (6u32 as f32));
+    let mut v7: bool = (if (false || false) {
+        p3
+    } else {
+        (SubgroupMask::lane(64u32)).is_empty()
+    });
+    let v8: u32 = h1(subgroup_size());
+    let mut v9: i32 = f3;
+    let v10: u32 = subgroup_ballot_bit_count(SubgroupMask::EMPTY);
+    let n11: u32 = subgroup_shuffle(v8, subgroup_local_invocation_id()) % 6u32;
+    let mut c12: u32 = 0u32;
+    loop {
+        if c12 >= n11 {
+            break;
+        }
+        c12 += 1u32;
+        acc2 += (-1.0f32);
+        if (f3 == v6) {
+            continue;
+        }
     }
     (acc2 + acc2)
 }
 
 #[ballot::kernel]
-pub fn k25() -> f32 {
-    let mut acc1: i32 = ((subgroup_local_invocation_id() == 0u32) as i32);
-    let mut acc2: f32 = (7u32 as f32);
-    let f3: u32 = subgroup_ballot_find_msb(subgroup_ballot(true));
-    if (SubgroupMask::ALL).contains(subgroup_local_invocation_id()) {
-        acc1 = (-(-709080585i32));
-        if (subgroup_local_invocation_id() >= f3) {
-            return (acc2 + 1.0f32);
-        }
-    }
-    acc1 += (9u32 as i32);
-    let v4: i32 = acc1;
-    let v5: SubgroupMask = h0(
-        subgroup_inverse_ballot(SubgroupMask::lane(127u32)),
-        subgroup_broadcast_first(subgroup_ballot_find_msb(subgroup_ballot(true))),
-    );
-    if subgroup_elect() {
-        return (acc2 + (acc2 * (7.25f32 * 1.0f32)));
-    }
-    let mut v6: i32 = v4;
-    let v7: i32 = h1(subgroup_size(), ((acc2 * acc2) - (acc2 - acc2)));
-    if (f3 == ((acc2 as u32) << f3)) {
-        let v8: u32 = subgroup_ballot_exclusive_bit_count(subgroup_ballot(false));
-    }
-    let v9: u32 = (subgroup_broadcast((subgroup_size() % subgroup_size()), 1)
-        * subgroup_ballot_find_msb(subgroup_ballot(true)));
-    if false {
-        if (f3 == 5u32) {}
-    }
-    (acc2 + ((-0.0f32) - (if subgroup_elect() { 0.5f32 } else { ((-8i32) as f32) })))
-}
-
-#[ballot::kernel]
-pub fn k26(#[uniform] p0: i32, p1: f32, #[uniform] p2: f32) -> u32 {
-    let mut acc1: SubgroupMask = SubgroupMask::lane((!1640189654u32));
-    let mut acc2: u32 = (2u32 << (true as u32));
-    let f3: SubgroupMask = subgroup_eq_mask();
-    let n4: u32 = acc2 % 6u32;
-    let mut c5: u32 = 0u32;
-    while c5 < n4 {
-        c5 += 1u32;
-        acc2 = subgroup_size();
-        acc2 += subgroup_local_invocation_id();
-        acc1 = f3;
-    }
-    let mut p0: i32 = ((subgroup_elect() as i32) % (p2 as i32));
-    let mut v6: u32 = if subgroup_elect() {
-        let t7: u32 = subgroup_ballot_find_lsb(
-            (subgroup_ballot(true) | SubgroupMask::lane(0u32)),
-        );
-        (t7 - subgroup_ballot_find_lsb(subgroup_ballot(true)))
-    } else {
-        (n4 | acc2)
-    };
-    p0 -= (!((-3i32) | p0));
-    let mut v8: f32 = (((-100i32) + p0) as f32);
-    v6 = 64u32;
-    return (v6 - v6);
-}
-
-#[ballot::kernel]
-pub fn k27(#[uniform] p0: f32, #[uniform] p1: i32, p2: f32, p3: u32) -> u32 {
-    let mut acc1: i32 = 3i32;
-    let mut acc2: u32 = subgroup_broadcast_first(3u32);
-    let f3: SubgroupMask = subgroup_ge_mask();
-    let n4: u32 = p3 % 6u32;
-    let mut c5: u32 = 0u32;
-    loop {
-        if c5 >= n4 {
-            break;
-        }
-        c5 += 1u32;
-        acc1 = (!(acc1 * (p0 as i32)));
-        acc1 = p1;
-    }
-    let n6: u32 = (2159379366u32 >> subgroup_ballot_bit_count(SubgroupMask::ALL)) % 6u32;
-    let mut c7: u32 = 0u32;
-    loop {
-        if c7 >= n6 {
-            break;
-        }
-        c7 += 1u32;
-        acc2 = subgroup_local_invocation_id();
-        acc1 ^= (p1 >> p3);
-    }
-    let v8: u32 = if f3.contains(subgroup_local_invocation_id()) {
-        return (n6 ^ subgroup_local_invocation_id());
-    } else {
-        acc2
-    };
-    let v9: u32 = if (acc1 == (v8 as i32)) {
-        return (v8 ^ (if true { n6 } else { p3 }));
-    } else {
-        subgroup_broadcast_first(8u32)
-    };
-    (v9 - n6)
-}
-
-#[ballot::kernel]
-pub fn k28() -> i32 {
-    let mut acc1: SubgroupMask = (!(SubgroupMask::EMPTY | SubgroupMask::first(100u32)));
-    let mut acc2: i32 = 6i32;
-    let f3: SubgroupMask = subgroup_gt_mask();
-    let n4: u32 = subgroup_ballot_find_lsb(
-        (SubgroupMask::lane(32u32) | SubgroupMask::lane(0u32)),
-    ) % 6u32;
-    for i5 in 0u32..n4 {
-        let mut v6: u32 = ((subgroup_broadcast_first(i5)
-            ^ subgroup_ballot_find_lsb(subgroup_ballot(true))) + ((!i5) << n4));
-        acc2 = 8i32;
-        let mut v7: i32 = if (subgroup_local_invocation_id()
-            != subgroup_broadcast_first((subgroup_local_invocation_id() << v6)))
-        {
-            return (acc2 - acc2);
-        } else {
-            (acc2 + (acc2 ^ (-3i32)))
-        };
-    }
-    let n8: u32 = n4 % 6u32;
-    let mut c9: u32 = 0u32;
-    loop {
-        if c9 >= n8 {
-            break;
-        }
-        c9 += 1u32;
-        let n10: u32 = n4 % 6u32;
-        for i11 in 1u32..n10 {
-            let v12: i32 = acc2;
-            acc2 = acc2;
-            acc2 = (-2i32);
-        }
-        acc2 = (1.0f32 as i32);
-        let n13: u32 = n10 % 6u32;
-        let mut c14: u32 = 0u32;
-        while c14 < n13 {
-            c14 += 1u32;
-            if (subgroup_broadcast_first((n8 as f32))
-                > ((1.0f32 + 7.25f32) - (1.0f32 / 1.0f32)))
-            {
-                return (acc2 ^ acc2);
-            }
-        }
-    }
-    if (subgroup_local_invocation_id() > (acc1.is_empty() as u32))
-    {} else if (((false ^ true) != (!true))
-        && (if subgroup_broadcast(false, 1) {
-            subgroup_ballot_bit_extract(f3, n8)
-        } else {
-            true
-        }))
-    {} else {}
-    (acc2 ^ (((false as u32) as i32) | (-9i32)))
-}
-
-#[ballot::kernel]
-pub fn k29(p0: bool, #[uniform] p1: bool) {
-    let mut acc1: u32 = 2u32;
-    let f2: SubgroupMask = subgroup_le_mask();
-    let mut s3: u32 = (subgroup_local_invocation_id()
-        + subgroup_ballot_inclusive_bit_count(f2));
-    s3 >>= acc1;
-    s3 %= s3;
-    let v4: u32 = if (f2).is_empty() {
-        let t5: u32 = subgroup_ballot_find_lsb(
-            (subgroup_ge_mask() | subgroup_eq_mask()),
-        );
-        (t5 ^ t5)
-    } else {
-        ((p1 as u32) % (false as u32))
-    };
-    if subgroup_elect() {
-        let mut v6: u32 = 8u32;
-        if subgroup_elect() {
-            acc1 = 3276619774u32;
-            let mut v7: u32 = s3;
-        } else {
-            let v8: i32 = if (subgroup_local_invocation_id()
-                < ((4i32 % (-2147483647i32)) as u32))
-            {
-                let t9: u32 = ((s3 / v6) - subgroup_local_invocation_id());
-                (-(10i32 - 7i32))
-            } else {
-                (2147483647i32 - (p0 as i32))
-            };
-            if f2.contains(subgroup_local_invocation_id()) {
-                acc1
-                    |= subgroup_ballot_find_lsb(
-                        (subgroup_ballot(p1) | SubgroupMask::lane(0u32)),
-                    );
-            } else {
-                let f2: SubgroupMask = f2;
-                acc1 |= ((v6 - acc1) >> v6);
-            }
-        }
-        let v10: i32 = (-907024367i32);
-    } else if (subgroup_local_invocation_id() <= 9u32) {} else {}
-    return;
-}
-
-#[ballot::kernel]
-pub fn k30(#[uniform] p0: u32, p1: i32, #[uniform] p2: bool) -> i32 {
-    let mut acc1: i32 = p1;
-    let mut acc2: i32 = ((p0 as i32) - p1);
-    let f3: SubgroupMask = subgroup_lt_mask();
-    let v4: SubgroupMask = h3(100.0f32);
-    let v5: u32 = subgroup_local_invocation_id();
-    let n6: u32 = subgroup_ballot_find_lsb(
-        (subgroup_broadcast(v4, 0) | subgroup_eq_mask()),
-    ) % 6u32;
-    let mut c7: u32 = 0u32;
-    while c7 < n6 && (n6 > 128u32) {
-        c7 += 1u32;
-        let n8: u32 = 1u32 % 6u32;
-        let mut c9: u32 = 0u32;
-        while c9 < n8 {
-            c9 += 1u32;
-            let v10: SubgroupMask = self::h2(p1);
-            if (if f3.is_empty() {
-                ((v4 & SubgroupMask::ALL)
-                    == (SubgroupMask::EMPTY ^ SubgroupMask::first(5u32)))
-            } else {
-                (!subgroup_broadcast_first(true))
-            }) {
-                break;
-            }
-        }
-        let n11: u32 = c7 % 6u32;
-        let mut c12: u32 = 0u32;
-        loop {
-            if c12 >= n11 {
-                break;
-            }
-            c12 += 1u32;
-        }
-    }
-    return (acc2 - (-acc2));
-}
-
-#[ballot::kernel]
-pub fn k31(#[uniform] p0: i32) -> bool {
-    let mut acc1: u32 = subgroup_local_invocation_id();
-    let mut acc2: bool = (!(0u32 <= 128u32));
-    let f3: bool = subgroup_elect();
-    subgroup_ballot_bit_extract(
-        SubgroupMask::lane(127u32),
-        (subgroup_ballot_find_msb(subgroup_ballot(true)) % subgroup_size()),
-    );
-    let mut v4: SubgroupMask = SubgroupMask::lane((1000000.0f32 as u32));
-    acc2 = f3;
-    let v5: bool = acc2;
-    let n6: u32 = subgroup_ballot_find_lsb(v4) % 6u32;
-    let mut c7: u32 = 0u32;
-    loop {
-        if c7 >= n6 {
-            break;
-        }
-        c7 += 1u32;
-        acc2
-            &= (subgroup_ballot_bit_extract(
-                v4,
-                (subgroup_local_invocation_id() % subgroup_size()),
-            ) && subgroup_elect());
-        acc1 = subgroup_size();
-        if (n6 < ((-2i32) as u32)) {
-            return (v5 ^ (SubgroupMask::EMPTY == SubgroupMask::first(100u32)));
-        }
-        let mut v8: SubgroupMask = subgroup_ballot((!(!v5)));
-    }
-    if f3 {
-        if (true
-            | (subgroup_broadcast_first(n6)
-                == (subgroup_local_invocation_id()
-                    ^ (if f3 { acc1 } else { 305419896u32 }))))
-        {
-            let mut v9: bool = v5;
-        } else {}
-    } else if (false ^ f3) {} else {}
-    (v5
-        ^ (f3
-            || subgroup_broadcast_first(
-                subgroup_inverse_ballot(subgroup_ballot(subgroup_elect())),
-            )))
-}
-
-#[ballot::kernel]
-pub fn k32(p0: f32) -> bool {
-    let mut acc1: SubgroupMask = SubgroupMask::lane(3u32);
-    let mut acc2: bool = subgroup_elect();
-    let f3: SubgroupMask = subgroup_broadcast_first((acc1 | SubgroupMask::EMPTY));
-    if subgroup_elect() {
-        return (acc2 ^ acc2);
-    }
-    let n4: u32 = (subgroup_ballot_find_msb((SubgroupMask::EMPTY | subgroup_eq_mask()))
-        << 5u32) % 6u32;
-    let mut c5: u32 = 0u32;
-    loop {
-        if c5 >= n4 {
-            break;
-        }
-        c5 += 1u32;
-        acc2 ^= (if subgroup_broadcast_first(acc2) { subgroup_elect() } else { acc2 });
-        if (subgroup_local_invocation_id() != c5) {
-            break;
-        }
-        let v6: SubgroupMask = (subgroup_broadcast_first((SubgroupMask::EMPTY & f3))
-            | (acc1 ^ SubgroupMask::ALL));
-        acc1 = SubgroupMask::EMPTY;
-    }
-    let mut v7: f32 = ((p0 * (7.25f32 % p0)) - 100.0f32);
-    let mut v8: SubgroupMask = subgroup_ballot(acc2);
-    (acc2 ^ false)
-}
-
-#[ballot::kernel]
-pub fn k33(p0: SubgroupMask, #[uniform] p1: u32) -> f32 {
-    let mut acc1: i32 = (if true { (2i32 + (-118399526i32)) } else { (-1i32) });
-    let mut acc2: f32 = (0.001f32 - (1000000.0f32 - (-2.5f32)));
-    let f3: u32 = subgroup_broadcast_first(((acc1 - 3i32) as u32));
-    if (!false) {
-        if p0.contains(subgroup_local_invocation_id()) {
-            acc1 = ((acc1 - (7.25f32 as i32)) << ((!65535u32) >> (f3 & f3)));
-            let v4: f32 = ((-0.0f32) + 7.25f32);
-            let v5: i32 = if ((!f3) != p1) {
-                return (v4 + v4);
-            } else {
-                ((acc1 % acc1) - (acc2 as i32))
-            };
-        } else if false {
-            let n6: u32 = (p0).count() % 6u32;
-            let mut c7: u32 = 0u32;
-            loop {
-                if c7 >= n6 {
-                    break;
-                }
-                c7 += 1u32;
-                acc1 ^= ((p1 as i32) << f3);
-                let mut v8: u32 = (p0).count();
-                acc1 = acc1;
-            }
-            if (subgroup_local_invocation_id() >= f3) {
-                acc2 = (((-acc1) % acc1) as f32);
-                acc2 = 3.75f32;
-                acc2 *= (subgroup_local_invocation_id() as f32);
-            } else if ((!p0)).contains(subgroup_local_invocation_id()) {
-                let v9: u32 = f3;
-            } else {}
-        } else {}
-    } else {}
-    (acc2 + (-((p1 + f3) as f32)))
-}
-
-#[ballot::kernel]
-pub fn k34(#[uniform] p0: bool, #[uniform] p1: bool) -> i32 {
-    let mut acc1: u32 = subgroup_local_invocation_id();
-    let mut acc2: i32 = (2.0f32 as i32);
-    let f3: SubgroupMask = subgroup_ballot(
-        (subgroup_ballot(subgroup_inverse_ballot(SubgroupMask::ALL)))
-            .contains(subgroup_local_invocation_id()),
-    );
-    let n4: u32 = (subgroup_broadcast(1.0f32, 3) as u32) % 6u32;
-    let mut c5: u32 = 0u32;
-    while c5 < n4 {
-        c5 += 1u32;
-        let v6: SubgroupMask = self::h2(65536i32);
-    }
-    acc1 = acc1;
-    let v7: i32 = if (subgroup_local_invocation_id()
-        == subgroup_ballot_inclusive_bit_count(subgroup_le_mask()))
-    {
-        return (acc2 + acc2);
-    } else {
-        subgroup_broadcast(acc2, 2)
-    };
-    let v8: SubgroupMask = f3;
-    let v9: i32 = if (acc2 == ((-100i32) & acc2)) {
-        let t10: u32 = acc1;
-        (v7 ^ (-100i32))
-    } else {
-        (if (!p1) { acc2 } else { (-v7) })
-    };
-    if (acc1
-        >= (if (subgroup_elect() != true) {
-            32u32
-        } else {
-            subgroup_ballot_find_msb(f3)
-        }))
-    {
-        return (v9 ^ v9);
-    }
-    if ((!p0) ^ p0) {
-        let mut v11: f32 = 3.75f32;
-    } else if p0 {
-        let v12: bool = (if subgroup_inverse_ballot(subgroup_ballot(v8.is_empty())) {
-            false
-        } else {
-            true
-        });
-    } else {}
-    return (v9 ^ (v9 ^ (0.0f32 as i32)));
-}
-
-#[ballot::kernel]
-pub fn k35() -> f32 {
-    let mut acc1: u32 = subgroup_ballot_find_lsb(
-        (SubgroupMask::first(5u32) | SubgroupMask::lane(0u32)),
-    );
-    let mut acc2: f32 = ((-1.0f32) - ((-0.0f32) - 7.25f32));
-    let f3: bool = subgroup_inverse_ballot(subgroup_ballot(true));
-    let n4: u32 = 2u32 % 6u32;
-    let mut c5: u32 = 0u32;
-    loop {
-        if c5 >= n4 {
-            break;
-        }
-        c5 += 1u32;
-        let f3: bool = subgroup_elect();
-    }
-    acc1 &= acc1;
-    let n6: u32 = acc1 % 6u32;
-    for i7 in (subgroup_local_invocation_id() % 3u32)..(n4 % 6u32) {
-        let mut v8: u32 = subgroup_ballot_bit_count(SubgroupMask::lane(i7));
-        if subgroup_ballot_bit_extract(
-            SubgroupMask::EMPTY,
-            (2147483648u32 % subgroup_size()),
-        ) {
-            let v9: i32 = if (!f3) {
-                return (acc2 + (-2.5f32));
-            } else {
-                9i32
-            };
-            acc1 /= (i7 ^ subgroup_local_invocation_id());
-        } else {
-            let v10: i32 = (subgroup_broadcast_first(subgroup_broadcast_first(f3))
-                as i32);
-            let mut v11: u32 = if (SubgroupMask::first(16u32))
-                .contains(subgroup_local_invocation_id())
-            {
-                let t12: i32 = v10;
-                (v8 + 305419896u32)
-            } else {
-                v8
-            };
-            acc2 = acc2;
-        }
-    }
-    let mut v13: SubgroupMask = (!(!subgroup_le_mask()));
-    acc2 *= 100.0f32;
-    acc1 = subgroup_size();
-    return (acc2 + acc2);
-}
-
-#[ballot::kernel]
-pub fn k36(p0: i32) -> f32 {
-    let mut acc1: SubgroupMask = SubgroupMask::first(
-        subgroup_ballot_find_lsb((SubgroupMask::ALL | SubgroupMask::lane(0u32))),
-    );
-    let mut acc2: f32 = (-1.0f32);
-    let f3: bool = subgroup_ballot_bit_extract(
-        acc1,
-        (subgroup_local_invocation_id() * 5u32 % subgroup_size()),
-    );
-    let n4: u32 = (subgroup_size()
-        | subgroup_broadcast_first(subgroup_local_invocation_id())) % 6u32;
-    for i5 in (subgroup_local_invocation_id() % 3u32)..n4 {
-        acc2 = 2.0f32;
-        let v6: f32 = (acc2 + 1000000.0f32);
-        acc1 = (!subgroup_ge_mask());
-        if subgroup_elect() {
-            let n7: u32 = ((n4 <= i5) as u32) % 6u32;
-            let mut c8: u32 = 0u32;
-            loop {
-                if c8 >= n7 {
-                    break;
-                }
-                c8 += 1u32;
-                let mut v9: u32 = subgroup_ballot_inclusive_bit_count(
-                    SubgroupMask::lane(127u32),
-                );
-                acc1 = (SubgroupMask::first(1u32) | acc1);
-            }
-        } else if (if true { subgroup_elect() } else { f3 }) {
-            if (subgroup_local_invocation_id() == i5) {
-                acc2 *= ((-(-1.0f32)) * 1.0f32);
-            }
-        } else {
-            if (subgroup_local_invocation_id() == i5) {
-                if (9i32 != (!(p0 + (-3i32)))) {
-                    break;
-                }
-            } else if ((p0 ^ (if f3 { p0 } else { p0 })) < ((-0.0f32) as i32)) {} else {}
-        }
-    }
-    return (acc2 + (acc2 * (2u32 as f32)));
-}
-
-#[ballot::kernel]
-pub fn k37(
-    #[uniform]
-    p0: f32,
-    #[uniform]
-    p1: f32,
-    p2: SubgroupMask,
-    #[uniform]
-    p3: i32,
-) -> i32 {
-    let mut acc1: u32 = ((subgroup_local_invocation_id() == (subgroup_size() - 1u32))
-        as u32);
-    let mut acc2: i32 = ((-10i32) ^ (p3 & (-291392032i32)));
-    let f3: u32 = subgroup_ballot_bit_count(SubgroupMask::lane(acc1));
-    let mut s4: u32 = subgroup_broadcast_first(acc1);
-    s4 >>= acc1;
-    let mut v5: bool = if ((-10i32) >= (-100i32)) {
-        return (acc2 ^ (1i32 * p3));
-    } else {
-        ((subgroup_local_invocation_id() == 1u32) ^ (p2).is_empty())
-    };
-    let v6: i32 = if p2.is_empty() {
-        let t7: u32 = (!(p0 as u32));
-        (acc2 + p3)
-    } else {
-        p3
-    };
-    let v8: u32 = f3;
-    let mut v9: u32 = 9u32;
-    if ((if true { p2 } else { SubgroupMask::EMPTY }))
+pub fn k38(p0: SubgroupMask) -> u32 {
+    let mut acc1: i32 = ((p0 == p0) as i32);
+    let mut acc2: u32 = 65535u32;
+    let f3: SubgroupMask = subgroup_ballot(true);
+    let v4: bool = self::h3(0.5f32, ((-5i32) << (10i32 as u32)));
+    let mut v5: f32 = 1.0f32;
+    acc2 = subgroup_ballot_exclusive_bit_count(p0);
+    if ((if true { p0 } else { SubgroupMask::EMPTY }))
         .contains(subgroup_local_invocation_id())
     {
-        let v10: SubgroupMask = p2;
+        let v6: SubgroupMask = f3;
     }
-    let v11: SubgroupMask = subgroup_ballot(v5);
-    if ((subgroup_local_invocation_id() as i32) > v6) {
-        return (v6 ^ (-4i32));
+    let v7: SubgroupMask = subgroup_ballot(v4);
+    if ((subgroup_local_invocation_id() as i32) > acc1) {
+        return (acc2 + (subgroup_shuffle(false, subgroup_local_invocation_id()) as u32));
     }
-    (v6 ^ ((if false { (v8 as f32) } else { 0.5f32 }) as i32))
-}
-
-#[ballot::kernel]
-pub fn k38(p0: SubgroupMask, p1: u32, p2: u32) -> bool {
-    let mut acc1: u32 = subgroup_ballot_exclusive_bit_count(subgroup_ballot(false));
-    let mut acc2: bool = (!(if false { true } else { false }));
-    let f3: u32 = subgroup_ballot_inclusive_bit_count(p0);
-    let v4: i32 = h1(f3, (-1.0f32));
-    let mut v5: u32 = subgroup_ballot_find_msb(
-        (SubgroupMask::ALL | SubgroupMask::lane(0u32)),
-    );
-    let mut v6: SubgroupMask = p0;
-    if acc2 {
-        let n7: u32 = (if acc2 { (f3 / 6u32) } else { (acc2 as u32) }) % 6u32;
-        let mut c8: u32 = 0u32;
-        while c8 < n7
-            && (if acc2 {
-                (false && acc2)
-            } else {
-                subgroup_ballot_bit_extract(
-                    SubgroupMask::EMPTY,
-                    (subgroup_size() % subgroup_size()),
-                )
-            })
-        {
-            c8 += 1u32;
-            let mut c8: u32 = n7;
-            acc1 = (((v5 / 0x0c7b4108u32) - 100u32) / subgroup_local_invocation_id());
-        }
-        let n9: u32 = (if (p1 <= v5) {
-            (subgroup_local_invocation_id() - 1u32)
-        } else {
-            (if acc2 { acc1 } else { 2u32 })
-        }) % 6u32;
-        let mut c10: u32 = 0u32;
-        while c10 < n9 {
-            c10 += 1u32;
-            v6 = (v6 | SubgroupMask::first(16u32));
-            if (subgroup_local_invocation_id() <= (7u32 << p1)) {
-                acc2 = (subgroup_local_invocation_id() >= (6i32 as u32));
-            }
-        }
-        let n11: u32 = subgroup_broadcast_first(n9) % 6u32;
-        let mut c12: u32 = 0u32;
-        loop {
-            if c12 >= n11 {
-                break;
-            }
-            c12 += 1u32;
-        }
-    } else if (subgroup_local_invocation_id() <= (((-100i32) as f32) as u32)) {} else {}
-    (acc2 ^ (subgroup_local_invocation_id() == (subgroup_size() - 1u32)))
-}
-
-#[ballot::kernel]
-pub fn k39(p0: bool, p1: u32, p2: f32, #[uniform] p3: f32) {
-    let mut acc1: i32 = 2147483647i32;
-    let f2: u32 = subgroup_ballot_exclusive_bit_count(subgroup_lt_mask());
-    subgroup_ballot_find_lsb((SubgroupMask::EMPTY | SubgroupMask::lane(0u32)));
-    if (subgroup_local_invocation_id() <= (SubgroupMask::lane(p1)).count()) {
-        let mut v3: i32 = (if subgroup_broadcast_first(true) {
-            acc1
-        } else {
-            (((-7i32) >> p1) % (acc1 - acc1))
-        });
-        v3 %= 2147483647i32;
-    }
-    if p0 {
-        let v4: i32 = h1((subgroup_ge_mask()).count(), (-(2.0f32 + 1000000.0f32)));
-        let mut v5: SubgroupMask = if (subgroup_ballot(subgroup_elect())).contains(f2) {
-            return;
-        } else {
-            SubgroupMask::lane((f2 << p1))
-        };
-    }
-    if (f2 == subgroup_local_invocation_id()) {
-        if (true ^ true) {
-            return;
-        }
-        acc1 = (if subgroup_inverse_ballot(
-            (SubgroupMask::first(p1) | subgroup_le_mask()),
-        ) {
-            ((-acc1) - acc1)
-        } else {
-            subgroup_broadcast_first(acc1)
-        });
-    }
-    let v6: i32 = if (subgroup_local_invocation_id() > (SubgroupMask::ALL).count()) {
-        let t7: u32 = subgroup_ballot_find_msb(subgroup_ballot(true));
-        (acc1 - (acc1 & acc1))
+    let v8: i32 = if (subgroup_ge_mask()).contains(acc2) {
+        let t9: SubgroupMask = SubgroupMask::lane((v4 as u32));
+        (acc1 ^ (acc1 / acc1))
     } else {
-        acc1
+        (-4i32)
     };
-    let v8: u32 = subgroup_local_invocation_id();
-    acc1 = (!((acc1 ^ (-9i32))
-        >> subgroup_ballot_find_lsb((SubgroupMask::first(1u32) | subgroup_eq_mask()))));
+    subgroup_ballot_find_lsb(subgroup_ballot(true));
+    let v10: u32 = p0.count();
+    let mut v11: u32 = (subgroup_broadcast_first(SubgroupMask::EMPTY)).count();
+    let mut v12: i32 = ((((-0.0f32) * v5) as i32) - (acc1 * (v4 as i32)));
+    acc1 ^= v8;
+    acc1
+        -= subgroup_shuffle(
+            65536i32,
+            subgroup_broadcast_first(subgroup_local_invocation_id()),
+        );
+    (v11 + (subgroup_broadcast_first(subgroup_broadcast(v10, 0)) >> v11))
+}
+
+#[ballot::kernel]
+pub fn k39(p0: bool, p1: SubgroupMask, p2: bool, p3: i32) {
+    let mut acc1: u32 = (4069830879u32 / subgroup_local_invocation_id());
+    let f2: bool = subgroup_inverse_ballot(SubgroupMask::lane(31u32));
+    subgroup_inverse_ballot(subgroup_ballot((!f2)));
+    let n3: u32 = acc1 % 6u32;
+    let mut c4: u32 = 0u32;
+    while c4 < n3 && (if f2 { p0 } else { f2 }) {
+        c4 += 1u32;
+        acc1 = subgroup_local_invocation_id();
+    }
+    acc1 = 64u32;
+    if (subgroup_local_invocation_id() == acc1) {
+        if p1.contains(subgroup_local_invocation_id()) {
+            let n5: u32 = subgroup_ballot_find_msb(SubgroupMask::first(1u32)) % 6u32;
+            let mut c6: u32 = 0u32;
+            while c6 < n5 {
+                c6 += 1u32;
+            }
+        }
+    } else {}
 }
 
 /// Every kernel above, with adapters to its generated API.
@@ -1838,49 +1857,53 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "h1",
-        params: &[(Type::U32, true), (Type::F32, false)],
-        run: |sg, args| {
-            h1::run(sg, uniform_u32(&args[0]), &lanes_f32(&args[1])).map(per_lane)
-        },
-        run_dispatch: |d, args| {
-            h1::run_dispatch(d, uniform_u32(&args[0]), &lanes_f32(&args[1])).map(values)
-        },
+        params: &[(Type::U32, false)],
+        run: |sg, args| h1::run(sg, &lanes_u32(&args[0])).map(per_lane),
+        run_dispatch: |d, args| h1::run_dispatch(d, &lanes_u32(&args[0])).map(values),
         ir: h1::ir,
     },
     Entry {
         name: "h2",
-        params: &[(Type::I32, true)],
-        run: |sg, args| h2::run(sg, uniform_i32(&args[0])).map(per_lane),
-        run_dispatch: |d, args| h2::run_dispatch(d, uniform_i32(&args[0])).map(values),
+        params: &[(Type::I32, false), (Type::Mask, false)],
+        run: |sg, args| {
+            h2::run(sg, &lanes_i32(&args[0]), &lanes_mask(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            h2::run_dispatch(d, &lanes_i32(&args[0]), &lanes_mask(&args[1])).map(values)
+        },
         ir: h2::ir,
     },
     Entry {
         name: "h3",
-        params: &[(Type::F32, false)],
-        run: |sg, args| h3::run(sg, &lanes_f32(&args[0])).map(per_lane),
-        run_dispatch: |d, args| h3::run_dispatch(d, &lanes_f32(&args[0])).map(values),
+        params: &[(Type::F32, false), (Type::I32, false)],
+        run: |sg, args| {
+            h3::run(sg, &lanes_f32(&args[0]), &lanes_i32(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            h3::run_dispatch(d, &lanes_f32(&args[0]), &lanes_i32(&args[1])).map(values)
+        },
         ir: h3::ir,
     },
     Entry {
         name: "h4",
-        params: &[(Type::Mask, true), (Type::U32, true)],
+        params: &[(Type::Mask, false), (Type::Bool, true)],
         run: |sg, args| {
-            h4::run(sg, uniform_mask(&args[0]), uniform_u32(&args[1])).map(per_lane)
+            h4::run(sg, &lanes_mask(&args[0]), uniform_bool(&args[1])).map(per_lane)
         },
         run_dispatch: |d, args| {
-            h4::run_dispatch(d, uniform_mask(&args[0]), uniform_u32(&args[1]))
+            h4::run_dispatch(d, &lanes_mask(&args[0]), uniform_bool(&args[1]))
                 .map(values)
         },
         ir: h4::ir,
     },
     Entry {
         name: "h5",
-        params: &[(Type::Bool, false), (Type::Mask, false)],
+        params: &[(Type::Bool, false), (Type::Bool, false)],
         run: |sg, args| {
-            h5::run(sg, &lanes_bool(&args[0]), &lanes_mask(&args[1])).map(per_lane)
+            h5::run(sg, &lanes_bool(&args[0]), &lanes_bool(&args[1])).map(per_lane)
         },
         run_dispatch: |d, args| {
-            h5::run_dispatch(d, &lanes_bool(&args[0]), &lanes_mask(&args[1])).map(values)
+            h5::run_dispatch(d, &lanes_bool(&args[0]), &lanes_bool(&args[1])).map(values)
         },
         ir: h5::ir,
     },
@@ -1888,17 +1911,17 @@ pub const ENTRIES: &[Entry] = &[
         name: "k00",
         params: &[
             (Type::U32, false),
-            (Type::Bool, false),
-            (Type::U32, false),
-            (Type::U32, false),
+            (Type::I32, true),
+            (Type::I32, false),
+            (Type::Mask, false),
         ],
         run: |sg, args| {
             k00::run(
                     sg,
                     &lanes_u32(&args[0]),
-                    &lanes_bool(&args[1]),
-                    &lanes_u32(&args[2]),
-                    &lanes_u32(&args[3]),
+                    uniform_i32(&args[1]),
+                    &lanes_i32(&args[2]),
+                    &lanes_mask(&args[3]),
                 )
                 .map(per_lane)
         },
@@ -1906,9 +1929,9 @@ pub const ENTRIES: &[Entry] = &[
             k00::run_dispatch(
                     d,
                     &lanes_u32(&args[0]),
-                    &lanes_bool(&args[1]),
-                    &lanes_u32(&args[2]),
-                    &lanes_u32(&args[3]),
+                    uniform_i32(&args[1]),
+                    &lanes_i32(&args[2]),
+                    &lanes_mask(&args[3]),
                 )
                 .map(values)
         },
@@ -1923,19 +1946,13 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k02",
-        params: &[
-            (Type::F32, false),
-            (Type::I32, false),
-            (Type::Bool, false),
-            (Type::F32, false),
-        ],
+        params: &[(Type::F32, false), (Type::F32, false), (Type::Mask, false)],
         run: |sg, args| {
             k02::run(
                     sg,
                     &lanes_f32(&args[0]),
-                    &lanes_i32(&args[1]),
-                    &lanes_bool(&args[2]),
-                    &lanes_f32(&args[3]),
+                    &lanes_f32(&args[1]),
+                    &lanes_mask(&args[2]),
                 )
                 .map(per_lane)
         },
@@ -1943,9 +1960,8 @@ pub const ENTRIES: &[Entry] = &[
             k02::run_dispatch(
                     d,
                     &lanes_f32(&args[0]),
-                    &lanes_i32(&args[1]),
-                    &lanes_bool(&args[2]),
-                    &lanes_f32(&args[3]),
+                    &lanes_f32(&args[1]),
+                    &lanes_mask(&args[2]),
                 )
                 .map(values)
         },
@@ -1953,21 +1969,48 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k03",
-        params: &[(Type::Mask, false), (Type::Bool, true)],
+        params: &[(Type::Mask, false), (Type::Bool, false), (Type::I32, false)],
         run: |sg, args| {
-            k03::run(sg, &lanes_mask(&args[0]), uniform_bool(&args[1])).map(per_lane)
+            k03::run(
+                    sg,
+                    &lanes_mask(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_i32(&args[2]),
+                )
+                .map(per_lane)
         },
         run_dispatch: |d, args| {
-            k03::run_dispatch(d, &lanes_mask(&args[0]), uniform_bool(&args[1]))
+            k03::run_dispatch(
+                    d,
+                    &lanes_mask(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_i32(&args[2]),
+                )
                 .map(values)
         },
         ir: k03::ir,
     },
     Entry {
         name: "k04",
-        params: &[(Type::Bool, true)],
-        run: |sg, args| k04::run(sg, uniform_bool(&args[0])).map(per_lane),
-        run_dispatch: |d, args| k04::run_dispatch(d, uniform_bool(&args[0])).map(values),
+        params: &[(Type::Bool, false), (Type::I32, false), (Type::I32, false)],
+        run: |sg, args| {
+            k04::run(
+                    sg,
+                    &lanes_bool(&args[0]),
+                    &lanes_i32(&args[1]),
+                    &lanes_i32(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k04::run_dispatch(
+                    d,
+                    &lanes_bool(&args[0]),
+                    &lanes_i32(&args[1]),
+                    &lanes_i32(&args[2]),
+                )
+                .map(values)
+        },
         ir: k04::ir,
     },
     Entry {
@@ -1979,51 +2022,23 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k06",
-        params: &[(Type::I32, true), (Type::U32, true)],
-        run: |sg, args| {
-            k06::run(sg, uniform_i32(&args[0]), uniform_u32(&args[1])).map(per_lane)
-        },
-        run_dispatch: |d, args| {
-            k06::run_dispatch(d, uniform_i32(&args[0]), uniform_u32(&args[1]))
-                .map(values)
-        },
+        params: &[],
+        run: |sg, _args| k06::run(sg).map(per_lane),
+        run_dispatch: |d, _args| k06::run_dispatch(d).map(values),
         ir: k06::ir,
     },
     Entry {
         name: "k07",
-        params: &[
-            (Type::F32, false),
-            (Type::Bool, false),
-            (Type::I32, false),
-            (Type::Mask, true),
-        ],
-        run: |sg, args| {
-            k07::run(
-                    sg,
-                    &lanes_f32(&args[0]),
-                    &lanes_bool(&args[1]),
-                    &lanes_i32(&args[2]),
-                    uniform_mask(&args[3]),
-                )
-                .map(per_lane)
-        },
-        run_dispatch: |d, args| {
-            k07::run_dispatch(
-                    d,
-                    &lanes_f32(&args[0]),
-                    &lanes_bool(&args[1]),
-                    &lanes_i32(&args[2]),
-                    uniform_mask(&args[3]),
-                )
-                .map(values)
-        },
+        params: &[],
+        run: |sg, _args| k07::run(sg).map(per_lane),
+        run_dispatch: |d, _args| k07::run_dispatch(d).map(values),
         ir: k07::ir,
     },
     Entry {
         name: "k08",
-        params: &[(Type::Mask, false)],
-        run: |sg, args| k08::run(sg, &lanes_mask(&args[0])).map(per_lane),
-        run_dispatch: |d, args| k08::run_dispatch(d, &lanes_mask(&args[0])).map(values),
+        params: &[],
+        run: |sg, _args| k08::run(sg).map(per_lane),
+        run_dispatch: |d, _args| k08::run_dispatch(d).map(values),
         ir: k08::ir,
     },
     Entry {
@@ -2035,102 +2050,109 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k10",
-        params: &[(Type::U32, false)],
-        run: |sg, args| k10::run(sg, &lanes_u32(&args[0])).map(per_lane),
-        run_dispatch: |d, args| k10::run_dispatch(d, &lanes_u32(&args[0])).map(values),
-        ir: k10::ir,
-    },
-    Entry {
-        name: "k11",
-        params: &[(Type::I32, false)],
-        run: |sg, args| k11::run(sg, &lanes_i32(&args[0])).map(per_lane),
-        run_dispatch: |d, args| k11::run_dispatch(d, &lanes_i32(&args[0])).map(values),
-        ir: k11::ir,
-    },
-    Entry {
-        name: "k12",
-        params: &[(Type::F32, false)],
-        run: |sg, args| k12::run(sg, &lanes_f32(&args[0])).map(per_lane),
-        run_dispatch: |d, args| k12::run_dispatch(d, &lanes_f32(&args[0])).map(values),
-        ir: k12::ir,
-    },
-    Entry {
-        name: "k13",
-        params: &[(Type::Mask, false), (Type::Mask, false), (Type::Mask, true)],
+        params: &[(Type::U32, false), (Type::Bool, false), (Type::F32, false)],
         run: |sg, args| {
-            k13::run(
+            k10::run(
                     sg,
-                    &lanes_mask(&args[0]),
-                    &lanes_mask(&args[1]),
-                    uniform_mask(&args[2]),
+                    &lanes_u32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_f32(&args[2]),
                 )
                 .map(per_lane)
         },
         run_dispatch: |d, args| {
-            k13::run_dispatch(
+            k10::run_dispatch(
                     d,
-                    &lanes_mask(&args[0]),
-                    &lanes_mask(&args[1]),
-                    uniform_mask(&args[2]),
+                    &lanes_u32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_f32(&args[2]),
                 )
                 .map(values)
         },
+        ir: k10::ir,
+    },
+    Entry {
+        name: "k11",
+        params: &[(Type::I32, true), (Type::Mask, false)],
+        run: |sg, args| {
+            k11::run(sg, uniform_i32(&args[0]), &lanes_mask(&args[1])).map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k11::run_dispatch(d, uniform_i32(&args[0]), &lanes_mask(&args[1]))
+                .map(values)
+        },
+        ir: k11::ir,
+    },
+    Entry {
+        name: "k12",
+        params: &[],
+        run: |sg, _args| k12::run(sg).map(per_lane),
+        run_dispatch: |d, _args| k12::run_dispatch(d).map(values),
+        ir: k12::ir,
+    },
+    Entry {
+        name: "k13",
+        params: &[(Type::Mask, false)],
+        run: |sg, args| k13::run(sg, &lanes_mask(&args[0])).map(per_lane),
+        run_dispatch: |d, args| k13::run_dispatch(d, &lanes_mask(&args[0])).map(values),
         ir: k13::ir,
     },
     Entry {
         name: "k14",
-        params: &[(Type::Bool, false), (Type::Mask, true)],
+        params: &[(Type::Bool, false), (Type::I32, false)],
         run: |sg, args| {
-            k14::run(sg, &lanes_bool(&args[0]), uniform_mask(&args[1])).map(per_lane)
+            k14::run(sg, &lanes_bool(&args[0]), &lanes_i32(&args[1])).map(per_lane)
         },
         run_dispatch: |d, args| {
-            k14::run_dispatch(d, &lanes_bool(&args[0]), uniform_mask(&args[1]))
-                .map(values)
+            k14::run_dispatch(d, &lanes_bool(&args[0]), &lanes_i32(&args[1])).map(values)
         },
         ir: k14::ir,
     },
     Entry {
         name: "k15",
-        params: &[(Type::U32, false), (Type::I32, false)],
-        run: |sg, args| {
-            k15::run(sg, &lanes_u32(&args[0]), &lanes_i32(&args[1])).map(per_lane)
-        },
-        run_dispatch: |d, args| {
-            k15::run_dispatch(d, &lanes_u32(&args[0]), &lanes_i32(&args[1])).map(values)
-        },
+        params: &[],
+        run: |sg, _args| k15::run(sg).map(per_lane),
+        run_dispatch: |d, _args| k15::run_dispatch(d).map(values),
         ir: k15::ir,
     },
     Entry {
         name: "k16",
-        params: &[(Type::I32, false), (Type::I32, true), (Type::I32, false)],
+        params: &[(Type::I32, false), (Type::Bool, false)],
         run: |sg, args| {
-            k16::run(
-                    sg,
-                    &lanes_i32(&args[0]),
-                    uniform_i32(&args[1]),
-                    &lanes_i32(&args[2]),
-                )
-                .map(per_lane)
+            k16::run(sg, &lanes_i32(&args[0]), &lanes_bool(&args[1])).map(per_lane)
         },
         run_dispatch: |d, args| {
-            k16::run_dispatch(
-                    d,
-                    &lanes_i32(&args[0]),
-                    uniform_i32(&args[1]),
-                    &lanes_i32(&args[2]),
-                )
-                .map(values)
+            k16::run_dispatch(d, &lanes_i32(&args[0]), &lanes_bool(&args[1])).map(values)
         },
         ir: k16::ir,
     },
     Entry {
         name: "k17",
-        params: &[(Type::F32, false), (Type::F32, false)],
+        params: &[
+            (Type::F32, false),
+            (Type::Bool, false),
+            (Type::Bool, true),
+            (Type::Mask, false),
+        ],
         run: |sg, args| {
-            k17::run(sg, &lanes_f32(&args[0]), &lanes_f32(&args[1])).map(per_lane)
+            k17::run(
+                    sg,
+                    &lanes_f32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    uniform_bool(&args[2]),
+                    &lanes_mask(&args[3]),
+                )
+                .map(per_lane)
         },
         run_dispatch: |d, args| {
-            k17::run_dispatch(d, &lanes_f32(&args[0]), &lanes_f32(&args[1])).map(values)
+            k17::run_dispatch(
+                    d,
+                    &lanes_f32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    uniform_bool(&args[2]),
+                    &lanes_mask(&args[3]),
+                )
+                .map(values)
         },
         ir: k17::ir,
     },
@@ -2143,13 +2165,19 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k19",
-        params: &[(Type::Bool, false), (Type::Mask, false), (Type::Mask, false)],
+        params: &[
+            (Type::Bool, false),
+            (Type::Mask, false),
+            (Type::I32, false),
+            (Type::U32, false),
+        ],
         run: |sg, args| {
             k19::run(
                     sg,
                     &lanes_bool(&args[0]),
                     &lanes_mask(&args[1]),
-                    &lanes_mask(&args[2]),
+                    &lanes_i32(&args[2]),
+                    &lanes_u32(&args[3]),
                 )
                 .map(per_lane)
         },
@@ -2158,7 +2186,8 @@ pub const ENTRIES: &[Entry] = &[
                     d,
                     &lanes_bool(&args[0]),
                     &lanes_mask(&args[1]),
-                    &lanes_mask(&args[2]),
+                    &lanes_i32(&args[2]),
+                    &lanes_u32(&args[3]),
                 )
                 .map(values)
         },
@@ -2166,20 +2195,32 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k20",
-        params: &[(Type::U32, false), (Type::Mask, false)],
-        run: |sg, args| {
-            k20::run(sg, &lanes_u32(&args[0]), &lanes_mask(&args[1])).map(per_lane)
-        },
-        run_dispatch: |d, args| {
-            k20::run_dispatch(d, &lanes_u32(&args[0]), &lanes_mask(&args[1])).map(values)
-        },
+        params: &[(Type::U32, false)],
+        run: |sg, args| k20::run(sg, &lanes_u32(&args[0])).map(per_lane),
+        run_dispatch: |d, args| k20::run_dispatch(d, &lanes_u32(&args[0])).map(values),
         ir: k20::ir,
     },
     Entry {
         name: "k21",
-        params: &[(Type::I32, true)],
-        run: |sg, args| k21::run(sg, uniform_i32(&args[0])).map(per_lane),
-        run_dispatch: |d, args| k21::run_dispatch(d, uniform_i32(&args[0])).map(values),
+        params: &[(Type::I32, true), (Type::F32, false), (Type::Mask, false)],
+        run: |sg, args| {
+            k21::run(
+                    sg,
+                    uniform_i32(&args[0]),
+                    &lanes_f32(&args[1]),
+                    &lanes_mask(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k21::run_dispatch(
+                    d,
+                    uniform_i32(&args[0]),
+                    &lanes_f32(&args[1]),
+                    &lanes_mask(&args[2]),
+                )
+                .map(values)
+        },
         ir: k21::ir,
     },
     Entry {
@@ -2191,41 +2232,36 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k23",
-        params: &[(Type::Mask, false), (Type::Bool, false)],
-        run: |sg, args| {
-            k23::run(sg, &lanes_mask(&args[0]), &lanes_bool(&args[1])).map(per_lane)
-        },
-        run_dispatch: |d, args| {
-            k23::run_dispatch(d, &lanes_mask(&args[0]), &lanes_bool(&args[1]))
-                .map(values)
-        },
+        params: &[],
+        run: |sg, _args| k23::run(sg).map(per_lane),
+        run_dispatch: |d, _args| k23::run_dispatch(d).map(values),
         ir: k23::ir,
     },
     Entry {
         name: "k24",
         params: &[
-            (Type::Bool, true),
             (Type::Bool, false),
-            (Type::Bool, true),
-            (Type::Mask, false),
+            (Type::U32, false),
+            (Type::F32, false),
+            (Type::U32, true),
         ],
         run: |sg, args| {
             k24::run(
                     sg,
-                    uniform_bool(&args[0]),
-                    &lanes_bool(&args[1]),
-                    uniform_bool(&args[2]),
-                    &lanes_mask(&args[3]),
+                    &lanes_bool(&args[0]),
+                    &lanes_u32(&args[1]),
+                    &lanes_f32(&args[2]),
+                    uniform_u32(&args[3]),
                 )
                 .map(per_lane)
         },
         run_dispatch: |d, args| {
             k24::run_dispatch(
                     d,
-                    uniform_bool(&args[0]),
-                    &lanes_bool(&args[1]),
-                    uniform_bool(&args[2]),
-                    &lanes_mask(&args[3]),
+                    &lanes_bool(&args[0]),
+                    &lanes_u32(&args[1]),
+                    &lanes_f32(&args[2]),
+                    uniform_u32(&args[3]),
                 )
                 .map(values)
         },
@@ -2240,22 +2276,22 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k26",
-        params: &[(Type::I32, true), (Type::F32, false), (Type::F32, true)],
+        params: &[(Type::I32, false), (Type::F32, false), (Type::Bool, false)],
         run: |sg, args| {
             k26::run(
                     sg,
-                    uniform_i32(&args[0]),
+                    &lanes_i32(&args[0]),
                     &lanes_f32(&args[1]),
-                    uniform_f32(&args[2]),
+                    &lanes_bool(&args[2]),
                 )
                 .map(per_lane)
         },
         run_dispatch: |d, args| {
             k26::run_dispatch(
                     d,
-                    uniform_i32(&args[0]),
+                    &lanes_i32(&args[0]),
                     &lanes_f32(&args[1]),
-                    uniform_f32(&args[2]),
+                    &lanes_bool(&args[2]),
                 )
                 .map(values)
         },
@@ -2264,17 +2300,17 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "k27",
         params: &[
-            (Type::F32, true),
-            (Type::I32, true),
             (Type::F32, false),
+            (Type::I32, true),
+            (Type::Mask, true),
             (Type::U32, false),
         ],
         run: |sg, args| {
             k27::run(
                     sg,
-                    uniform_f32(&args[0]),
+                    &lanes_f32(&args[0]),
                     uniform_i32(&args[1]),
-                    &lanes_f32(&args[2]),
+                    uniform_mask(&args[2]),
                     &lanes_u32(&args[3]),
                 )
                 .map(per_lane)
@@ -2282,9 +2318,9 @@ pub const ENTRIES: &[Entry] = &[
         run_dispatch: |d, args| {
             k27::run_dispatch(
                     d,
-                    uniform_f32(&args[0]),
+                    &lanes_f32(&args[0]),
                     uniform_i32(&args[1]),
-                    &lanes_f32(&args[2]),
+                    uniform_mask(&args[2]),
                     &lanes_u32(&args[3]),
                 )
                 .map(values)
@@ -2300,34 +2336,52 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k29",
-        params: &[(Type::Bool, false), (Type::Bool, true)],
+        params: &[(Type::Bool, false), (Type::I32, false), (Type::I32, true)],
         run: |sg, args| {
-            k29::run(sg, &lanes_bool(&args[0]), uniform_bool(&args[1])).map(per_lane)
+            k29::run(
+                    sg,
+                    &lanes_bool(&args[0]),
+                    &lanes_i32(&args[1]),
+                    uniform_i32(&args[2]),
+                )
+                .map(per_lane)
         },
         run_dispatch: |d, args| {
-            k29::run_dispatch(d, &lanes_bool(&args[0]), uniform_bool(&args[1]))
+            k29::run_dispatch(
+                    d,
+                    &lanes_bool(&args[0]),
+                    &lanes_i32(&args[1]),
+                    uniform_i32(&args[2]),
+                )
                 .map(values)
         },
         ir: k29::ir,
     },
     Entry {
         name: "k30",
-        params: &[(Type::U32, true), (Type::I32, false), (Type::Bool, true)],
+        params: &[
+            (Type::U32, false),
+            (Type::U32, false),
+            (Type::F32, true),
+            (Type::Bool, false),
+        ],
         run: |sg, args| {
             k30::run(
                     sg,
-                    uniform_u32(&args[0]),
-                    &lanes_i32(&args[1]),
-                    uniform_bool(&args[2]),
+                    &lanes_u32(&args[0]),
+                    &lanes_u32(&args[1]),
+                    uniform_f32(&args[2]),
+                    &lanes_bool(&args[3]),
                 )
                 .map(per_lane)
         },
         run_dispatch: |d, args| {
             k30::run_dispatch(
                     d,
-                    uniform_u32(&args[0]),
-                    &lanes_i32(&args[1]),
-                    uniform_bool(&args[2]),
+                    &lanes_u32(&args[0]),
+                    &lanes_u32(&args[1]),
+                    uniform_f32(&args[2]),
+                    &lanes_bool(&args[3]),
                 )
                 .map(values)
         },
@@ -2335,81 +2389,165 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k31",
-        params: &[(Type::I32, true)],
-        run: |sg, args| k31::run(sg, uniform_i32(&args[0])).map(per_lane),
-        run_dispatch: |d, args| k31::run_dispatch(d, uniform_i32(&args[0])).map(values),
+        params: &[(Type::I32, false), (Type::Bool, false), (Type::Mask, false)],
+        run: |sg, args| {
+            k31::run(
+                    sg,
+                    &lanes_i32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_mask(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k31::run_dispatch(
+                    d,
+                    &lanes_i32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_mask(&args[2]),
+                )
+                .map(values)
+        },
         ir: k31::ir,
     },
     Entry {
         name: "k32",
-        params: &[(Type::F32, false)],
-        run: |sg, args| k32::run(sg, &lanes_f32(&args[0])).map(per_lane),
-        run_dispatch: |d, args| k32::run_dispatch(d, &lanes_f32(&args[0])).map(values),
+        params: &[
+            (Type::F32, false),
+            (Type::Bool, false),
+            (Type::Bool, false),
+            (Type::Bool, false),
+        ],
+        run: |sg, args| {
+            k32::run(
+                    sg,
+                    &lanes_f32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_bool(&args[2]),
+                    &lanes_bool(&args[3]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k32::run_dispatch(
+                    d,
+                    &lanes_f32(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_bool(&args[2]),
+                    &lanes_bool(&args[3]),
+                )
+                .map(values)
+        },
         ir: k32::ir,
     },
     Entry {
         name: "k33",
-        params: &[(Type::Mask, false), (Type::U32, true)],
+        params: &[(Type::Mask, false), (Type::Bool, false), (Type::Mask, false)],
         run: |sg, args| {
-            k33::run(sg, &lanes_mask(&args[0]), uniform_u32(&args[1])).map(per_lane)
+            k33::run(
+                    sg,
+                    &lanes_mask(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_mask(&args[2]),
+                )
+                .map(per_lane)
         },
         run_dispatch: |d, args| {
-            k33::run_dispatch(d, &lanes_mask(&args[0]), uniform_u32(&args[1]))
+            k33::run_dispatch(
+                    d,
+                    &lanes_mask(&args[0]),
+                    &lanes_bool(&args[1]),
+                    &lanes_mask(&args[2]),
+                )
                 .map(values)
         },
         ir: k33::ir,
     },
     Entry {
         name: "k34",
-        params: &[(Type::Bool, true), (Type::Bool, true)],
+        params: &[
+            (Type::Bool, true),
+            (Type::Bool, false),
+            (Type::Mask, true),
+            (Type::I32, true),
+        ],
         run: |sg, args| {
-            k34::run(sg, uniform_bool(&args[0]), uniform_bool(&args[1])).map(per_lane)
+            k34::run(
+                    sg,
+                    uniform_bool(&args[0]),
+                    &lanes_bool(&args[1]),
+                    uniform_mask(&args[2]),
+                    uniform_i32(&args[3]),
+                )
+                .map(per_lane)
         },
         run_dispatch: |d, args| {
-            k34::run_dispatch(d, uniform_bool(&args[0]), uniform_bool(&args[1]))
+            k34::run_dispatch(
+                    d,
+                    uniform_bool(&args[0]),
+                    &lanes_bool(&args[1]),
+                    uniform_mask(&args[2]),
+                    uniform_i32(&args[3]),
+                )
                 .map(values)
         },
         ir: k34::ir,
     },
     Entry {
         name: "k35",
-        params: &[],
-        run: |sg, _args| k35::run(sg).map(per_lane),
-        run_dispatch: |d, _args| k35::run_dispatch(d).map(values),
+        params: &[(Type::U32, false), (Type::Mask, false), (Type::F32, false)],
+        run: |sg, args| {
+            k35::run(
+                    sg,
+                    &lanes_u32(&args[0]),
+                    &lanes_mask(&args[1]),
+                    &lanes_f32(&args[2]),
+                )
+                .map(per_lane)
+        },
+        run_dispatch: |d, args| {
+            k35::run_dispatch(
+                    d,
+                    &lanes_u32(&args[0]),
+                    &lanes_mask(&args[1]),
+                    &lanes_f32(&args[2]),
+                )
+                .map(values)
+        },
         ir: k35::ir,
     },
     Entry {
         name: "k36",
-        params: &[(Type::I32, false)],
-        run: |sg, args| k36::run(sg, &lanes_i32(&args[0])).map(per_lane),
-        run_dispatch: |d, args| k36::run_dispatch(d, &lanes_i32(&args[0])).map(values),
+        params: &[],
+        run: |sg, _args| k36::run(sg).map(per_lane),
+        run_dispatch: |d, _args| k36::run_dispatch(d).map(values),
         ir: k36::ir,
     },
     Entry {
         name: "k37",
         params: &[
-            (Type::F32, true),
-            (Type::F32, true),
-            (Type::Mask, false),
-            (Type::I32, true),
+            (Type::F32, false),
+            (Type::U32, false),
+            (Type::F32, false),
+            (Type::Bool, true),
         ],
         run: |sg, args| {
             k37::run(
                     sg,
-                    uniform_f32(&args[0]),
-                    uniform_f32(&args[1]),
-                    &lanes_mask(&args[2]),
-                    uniform_i32(&args[3]),
+                    &lanes_f32(&args[0]),
+                    &lanes_u32(&args[1]),
+                    &lanes_f32(&args[2]),
+                    uniform_bool(&args[3]),
                 )
                 .map(per_lane)
         },
         run_dispatch: |d, args| {
             k37::run_dispatch(
                     d,
-                    uniform_f32(&args[0]),
-                    uniform_f32(&args[1]),
-                    &lanes_mask(&args[2]),
-                    uniform_i32(&args[3]),
+                    &lanes_f32(&args[0]),
+                    &lanes_u32(&args[1]),
+                    &lanes_f32(&args[2]),
+                    uniform_bool(&args[3]),
                 )
                 .map(values)
         },
@@ -2417,42 +2555,26 @@ pub const ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "k38",
-        params: &[(Type::Mask, false), (Type::U32, false), (Type::U32, false)],
-        run: |sg, args| {
-            k38::run(
-                    sg,
-                    &lanes_mask(&args[0]),
-                    &lanes_u32(&args[1]),
-                    &lanes_u32(&args[2]),
-                )
-                .map(per_lane)
-        },
-        run_dispatch: |d, args| {
-            k38::run_dispatch(
-                    d,
-                    &lanes_mask(&args[0]),
-                    &lanes_u32(&args[1]),
-                    &lanes_u32(&args[2]),
-                )
-                .map(values)
-        },
+        params: &[(Type::Mask, false)],
+        run: |sg, args| k38::run(sg, &lanes_mask(&args[0])).map(per_lane),
+        run_dispatch: |d, args| k38::run_dispatch(d, &lanes_mask(&args[0])).map(values),
         ir: k38::ir,
     },
     Entry {
         name: "k39",
         params: &[
             (Type::Bool, false),
-            (Type::U32, false),
-            (Type::F32, false),
-            (Type::F32, true),
+            (Type::Mask, false),
+            (Type::Bool, false),
+            (Type::I32, false),
         ],
         run: |sg, args| {
             k39::run(
                     sg,
                     &lanes_bool(&args[0]),
-                    &lanes_u32(&args[1]),
-                    &lanes_f32(&args[2]),
-                    uniform_f32(&args[3]),
+                    &lanes_mask(&args[1]),
+                    &lanes_bool(&args[2]),
+                    &lanes_i32(&args[3]),
                 )
                 .map(per_lane)
         },
@@ -2460,9 +2582,9 @@ pub const ENTRIES: &[Entry] = &[
             k39::run_dispatch(
                     d,
                     &lanes_bool(&args[0]),
-                    &lanes_u32(&args[1]),
-                    &lanes_f32(&args[2]),
-                    uniform_f32(&args[3]),
+                    &lanes_mask(&args[1]),
+                    &lanes_bool(&args[2]),
+                    &lanes_i32(&args[3]),
                 )
                 .map(values)
         },
