@@ -114,7 +114,10 @@ helpers! {
     /// a plane per word, so that a value of fewer words moves only those
     /// (`ballot_put`, `ballot_get`).
     Values,
-    /// Emulated: the lowest lane set in a ballot.
+    /// Emulated: the lowest lane of the subgroup whose flag an exchange
+    /// published, read up to the first set one (GLSL: the exchange's
+    /// flags, a chunk of four lanes at a time; WGSL: the presence flags of
+    /// an exchange of values, so that no lane sets a bit in a shared word).
     LowestFlag,
     /// `subgroupElect` (emulated; in WGSL also native, which naga lacks).
     Elect,
@@ -340,6 +343,7 @@ impl Helper {
                 FindLsb | FindMsb => &[Below],
                 Share => &[MaskFirst],
                 Values => &[Share],
+                LowestFlag => &[Share],
                 Ballot | WorkgroupAny => &[Share],
                 Elect => &[Share, LowestFlag],
                 BroadcastFirst => &[Share, Values, LowestFlag],
@@ -362,7 +366,8 @@ impl Helper {
                 FindLsb | FindMsb => &[Below],
                 Share => &[MaskFirst],
                 Values => &[Share],
-                Elect if emulated => &[Share, LowestFlag],
+                LowestFlag => &[Values],
+                Elect if emulated => &[Share, Values, LowestFlag],
                 Ballot => &[Share],
                 BroadcastFirst => &[Share, Values, LowestFlag],
                 Broadcast => &[Share, Values],

@@ -113,12 +113,21 @@ uvec4 ballot_gather(uint at) {
     return (m >> uvec4(ballot_shift)) & ballot_count_bits;
 }
 
-// The lowest lane set in a ballot of this virtual subgroup, or the subgroup
-// size when none is.
-uint ballot_lowest_flag(uvec4 m) {
-    for (uint k = 0u; k < 4u; k = k + 1u) {
-        if (m[k] != 0u) {
-            return (32u * k) + uint(findLSB(m[k]));
+// The lowest lane of this virtual subgroup whose flag the exchange at `at`
+// published, or the subgroup size when none did. The flags are read a chunk
+// of four lanes at a time, up to the first chunk holding one: a subgroup
+// whose first lanes are active reads one chunk, where its ballot
+// (ballot_gather) reads them all.
+uint ballot_lowest_flag(uint at) {
+    uint first = (at + ballot_base) >> 2u;
+    uint word = 0u;
+    for (uint i = 0u; i < ballot_subgroup_chunks; i = i + 1u) {
+        uvec4 q = ballot_flags[first + i];
+        uint bits = (q.x | q.y) | (q.z | q.w);
+        word = ((i & 7u) == 0u) ? bits : (word | bits);
+        uint set = (word >> ballot_shift) & ballot_count_bits[i >> 3u];
+        if (set != 0u) {
+            return (32u * (i >> 3u)) + uint(findLSB(set));
         }
     }
     return ballot_subgroup_size;
@@ -127,7 +136,7 @@ uint ballot_lowest_flag(uvec4 m) {
 // The exchange comes first: `&&` short-circuits, and every invocation must
 // reach its barrier.
 bool ballot_elect(bool act) {
-    uint first = ballot_lowest_flag(ballot_gather(ballot_share(act)));
+    uint first = ballot_lowest_flag(ballot_share(act));
     return act && (first == ballot_lane);
 }
 

@@ -260,12 +260,21 @@ uvec4 ballot_get(uint s, uint words) {
     return v;
 }
 
-// The lowest lane set in a ballot of this virtual subgroup, or the subgroup
-// size when none is.
-uint ballot_lowest_flag(uvec4 m) {
-    for (uint k = 0u; k < 4u; k = k + 1u) {
-        if (m[k] != 0u) {
-            return (32u * k) + uint(findLSB(m[k]));
+// The lowest lane of this virtual subgroup whose flag the exchange at `at`
+// published, or the subgroup size when none did. The flags are read a chunk
+// of four lanes at a time, up to the first chunk holding one: a subgroup
+// whose first lanes are active reads one chunk, where its ballot
+// (ballot_gather) reads them all.
+uint ballot_lowest_flag(uint at) {
+    uint first = (at + ballot_base) >> 2u;
+    uint word = 0u;
+    for (uint i = 0u; i < ballot_subgroup_chunks; i = i + 1u) {
+        uvec4 q = ballot_flags[first + i];
+        uint bits = (q.x | q.y) | (q.z | q.w);
+        word = ((i & 7u) == 0u) ? bits : (word | bits);
+        uint set = (word >> ballot_shift) & ballot_count_bits[i >> 3u];
+        if (set != 0u) {
+            return (32u * (i >> 3u)) + uint(findLSB(set));
         }
     }
     return ballot_subgroup_size;
@@ -274,7 +283,7 @@ uint ballot_lowest_flag(uvec4 m) {
 // The exchange comes first: `&&` short-circuits, and every invocation must
 // reach its barrier.
 bool ballot_elect(bool act) {
-    uint first = ballot_lowest_flag(ballot_gather(ballot_share(act)));
+    uint first = ballot_lowest_flag(ballot_share(act));
     return act && (first == ballot_lane);
 }
 
@@ -285,7 +294,7 @@ bool ballot_elect(bool act) {
 uvec4 ballot_broadcast_first(bool act, uvec4 v, uint words) {
     ballot_put(v, words);
     uint at = ballot_share(act);
-    uint first = ballot_lowest_flag(ballot_gather(at));
+    uint first = ballot_lowest_flag(at);
     uvec4 r = ballot_get(at + ballot_base + min(first, ballot_subgroup_size - 1u), words);
     return first < ballot_count ? r : v;
 }
@@ -343,26 +352,27 @@ uint every_op_masked(bool ballot_active_in, uvec4 v, uint i, float x) {
     }
     ballot_active = ballot_outer1;
     uvec4 ballot_t2 = ballot_broadcast_first(ballot_active, v, 4u);
-    bool ballot_outer3 = ballot_active;
-    bool ballot_taken3 = ballot_inverse_ballot(ballot_t2);
-    ballot_active = (ballot_outer3 && ballot_taken3);
+    bool ballot_t3 = ballot_inverse_ballot(ballot_t2);
+    bool ballot_outer4 = ballot_active;
+    bool ballot_taken4 = ballot_t3;
+    ballot_active = (ballot_outer4 && ballot_taken4);
     {
         if (ballot_active) { acc = (acc + 2u); }
     }
-    ballot_active = ballot_outer3;
+    ballot_active = ballot_outer4;
     if (ballot_active) { masks = ((ballot_eq_mask() | ballot_ge_mask()) | ballot_gt_mask()); }
     if (ballot_active) { more = (ballot_le_mask() ^ ballot_lt_mask()); }
     if (ballot_active) { acc = (acc + ballot_mask_count((masks & more))); }
-    bool ballot_t4 = ballot_elect(ballot_active);
-    bool ballot_outer5 = ballot_active;
-    bool ballot_taken5 = ballot_t4;
-    ballot_active = (ballot_outer5 && ballot_taken5);
+    bool ballot_t5 = ballot_elect(ballot_active);
+    bool ballot_outer6 = ballot_active;
+    bool ballot_taken6 = ballot_t5;
+    ballot_active = (ballot_outer6 && ballot_taken6);
     {
         if (ballot_active) { acc = (acc + 100u); }
     }
-    ballot_active = ballot_outer5;
-    float ballot_t6 = uintBitsToFloat(ballot_broadcast(ballot_active, uvec4(floatBitsToUint(x), 0u, 0u, 0u), 0u, 1u).x);
-    if (ballot_active) { first = ballot_f32_to_u32(ballot_t6); }
+    ballot_active = ballot_outer6;
+    float ballot_t7 = uintBitsToFloat(ballot_broadcast(ballot_active, uvec4(floatBitsToUint(x), 0u, 0u, 0u), 0u, 1u).x);
+    if (ballot_active) { first = ballot_f32_to_u32(ballot_t7); }
     if (ballot_active) { ballot_ret_val = (((acc + first) + ballot_find_lsb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))) + ballot_find_msb(uvec4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu))); }
     ballot_ret = (ballot_ret || ballot_active);
     ballot_active = false;
