@@ -767,9 +767,19 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
             }
             Kind::Directive
         } else if b.is_ascii_alphabetic() || b == b'_' || !b.is_ascii() {
-            while let Some(c) = text[i..].chars().next() {
-                let word = c.is_ascii_alphanumeric() || c == '_';
-                if !word && (c.is_ascii() || is_unicode_blank(c)) {
+            // Bytes while ASCII (nearly every name), characters outside it.
+            while i < bytes.len() {
+                if bytes[i].is_ascii() {
+                    if !(bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                        break;
+                    }
+                    i += 1;
+                    continue;
+                }
+                let Some(c) = text[i..].chars().next() else {
+                    break;
+                };
+                if is_unicode_blank(c) {
                     break;
                 }
                 i += c.len_utf8();
