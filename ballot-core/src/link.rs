@@ -145,7 +145,7 @@
 //! second pass. glslang runs as a process of its own, for at most
 //! `ballot check`'s 60 s. `cargo bench -p ballot-bench --bench link` measures it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 
@@ -1102,15 +1102,20 @@ fn emulated_names(language: Language) -> String {
     format!("{}, {rest}, and the subgroup built-ins", names.join(", "))
 }
 
-/// The byte ranges of the arguments of the call to `op` whose name is
-/// token `at`; an error where they are another number than the operation
-/// takes: the emulated call gains one, and the validator's count would not
-/// be the user's.
+/// The number of arguments `op` takes.
+fn arity(op: Op) -> usize {
+    crate::ir::op_signature(op, crate::ir::Type::U32).0.len()
+}
+
+/// The byte ranges of the arguments of the call whose name is token `at`,
+/// of an operation that takes `arity` ([`arity`]); an error where they are
+/// another number: the emulated call gains one, and the validator's count
+/// would not be the user's.
 fn arguments(
     text: &str,
     tokens: &[Token],
     at: usize,
-    op: Op,
+    arity: usize,
 ) -> Result<Vec<Range<usize>>, ReadError> {
     let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
     let mut ranges = Vec::new();
@@ -1137,8 +1142,7 @@ fn arguments(
         ranges.push(tokens[start].range.start..tokens[i - 1].range.end);
     }
     let given = ranges.len();
-    let (params, _) = crate::ir::op_signature(op, crate::ir::Type::U32);
-    if given == params.len() {
+    if given == arity {
         return Ok(ranges);
     }
     let what = |n: usize| match n {
@@ -1151,7 +1155,7 @@ fn arguments(
         LinkErrorKind::Invalid,
         format!(
             "`{name}` takes {}, and is given {}",
-            what(params.len()),
+            what(arity),
             what(given)
         ),
         tokens[at].range.start..tokens[i].range.end,
@@ -1173,7 +1177,9 @@ impl<'a> Shader<'a> {
 
         // What the shader defines itself: functions, and every name that
         // would clash with the linker's prefix.
-        let mut defined = BTreeSet::new();
+        // Hashed: looked up at every subgroup word, of which a large
+        // shader has hundreds of thousands.
+        let mut defined = HashSet::new();
         for i in 0..tokens.len() {
             let Some(name) = ident(i) else { continue };
             let defines = match language {
@@ -1202,9 +1208,12 @@ impl<'a> Shader<'a> {
             prefix = format!("ballot{k}_");
         }
 
-        let mut by_name: BTreeMap<&str, Op> = BTreeMap::new();
+        // Each name's operation, and how many arguments it takes.
+        let mut by_name: HashMap<&str, (Op, usize)> = HashMap::new();
         for op in source_ops(language) {
-            by_name.entry(source_name(language, op)).or_insert(op);
+            by_name
+                .entry(source_name(language, op))
+                .or_insert((op, arity(op)));
         }
         let mut uses = Vec::new();
         let mut barriers = Vec::new();
@@ -1237,13 +1246,13 @@ impl<'a> Shader<'a> {
                 continue;
             }
             match by_name.get(name) {
-                Some(&op) => {
+                Some(&(op, arity)) => {
                     let variable = language == Language::Glsl && is_mask(op);
                     if !called && !variable {
                         continue;
                     }
                     let arguments = match called {
-                        true => arguments(text, &tokens, i, op)?,
+                        true => arguments(text, &tokens, i, arity)?,
                         false => Vec::new(),
                     };
                     let lane = arguments
@@ -1505,7 +1514,11 @@ impl<'a> Shader<'a> {
             })
         };
         if self.links_any() {
+            // `@` first: the one test most tokens take.
             for j in 0..tokens.len() {
+                if s(j) != "@" {
+                    continue;
+                }
                 let read = match s(j + 3) {
                     "subgroup_invocation_id" | "subgroup_size" => true,
                     "local_invocation_index" | "subgroup_id" | "num_subgroups" => {
@@ -1513,8 +1526,7 @@ impl<'a> Shader<'a> {
                     }
                     _ => false,
                 };
-                if s(j) == "@"
-                    && s(j + 1) == "builtin"
+                if s(j + 1) == "builtin"
                     && read
                     && !in_params.iter().any(|p| p.contains(&j))
                     && !in_entry_struct(tokens[j].range.start)

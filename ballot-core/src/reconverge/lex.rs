@@ -20,11 +20,42 @@ pub(crate) enum Kind {
     Directive,
 }
 
-/// One token: its kind and where it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One token: its kind and where it is, in 12 bytes rather than 24: a
+/// large shader's linked text is millions of tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token {
     pub kind: Kind,
-    pub range: Range<usize>,
+    start: u32,
+    end: u32,
+}
+
+impl Token {
+    /// The token of `kind` at `range`.
+    pub fn new(kind: Kind, range: Range<usize>) -> Self {
+        // The linked text of a shader `check` admits (16 MiB) is far
+        // below 4 GiB.
+        let at = |i: usize| u32::try_from(i).expect("a text under 4 GiB");
+        Self {
+            kind,
+            start: at(range.start),
+            end: at(range.end),
+        }
+    }
+
+    /// Where it is.
+    pub fn range(&self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// Where it starts.
+    pub fn start(&self) -> usize {
+        self.start as usize
+    }
+
+    /// Where it ends.
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
 }
 
 /// Operators of more than one character, longest first, so that the
@@ -74,10 +105,7 @@ pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
             }
             line_start = false;
             i = ident_end(text, i);
-            tokens.push(Token {
-                kind: Kind::Ident,
-                range: start..i,
-            });
+            tokens.push(Token::new(Kind::Ident, start..i));
             continue;
         }
         match b {
@@ -136,10 +164,7 @@ pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
                     }
                     i += 1;
                 }
-                tokens.push(Token {
-                    kind: Kind::Directive,
-                    range: start..i,
-                });
+                tokens.push(Token::new(Kind::Directive, start..i));
                 continue;
             }
             _ => {}
@@ -147,10 +172,7 @@ pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
         line_start = false;
         if b == b'_' || b.is_ascii_alphabetic() {
             i = ident_end(text, i + 1);
-            tokens.push(Token {
-                kind: Kind::Ident,
-                range: start..i,
-            });
+            tokens.push(Token::new(Kind::Ident, start..i));
             continue;
         }
         let starts_number =
@@ -174,10 +196,7 @@ pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
                 prev = c;
                 i += 1;
             }
-            tokens.push(Token {
-                kind: Kind::Number,
-                range: start..i,
-            });
+            tokens.push(Token::new(Kind::Number, start..i));
             continue;
         }
         let rest = &text[start..];
@@ -186,10 +205,7 @@ pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
             .find(|op| rest.starts_with(**op))
             .map_or(1, |op| op.len());
         i += len;
-        tokens.push(Token {
-            kind: Kind::Punct,
-            range: start..i,
-        });
+        tokens.push(Token::new(Kind::Punct, start..i));
     }
     tokens
 }
@@ -222,7 +238,7 @@ mod tests {
     fn texts(text: &str, language: Language) -> Vec<&str> {
         lex(text, language)
             .into_iter()
-            .map(|t| &text[t.range])
+            .map(|t| &text[t.range()])
             .collect()
     }
 
@@ -335,10 +351,7 @@ mod tests {
                     end = at + c.len_utf8();
                     chars.next();
                 }
-                tokens.push(Token {
-                    kind: Kind::Directive,
-                    range: start..end,
-                });
+                tokens.push(Token::new(Kind::Directive, start..end));
                 continue;
             }
             line_start = false;
@@ -351,10 +364,7 @@ mod tests {
                     end = at + c.len_utf8();
                     chars.next();
                 }
-                tokens.push(Token {
-                    kind: Kind::Ident,
-                    range: start..end,
-                });
+                tokens.push(Token::new(Kind::Ident, start..end));
                 continue;
             }
             let starts_number = c.is_ascii_digit()
@@ -379,10 +389,7 @@ mod tests {
                     end = at + 1;
                     chars.next();
                 }
-                tokens.push(Token {
-                    kind: Kind::Number,
-                    range: start..end,
-                });
+                tokens.push(Token::new(Kind::Number, start..end));
                 continue;
             }
             let len = MULTI
@@ -392,10 +399,7 @@ mod tests {
             for _ in 0..rest[..len].chars().count() {
                 chars.next();
             }
-            tokens.push(Token {
-                kind: Kind::Punct,
-                range: start..start + len,
-            });
+            tokens.push(Token::new(Kind::Punct, start..start + len));
         }
         tokens
     }

@@ -903,7 +903,8 @@ impl<'r, 'a> Pass<'r, 'a> {
             super::lex::lex(&text[e.range.clone()], self.request.language)
                 .into_iter()
                 .map(|t| {
-                    let r = t.range.start + base..t.range.end + base;
+                    let r = t.range();
+                    let r = r.start + base..r.end + base;
                     let s = &text[r.clone()];
                     (r, s)
                 })

@@ -317,7 +317,7 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn tok(&self, i: usize) -> Option<&'a str> {
-        self.tokens.get(i).map(|t| &self.text[t.range.clone()])
+        self.tokens.get(i).map(|t| &self.text[t.range()])
     }
 
     fn peek(&self) -> Option<&'a str> {
@@ -325,13 +325,11 @@ impl<'a> Reader<'a> {
     }
 
     fn start(&self, i: usize) -> usize {
-        self.tokens
-            .get(i)
-            .map_or(self.text.len(), |t| t.range.start)
+        self.tokens.get(i).map_or(self.text.len(), |t| t.start())
     }
 
     fn end(&self, i: usize) -> usize {
-        self.tokens.get(i).map_or(self.text.len(), |t| t.range.end)
+        self.tokens.get(i).map_or(self.text.len(), |t| t.end())
     }
 
     /// The number of the name at `range`.
@@ -352,7 +350,7 @@ impl<'a> Reader<'a> {
         let at = self
             .tokens
             .get(i)
-            .map_or(self.text.len()..self.text.len(), |t| t.range.clone());
+            .map_or(self.text.len()..self.text.len(), |t| t.range());
         ReadError {
             message: message.into(),
             at,
@@ -445,7 +443,7 @@ impl<'a> Reader<'a> {
             self.at = close + 1;
             return Ok(None);
         }
-        let name = self.tokens[name_at].range.clone();
+        let name = self.tokens[name_at].range();
         let stage = match self.language {
             Language::Wgsl => self.wgsl_stage(i),
             Language::Glsl => (&self.text[name.clone()] == "main").then_some(Stage::Compute),
@@ -453,7 +451,7 @@ impl<'a> Reader<'a> {
         if self.language == Language::Glsl {
             let ty = self.tok(i - 1).unwrap_or("");
             if ty != "void" {
-                ret = Some(self.tokens[i - 1].range.clone());
+                ret = Some(self.tokens[i - 1].range());
             }
         }
         let params = self.params(open, close);
@@ -553,7 +551,7 @@ impl<'a> Reader<'a> {
             Language::Wgsl => {
                 let colon = (from..to).find(|&i| self.tok(i) == Some(":"))?;
                 Some(Param {
-                    name: self.tokens[colon - 1].range.clone(),
+                    name: self.tokens[colon - 1].range(),
                     ty: self.start(colon + 1)..self.end(to - 1),
                 })
             }
@@ -571,7 +569,7 @@ impl<'a> Reader<'a> {
                     return None;
                 }
                 Some(Param {
-                    name: self.tokens[last].range.clone(),
+                    name: self.tokens[last].range(),
                     ty: self.start(from)..self.end(last - 1),
                 })
             }
@@ -653,9 +651,9 @@ impl<'a> Reader<'a> {
                     .then_some(i - 1);
                     let conditional = groups.iter().any(|&c| c);
                     if let Some(name) = callee {
-                        let callee = self.name(self.tokens[name].range.clone());
+                        let callee = self.name(self.tokens[name].range());
                         self.calls.push(Call {
-                            name: self.tokens[name].range.clone(),
+                            name: self.tokens[name].range(),
                             callee,
                             open: self.end(i),
                             close: 0,
@@ -986,7 +984,7 @@ impl<'a> Reader<'a> {
             kind,
             ty,
             declarators: vec![Declarator {
-                name: self.tokens[name_at].range.clone(),
+                name: self.tokens[name_at].range(),
                 suffix: None,
                 init,
             }],
@@ -1050,7 +1048,7 @@ impl<'a> Reader<'a> {
                 None
             };
             declarators.push(Declarator {
-                name: self.tokens[name_at].range.clone(),
+                name: self.tokens[name_at].range(),
                 suffix,
                 init,
             });
