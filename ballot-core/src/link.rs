@@ -145,6 +145,7 @@
 //! second pass. glslang runs as a process of its own, for at most
 //! `ballot check`'s 60 s. `cargo bench -p ballot-bench --bench link` measures it.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
@@ -1415,6 +1416,10 @@ impl<'a> Shader<'a> {
         let mut in_params = Vec::new();
         self.read_wgsl_structs(tokens);
         for at in 0..tokens.len() {
+            // `@` first, by its kind: the one test most tokens take.
+            if tokens[at].kind != Kind::Punct(b'@') {
+                continue;
+            }
             // Vertex entry points read no subgroup built-in: WGSL has
             // subgroups in compute and fragment shaders only.
             let compute = match (s(at), s(at + 1)) {
@@ -1514,9 +1519,9 @@ impl<'a> Shader<'a> {
             })
         };
         if self.links_any() {
-            // `@` first: the one test most tokens take.
+            // `@` first, by its kind: the one test most tokens take.
             for j in 0..tokens.len() {
-                if s(j) != "@" {
+                if tokens[j].kind != Kind::Punct(b'@') {
                     continue;
                 }
                 let read = match s(j + 3) {
@@ -1553,7 +1558,7 @@ impl<'a> Shader<'a> {
         let text = self.text;
         let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
         for at in 0..tokens.len() {
-            if s(at) != "struct" || s(at + 2) != "{" {
+            if tokens[at].kind != Kind::Ident || s(at) != "struct" || s(at + 2) != "{" {
                 continue;
             }
             let mut members = Vec::new();
@@ -1714,8 +1719,8 @@ impl<'a> Shader<'a> {
         let (mut compute, mut size) = (false, None);
         let mut i = 0;
         while i < tokens.len() {
-            if s(i) != "@" {
-                if s(i) == "fn" && compute {
+            if tokens[i].kind != Kind::Punct(b'@') {
+                if compute && s(i) == "fn" {
                     self.literal_sizes.push(size);
                 }
                 (compute, size) = (false, None);
@@ -2124,36 +2129,44 @@ impl<'a> Shader<'a> {
         let emulated = !target.has_subgroups();
         let ops: Vec<Op> = self.linked_ops().into_iter().collect();
         let p = &self.prefix;
-        let mut edits: Vec<Edit> = Vec::new();
-        let mut edit = |range: Range<usize>, text: String, blame: Range<usize>| {
-            edits.push(Edit { range, text, blame });
-        };
-        for range in &self.deletions {
-            edit(range.clone(), String::new(), range.clone());
-        }
         // Each operation's name once, not once a call.
         let names: BTreeMap<Op, String> = ops
             .iter()
             .map(|&op| (op, format!("{p}{}", &linked_name(op)["ballot_".len()..])))
             .collect();
+        let mut edits: Vec<Edit<'_>> = Vec::new();
+        // A text the same at every call (a name, `true, `) is borrowed,
+        // not allocated once a call.
+        macro_rules! edit {
+            ($range:expr, $text:expr, $blame:expr $(,)?) => {
+                edits.push(Edit {
+                    range: $range,
+                    text: Cow::from($text),
+                    blame: $blame,
+                })
+            };
+        }
+        for range in &self.deletions {
+            edit!(range.clone(), "", range.clone());
+        }
         for lane in self.uses.iter().filter_map(|u| u.lane.as_ref()) {
             if self.lane_as_u32 {
-                edit(lane.start..lane.start, "u32(".to_string(), lane.clone());
-                edit(lane.end..lane.end, ")".to_string(), lane.clone());
+                edit!(lane.start..lane.start, "u32(".to_string(), lane.clone());
+                edit!(lane.end..lane.end, ")".to_string(), lane.clone());
             }
         }
         for u in self.uses.iter().filter(|u| self.links(u.op)) {
-            let mut name = names[&u.op].clone();
+            let mut name = Cow::from(names[&u.op].as_str());
             if let Some(suffix) = u.typed.as_ref().and_then(types::Typed::suffix) {
-                name.push_str(&suffix);
+                name.to_mut().push_str(&suffix);
             }
             match u.args {
-                None => edit(u.name.clone(), format!("{name}()"), u.name.clone()),
+                None => edit!(u.name.clone(), format!("{name}()"), u.name.clone()),
                 Some((after_open, more)) => {
-                    edit(u.name.clone(), name, u.name.clone());
+                    edit!(u.name.clone(), name, u.name.clone());
                     if emulated && is_collective(u.op) {
                         let on = if more { "true, " } else { "true" };
-                        edit(after_open..after_open, on.to_string(), u.name.clone());
+                        edit!(after_open..after_open, on, u.name.clone());
                     }
                     // The value's type, written as a constructor (which
                     // changes no value) for the if-conversion to read,
@@ -2166,8 +2179,8 @@ impl<'a> Shader<'a> {
                             .all(|b| b.is_ascii_alphanumeric() || b == b'_')
                     };
                     if let Some((value, Some(ty))) = u.value.as_ref().filter(|(v, _)| !word(v)) {
-                        edit(value.start..value.start, format!("{ty}("), value.clone());
-                        edit(value.end..value.end, ")".to_string(), value.clone());
+                        edit!(value.start..value.start, format!("{ty}("), value.clone());
+                        edit!(value.end..value.end, ")".to_string(), value.clone());
                     }
                 }
             }
@@ -2175,18 +2188,18 @@ impl<'a> Shader<'a> {
         // The virtual subgroups are the workgroup's linear index cut into
         // runs of the virtual size (`ballot_init`).
         for b in self.builtins.iter().filter(|_| emulated) {
-            edit(b.name.clone(), b.value.emulated(p), b.name.clone());
+            edit!(b.name.clone(), b.value.emulated(p), b.name.clone());
         }
         for b in self.barriers.iter().filter(|_| emulated) {
             match b.memory {
-                Some(memory) => edit(b.name.clone(), memory.to_string(), b.name.clone()),
+                Some(memory) => edit!(b.name.clone(), memory.to_string(), b.name.clone()),
                 None => {
-                    edit(
+                    edit!(
                         b.name.clone(),
                         format!("{p}subgroupBarrier"),
                         b.name.clone(),
                     );
-                    edit(
+                    edit!(
                         b.after_open..b.after_open,
                         "true".to_string(),
                         b.name.clone(),
@@ -2248,7 +2261,7 @@ impl<'a> Shader<'a> {
                                 Some(c) => q.range.start..q.range.end + c + 1,
                                 None => q.range.clone(),
                             };
-                            edit(whole_line(self.text, range), String::new(), q.range.clone());
+                            edit!(whole_line(self.text, range), String::new(), q.range.clone());
                             body.push(format!("let {} = {value};", q.name));
                         }
                     }
@@ -2276,18 +2289,18 @@ impl<'a> Shader<'a> {
                         Some(at) => {
                             if let (true, Some(last)) = (needs_comma, entry.params.last()) {
                                 let end = last.range.end;
-                                edit(end..end, ",".to_string(), entry.name.clone());
+                                edit!(end..end, ",".to_string(), entry.name.clone());
                             }
                             let first = list.trim_start_matches(['\r', '\n']);
                             let indent = &first[..first.len() - first.trim_start().len()];
                             let indent = if indent.is_empty() { "    " } else { indent };
                             let lines: String =
                                 added.iter().map(|a| format!("{indent}{a},\n")).collect();
-                            edit(at..at, lines, entry.name.clone());
+                            edit!(at..at, lines, entry.name.clone());
                         }
                         None => {
                             let lead = if needs_comma { ", " } else { "" };
-                            edit(
+                            edit!(
                                 entry.close..entry.close,
                                 format!("{lead}{}", added.join(", ")),
                                 entry.name.clone(),
@@ -2295,7 +2308,7 @@ impl<'a> Shader<'a> {
                         }
                     }
                 }
-                edit(
+                edit!(
                     entry.body..entry.body,
                     statements(self.text, entry.body, &body),
                     entry.name.clone(),
@@ -2361,6 +2374,16 @@ impl<'a> Shader<'a> {
                 (d, self.library_at)
             }
         };
+        // One allocation each: the text is at most the user's, the
+        // library's and every edit's, in a piece before each edit and
+        // each edit's own.
+        out.text.reserve(
+            directives.len()
+                + library.len()
+                + self.text.len()
+                + edits.iter().map(|e| e.text.len()).sum::<usize>(),
+        );
+        out.pieces.reserve(2 * edits.len() + 4);
         out.generated(&directives, None);
         let mut from = 0;
         let mut library_written = false;
@@ -2389,9 +2412,9 @@ impl<'a> Shader<'a> {
     }
 }
 
-struct Edit {
+struct Edit<'a> {
     range: Range<usize>,
-    text: String,
+    text: Cow<'a, str>,
     /// What in the user's text an error in `text` is blamed on.
     blame: Range<usize>,
 }
