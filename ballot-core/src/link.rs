@@ -2097,7 +2097,9 @@ impl<'a> Shader<'a> {
                 .iter()
                 .flat_map(|e| &e.params)
                 .any(|q| BuiltinValue::of_wgsl(&q.builtin).is_some());
-        !self.linked_ops().is_empty()
+        // An operation links its namesakes too ([`Shader::linked_ops`]),
+        // never none.
+        self.uses.iter().any(|u| self.links(u.op))
             || !self.target.has_subgroups() && (reads_builtins || self.links_barrier())
     }
 
@@ -2111,10 +2113,14 @@ impl<'a> Shader<'a> {
     /// overloads go together, and glslang picks.
     fn linked_ops(&self) -> BTreeSet<Op> {
         let glsl = self.target.language() == Language::Glsl;
-        self.uses
+        // The distinct operations first: a shader makes many calls of few.
+        let ops: BTreeSet<Op> = self
+            .uses
             .iter()
             .map(|u| u.op)
             .filter(|&op| self.links(op))
+            .collect();
+        ops.into_iter()
             .flat_map(|op| match glsl && !op.is_ballot() {
                 true => types::glsl_namesakes(op),
                 false => vec![op],
