@@ -145,7 +145,8 @@
 //! second pass. glslang runs as a process of its own, for at most
 //! `ballot check`'s 60 s. `cargo bench -p ballot-bench --bench link` measures it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 
@@ -769,9 +770,19 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
             }
             Kind::Directive
         } else if b.is_ascii_alphabetic() || b == b'_' || !b.is_ascii() {
-            while let Some(c) = text[i..].chars().next() {
-                let word = c.is_ascii_alphanumeric() || c == '_';
-                if !word && (c.is_ascii() || is_unicode_blank(c)) {
+            // Bytes while ASCII (nearly every name), characters outside it.
+            while i < bytes.len() {
+                if bytes[i].is_ascii() {
+                    if !(bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                        break;
+                    }
+                    i += 1;
+                    continue;
+                }
+                let Some(c) = text[i..].chars().next() else {
+                    break;
+                };
+                if is_unicode_blank(c) {
                     break;
                 }
                 i += c.len_utf8();
@@ -1094,15 +1105,20 @@ fn emulated_names(language: Language) -> String {
     format!("{}, {rest}, and the subgroup built-ins", names.join(", "))
 }
 
-/// The byte ranges of the arguments of the call to `op` whose name is
-/// token `at`; an error where they are another number than the operation
-/// takes: the emulated call gains one, and the validator's count would not
-/// be the user's.
+/// The number of arguments `op` takes.
+fn arity(op: Op) -> usize {
+    ballot_ir::ir::op_signature(op, ballot_ir::ir::Type::U32).0.len()
+}
+
+/// The byte ranges of the arguments of the call whose name is token `at`,
+/// of an operation that takes `arity` ([`arity`]); an error where they are
+/// another number: the emulated call gains one, and the validator's count
+/// would not be the user's.
 fn arguments(
     text: &str,
     tokens: &[Token],
     at: usize,
-    op: Op,
+    arity: usize,
 ) -> Result<Vec<Range<usize>>, ReadError> {
     let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
     let mut ranges = Vec::new();
@@ -1129,8 +1145,7 @@ fn arguments(
         ranges.push(tokens[start].range.start..tokens[i - 1].range.end);
     }
     let given = ranges.len();
-    let (params, _) = ballot_ir::ir::op_signature(op, ballot_ir::ir::Type::U32);
-    if given == params.len() {
+    if given == arity {
         return Ok(ranges);
     }
     let what = |n: usize| match n {
@@ -1143,7 +1158,7 @@ fn arguments(
         LinkErrorKind::Invalid,
         format!(
             "`{name}` takes {}, and is given {}",
-            what(params.len()),
+            what(arity),
             what(given)
         ),
         tokens[at].range.start..tokens[i].range.end,
@@ -1165,7 +1180,9 @@ impl<'a> Shader<'a> {
 
         // What the shader defines itself: functions, and every name that
         // would clash with the linker's prefix.
-        let mut defined = BTreeSet::new();
+        // Hashed: looked up at every subgroup word, of which a large
+        // shader has hundreds of thousands.
+        let mut defined = HashSet::new();
         for i in 0..tokens.len() {
             let Some(name) = ident(i) else { continue };
             let defines = match language {
@@ -1194,9 +1211,12 @@ impl<'a> Shader<'a> {
             prefix = format!("ballot{k}_");
         }
 
-        let mut by_name: BTreeMap<&str, Op> = BTreeMap::new();
+        // Each name's operation, and how many arguments it takes.
+        let mut by_name: HashMap<&str, (Op, usize)> = HashMap::new();
         for op in source_ops(language) {
-            by_name.entry(source_name(language, op)).or_insert(op);
+            by_name
+                .entry(source_name(language, op))
+                .or_insert((op, arity(op)));
         }
         let mut uses = Vec::new();
         let mut barriers = Vec::new();
@@ -1229,13 +1249,13 @@ impl<'a> Shader<'a> {
                 continue;
             }
             match by_name.get(name) {
-                Some(&op) => {
+                Some(&(op, arity)) => {
                     let variable = language == Language::Glsl && is_mask(op);
                     if !called && !variable {
                         continue;
                     }
                     let arguments = match called {
-                        true => arguments(text, &tokens, i, op)?,
+                        true => arguments(text, &tokens, i, arity)?,
                         false => Vec::new(),
                     };
                     let lane = arguments
@@ -1398,6 +1418,10 @@ impl<'a> Shader<'a> {
         let mut in_params = Vec::new();
         self.read_wgsl_structs(tokens);
         for at in 0..tokens.len() {
+            // `@` first, by its kind: the one test most tokens take.
+            if tokens[at].kind != Kind::Punct(b'@') {
+                continue;
+            }
             // Vertex entry points read no subgroup built-in: WGSL has
             // subgroups in compute and fragment shaders only.
             let compute = match (s(at), s(at + 1)) {
@@ -1497,7 +1521,11 @@ impl<'a> Shader<'a> {
             })
         };
         if self.links_any() {
+            // `@` first, by its kind: the one test most tokens take.
             for j in 0..tokens.len() {
+                if tokens[j].kind != Kind::Punct(b'@') {
+                    continue;
+                }
                 let read = match s(j + 3) {
                     "subgroup_invocation_id" | "subgroup_size" => true,
                     "local_invocation_index" | "subgroup_id" | "num_subgroups" => {
@@ -1505,8 +1533,7 @@ impl<'a> Shader<'a> {
                     }
                     _ => false,
                 };
-                if s(j) == "@"
-                    && s(j + 1) == "builtin"
+                if s(j + 1) == "builtin"
                     && read
                     && !in_params.iter().any(|p| p.contains(&j))
                     && !in_entry_struct(tokens[j].range.start)
@@ -1533,7 +1560,7 @@ impl<'a> Shader<'a> {
         let text = self.text;
         let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
         for at in 0..tokens.len() {
-            if s(at) != "struct" || s(at + 2) != "{" {
+            if tokens[at].kind != Kind::Ident || s(at) != "struct" || s(at + 2) != "{" {
                 continue;
             }
             let mut members = Vec::new();
@@ -1694,8 +1721,8 @@ impl<'a> Shader<'a> {
         let (mut compute, mut size) = (false, None);
         let mut i = 0;
         while i < tokens.len() {
-            if s(i) != "@" {
-                if s(i) == "fn" && compute {
+            if tokens[i].kind != Kind::Punct(b'@') {
+                if compute && s(i) == "fn" {
                     self.literal_sizes.push(size);
                 }
                 (compute, size) = (false, None);
@@ -2072,7 +2099,9 @@ impl<'a> Shader<'a> {
                 .iter()
                 .flat_map(|e| &e.params)
                 .any(|q| BuiltinValue::of_wgsl(&q.builtin).is_some());
-        !self.linked_ops().is_empty()
+        // An operation links its namesakes too ([`Shader::linked_ops`]),
+        // never none.
+        self.uses.iter().any(|u| self.links(u.op))
             || !self.target.has_subgroups() && (reads_builtins || self.links_barrier())
     }
 
@@ -2086,10 +2115,14 @@ impl<'a> Shader<'a> {
     /// overloads go together, and glslang picks.
     fn linked_ops(&self) -> BTreeSet<Op> {
         let glsl = self.target.language() == Language::Glsl;
-        self.uses
+        // The distinct operations first: a shader makes many calls of few.
+        let ops: BTreeSet<Op> = self
+            .uses
             .iter()
             .map(|u| u.op)
             .filter(|&op| self.links(op))
+            .collect();
+        ops.into_iter()
             .flat_map(|op| match glsl && !op.is_ballot() {
                 true => types::glsl_namesakes(op),
                 false => vec![op],
@@ -2104,36 +2137,44 @@ impl<'a> Shader<'a> {
         let emulated = !target.has_subgroups();
         let ops: Vec<Op> = self.linked_ops().into_iter().collect();
         let p = &self.prefix;
-        let mut edits: Vec<Edit> = Vec::new();
-        let mut edit = |range: Range<usize>, text: String, blame: Range<usize>| {
-            edits.push(Edit { range, text, blame });
-        };
-        for range in &self.deletions {
-            edit(range.clone(), String::new(), range.clone());
-        }
         // Each operation's name once, not once a call.
         let names: BTreeMap<Op, String> = ops
             .iter()
             .map(|&op| (op, format!("{p}{}", &linked_name(op)["ballot_".len()..])))
             .collect();
+        let mut edits: Vec<Edit<'_>> = Vec::new();
+        // A text the same at every call (a name, `true, `) is borrowed,
+        // not allocated once a call.
+        macro_rules! edit {
+            ($range:expr, $text:expr, $blame:expr $(,)?) => {
+                edits.push(Edit {
+                    range: $range,
+                    text: Cow::from($text),
+                    blame: $blame,
+                })
+            };
+        }
+        for range in &self.deletions {
+            edit!(range.clone(), "", range.clone());
+        }
         for lane in self.uses.iter().filter_map(|u| u.lane.as_ref()) {
             if self.lane_as_u32 {
-                edit(lane.start..lane.start, "u32(".to_string(), lane.clone());
-                edit(lane.end..lane.end, ")".to_string(), lane.clone());
+                edit!(lane.start..lane.start, "u32(".to_string(), lane.clone());
+                edit!(lane.end..lane.end, ")".to_string(), lane.clone());
             }
         }
         for u in self.uses.iter().filter(|u| self.links(u.op)) {
-            let mut name = names[&u.op].clone();
+            let mut name = Cow::from(names[&u.op].as_str());
             if let Some(suffix) = u.typed.as_ref().and_then(types::Typed::suffix) {
-                name.push_str(&suffix);
+                name.to_mut().push_str(&suffix);
             }
             match u.args {
-                None => edit(u.name.clone(), format!("{name}()"), u.name.clone()),
+                None => edit!(u.name.clone(), format!("{name}()"), u.name.clone()),
                 Some((after_open, more)) => {
-                    edit(u.name.clone(), name, u.name.clone());
+                    edit!(u.name.clone(), name, u.name.clone());
                     if emulated && is_collective(u.op) {
                         let on = if more { "true, " } else { "true" };
-                        edit(after_open..after_open, on.to_string(), u.name.clone());
+                        edit!(after_open..after_open, on, u.name.clone());
                     }
                     // The value's type, written as a constructor (which
                     // changes no value) for the if-conversion to read,
@@ -2146,8 +2187,8 @@ impl<'a> Shader<'a> {
                             .all(|b| b.is_ascii_alphanumeric() || b == b'_')
                     };
                     if let Some((value, Some(ty))) = u.value.as_ref().filter(|(v, _)| !word(v)) {
-                        edit(value.start..value.start, format!("{ty}("), value.clone());
-                        edit(value.end..value.end, ")".to_string(), value.clone());
+                        edit!(value.start..value.start, format!("{ty}("), value.clone());
+                        edit!(value.end..value.end, ")".to_string(), value.clone());
                     }
                 }
             }
@@ -2155,18 +2196,18 @@ impl<'a> Shader<'a> {
         // The virtual subgroups are the workgroup's linear index cut into
         // runs of the virtual size (`ballot_init`).
         for b in self.builtins.iter().filter(|_| emulated) {
-            edit(b.name.clone(), b.value.emulated(p), b.name.clone());
+            edit!(b.name.clone(), b.value.emulated(p), b.name.clone());
         }
         for b in self.barriers.iter().filter(|_| emulated) {
             match b.memory {
-                Some(memory) => edit(b.name.clone(), memory.to_string(), b.name.clone()),
+                Some(memory) => edit!(b.name.clone(), memory.to_string(), b.name.clone()),
                 None => {
-                    edit(
+                    edit!(
                         b.name.clone(),
                         format!("{p}subgroupBarrier"),
                         b.name.clone(),
                     );
-                    edit(
+                    edit!(
                         b.after_open..b.after_open,
                         "true".to_string(),
                         b.name.clone(),
@@ -2228,7 +2269,7 @@ impl<'a> Shader<'a> {
                                 Some(c) => q.range.start..q.range.end + c + 1,
                                 None => q.range.clone(),
                             };
-                            edit(whole_line(self.text, range), String::new(), q.range.clone());
+                            edit!(whole_line(self.text, range), String::new(), q.range.clone());
                             body.push(format!("let {} = {value};", q.name));
                         }
                     }
@@ -2256,18 +2297,18 @@ impl<'a> Shader<'a> {
                         Some(at) => {
                             if let (true, Some(last)) = (needs_comma, entry.params.last()) {
                                 let end = last.range.end;
-                                edit(end..end, ",".to_string(), entry.name.clone());
+                                edit!(end..end, ",".to_string(), entry.name.clone());
                             }
                             let first = list.trim_start_matches(['\r', '\n']);
                             let indent = &first[..first.len() - first.trim_start().len()];
                             let indent = if indent.is_empty() { "    " } else { indent };
                             let lines: String =
                                 added.iter().map(|a| format!("{indent}{a},\n")).collect();
-                            edit(at..at, lines, entry.name.clone());
+                            edit!(at..at, lines, entry.name.clone());
                         }
                         None => {
                             let lead = if needs_comma { ", " } else { "" };
-                            edit(
+                            edit!(
                                 entry.close..entry.close,
                                 format!("{lead}{}", added.join(", ")),
                                 entry.name.clone(),
@@ -2275,7 +2316,7 @@ impl<'a> Shader<'a> {
                         }
                     }
                 }
-                edit(
+                edit!(
                     entry.body..entry.body,
                     statements(self.text, entry.body, &body),
                     entry.name.clone(),
@@ -2341,6 +2382,16 @@ impl<'a> Shader<'a> {
                 (d, self.library_at)
             }
         };
+        // One allocation each: the text is at most the user's, the
+        // library's and every edit's, in a piece before each edit and
+        // each edit's own.
+        out.text.reserve(
+            directives.len()
+                + library.len()
+                + self.text.len()
+                + edits.iter().map(|e| e.text.len()).sum::<usize>(),
+        );
+        out.pieces.reserve(2 * edits.len() + 4);
         out.generated(&directives, None);
         let mut from = 0;
         let mut library_written = false;
@@ -2369,9 +2420,9 @@ impl<'a> Shader<'a> {
     }
 }
 
-struct Edit {
+struct Edit<'a> {
     range: Range<usize>,
-    text: String,
+    text: Cow<'a, str>,
     /// What in the user's text an error in `text` is blamed on.
     blame: Range<usize>,
 }

@@ -239,16 +239,59 @@ const SIDE_EFFECTS: &[&str] = &[
     "textureStore",
 ];
 
+/// What a name of the [`Unit`] is when called: each distinct name
+/// classified once, so that the pass reads a call's kind by its
+/// [`Call::callee`] rather than comparing its text with every kind's names.
+#[derive(Clone, Copy, Debug, Default)]
+struct Callee {
+    /// An exchange's result type, where the name is an exchange's.
+    exchange: Option<Result_>,
+    /// The shader's function of that name that a call calls: the last
+    /// defined.
+    function: Option<usize>,
+    /// The first defined, whose return type a converted call takes.
+    first_function: Option<usize>,
+    /// One of [`Request::barriers`].
+    barrier: bool,
+    /// One of [`SIDE_EFFECTS`].
+    side_effects: bool,
+    /// Its function reaches an exchange: it is converted.
+    converted: bool,
+    /// Its function is converted and entered together
+    /// ([`entered_together`]).
+    together: bool,
+}
+
+/// Every name of `request.unit`, classified, but for which functions are
+/// converted and entered together, which the pass finds after.
+fn callees(request: &Request<'_>) -> Vec<Callee> {
+    let unit = request.unit;
+    let mut callees: Vec<Callee> = unit
+        .names
+        .iter()
+        .map(|r| {
+            let name = &request.text[r.clone()];
+            Callee {
+                exchange: request.exchanges.get(name).copied(),
+                barrier: request.barriers.contains(&name),
+                side_effects: SIDE_EFFECTS.contains(&name),
+                ..Callee::default()
+            }
+        })
+        .collect();
+    for (i, f) in unit.functions.iter().enumerate() {
+        let callee = &mut callees[f.id as usize];
+        callee.function = Some(i);
+        callee.first_function.get_or_insert(i);
+    }
+    callees
+}
+
 /// Converts every function of `request.unit` that reaches an exchange.
 pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> {
     let text = request.text;
     let unit = request.unit;
-    let names: BTreeMap<&str, usize> = unit
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (&text[f.name.clone()], i))
-        .collect();
+    let mut names = callees(request);
     // Which functions reach an exchange: to a fixed point over the calls.
     let mut reaches = vec![false; unit.functions.len()];
     let calls: Vec<BTreeSet<usize>> = unit
@@ -257,11 +300,11 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
         .map(|f| {
             let mut callees = BTreeSet::new();
             let mut exchange = false;
-            each_call(&f.body.stmts, &mut |c: &Call| {
-                let name = &text[c.name.clone()];
-                if request.exchanges.contains_key(name) {
+            each_call(unit, &f.body.stmts, &mut |c: &Call| {
+                let callee = &names[c.callee as usize];
+                if callee.exchange.is_some() {
                     exchange = true;
-                } else if let Some(&i) = names.get(name) {
+                } else if let Some(i) = callee.function {
                     callees.insert(i);
                 }
             });
@@ -287,17 +330,13 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
             break;
         }
     }
-    let converted_names: BTreeSet<&str> = names
-        .iter()
-        .filter(|(_, &i)| reaches[i])
-        .map(|(&n, _)| n)
-        .collect();
     let together = entered_together(request, &names, &reaches);
-    let together_names: BTreeSet<&str> = names
-        .iter()
-        .filter(|(_, &i)| together[i])
-        .map(|(&n, _)| n)
-        .collect();
+    for callee in &mut names {
+        if let Some(i) = callee.function {
+            callee.converted = reaches[i];
+            callee.together = together[i];
+        }
+    }
     let mut out = Vec::new();
     for (i, f) in unit.functions.iter().enumerate() {
         if !reaches[i] {
@@ -322,13 +361,14 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
         // written where nothing returned before.
         let tail = f.body.stmts.last().filter(|s| {
             matches!(&s.kind, StmtKind::Return(v)
-                if v.as_ref().is_none_or(|e| !e.calls.iter().any(|c| converted_names
-                    .contains(&text[c.name.clone()]) || request.exchanges.contains_key(&text[c.name.clone()]))))
+            if v.as_ref().is_none_or(|e| !unit.calls(e).iter().any(|c| {
+                let callee = &names[c.callee as usize];
+                callee.converted || callee.exchange.is_some()
+            })))
         });
         let mut pass = Pass {
             request,
-            converted: &converted_names,
-            together: &together_names,
+            names: &names,
             next: 0,
             breakables: Vec::new(),
             all_active: together[i],
@@ -383,21 +423,17 @@ fn unchanged(step: &Step) -> bool {
 /// branch or in a loop). Such a function takes no activity, and its own
 /// top runs as written. The reading is the pass's own (`Pass::all_active`)
 /// or stricter, so that no call the pass guards goes to one of them.
-fn entered_together(
-    request: &Request<'_>,
-    names: &BTreeMap<&str, usize>,
-    reaches: &[bool],
-) -> Vec<bool> {
+fn entered_together(request: &Request<'_>, names: &[Callee], reaches: &[bool]) -> Vec<bool> {
     fn sites(
         stmts: &[Stmt],
         top: &mut bool,
-        text: &str,
-        names: &BTreeMap<&str, usize>,
+        unit: &Unit,
+        names: &[Callee],
         out: &mut Vec<(usize, bool)>,
     ) {
         for s in stmts {
             match &s.kind {
-                StmtKind::Block(b) => sites(&b.stmts, top, text, names, out),
+                StmtKind::Block(b) => sites(&b.stmts, top, unit, names, out),
                 kind => {
                     let here = *top
                         && matches!(
@@ -405,8 +441,8 @@ fn entered_together(
                             StmtKind::Simple(_) | StmtKind::Decl(_) | StmtKind::Return(_)
                         );
                     each_expr(s, &mut |e: &Expr| {
-                        for c in &e.calls {
-                            if let Some(&i) = names.get(&text[c.name.clone()]) {
+                        for c in unit.calls(e) {
+                            if let Some(i) = names[c.callee as usize].function {
                                 // A call `&&`, `||` or `?:` may skip is made
                                 // by some invocations only.
                                 out.push((i, here && !c.conditional));
@@ -425,7 +461,7 @@ fn entered_together(
     let mut called: Vec<Vec<(usize, bool)>> = vec![Vec::new(); unit.functions.len()];
     for (g, f) in unit.functions.iter().enumerate() {
         let mut out = Vec::new();
-        sites(&f.body.stmts, &mut true, request.text, names, &mut out);
+        sites(&f.body.stmts, &mut true, unit, names, &mut out);
         for (i, top) in out {
             called[i].push((g, top));
         }
@@ -454,9 +490,9 @@ fn entered_together(
 }
 
 /// Every call in `stmts`, nested ones included.
-fn each_call(stmts: &[Stmt], f: &mut dyn FnMut(&Call)) {
+fn each_call(unit: &Unit, stmts: &[Stmt], f: &mut dyn FnMut(&Call)) {
     for s in stmts {
-        each_expr(s, &mut |e: &Expr| e.calls.iter().for_each(&mut *f));
+        each_expr(s, &mut |e: &Expr| unit.calls(e).iter().for_each(&mut *f));
     }
 }
 
@@ -539,10 +575,10 @@ struct Breakable {
 
 struct Pass<'r, 'a> {
     request: &'r Request<'a>,
-    converted: &'r BTreeSet<&'a str>,
-    /// The converted functions entered together ([`entered_together`]):
-    /// called without the caller's activity.
-    together: &'r BTreeSet<&'a str>,
+    /// Every name, classified: among them the converted functions, and
+    /// those entered together ([`entered_together`]), called without the
+    /// caller's activity.
+    names: &'r [Callee],
     next: u32,
     breakables: Vec<Breakable>,
     /// Whether every invocation is still active: the top of an entry
@@ -589,16 +625,31 @@ impl<'r, 'a> Pass<'r, 'a> {
         })
     }
 
+    /// What `c` calls.
+    fn callee(&self, c: &Call) -> &'r Callee {
+        &self.names[c.callee as usize]
+    }
+
+    /// `e`'s calls.
+    fn calls(&self, e: &Expr) -> &'a [Call] {
+        self.request.unit.calls(e)
+    }
+
+    /// `c`'s arguments.
+    fn args(&self, c: &Call) -> &'a [Range<usize>] {
+        self.request.unit.args(c)
+    }
+
     /// Whether a call is an exchange or a converted function's.
     fn collective(&self, c: &Call) -> bool {
-        let name = self.text(&c.name);
-        self.request.exchanges.contains_key(name) || self.converted.contains(name)
+        let callee = self.callee(c);
+        callee.exchange.is_some() || callee.converted
     }
 
     fn holds_collective(&self, s: &Stmt) -> bool {
         let mut any = false;
         each_expr(s, &mut |e: &Expr| {
-            any |= e.calls.iter().any(|c| self.collective(c));
+            any |= self.calls(e).iter().any(|c| self.collective(c));
         });
         any
     }
@@ -706,13 +757,13 @@ impl<'r, 'a> Pass<'r, 'a> {
                 subs.push((c.range.clone(), Sub::Temp(t)));
                 continue;
             }
-            let name = self.text(&c.name);
+            let callee = self.callee(c);
             let flag = self.activity.get(&c.range.start).copied();
-            if self.request.exchanges.contains_key(name) {
-                if let Some(first) = c.args.first() {
+            if callee.exchange.is_some() {
+                if let Some(first) = self.args(c).first() {
                     subs.push((first.clone(), flag.map_or(Sub::Active, Sub::Flag)));
                 }
-            } else if self.together.contains(name) {
+            } else if callee.together {
                 // Entered by every invocation, all active: no activity.
             } else {
                 subs.push((
@@ -742,8 +793,23 @@ impl<'r, 'a> Pass<'r, 'a> {
         e: &Expr,
         steps: &mut Vec<Step>,
     ) -> Result<BTreeMap<usize, u32>, Refusal> {
+        // No call's range is empty.
+        self.bind_all_but(e, 0..0, steps)
+    }
+
+    /// [`Pass::bind_all`], but for the call at `skip`.
+    fn bind_all_but(
+        &mut self,
+        e: &Expr,
+        skip: Range<usize>,
+        steps: &mut Vec<Step>,
+    ) -> Result<BTreeMap<usize, u32>, Refusal> {
         let mut bound = BTreeMap::new();
-        let mut order: Vec<&Call> = e.calls.iter().filter(|c| self.collective(c)).collect();
+        let mut order: Vec<&Call> = self
+            .calls(e)
+            .iter()
+            .filter(|c| c.range != skip && self.collective(c))
+            .collect();
         // The short circuit of each conditional one, by its operator, and
         // which of its operands (arms) holds the call.
         let mut circuits: BTreeMap<usize, Circuit> = BTreeMap::new();
@@ -781,7 +847,7 @@ impl<'r, 'a> Pass<'r, 'a> {
                         // Its left operand, where `Active` is set.
                         let circuit = &circuits[&op];
                         let flag = Flag::Taken(self.id());
-                        let value = self.piece(circuit.left.clone(), &e.calls, &bound);
+                        let value = self.piece(circuit.left.clone(), self.calls(e), &bound);
                         steps.push(Step::Test { flag, value });
                         self.lefts
                             .insert(circuit.left.start, (circuit.left.clone(), flag));
@@ -811,7 +877,7 @@ impl<'r, 'a> Pass<'r, 'a> {
             }
             let ty = self.glsl_type_of(c)?;
             let temp = self.id();
-            let value = self.piece(c.range.clone(), &e.calls, &bound);
+            let value = self.piece(c.range.clone(), self.calls(e), &bound);
             steps.push(Step::Bind { temp, ty, value });
             bound.insert(c.range.start, temp);
         }
@@ -820,7 +886,9 @@ impl<'r, 'a> Pass<'r, 'a> {
 
     /// Whether `e` holds a collective that `&&`, `||` or `?:` may skip.
     fn under_circuit(&self, e: &Expr) -> bool {
-        e.calls.iter().any(|c| c.conditional && self.collective(c))
+        self.calls(e)
+            .iter()
+            .any(|c| c.conditional && self.collective(c))
     }
 
     /// The short circuit that makes `c`, a call in `e`, conditional: at
@@ -835,7 +903,8 @@ impl<'r, 'a> Pass<'r, 'a> {
             super::lex::lex(&text[e.range.clone()], self.request.language)
                 .into_iter()
                 .map(|t| {
-                    let r = t.range.start + base..t.range.end + base;
+                    let r = t.range();
+                    let r = r.start + base..r.end + base;
                     let s = &text[r.clone()];
                     (r, s)
                 })
@@ -977,13 +1046,16 @@ impl<'r, 'a> Pass<'r, 'a> {
         if self.request.language != Language::Glsl {
             return Ok(None);
         }
-        let name = self.text(&c.name);
-        if let Some(kind) = self.request.exchanges.get(name) {
+        if let Some(kind) = self.callee(c).exchange {
             return match kind {
                 Result_::Mask => Ok(Some("uvec4".into())),
                 Result_::Bool => Ok(Some("bool".into())),
                 Result_::Value => {
-                    let value = c.args.get(1).map(|a| self.text(a).trim()).unwrap_or("");
+                    let value = self
+                        .args(c)
+                        .get(1)
+                        .map(|a| self.text(a).trim())
+                        .unwrap_or("");
                     match self.glsl_value_type(value) {
                         Some(t) => Ok(Some(t)),
                         None => self.refuse(
@@ -1000,11 +1072,9 @@ impl<'r, 'a> Pass<'r, 'a> {
         }
         // A converted function: its declared return type.
         let f = self
-            .request
-            .unit
-            .functions
-            .iter()
-            .find(|f| self.text(&f.name) == name);
+            .callee(c)
+            .first_function
+            .map(|i| &self.request.unit.functions[i]);
         match f.and_then(|f| f.ret.clone()) {
             Some(ret) => Ok(Some(self.text(&ret).to_string())),
             None => Ok(Some("void".into())),
@@ -1094,22 +1164,17 @@ impl<'r, 'a> Pass<'r, 'a> {
     fn has_side_effects(&self, e: &Expr) -> bool {
         // A collective's arguments are evaluated in every invocation in
         // any case, as its exchange needs a value from each.
+        let calls = self.calls(e);
         let inside_collective = |c: &Call| {
-            e.calls.iter().any(|o| {
+            calls.iter().any(|o| {
                 self.collective(o) && o.range.start < c.range.start && c.range.end <= o.range.end
             })
         };
-        e.calls.iter().any(|c| {
-            let name = self.text(&c.name);
+        calls.iter().any(|c| {
+            let callee = self.callee(c);
             !self.collective(c)
                 && !inside_collective(c)
-                && (SIDE_EFFECTS.contains(&name)
-                    || self
-                        .request
-                        .unit
-                        .functions
-                        .iter()
-                        .any(|f| self.text(&f.name) == name))
+                && (callee.side_effects || callee.function.is_some())
         })
     }
 
@@ -1129,8 +1194,8 @@ impl<'r, 'a> Pass<'r, 'a> {
             StmtKind::Decl(_) => self.decl(s, steps),
             _ if !convert => {
                 let barrier = matches!(&s.kind, StmtKind::Simple(e)
-                    if e.calls.first().is_some_and(|c| c.range.start == e.range.start
-                        && self.request.barriers.contains(&self.text(&c.name))));
+                    if self.calls(e).first().is_some_and(|c| c.range.start == e.range.start
+                        && self.callee(c).barrier));
                 let piece = self.piece(s.range.clone(), &[], &BTreeMap::new());
                 if barrier {
                     steps.push(Step::Plain(piece));
@@ -1140,8 +1205,8 @@ impl<'r, 'a> Pass<'r, 'a> {
                 Ok(())
             }
             StmtKind::Simple(e) => {
-                let whole_call = e
-                    .calls
+                let whole_call = self
+                    .calls(e)
                     .first()
                     .filter(|c| c.range == e.range && self.collective(c));
                 if let Some(c) = whole_call {
@@ -1149,7 +1214,11 @@ impl<'r, 'a> Pass<'r, 'a> {
                     // value is dropped: in every invocation, as written.
                     self.check_unconditional(c)?;
                     let bound = self.bind_inner(e, c, steps)?;
-                    steps.push(Step::Plain(self.piece(s.range.clone(), &e.calls, &bound)));
+                    steps.push(Step::Plain(self.piece(
+                        s.range.clone(),
+                        self.calls(e),
+                        &bound,
+                    )));
                 } else if self.all_active {
                     // Every invocation runs it as written; a collective a
                     // short circuit may skip, bound first.
@@ -1158,10 +1227,14 @@ impl<'r, 'a> Pass<'r, 'a> {
                     } else {
                         BTreeMap::new()
                     };
-                    steps.push(Step::Plain(self.piece(s.range.clone(), &e.calls, &bound)));
+                    steps.push(Step::Plain(self.piece(
+                        s.range.clone(),
+                        self.calls(e),
+                        &bound,
+                    )));
                 } else {
                     let bound = self.bind_all(e, steps)?;
-                    let piece = self.piece(s.range.clone(), &e.calls, &bound);
+                    let piece = self.piece(s.range.clone(), self.calls(e), &bound);
                     steps.push(Step::Guarded(piece));
                 }
                 Ok(())
@@ -1257,7 +1330,7 @@ impl<'r, 'a> Pass<'r, 'a> {
             StmtKind::Return(value) => {
                 if let Some(e) = value {
                     let bound = self.bind_all(e, steps)?;
-                    let value = self.piece(e.range.clone(), &e.calls, &bound);
+                    let value = self.piece(e.range.clone(), self.calls(e), &bound);
                     steps.push(Step::Assign {
                         place: Place::RetVal,
                         value,
@@ -1302,16 +1375,7 @@ impl<'r, 'a> Pass<'r, 'a> {
         outer: &Call,
         steps: &mut Vec<Step>,
     ) -> Result<BTreeMap<usize, u32>, Refusal> {
-        let inner = Expr {
-            range: e.range.clone(),
-            calls: e
-                .calls
-                .iter()
-                .filter(|c| c.range != outer.range)
-                .cloned()
-                .collect(),
-        };
-        let bound = self.bind_all(&inner, steps)?;
+        let bound = self.bind_all_but(e, outer.range.clone(), steps)?;
         // Keep the outer call unbound, but its inner calls bound.
         Ok(bound)
     }
@@ -1357,8 +1421,18 @@ impl<'r, 'a> Pass<'r, 'a> {
                     bound.extend(self.bind_all(e, steps)?);
                 }
             }
-            let calls: Vec<Call> = inits.iter().flat_map(|e| e.calls.iter().cloned()).collect();
-            steps.push(Step::Plain(self.piece(s.range.clone(), &calls, &bound)));
+            // One declarator's calls are a slice already.
+            let piece = match inits[..] {
+                [e] => self.piece(s.range.clone(), self.calls(e), &bound),
+                _ => {
+                    let calls: Vec<Call> = inits
+                        .iter()
+                        .flat_map(|e| self.calls(e).iter().cloned())
+                        .collect();
+                    self.piece(s.range.clone(), &calls, &bound)
+                }
+            };
+            steps.push(Step::Plain(piece));
             return Ok(());
         }
         let Some(ty) = d.ty.clone() else {
@@ -1381,7 +1455,7 @@ impl<'r, 'a> Pass<'r, 'a> {
             });
             if let Some(e) = &x.init {
                 let bound = self.bind_all(e, steps)?;
-                let value = self.piece(e.range.clone(), &e.calls, &bound);
+                let value = self.piece(e.range.clone(), self.calls(e), &bound);
                 steps.push(Step::Assign {
                     place: Place::User(x.name.clone()),
                     value,
@@ -1400,7 +1474,7 @@ impl<'r, 'a> Pass<'r, 'a> {
     ) -> Result<(), Refusal> {
         let bound = self.bind_all(cond, steps)?;
         let id = self.id();
-        let value = self.piece(cond.range.clone(), &cond.calls, &bound);
+        let value = self.piece(cond.range.clone(), self.calls(cond), &bound);
         steps.push(Step::Let {
             flag: Flag::Outer(id),
             cond: Cond::Flag(Flag::Active),
@@ -1490,7 +1564,7 @@ impl<'r, 'a> Pass<'r, 'a> {
         });
         if let Some(update) = l.update {
             let bound = self.bind_all(update, &mut body)?;
-            let piece = self.piece(update.range.clone(), &update.calls, &bound);
+            let piece = self.piece(update.range.clone(), self.calls(update), &bound);
             body.push(Step::GuardedExpr(piece));
         }
         if let Some(stmts) = l.continuing {
@@ -1537,7 +1611,7 @@ impl<'r, 'a> Pass<'r, 'a> {
     ) -> Result<(), Refusal> {
         let bound = self.bind_all(e, steps)?;
         let t = self.id();
-        let value = self.piece(e.range.clone(), &e.calls, &bound);
+        let value = self.piece(e.range.clone(), self.calls(e), &bound);
         steps.push(Step::Test {
             flag: Flag::Taken(t),
             value,
@@ -1572,7 +1646,7 @@ impl<'r, 'a> Pass<'r, 'a> {
             );
         }
         let bound = self.bind_all(selector, steps)?;
-        let sel = self.piece(selector.range.clone(), &selector.calls, &bound);
+        let sel = self.piece(selector.range.clone(), self.calls(selector), &bound);
         let id = self.id();
         let (outer, brk) = (Flag::Outer(id), Flag::Brk(id));
         steps.push(Step::Let {

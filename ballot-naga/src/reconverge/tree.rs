@@ -14,7 +14,17 @@
 //! 2. A [`Call`]'s argument ranges lie, in order, between its parentheses.
 //! 3. [`Stmt::Break`] and [`Stmt::Continue`] are whatever the text says;
 //!    whether a loop or a `switch` encloses them is the pass's to check.
+//! 4. Every call's and every function's [`Name`] is its name's text: one
+//!    number per distinct name, so that the pass classifies each name
+//!    once rather than comparing text at every call.
+//!
+//! # Cost
+//! The calls and their arguments live in two arrays of the [`Unit`], and
+//! an expression or call holds a range of them: a shader with hundreds
+//! of thousands of calls is read, and dropped, without an allocation per
+//! call.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::lex::{lex, Kind, Token};
@@ -24,6 +34,28 @@ use ballot_shader::back::Language;
 #[derive(Clone, Debug)]
 pub(crate) struct Unit {
     pub functions: Vec<Function>,
+    /// Every expression's calls, each expression's in text order
+    /// ([`Expr::calls`] is a range of them).
+    pub calls: Vec<Call>,
+    /// Every call's arguments ([`Call::args`] is a range of them).
+    pub args: Vec<Range<usize>>,
+    /// The text of each [`Name`], by its number: where it first occurs.
+    pub names: Vec<Range<usize>>,
+}
+
+/// A function's or call's name, as a number: the same for the same text.
+pub(crate) type Name = u32;
+
+impl Unit {
+    /// `e`'s calls, nested ones included, in text order.
+    pub fn calls(&self, e: &Expr) -> &[Call] {
+        &self.calls[e.calls.start as usize..e.calls.end as usize]
+    }
+
+    /// `c`'s argument ranges (none for `f()`).
+    pub fn args(&self, c: &Call) -> &[Range<usize>] {
+        &self.args[c.args.start as usize..c.args.end as usize]
+    }
 }
 
 /// The pipeline stage of an entry point.
@@ -39,6 +71,8 @@ pub(crate) enum Stage {
 pub(crate) struct Function {
     /// Its name.
     pub name: Range<usize>,
+    /// Its name's number.
+    pub id: Name,
     /// Just after its parameter list's `(`.
     pub params_open: usize,
     /// Its parameter list's `)`.
@@ -73,20 +107,24 @@ pub(crate) struct Block {
 #[derive(Clone, Debug)]
 pub(crate) struct Expr {
     pub range: Range<usize>,
-    /// Every call in the expression, nested ones included, in text order.
-    pub calls: Vec<Call>,
+    /// Every call in the expression, nested ones included, in text order:
+    /// a range of [`Unit::calls`] ([`Unit::calls`] gives them).
+    pub calls: Range<u32>,
 }
 
 /// `name(args)`.
 #[derive(Clone, Debug)]
 pub(crate) struct Call {
     pub name: Range<usize>,
+    /// Its name's number.
+    pub callee: Name,
     /// Just after `(`.
     pub open: usize,
     /// The `)`.
     pub close: usize,
-    /// Each argument's text (none for `f()`).
-    pub args: Vec<Range<usize>>,
+    /// Each argument's text (none for `f()`): a range of [`Unit::args`]
+    /// ([`Unit::args`] gives them).
+    pub args: Range<u32>,
     /// Whether the language may skip the call where other invocations
     /// make it: it sits in the right operand of `&&` or `||`, or in an
     /// arm of `?:`.
@@ -228,6 +266,12 @@ pub(crate) fn read(text: &str, language: Language) -> Result<Unit, ReadError> {
         tokens: &tokens,
         at: 0,
         depth: 0,
+        calls: Vec::new(),
+        args: Vec::new(),
+        names: Vec::new(),
+        ids: HashMap::new(),
+        groups: Vec::new(),
+        opens: Vec::new(),
     };
     let mut functions = Vec::new();
     while r.at < tokens.len() {
@@ -236,11 +280,22 @@ pub(crate) fn read(text: &str, language: Language) -> Result<Unit, ReadError> {
             None => r.at += 1,
         }
     }
-    Ok(Unit { functions })
+    Ok(Unit {
+        functions,
+        calls: r.calls,
+        args: r.args,
+        names: r.names,
+    })
 }
 
 /// How deep statements may nest: the reader recurses once a level.
 const MAX_NESTING: usize = 256;
+
+/// An index of [`Unit::calls`] or [`Unit::args`], as their ranges hold
+/// it: a text of at most 16 MiB (`check`'s limit) has fewer of either.
+fn index(i: usize) -> u32 {
+    u32::try_from(i).expect("fewer than 2^32 calls")
+}
 
 struct Reader<'a> {
     text: &'a str,
@@ -248,11 +303,21 @@ struct Reader<'a> {
     tokens: &'a [Token],
     at: usize,
     depth: usize,
+    /// [`Unit::calls`], [`Unit::args`] and [`Unit::names`] as read so far.
+    calls: Vec<Call>,
+    args: Vec<Range<usize>>,
+    names: Vec<Range<usize>>,
+    /// Each name's number, by its text.
+    ids: HashMap<&'a str, Name>,
+    /// [`Reader::expr`]'s bracket stacks, kept between expressions so
+    /// that reading one allocates nothing.
+    groups: Vec<bool>,
+    opens: Vec<(usize, Option<usize>)>,
 }
 
 impl<'a> Reader<'a> {
     fn tok(&self, i: usize) -> Option<&'a str> {
-        self.tokens.get(i).map(|t| &self.text[t.range.clone()])
+        self.tokens.get(i).map(|t| &self.text[t.range()])
     }
 
     fn peek(&self) -> Option<&'a str> {
@@ -260,20 +325,32 @@ impl<'a> Reader<'a> {
     }
 
     fn start(&self, i: usize) -> usize {
-        self.tokens
-            .get(i)
-            .map_or(self.text.len(), |t| t.range.start)
+        self.tokens.get(i).map_or(self.text.len(), |t| t.start())
     }
 
     fn end(&self, i: usize) -> usize {
-        self.tokens.get(i).map_or(self.text.len(), |t| t.range.end)
+        self.tokens.get(i).map_or(self.text.len(), |t| t.end())
+    }
+
+    /// The number of the name at `range`.
+    fn name(&mut self, range: Range<usize>) -> Name {
+        let next = self.names.len();
+        *self
+            .ids
+            .entry(&self.text[range.clone()])
+            .or_insert_with(|| {
+                self.names.push(range);
+                // A text holds fewer names than bytes, and `check` caps a
+                // shader at 16 MiB.
+                Name::try_from(next).expect("fewer than 2^32 names")
+            })
     }
 
     fn error(&self, i: usize, message: impl Into<String>) -> ReadError {
         let at = self
             .tokens
             .get(i)
-            .map_or(self.text.len()..self.text.len(), |t| t.range.clone());
+            .map_or(self.text.len()..self.text.len(), |t| t.range());
         ReadError {
             message: message.into(),
             at,
@@ -366,7 +443,7 @@ impl<'a> Reader<'a> {
             self.at = close + 1;
             return Ok(None);
         }
-        let name = self.tokens[name_at].range.clone();
+        let name = self.tokens[name_at].range();
         let stage = match self.language {
             Language::Wgsl => self.wgsl_stage(i),
             Language::Glsl => (&self.text[name.clone()] == "main").then_some(Stage::Compute),
@@ -374,13 +451,15 @@ impl<'a> Reader<'a> {
         if self.language == Language::Glsl {
             let ty = self.tok(i - 1).unwrap_or("");
             if ty != "void" {
-                ret = Some(self.tokens[i - 1].range.clone());
+                ret = Some(self.tokens[i - 1].range());
             }
         }
         let params = self.params(open, close);
         self.at = j;
         let body = self.block()?;
+        let id = self.name(name.clone());
         Ok(Some(Function {
+            id,
             name,
             params_open: self.end(open),
             params_close: self.start(close),
@@ -472,7 +551,7 @@ impl<'a> Reader<'a> {
             Language::Wgsl => {
                 let colon = (from..to).find(|&i| self.tok(i) == Some(":"))?;
                 Some(Param {
-                    name: self.tokens[colon - 1].range.clone(),
+                    name: self.tokens[colon - 1].range(),
                     ty: self.start(colon + 1)..self.end(to - 1),
                 })
             }
@@ -490,7 +569,7 @@ impl<'a> Reader<'a> {
                     return None;
                 }
                 Some(Param {
-                    name: self.tokens[last].range.clone(),
+                    name: self.tokens[last].range(),
                     ty: self.start(from)..self.end(last - 1),
                 })
             }
@@ -547,17 +626,20 @@ impl<'a> Reader<'a> {
     }
 
     /// The expression of tokens `from..to`.
-    fn expr(&self, from: usize, to: usize) -> Expr {
+    fn expr(&mut self, from: usize, to: usize) -> Expr {
         let range = if from < to {
             self.start(from)..self.end(to - 1)
         } else {
             self.start(from)..self.start(from)
         };
-        let mut calls = Vec::new();
+        let first = self.calls.len();
         // The bracket groups open at each token: for each, whether a `&&`,
         // `||` or `?` has been seen in its current comma-separated operand.
-        let mut groups: Vec<bool> = vec![false];
-        let mut opens: Vec<(usize, Option<usize>)> = Vec::new();
+        let mut groups = std::mem::take(&mut self.groups);
+        let mut opens = std::mem::take(&mut self.opens);
+        groups.clear();
+        groups.push(false);
+        opens.clear();
         for i in from..to {
             let t = self.tok(i).unwrap_or("");
             match t {
@@ -569,15 +651,17 @@ impl<'a> Reader<'a> {
                     .then_some(i - 1);
                     let conditional = groups.iter().any(|&c| c);
                     if let Some(name) = callee {
-                        calls.push(Call {
-                            name: self.tokens[name].range.clone(),
+                        let callee = self.name(self.tokens[name].range());
+                        self.calls.push(Call {
+                            name: self.tokens[name].range(),
+                            callee,
                             open: self.end(i),
                             close: 0,
-                            args: Vec::new(),
+                            args: 0..0,
                             conditional,
                             range: self.start(name)..0,
                         });
-                        opens.push((i, Some(calls.len() - 1)));
+                        opens.push((i, Some(self.calls.len() - 1)));
                     } else {
                         opens.push((i, None));
                     }
@@ -589,10 +673,12 @@ impl<'a> Reader<'a> {
                         groups.push(false);
                     }
                     if let Some((open, Some(call))) = opens.pop() {
-                        let c = &mut calls[call];
-                        c.close = self.start(i);
-                        c.range.end = self.end(i);
-                        c.args = self.args(open, i);
+                        let args = self.args(open, i);
+                        let (close, end) = (self.start(i), self.end(i));
+                        let c = &mut self.calls[call];
+                        c.close = close;
+                        c.range.end = end;
+                        c.args = args;
                     }
                 }
                 "&&" | "||" | "?" => {
@@ -608,16 +694,29 @@ impl<'a> Reader<'a> {
                 _ => {}
             }
         }
+        self.groups = groups;
+        self.opens = opens;
         // A call never closed (a text cut short) has no arguments read.
-        calls.retain(|c| c.close != 0);
-        Expr { range, calls }
+        let mut kept = first;
+        for i in first..self.calls.len() {
+            if self.calls[i].close != 0 {
+                self.calls.swap(kept, i);
+                kept += 1;
+            }
+        }
+        self.calls.truncate(kept);
+        Expr {
+            range,
+            calls: index(first)..index(kept),
+        }
     }
 
-    /// The argument ranges between the brackets at `open` and `close`.
-    fn args(&self, open: usize, close: usize) -> Vec<Range<usize>> {
-        let mut args = Vec::new();
+    /// The argument ranges between the brackets at `open` and `close`,
+    /// appended to [`Unit::args`].
+    fn args(&mut self, open: usize, close: usize) -> Range<u32> {
+        let first = self.args.len();
         if close == open + 1 {
-            return args;
+            return index(first)..index(first);
         }
         let mut from = open + 1;
         let mut depth = 0;
@@ -626,16 +725,18 @@ impl<'a> Reader<'a> {
                 "(" | "[" | "{" => depth += 1,
                 ")" | "]" | "}" => depth -= 1,
                 "," if depth == 0 => {
-                    args.push(self.start(from)..self.end(i - 1));
+                    let arg = self.start(from)..self.end(i - 1);
+                    self.args.push(arg);
                     from = i + 1;
                 }
                 _ => {}
             }
         }
         if from < close {
-            args.push(self.start(from)..self.end(close - 1));
+            let arg = self.start(from)..self.end(close - 1);
+            self.args.push(arg);
         }
-        args
+        index(first)..index(self.args.len())
     }
 
     fn stmt(&mut self) -> Result<Stmt, ReadError> {
@@ -883,7 +984,7 @@ impl<'a> Reader<'a> {
             kind,
             ty,
             declarators: vec![Declarator {
-                name: self.tokens[name_at].range.clone(),
+                name: self.tokens[name_at].range(),
                 suffix: None,
                 init,
             }],
@@ -947,7 +1048,7 @@ impl<'a> Reader<'a> {
                 None
             };
             declarators.push(Declarator {
-                name: self.tokens[name_at].range.clone(),
+                name: self.tokens[name_at].range(),
                 suffix,
                 init,
             });
@@ -1046,7 +1147,9 @@ mod tests {
                     if i >= arrayLength(&d) { return; }\n\
                     let b = subgroupBallot(d[i] > 0u && f(i));\n\
                     for (var k = 0u; k < i; k++) { continue; }\n}\n";
-        let f = one(text, Language::Wgsl);
+        let unit = read(text, Language::Wgsl).unwrap();
+        assert_eq!(unit.functions.len(), 1);
+        let f = &unit.functions[0];
         assert_eq!(&text[f.name.clone()], "main");
         assert_eq!(f.stage, Some(Stage::Compute));
         assert_eq!(&text[f.params[0].name.clone()], "i");
@@ -1066,12 +1169,14 @@ mod tests {
             panic!()
         };
         let init = d.declarators[0].init.as_ref().unwrap();
-        let names: Vec<_> = init.calls.iter().map(|c| &text[c.name.clone()]).collect();
+        let calls = unit.calls(init);
+        let names: Vec<_> = calls.iter().map(|c| &text[c.name.clone()]).collect();
         assert_eq!(names, ["subgroupBallot", "f"]);
         // `f` is the right operand of `&&`; the ballot itself is not.
-        assert!(!init.calls[0].conditional);
-        assert!(init.calls[1].conditional);
-        assert_eq!(&text[init.calls[0].args[0].clone()], "d[i] > 0u && f(i)");
+        assert!(!calls[0].conditional);
+        assert!(calls[1].conditional);
+        assert_eq!(&text[unit.args(&calls[0])[0].clone()], "d[i] > 0u && f(i)");
+        assert_eq!(unit.args(&calls[1]).len(), 1);
         let StmtKind::For {
             init, cond, update, ..
         } = &s[2].kind
@@ -1126,16 +1231,22 @@ mod tests {
         let StmtKind::If { cond, els, .. } = &s[4].kind else {
             panic!()
         };
-        assert_eq!(&text[cond.calls[0].name.clone()], "subgroupElect");
+        assert_eq!(&text[unit.calls(cond)[0].name.clone()], "subgroupElect");
         let StmtKind::Simple(e) = &els.as_ref().unwrap().kind else {
             panic!()
         };
-        let f_call = e
-            .calls
+        let f_call = unit
+            .calls(e)
             .iter()
             .find(|c| &text[c.name.clone()] == "f")
             .unwrap();
         assert!(f_call.conditional, "an arm of ?:");
+        assert_eq!(unit.args(f_call).len(), 2);
+        // A call's name and the function's are one name; others differ.
+        assert_eq!(f_call.callee, f.id);
+        assert_ne!(f.id, main.id);
+        assert_ne!(unit.calls(cond)[0].callee, f.id);
+        assert_eq!(&text[unit.names[f.id as usize].clone()], "f");
     }
 
     #[test]
