@@ -115,9 +115,8 @@ helpers! {
     /// (`ballot_put`, `ballot_get`).
     Values,
     /// Emulated: the lowest lane of the subgroup whose flag an exchange
-    /// published, read up to the first set one (GLSL: the exchange's
-    /// flags, a chunk of four lanes at a time; WGSL: the presence flags of
-    /// an exchange of values, so that no lane sets a bit in a shared word).
+    /// published (GLSL: read from the exchange a chunk of four lanes at a
+    /// time, up to the first set one; WGSL: of the ballot it gathered).
     LowestFlag,
     /// `subgroupElect` (emulated; in WGSL also native, which naga lacks).
     Elect,
@@ -366,8 +365,7 @@ impl Helper {
                 FindLsb | FindMsb => &[Below],
                 Share => &[MaskFirst],
                 Values => &[Share],
-                LowestFlag => &[Values],
-                Elect if emulated => &[Share, Values, LowestFlag],
+                Elect if emulated => &[Share, LowestFlag],
                 Ballot => &[Share],
                 BroadcastFirst => &[Share, Values, LowestFlag],
                 Broadcast => &[Share, Values],

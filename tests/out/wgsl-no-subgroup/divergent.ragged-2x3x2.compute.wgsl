@@ -138,85 +138,24 @@ fn ballot_gather(at: u32) -> vec4<u32> {
     return ((m >> vec4<u32>(ballot_shift)) & ballot_count_bits);
 }
 
-// Exchange memory of values, in two halves: one value per invocation, as up
-// to four words, each word in a plane of its own (2 * ballot_exchange_size
-// words a plane), so that a value moves only the words it uses (`words`, a
-// constant of the call): one for a scalar, four for a mask. An exchange of
-// values writes one half before its barrier; the next writes the other, so
-// no write overtakes a read.
-var<workgroup> ballot_values: array<u32, (8u * ballot_exchange_size)>;
-// Beside each value, whether its invocation was active: Broadcast reads one
-// lane's, without the contention of every lane setting a bit in one word.
-var<workgroup> ballot_present: array<u32, (2u * ballot_exchange_size)>;
-
-// Writes the first `words` words of this invocation's value into the half the
-// next exchange publishes.
-fn ballot_put(value: vec4<u32>, words: u32) {
-    let s = (ballot_half + ballot_index);
-    let plane = (2u * ballot_exchange_size);
-    ballot_values[s] = value.x;
-    if (words > 1u) {
-        ballot_values[(s + plane)] = value.y;
+// The lowest lane set in a ballot of this virtual subgroup, or the subgroup
+// size when none is.
+fn ballot_lowest_flag(m: vec4<u32>) -> u32 {
+    // Subgroups of up to 32 lanes have only the first word.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return select(ballot_subgroup_size, firstTrailingBit(m.x), (m.x != 0u));
     }
-    if (words > 2u) {
-        ballot_values[(s + (2u * plane))] = value.z;
-    }
-    if (words > 3u) {
-        ballot_values[(s + (3u * plane))] = value.w;
-    }
-}
-
-// The value in slot s, its words past the first `words` zero.
-fn ballot_get(s: u32, words: u32) -> vec4<u32> {
-    let plane = (2u * ballot_exchange_size);
-    var v = vec4<u32>(ballot_values[s], 0u, 0u, 0u);
-    if (words > 1u) {
-        v.y = ballot_values[(s + plane)];
-    }
-    if (words > 2u) {
-        v.z = ballot_values[(s + (2u * plane))];
-    }
-    if (words > 3u) {
-        v.w = ballot_values[(s + (3u * plane))];
-    }
-    return v;
-}
-
-// An exchange of values alone: waits for the workgroup's, and returns the
-// half they went to. It takes the next half of the values, and leaves the
-// flag buffers to the next exchange that sets bits. It holds a barrier: every
-// invocation of the workgroup calls it, in uniform control flow.
-fn ballot_values_sync() -> u32 {
-    let half = ballot_half;
-    ballot_half = (ballot_exchange_size - half);
-    workgroupBarrier();
-    return half;
-}
-
-// The lowest lane of this virtual subgroup that the exchange of values at
-// `half` found present, or the subgroup size when none was. The presence
-// flags are read from the subgroup's first lane up to the first present one:
-// a subgroup whose first lane is active reads one, and no lane sets a bit in
-// a word that every lane of the subgroup sets.
-fn ballot_lowest_flag(half: u32) -> u32 {
-    let first = (half + ballot_base);
-    var lane = 0u;
-    loop {
-        if ((lane >= ballot_count) || (ballot_present[(first + lane)] != 0u)) {
-            break;
-        }
-        lane++;
-    }
-    return select(ballot_subgroup_size, lane, (lane < ballot_count));
+    let t = firstTrailingBit(m);
+    var lowest = (96u + t.w);
+    lowest = select(lowest, (64u + t.z), (m.z != 0u));
+    lowest = select(lowest, (32u + t.y), (m.y != 0u));
+    lowest = select(lowest, t.x, (m.x != 0u));
+    return lowest;
 }
 
 // subgroupElect: whether this is the lowest active lane.
 fn ballot_elect(on: bool) -> bool {
-    ballot_present[(ballot_half + ballot_index)] = select(0u, 1u, on);
-    // The barrier first: `&&` short-circuits, and every invocation must
-    // reach it.
-    let half = ballot_values_sync();
-    return (on && (ballot_lowest_flag(half) == ballot_lane));
+    return (ballot_lowest_flag(ballot_gather(ballot_share(on))) == ballot_lane);
 }
 
 // subgroupBallot(predicate): bit i is set iff lane i is active and its

@@ -307,41 +307,34 @@ fn ballot_values_sync() -> u32 {
     return half;
 }
 
-// The lowest lane of this virtual subgroup that the exchange of values at
-// `half` found present, or the subgroup size when none was. The presence
-// flags are read from the subgroup's first lane up to the first present one:
-// a subgroup whose first lane is active reads one, and no lane sets a bit in
-// a word that every lane of the subgroup sets.
-fn ballot_lowest_flag(half: u32) -> u32 {
-    let first = (half + ballot_base);
-    var lane = 0u;
-    loop {
-        if ((lane >= ballot_count) || (ballot_present[(first + lane)] != 0u)) {
-            break;
-        }
-        lane++;
+// The lowest lane set in a ballot of this virtual subgroup, or the subgroup
+// size when none is.
+fn ballot_lowest_flag(m: vec4<u32>) -> u32 {
+    // Subgroups of up to 32 lanes have only the first word.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return select(ballot_subgroup_size, firstTrailingBit(m.x), (m.x != 0u));
     }
-    return select(ballot_subgroup_size, lane, (lane < ballot_count));
+    let t = firstTrailingBit(m);
+    var lowest = (96u + t.w);
+    lowest = select(lowest, (64u + t.z), (m.z != 0u));
+    lowest = select(lowest, (32u + t.y), (m.y != 0u));
+    lowest = select(lowest, t.x, (m.x != 0u));
+    return lowest;
 }
 
 // subgroupElect: whether this is the lowest active lane.
 fn ballot_elect(on: bool) -> bool {
-    ballot_present[(ballot_half + ballot_index)] = select(0u, 1u, on);
-    // The barrier first: `&&` short-circuits, and every invocation must
-    // reach it.
-    let half = ballot_values_sync();
-    return (on && (ballot_lowest_flag(half) == ballot_lane));
+    return (ballot_lowest_flag(ballot_gather(ballot_share(on))) == ballot_lane);
 }
 
 // subgroupBroadcastFirst(value): the value of the lowest active lane, of which
-// the first `words` words move. The value and its presence flag go to the
-// half that ballot_values_sync's barrier publishes, as ballot_broadcast's do;
-// the read stays within the subgroup's slots.
+// the first `words` words move. The value goes to the half of the values that
+// ballot_share's barrier publishes; the read stays within the subgroup's
+// slots.
 fn ballot_broadcast_first(on: bool, value: vec4<u32>, words: u32) -> vec4<u32> {
-    ballot_present[(ballot_half + ballot_index)] = select(0u, 1u, on);
+    let half = ballot_half;
     ballot_put(value, words);
-    let half = ballot_values_sync();
-    let lowest = ballot_lowest_flag(half);
+    let lowest = ballot_lowest_flag(ballot_gather(ballot_share(on)));
     let got = ballot_get(((half + ballot_base) + min(lowest, (ballot_subgroup_size - 1u))), words);
     return select(value, got, (lowest < ballot_count));
 }
