@@ -1107,7 +1107,9 @@ fn emulated_names(language: Language) -> String {
 
 /// The number of arguments `op` takes.
 fn arity(op: Op) -> usize {
-    ballot_ir::ir::op_signature(op, ballot_ir::ir::Type::U32).0.len()
+    ballot_ir::ir::op_signature(op, ballot_ir::ir::Type::U32)
+        .0
+        .len()
 }
 
 /// The byte ranges of the arguments of the call whose name is token `at`,
