@@ -91,8 +91,10 @@
 //!   `f16`), one linked function per operation and type, which naga's
 //!   reading of the shader linked for `wgsl` picks (module `types`); in
 //!   GLSL `uint`, `int`, `float` and `bool`, as overloads (`types`'
-//!   `glsl_overloads`). Another type (`f64`, `u64`, `double`,
-//!   `int8_t`) is refused at the call. The lane of a broadcast, shuffle
+//!   `glsl_overloads`); GLSL's moves (all but the arithmetic) also take
+//!   `double`, `float16_t` and the 8-, 16- and 64-bit integers and their
+//!   vectors, through those (`glsl_wide_overloads`). Another type (WGSL's
+//!   `f64` or `u64`, GLSL arithmetic on `double`) is refused at the call. The lane of a broadcast, shuffle
 //!   or quad broadcast may be an `i32` in WGSL: it is converted to `u32`
 //!   at the call on every WGSL target, as naga takes only a `u32`.
 //! - `subgroupBarrier()` becomes a workgroup barrier that every
@@ -2047,7 +2049,7 @@ impl<'a> Shader<'a> {
                 if ty.is_empty() {
                     continue;
                 }
-                if !glsl_types::carried(&ty) {
+                if !glsl_types::carried(&ty) && !types::glsl_moves_wide(u.op, &ty) {
                     if let Op::Arith(..) = u.op {
                         return Err((
                             LinkErrorKind::Unsupported,
@@ -2063,10 +2065,9 @@ impl<'a> Shader<'a> {
                     return Err((
                         LinkErrorKind::Unsupported,
                         format!(
-                            "`{}` of a `{ty}`: the emulation moves 32-bit values (`uint`, \
-                             `int`, `float`, `bool` and their vectors); pass the value's bits in \
-                             one of those (`unpackDouble2x32`, `packHalf2x16`, …) and rebuild it \
-                             after",
+                            "`{}` of a `{ty}`: the emulation moves scalars and vectors of \
+                             32-bit types and `bool`, and of `double`, `float16_t` and the 8-, \
+                             16- and 64-bit integers",
                             &self.text[u.name.clone()]
                         ),
                         u.name.clone(),
@@ -2357,6 +2358,15 @@ impl<'a> Shader<'a> {
                     for &op in ops.iter().filter(|&&op| ballot_ir::ir::op_is_generic(op)) {
                         text.push_str(&types::glsl_overloads(op));
                     }
+                    // Values of 8, 16 and 64 bits, through those.
+                    let wide: BTreeSet<(Op, String)> = self
+                        .uses
+                        .iter()
+                        .filter_map(|u| Some((u.op, u.value.as_ref()?.1.clone()?)))
+                        .filter(|(op, ty)| types::glsl_moves_wide(*op, ty))
+                        .collect();
+                    text.push_str(&types::glsl_wide_overloads(&wide));
+                    text.insert_str(0, &types::glsl_wide_extensions(&wide));
                 }
             }
             rename(&text, language, p)

@@ -21,7 +21,7 @@
 //!   read: [`glsl_overloads`] writes every 32-bit type the extension takes
 //!   for an operation, and glslang picks.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use naga::common::wgsl::TypeContext as _;
 use naga::{CollectiveOperation, Scalar, ScalarKind, SubgroupOperation, TypeInner, VectorSize};
@@ -424,6 +424,218 @@ fn glsl_scalars(op: Op) -> Vec<GlslScalar> {
         Op::Arith(And | Or | Xor, _) => vec![GLSL_INT, GLSL_UINT, GLSL_BOOL],
         _ => vec![GLSL_INT, GLSL_FLOAT, GLSL_UINT, GLSL_BOOL],
     }
+}
+
+/// A GLSL scalar of other than 32 bits, which the exchange moves through a
+/// 32-bit type (`carrier`) or two words (`uvec2`), exactly: every value
+/// comes back as it went.
+struct GlslWide {
+    name: &'static str,
+    /// The vectors' prefix: `dvec3`, `i8vec2`.
+    prefix: &'static str,
+    carrier: &'static str,
+    /// The carrier of a value `{}`, and the value of a carrier `{}`.
+    to: &'static str,
+    back: &'static str,
+}
+
+const GLSL_WIDE: [GlslWide; 8] = [
+    GlslWide {
+        name: "double",
+        prefix: "d",
+        carrier: "uvec2",
+        to: "unpackDouble2x32({})",
+        back: "packDouble2x32({})",
+    },
+    GlslWide {
+        name: "int64_t",
+        prefix: "i64",
+        carrier: "uvec2",
+        to: "uvec2(uint({0}), uint(uint64_t({0}) >> 32u))",
+        back: "int64_t(uint64_t({0}.x) | (uint64_t({0}.y) << 32u))",
+    },
+    GlslWide {
+        name: "uint64_t",
+        prefix: "u64",
+        carrier: "uvec2",
+        to: "uvec2(uint({0}), uint({0} >> 32u))",
+        back: "(uint64_t({0}.x) | (uint64_t({0}.y) << 32u))",
+    },
+    // float holds every float16_t value, and `==` on it compares them as
+    // float16_t does.
+    GlslWide {
+        name: "float16_t",
+        prefix: "f16",
+        carrier: "float",
+        to: "float({})",
+        back: "float16_t({})",
+    },
+    GlslWide {
+        name: "int8_t",
+        prefix: "i8",
+        carrier: "int",
+        to: "int({})",
+        back: "int8_t({})",
+    },
+    GlslWide {
+        name: "int16_t",
+        prefix: "i16",
+        carrier: "int",
+        to: "int({})",
+        back: "int16_t({})",
+    },
+    GlslWide {
+        name: "uint8_t",
+        prefix: "u8",
+        carrier: "uint",
+        to: "uint({})",
+        back: "uint8_t({})",
+    },
+    GlslWide {
+        name: "uint16_t",
+        prefix: "u16",
+        carrier: "uint",
+        to: "uint({})",
+        back: "uint16_t({})",
+    },
+];
+
+/// The `#extension` lines that declare the types of [`glsl_wide_overloads`]
+/// over `used`: the library comes right after `#version`, before the
+/// shader's own lines that enable them.
+pub(super) fn glsl_wide_extensions(used: &BTreeSet<(Op, String)>) -> String {
+    let mut names: BTreeSet<&str> = BTreeSet::new();
+    for (_, ty) in used {
+        if let Some((wide, _)) = glsl_wide(ty) {
+            names.extend(match wide.name {
+                "int8_t" | "uint8_t" => Some("int8"),
+                "int16_t" | "uint16_t" => Some("int16"),
+                "int64_t" | "uint64_t" => Some("int64"),
+                "float16_t" => Some("float16"),
+                _ => None,
+            });
+        }
+    }
+    names
+        .into_iter()
+        // Each after a break: the library follows `#version`'s line.
+        .map(|n| format!("\n#extension GL_EXT_shader_explicit_arithmetic_types_{n} : enable"))
+        .collect()
+}
+
+/// `ty`, a GLSL type of other than 32 bits the exchange moves (a scalar of
+/// [`GLSL_WIDE`] or a vector of one), as its scalar and width.
+fn glsl_wide(ty: &str) -> Option<(&'static GlslWide, usize)> {
+    GLSL_WIDE.iter().find_map(|w| {
+        if ty == w.name {
+            return Some((w, 1));
+        }
+        let n = ty.strip_prefix(w.prefix)?.strip_prefix("vec")?;
+        let n = n.parse::<usize>().ok().filter(|n| (2..=4).contains(n))?;
+        Some((w, n))
+    })
+}
+
+/// Whether `glsl-no-subgroup` moves a value of `ty` for `op` through the
+/// 32-bit overloads ([`glsl_wide_overloads`]): every generic operation but
+/// the arithmetic, whose operations would have to be the type's own.
+pub(super) fn glsl_moves_wide(op: Op, ty: &str) -> bool {
+    !matches!(op, Op::Arith(..)) && glsl_wide(ty).is_some()
+}
+
+/// The `glsl-no-subgroup` overloads of the generic calls `used` (each an
+/// operation and a value type for which [`glsl_moves_wide`] holds), over
+/// [`glsl_overloads`]' own: a value of 8, 16 or 64 bits goes through its
+/// carrier, each collective once, into a local first, so that no
+/// collective runs twice. A vector of 64-bit values moves one component
+/// at a time, through the scalar's overload, written first. `AllEqual` of
+/// a `double` compares values as `double`s do (-0.0 equals 0.0, a NaN
+/// nothing), against the lowest active lane's, through the library's
+/// `ballot_broadcast_first` and `ballot_all`, which its `AllEqual` holds.
+pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
+    // Scalars first: the 64-bit vectors call them.
+    let mut wanted: BTreeSet<(usize, Op, &'static str)> = BTreeSet::new();
+    for (op, ty) in used {
+        let Some((wide, n)) = glsl_wide(ty).filter(|_| glsl_moves_wide(*op, ty)) else {
+            continue;
+        };
+        if n > 1 && wide.carrier == "uvec2" {
+            wanted.insert((1, *op, wide.name));
+        }
+        wanted.insert((n, *op, wide.name));
+    }
+    let mut out = String::new();
+    for (n, op, scalar) in wanted {
+        let Some(wide) = GLSL_WIDE.iter().find(|w| w.name == scalar) else {
+            continue;
+        };
+        let name = super::linked_name(op);
+        let operand = family_operand(op);
+        let param = operand.map_or(String::new(), |o| format!(", uint {o}"));
+        let arg = operand.map_or(String::new(), |o| format!(", {o}"));
+        let ty = match n {
+            1 => wide.name.to_string(),
+            n => format!("{}vec{n}", wide.prefix),
+        };
+        let all_equal = op == Op::AllEqual;
+        let ret = if all_equal { "bool" } else { &ty };
+        let body = if n > 1 && wide.carrier == "uvec2" {
+            // One component at a time, each its own collective.
+            let parts: Vec<String> = ["x", "y", "z", "w"][..n]
+                .iter()
+                .map(|c| format!("{name}(on, value.{c}{arg})"))
+                .collect();
+            let locals: String = parts
+                .iter()
+                .zip(["x", "y", "z", "w"])
+                .map(|(p, c)| {
+                    let t = if all_equal { "bool" } else { wide.name };
+                    format!("    {t} {c} = {p};\n")
+                })
+                .collect();
+            let names = &["x", "y", "z", "w"][..n];
+            let result = if all_equal {
+                names.join(" && ")
+            } else {
+                format!("{ty}({})", names.join(", "))
+            };
+            format!("{locals}    return {result};\n")
+        } else if all_equal && wide.name == "double" {
+            "    uvec4 first = ballot_broadcast_first(on, uvec4(unpackDouble2x32(value), 0u, 0u), 2u);\n    \
+             return ballot_all(on, value == packDouble2x32(first.xy));\n"
+                .to_string()
+        } else {
+            let carrier = match n {
+                1 => wide.carrier.to_string(),
+                n => {
+                    let prefix = match wide.carrier {
+                        "int" => "i",
+                        "uint" => "u",
+                        _ => "",
+                    };
+                    format!("{prefix}vec{n}")
+                }
+            };
+            let to = wide.to.replace("{0}", "value").replace("{}", "value");
+            let moved = match n {
+                1 => to,
+                _ => format!("{carrier}(value)"),
+            };
+            if all_equal {
+                format!("    return {name}(on, {moved}{arg});\n")
+            } else {
+                let back = match n {
+                    1 => wide.back.replace("{0}", "w").replace("{}", "w"),
+                    _ => format!("{ty}(w)"),
+                };
+                format!("    {carrier} w = {name}(on, {moved}{arg});\n    return {back};\n")
+            }
+        };
+        out.push_str(&format!(
+            "\n{ret} {name}(bool on, {ty} value{param}) {{\n{body}}}\n"
+        ));
+    }
+    out
 }
 
 /// The `glsl-no-subgroup` overloads of `op` (a broadcast, `AllEqual`, or

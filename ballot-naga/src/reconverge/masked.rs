@@ -1758,10 +1758,22 @@ fn constructed_type(value: &str) -> Option<&str> {
     let ty = value[..open].trim_end();
     let scalar = matches!(
         ty,
-        "uint" | "int" | "float" | "bool" | "double" | "float16_t" | "int64_t" | "uint64_t"
+        "uint"
+            | "int"
+            | "float"
+            | "bool"
+            | "double"
+            | "float16_t"
+            | "int64_t"
+            | "uint64_t"
+            | "int8_t"
+            | "uint8_t"
+            | "int16_t"
+            | "uint16_t"
     );
     let vector = [
-        "vec", "uvec", "ivec", "bvec", "dvec", "f16vec", "i64vec", "u64vec",
+        "vec", "uvec", "ivec", "bvec", "dvec", "f16vec", "i64vec", "u64vec", "i8vec", "u8vec",
+        "i16vec", "u16vec",
     ]
     .iter()
     .any(|p| {
