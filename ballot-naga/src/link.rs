@@ -1132,26 +1132,34 @@ fn arity(op: Op) -> usize {
         .len()
 }
 
-/// The byte ranges of the arguments of the call whose name is token `at`,
-/// of an operation that takes `arity` ([`arity`]); an error where they are
-/// another number: the emulated call gains one, and the validator's count
-/// would not be the user's.
+/// The byte ranges of the first two arguments (all the linker reads) of
+/// the call whose name is token `at`, of an operation that takes `arity`
+/// ([`arity`]); an error where it is given another number: the emulated
+/// call gains one, and the validator's count would not be the user's.
+/// Neither where the call is cut short (the validator says so). No
+/// allocation: a large shader makes hundreds of thousands of calls.
 fn arguments(
     text: &str,
     tokens: &[Token],
     at: usize,
     arity: usize,
-) -> Result<Vec<Range<usize>>, ReadError> {
-    let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
-    let mut ranges = Vec::new();
+) -> Result<[Option<Range<usize>>; 2], ReadError> {
+    let mut ranges = [None, None];
+    let mut given = 0;
+    let mut argument = |range: Range<usize>| {
+        if let Some(slot) = ranges.get_mut(given) {
+            *slot = Some(range);
+        }
+        given += 1;
+    };
     let (mut depth, mut i, mut start) = (0usize, at + 2, at + 2);
     while i < tokens.len() {
-        match s(i) {
-            "(" | "[" => depth += 1,
-            ")" if depth == 0 => break,
-            ")" | "]" => depth -= 1,
-            "," if depth == 0 => {
-                ranges.push(tokens[start].range().start..tokens[i - 1].range().end);
+        match tokens[i].kind {
+            Kind::Punct(b'(' | b'[') => depth += 1,
+            Kind::Punct(b')') if depth == 0 => break,
+            Kind::Punct(b')' | b']') => depth -= 1,
+            Kind::Punct(b',') if depth == 0 => {
+                argument(tokens[start].range().start..tokens[i - 1].range().end);
                 start = i + 1;
             }
             _ => {}
@@ -1159,14 +1167,12 @@ fn arguments(
         i += 1;
     }
     if i == tokens.len() {
-        // Cut short: the validator says so.
-        return Ok(Vec::new());
+        return Ok([None, None]);
     }
     // A trailing comma (WGSL allows one) ends no argument.
     if start < i {
-        ranges.push(tokens[start].range().start..tokens[i - 1].range().end);
+        argument(tokens[start].range().start..tokens[i - 1].range().end);
     }
-    let given = ranges.len();
     if given == arity {
         return Ok(ranges);
     }
@@ -1175,7 +1181,7 @@ fn arguments(
         1 => "1 argument".to_string(),
         n => format!("{n} arguments"),
     };
-    let name = s(at);
+    let name = &text[tokens[at].range()];
     Err((
         LinkErrorKind::Invalid,
         format!(
@@ -1281,18 +1287,15 @@ impl<'a> Shader<'a> {
                     if !called && !variable {
                         continue;
                     }
-                    let arguments = match called {
+                    let [first, second] = match called {
                         true => arguments(text, &tokens, i, arity)?,
-                        false => Vec::new(),
+                        false => [None, None],
                     };
-                    let lane = arguments
-                        .get(1)
-                        .filter(|_| matches!(op, Op::Broadcast | Op::Shuffle | Op::QuadBroadcast))
-                        .cloned();
-                    let value = arguments
-                        .first()
+                    let lane = second
+                        .filter(|_| matches!(op, Op::Broadcast | Op::Shuffle | Op::QuadBroadcast));
+                    let value = first
                         .filter(|_| ballot_ir::ir::op_is_generic(op))
-                        .map(|v| (v.clone(), None));
+                        .map(|v| (v, None));
                     let args = called.then(|| (tokens[i + 1].range().end, !punct(i + 2, b')')));
                     uses.push(Use {
                         op,
