@@ -372,6 +372,39 @@ const OPERATORS: &[u8] = b"+-*/%&|^!~<>=?:.([";
 /// The GLSL directives followed by a macro's name, which is no use of it.
 const NAMING_DIRECTIVES: [&str; 4] = ["define", "undef", "ifdef", "ifndef"];
 
+/// Whether `word` is one of [`NESTING_KEYWORDS`]: by its first byte
+/// before its text, as the pre-scan asks at every word of the file.
+fn is_nesting_keyword(word: &str) -> bool {
+    matches!(
+        word.as_bytes().first(),
+        Some(b'i' | b'e' | b'f' | b'w' | b'd' | b's' | b'l' | b'c')
+    ) && NESTING_KEYWORDS.contains(&word)
+}
+
+/// Whether `b` is one of [`OPERATORS`].
+fn is_operator(b: u8) -> bool {
+    matches!(
+        b,
+        b'+' | b'-'
+            | b'*'
+            | b'/'
+            | b'%'
+            | b'&'
+            | b'|'
+            | b'^'
+            | b'!'
+            | b'~'
+            | b'<'
+            | b'>'
+            | b'='
+            | b'?'
+            | b':'
+            | b'.'
+            | b'('
+            | b'['
+    )
+}
+
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
@@ -513,7 +546,7 @@ impl Scan<'_> {
         self.settle(Some(word));
         self.calls.next = None;
         let weight = self.calls.weight();
-        if NESTING_KEYWORDS.contains(&word) {
+        if is_nesting_keyword(word) {
             self.heads[self.depth] += 1;
             self.nested += 1;
             if self.nested > self.limits.max_nesting {
@@ -570,7 +603,7 @@ impl Scan<'_> {
             b')' | b']' => self.close(),
             _ => {}
         }
-        if OPERATORS.contains(&b) {
+        if is_operator(b) {
             self.operators(weight)?;
         }
         if weight > 1 {
@@ -610,7 +643,11 @@ fn scan(text: &str, language: Language, limits: &Limits, table: &Table<'_>) -> R
             i += 1;
             continue;
         }
-        if let Some(end) = comment_end(bytes, i, language) {
+        // A comment starts with `/`: every other byte is spared the call.
+        if let Some(end) = (b == b'/')
+            .then(|| comment_end(bytes, i, language))
+            .flatten()
+        {
             scan.line += bytes[i..end].iter().filter(|&&b| b == b'\n').count();
             i = end;
             continue;
@@ -1044,6 +1081,19 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_scans_tests_are_its_lists() {
+        for b in 0..=u8::MAX {
+            assert_eq!(is_operator(b), OPERATORS.contains(&b), "{b}");
+        }
+        for word in NESTING_KEYWORDS {
+            assert!(is_nesting_keyword(word), "{word}");
+        }
+        for word in ["", "i", "iff", "elsewhere", "lo", "x", "fn", "struct"] {
+            assert!(!is_nesting_keyword(word), "{word}");
+        }
+    }
 
     /// Vulkan GLSL naga's front end cannot read (a workgroup size from a
     /// specialisation constant), with a mistake on line 6: an undeclared

@@ -633,7 +633,7 @@ fn literal_size(text: &str, args: &[Token]) -> Option<[u32; 3]> {
     let mut size = [1, 1, 1];
     let mut n = 0;
     for (k, t) in args.iter().enumerate() {
-        let word = &text[t.range.clone()];
+        let word = &text[t.range()];
         match (k % 2, t.kind) {
             (0, Kind::Number) if n < 3 => {
                 size[n] = integer(word)?;
@@ -700,10 +700,31 @@ fn is_line_break(c: char, language: Language) -> bool {
     }
 }
 
-#[derive(Clone, Debug)]
+/// A token: its kind and where it is, in 12 bytes rather than 24 (a
+/// large shader is millions of tokens, and the reader's scans go over
+/// them all several times).
+#[derive(Clone, Copy, Debug)]
 struct Token {
     kind: Kind,
-    range: Range<usize>,
+    start: u32,
+    end: u32,
+}
+
+impl Token {
+    fn new(kind: Kind, range: Range<usize>) -> Self {
+        // `check::admit` lets through at most 16 MiB.
+        let at = |i: usize| u32::try_from(i).expect("a text under 4 GiB");
+        Self {
+            kind,
+            start: at(range.start),
+            end: at(range.end),
+        }
+    }
+
+    /// Where it is.
+    fn range(&self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
 }
 
 /// The tokens of `text`, comments and white space skipped. WGSL block
@@ -713,9 +734,11 @@ struct Token {
 /// hold them, and a name such as `ésubgroupElect` is one word.
 fn lex(text: &str, language: Language) -> Vec<Token> {
     let bytes = text.as_bytes();
-    // About a token for every five bytes of shader code: one allocation,
-    // rather than a copy at each doubling.
-    let mut tokens = Vec::with_capacity(text.len() / 5);
+    // About a token for every three to five bytes of shader code (dense
+    // code such as `x += f(b);` has one every three): one allocation,
+    // rather than a copy at each doubling; the pages past the last token
+    // are never touched.
+    let mut tokens = Vec::with_capacity(text.len() / 3);
     let mut i = 0;
     let mut line_start = true;
     while i < bytes.len() {
@@ -734,7 +757,7 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
             i += text[i..].chars().next().map_or(1, char::len_utf8);
             continue;
         }
-        if bytes[i..].starts_with(b"//") {
+        if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
             // To the line's end, as naga reads it: a lone `\r` ends a line
             // too (and in WGSL, the other line breaks).
             i = text[i..]
@@ -742,7 +765,10 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
                 .map_or(text.len(), |n| i + n);
             continue;
         }
-        if let Some(end) = check::comment_end(bytes, i, language) {
+        if let Some(end) = (b == b'/')
+            .then(|| check::comment_end(bytes, i, language))
+            .flatten()
+        {
             i = end;
             continue;
         }
@@ -752,10 +778,7 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
             if let Some(after) = rest.strip_prefix("define") {
                 if after.starts_with([' ', '\t']) {
                     i = text.len() - after.len();
-                    tokens.push(Token {
-                        kind: Kind::Directive,
-                        range: start..i,
-                    });
+                    tokens.push(Token::new(Kind::Directive, start..i));
                     continue;
                 }
             }
@@ -801,10 +824,7 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
             i += 1;
             Kind::Punct(b)
         };
-        tokens.push(Token {
-            kind,
-            range: start..i,
-        });
+        tokens.push(Token::new(kind, start..i));
     }
     tokens
 }
@@ -1114,26 +1134,34 @@ fn arity(op: Op) -> usize {
         .len()
 }
 
-/// The byte ranges of the arguments of the call whose name is token `at`,
-/// of an operation that takes `arity` ([`arity`]); an error where they are
-/// another number: the emulated call gains one, and the validator's count
-/// would not be the user's.
+/// The byte ranges of the first two arguments (all the linker reads) of
+/// the call whose name is token `at`, of an operation that takes `arity`
+/// ([`arity`]); an error where it is given another number: the emulated
+/// call gains one, and the validator's count would not be the user's.
+/// Neither where the call is cut short (the validator says so). No
+/// allocation: a large shader makes hundreds of thousands of calls.
 fn arguments(
     text: &str,
     tokens: &[Token],
     at: usize,
     arity: usize,
-) -> Result<Vec<Range<usize>>, ReadError> {
-    let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
-    let mut ranges = Vec::new();
+) -> Result<[Option<Range<usize>>; 2], ReadError> {
+    let mut ranges = [None, None];
+    let mut given = 0;
+    let mut argument = |range: Range<usize>| {
+        if let Some(slot) = ranges.get_mut(given) {
+            *slot = Some(range);
+        }
+        given += 1;
+    };
     let (mut depth, mut i, mut start) = (0usize, at + 2, at + 2);
     while i < tokens.len() {
-        match s(i) {
-            "(" | "[" => depth += 1,
-            ")" if depth == 0 => break,
-            ")" | "]" => depth -= 1,
-            "," if depth == 0 => {
-                ranges.push(tokens[start].range.start..tokens[i - 1].range.end);
+        match tokens[i].kind {
+            Kind::Punct(b'(' | b'[') => depth += 1,
+            Kind::Punct(b')') if depth == 0 => break,
+            Kind::Punct(b')' | b']') => depth -= 1,
+            Kind::Punct(b',') if depth == 0 => {
+                argument(tokens[start].range().start..tokens[i - 1].range().end);
                 start = i + 1;
             }
             _ => {}
@@ -1141,14 +1169,12 @@ fn arguments(
         i += 1;
     }
     if i == tokens.len() {
-        // Cut short: the validator says so.
-        return Ok(Vec::new());
+        return Ok([None, None]);
     }
     // A trailing comma (WGSL allows one) ends no argument.
     if start < i {
-        ranges.push(tokens[start].range.start..tokens[i - 1].range.end);
+        argument(tokens[start].range().start..tokens[i - 1].range().end);
     }
-    let given = ranges.len();
     if given == arity {
         return Ok(ranges);
     }
@@ -1157,7 +1183,7 @@ fn arguments(
         1 => "1 argument".to_string(),
         n => format!("{n} arguments"),
     };
-    let name = s(at);
+    let name = &text[tokens[at].range()];
     Err((
         LinkErrorKind::Invalid,
         format!(
@@ -1165,7 +1191,7 @@ fn arguments(
             what(arity),
             what(given)
         ),
-        tokens[at].range.start..tokens[i].range.end,
+        tokens[at].range().start..tokens[i].range().end,
     ))
 }
 
@@ -1178,7 +1204,7 @@ impl<'a> Shader<'a> {
     fn read(text: &'a str, target: Target) -> Result<Self, ReadError> {
         let language = target.language();
         let tokens = lex(text, language);
-        let s = |t: &Token| &text[t.range.clone()];
+        let s = |t: &Token| &text[t.range()];
         let ident = |i: usize| tokens.get(i).filter(|t| t.kind == Kind::Ident).map(s);
         let punct = |i: usize, c: u8| tokens.get(i).is_some_and(|t| t.kind == Kind::Punct(c));
 
@@ -1187,8 +1213,12 @@ impl<'a> Shader<'a> {
         // Hashed: looked up at every subgroup word, of which a large
         // shader has hundreds of thousands.
         let mut defined = HashSet::new();
+        // Whether any name starts like the linker's (`ballot…`), found in
+        // the same scan: nearly no shader's does.
+        let mut like_linked = false;
         for i in 0..tokens.len() {
             let Some(name) = ident(i) else { continue };
+            like_linked |= name.starts_with("ballot");
             let defines = match language {
                 Language::Wgsl => i > 0 && ident(i - 1) == Some("fn"),
                 // `type name(`, where the type is no keyword that may
@@ -1207,9 +1237,10 @@ impl<'a> Shader<'a> {
         }
         let mut prefix = "ballot_".to_string();
         let mut k = 0;
-        while tokens
-            .iter()
-            .any(|t| t.kind == Kind::Ident && s(t).starts_with(&prefix))
+        while like_linked
+            && tokens
+                .iter()
+                .any(|t| t.kind == Kind::Ident && s(t).starts_with(&prefix))
         {
             k += 1;
             prefix = format!("ballot{k}_");
@@ -1242,12 +1273,12 @@ impl<'a> Shader<'a> {
                     return Err((
                         LinkErrorKind::Invalid,
                         format!("`{name}` takes no argument"),
-                        token.range.clone(),
+                        token.range(),
                     ));
                 }
                 barriers.push(SubgroupBarrier {
-                    name: token.range.clone(),
-                    after_open: tokens[i + 1].range.end,
+                    name: token.range(),
+                    after_open: tokens[i + 1].range().end,
                     memory,
                 });
                 continue;
@@ -1258,22 +1289,19 @@ impl<'a> Shader<'a> {
                     if !called && !variable {
                         continue;
                     }
-                    let arguments = match called {
+                    let [first, second] = match called {
                         true => arguments(text, &tokens, i, arity)?,
-                        false => Vec::new(),
+                        false => [None, None],
                     };
-                    let lane = arguments
-                        .get(1)
-                        .filter(|_| matches!(op, Op::Broadcast | Op::Shuffle | Op::QuadBroadcast))
-                        .cloned();
-                    let value = arguments
-                        .first()
+                    let lane = second
+                        .filter(|_| matches!(op, Op::Broadcast | Op::Shuffle | Op::QuadBroadcast));
+                    let value = first
                         .filter(|_| ballot_ir::ir::op_is_generic(op))
-                        .map(|v| (v.clone(), None));
-                    let args = called.then(|| (tokens[i + 1].range.end, !punct(i + 2, b')')));
+                        .map(|v| (v, None));
+                    let args = called.then(|| (tokens[i + 1].range().end, !punct(i + 2, b')')));
                     uses.push(Use {
                         op,
-                        name: token.range.clone(),
+                        name: token.range(),
                         args,
                         typed: None,
                         value,
@@ -1292,7 +1320,7 @@ impl<'a> Shader<'a> {
                             "`{name}` is no subgroup ballot function; the ballot functions are {}",
                             known.join(", ")
                         ),
-                        token.range.clone(),
+                        token.range(),
                     ));
                 }
                 // A subgroup function the emulation has no rule for: on
@@ -1311,7 +1339,7 @@ impl<'a> Shader<'a> {
                                 Language::Glsl => "glsl",
                             }
                         ),
-                        token.range.clone(),
+                        token.range(),
                     ));
                 }
                 // Read on every target, for `require_entry_point`; only the
@@ -1325,7 +1353,7 @@ impl<'a> Shader<'a> {
                         _ => None,
                     } {
                         builtins.push(Builtin {
-                            name: token.range.clone(),
+                            name: token.range(),
                             value,
                         });
                     }
@@ -1364,7 +1392,7 @@ impl<'a> Shader<'a> {
 
     fn read_wgsl(&mut self, tokens: &[Token]) -> Result<(), ReadError> {
         let text = self.text;
-        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
         // Directives open the module.
         let mut i = 0;
         while matches!(s(i), "enable" | "requires" | "diagnostic") {
@@ -1385,12 +1413,12 @@ impl<'a> Shader<'a> {
                 if self.target != Target::WgslWeb {
                     let names = words[1..].iter().filter(|w| **w != ",").count();
                     let range = if names == 1 {
-                        tokens[start].range.start..tokens[i].range.end
+                        tokens[start].range().start..tokens[i].range().end
                     } else if s(k + 1) == "," {
-                        tokens[k].range.start..tokens[k + 1].range.end
+                        tokens[k].range().start..tokens[k + 1].range().end
                     } else {
                         // Last in the list: the comma before it goes.
-                        tokens[k - 1].range.start..tokens[k].range.end
+                        tokens[k - 1].range().start..tokens[k].range().end
                     };
                     self.deletions.push(range);
                 }
@@ -1411,14 +1439,14 @@ impl<'a> Shader<'a> {
                          functions: `subgroup_uniformity` must not be an error (make it \
                          `off` or `warning`)"
                             .to_string(),
-                        tokens[start].range.start..tokens[i].range.end,
+                        tokens[start].range().start..tokens[i].range().end,
                     ));
                 }
                 self.has_diagnostic = true;
             }
             i += 1;
         }
-        self.library_at = tokens.get(i).map_or(text.len(), |t| t.range.start);
+        self.library_at = tokens.get(i).map_or(text.len(), |t| t.range().start);
         let mut in_params = Vec::new();
         self.read_wgsl_structs(tokens);
         for at in 0..tokens.len() {
@@ -1475,11 +1503,11 @@ impl<'a> Shader<'a> {
             }
             let mut entry = Entry {
                 compute,
-                name: tokens[name].range.clone(),
-                close: tokens[close].range.start,
+                name: tokens[name].range(),
+                close: tokens[close].range().start,
                 params: Vec::new(),
                 trailing_comma,
-                body: tokens[body].range.end,
+                body: tokens[body].range().end,
             };
             for p in params {
                 in_params.push(p.clone());
@@ -1503,7 +1531,7 @@ impl<'a> Shader<'a> {
                     builtin: builtin.unwrap_or_default(),
                     name: s(j).to_string(),
                     ty: ty.to_string(),
-                    range: tokens[p.start].range.start..tokens[p.end - 1].range.end,
+                    range: tokens[p.start].range().start..tokens[p.end - 1].range().end,
                 });
             }
             self.entries.push(entry);
@@ -1540,7 +1568,7 @@ impl<'a> Shader<'a> {
                 if s(j + 1) == "builtin"
                     && read
                     && !in_params.iter().any(|p| p.contains(&j))
-                    && !in_entry_struct(tokens[j].range.start)
+                    && !in_entry_struct(tokens[j].range().start)
                 {
                     return Err((
                         LinkErrorKind::Unsupported,
@@ -1550,7 +1578,7 @@ impl<'a> Shader<'a> {
                              struct",
                             s(j + 3)
                         ),
-                        tokens[j].range.start..tokens[j + 4].range.end,
+                        tokens[j].range().start..tokens[j + 4].range().end,
                     ));
                 }
             }
@@ -1562,7 +1590,7 @@ impl<'a> Shader<'a> {
     /// member: type, … }`, attributes in any order.
     fn read_wgsl_structs(&mut self, tokens: &[Token]) {
         let text = self.text;
-        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
         for at in 0..tokens.len() {
             if tokens[at].kind != Kind::Ident || s(at) != "struct" || s(at + 2) != "{" {
                 continue;
@@ -1604,7 +1632,7 @@ impl<'a> Shader<'a> {
                     members.push(Member {
                         builtin,
                         name,
-                        range: tokens[start].range.start..last.range.end,
+                        range: tokens[start].range().start..last.range().end,
                     });
                 }
                 if s(i) == "," {
@@ -1630,11 +1658,11 @@ impl<'a> Shader<'a> {
     /// the emulated value, as a parameter's do.
     fn emulate_struct_builtins(&mut self, tokens: &[Token]) -> Result<(), ReadError> {
         let text = self.text;
-        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
         let mut removed: BTreeMap<&str, Vec<&Member>> = BTreeMap::new();
         let mut reads = Vec::new();
         for entry in &self.entries {
-            let first = tokens.partition_point(|t| t.range.start < entry.body);
+            let first = tokens.partition_point(|t| t.range().start < entry.body);
             let mut depth = 0usize;
             let end = (first..tokens.len())
                 .find(|&k| match s(k) {
@@ -1669,7 +1697,7 @@ impl<'a> Shader<'a> {
                             && (k == 0 || s(k - 1) != ".")
                         {
                             reads.push(Builtin {
-                                name: tokens[k].range.start..tokens[k + 2].range.end,
+                                name: tokens[k].range().start..tokens[k + 2].range().end,
                                 value,
                             });
                         }
@@ -1721,7 +1749,7 @@ impl<'a> Shader<'a> {
     /// ends one (a member's, a parameter's, a variable's).
     fn read_wgsl_attributes(&mut self, tokens: &[Token]) {
         let text = self.text;
-        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
         let (mut compute, mut size) = (false, None);
         let mut i = 0;
         while i < tokens.len() {
@@ -1765,7 +1793,7 @@ impl<'a> Shader<'a> {
 
     fn read_glsl(&mut self, tokens: &[Token]) {
         let text = self.text;
-        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
         // `layout(local_size_x = 64, …) in;`: the workgroup size, where it
         // is literals; more than one such line is left to naga.
         let mut sizes = Vec::new();
@@ -1782,13 +1810,13 @@ impl<'a> Shader<'a> {
             let items = &tokens[i + 2..n];
             if !items
                 .iter()
-                .any(|t| text[t.range.clone()].starts_with("local_size_"))
+                .any(|t| text[t.range()].starts_with("local_size_"))
             {
                 continue;
             }
             let mut size = Some([1, 1, 1]);
             for item in items.split(|t| t.kind == Kind::Punct(b',')) {
-                let word = |k: usize| item.get(k).map_or("", |t| &text[t.range.clone()]);
+                let word = |k: usize| item.get(k).map_or("", |t| &text[t.range()]);
                 let axis = match word(0) {
                     "local_size_x" => 0,
                     "local_size_y" => 1,
@@ -1820,7 +1848,7 @@ impl<'a> Shader<'a> {
                     .filter(|w| !w.is_empty())
                     .collect();
                 if words.first() == Some(&"version") {
-                    self.library_at = token.range.end;
+                    self.library_at = token.range().end;
                 }
                 if words.first() == Some(&"extension")
                     && words
@@ -1828,7 +1856,7 @@ impl<'a> Shader<'a> {
                         .is_some_and(|e| e.starts_with("GL_KHR_shader_subgroup"))
                     && !self.target.has_subgroups()
                 {
-                    self.deletions.push(token.range.clone());
+                    self.deletions.push(token.range());
                 }
             }
             if s(i) == "void" && s(i + 1) == "main" && s(i + 2) == "(" {
@@ -1844,11 +1872,11 @@ impl<'a> Shader<'a> {
                     self.entries.push(Entry {
                         // The file's stage, which `require_compute` reads.
                         compute: true,
-                        name: tokens[i + 1].range.clone(),
-                        close: tokens.get(close).map_or(text.len(), |t| t.range.start),
+                        name: tokens[i + 1].range(),
+                        close: tokens.get(close).map_or(text.len(), |t| t.range().start),
                         params: Vec::new(),
                         trailing_comma: false,
-                        body: tokens[body].range.end,
+                        body: tokens[body].range().end,
                     });
                 }
             }
@@ -2827,13 +2855,13 @@ fn rename(text: &str, language: Language, prefix: &str) -> String {
     let mut out = String::with_capacity(text.len() + 256);
     let mut from = 0;
     for token in lex(text, language) {
-        let word = &text[token.range.clone()];
+        let word = &text[token.range()];
         if token.kind == Kind::Ident {
             if let Some(rest) = word.strip_prefix("ballot_") {
-                out.push_str(&text[from..token.range.start]);
+                out.push_str(&text[from..token.range().start]);
                 out.push_str(prefix);
                 out.push_str(rest);
-                from = token.range.end;
+                from = token.range().end;
             }
         }
     }
@@ -2844,7 +2872,7 @@ fn rename(text: &str, language: Language, prefix: &str) -> String {
 /// The names of the functions `text` defines.
 fn defined_functions(text: &str, language: Language) -> Vec<String> {
     let tokens = lex(text, language);
-    let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range.clone()]);
+    let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
     let mut names = Vec::new();
     let mut depth = 0usize;
     for (i, t) in tokens.iter().enumerate() {

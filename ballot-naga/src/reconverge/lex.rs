@@ -25,8 +25,29 @@ pub(crate) enum Kind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token {
     pub kind: Kind,
+    /// A [`Kind::Punct`]'s text as one byte ([`punct_code`]), so that the
+    /// reader tells brackets and separators apart without reading the
+    /// text; 0 for the other kinds. It takes the padding after `kind`.
+    pub code: u8,
     start: u32,
     end: u32,
+}
+
+/// [`Token::code`] of `&&`.
+pub(crate) const AND_AND: u8 = 0x80 | b'&';
+/// [`Token::code`] of `||`.
+pub(crate) const OR_OR: u8 = 0x80 | b'|';
+
+/// The code of the operator `op`: its byte where it is one character,
+/// [`AND_AND`] and [`OR_OR`], and 0 for the other operators of more than
+/// one (which the reader names by their text).
+pub(crate) fn punct_code(op: &[u8]) -> u8 {
+    match op {
+        [b] => *b,
+        b"&&" => AND_AND,
+        b"||" => OR_OR,
+        _ => 0,
+    }
 }
 
 impl Token {
@@ -37,8 +58,17 @@ impl Token {
         let at = |i: usize| u32::try_from(i).expect("a text under 4 GiB");
         Self {
             kind,
+            code: 0,
             start: at(range.start),
             end: at(range.end),
+        }
+    }
+
+    /// The [`Kind::Punct`] token of `op`, at `range`.
+    pub fn punct(range: Range<usize>, op: &[u8]) -> Self {
+        Self {
+            code: punct_code(op),
+            ..Self::new(Kind::Punct, range)
         }
     }
 
@@ -199,13 +229,20 @@ pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
             tokens.push(Token::new(Kind::Number, start..i));
             continue;
         }
-        let rest = &text[start..];
-        let len = MULTI
-            .iter()
-            .find(|op| rest.starts_with(**op))
-            .map_or(1, |op| op.len());
+        // Brackets and separators start no longer operator: most
+        // punctuation is one of them, and needs no look at `MULTI`.
+        let len = match b {
+            b'(' | b')' | b'[' | b']' | b'{' | b'}' | b',' | b';' | b'@' | b'?' | b'.' => 1,
+            _ => {
+                let rest = &text[start..];
+                MULTI
+                    .iter()
+                    .find(|op| rest.starts_with(**op))
+                    .map_or(1, |op| op.len())
+            }
+        };
         i += len;
-        tokens.push(Token::new(Kind::Punct, start..i));
+        tokens.push(Token::punct(start..i, &bytes[start..i]));
     }
     tokens
 }
@@ -399,7 +436,10 @@ mod tests {
             for _ in 0..rest[..len].chars().count() {
                 chars.next();
             }
-            tokens.push(Token::new(Kind::Punct, start..start + len));
+            tokens.push(Token::punct(
+                start..start + len,
+                &text.as_bytes()[start..start + len],
+            ));
         }
         tokens
     }

@@ -366,6 +366,12 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
                 callee.converted || callee.exchange.is_some()
             })))
         });
+        // A function entered together whose every statement the pass
+        // would write as it is: known without building its steps, which
+        // at hundreds of thousands of calls cost more than the check.
+        if together[i] && stays_as_written(unit, &names, &f.body.stmts, tail.map(|s| &s.range)) {
+            continue;
+        }
         let mut pass = Pass {
             request,
             names: &names,
@@ -403,6 +409,76 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
         });
     }
     Ok(out)
+}
+
+/// Whether [`Pass::block`], at the top of a function entered together
+/// (every invocation active, `tail` its last statement where that is a
+/// `return` of no collective), would make only steps that are
+/// [`unchanged`], and refuse nothing: a sufficient test, cheaper than the
+/// steps. It holds where each statement is
+/// - one that holds no collective and cannot jump out of itself (a
+///   [`Step::Plain`] without substitutions);
+/// - a declaration or expression whose collectives are unconditional
+///   exchanges (their activity stays `true` as written) or calls of
+///   functions entered together (which take none), an expression's
+///   nested in no other collective but the statement's whole call (the
+///   pass would bind those into temporaries);
+/// - a block of such statements, `tail`, or `;`.
+///
+/// Anything else (a `return` before the end, a `break` outside a loop, a
+/// short circuit around a collective, a converted function called with
+/// its activity, control flow around a collective) goes through the pass,
+/// which writes or refuses it.
+fn stays_as_written(
+    unit: &Unit,
+    names: &[Callee],
+    stmts: &[Stmt],
+    tail: Option<&Range<usize>>,
+) -> bool {
+    let collective = |c: &Call| {
+        let callee = &names[c.callee as usize];
+        callee.exchange.is_some() || callee.converted
+    };
+    // A collective's substitution is `Sub::Active` (an exchange) or none
+    // (entered together), and no short circuit may skip it.
+    let as_written = |c: &Call| {
+        let callee = &names[c.callee as usize];
+        !c.conditional && (callee.exchange.is_some() || callee.together)
+    };
+    stmts.iter().all(|s| match &s.kind {
+        StmtKind::Decl(d) => d
+            .declarators
+            .iter()
+            .filter_map(|x| x.init.as_ref())
+            .all(|e| {
+                unit.calls(e)
+                    .iter()
+                    .all(|c| !collective(c) || as_written(c))
+            }),
+        StmtKind::Simple(e) => {
+            let calls = unit.calls(e);
+            // `f(x);` as a whole: the pass binds the collectives inside
+            // its arguments, so there may be none.
+            let whole = calls
+                .first()
+                .filter(|c| c.range == e.range && collective(c));
+            calls
+                .iter()
+                .enumerate()
+                .all(|(k, c)| !collective(c) || (as_written(c) && (whole.is_none() || k == 0)))
+        }
+        StmtKind::Block(b) => stays_as_written(unit, names, &b.stmts, None),
+        StmtKind::Return(_) if tail == Some(&s.range) => true,
+        StmtKind::Empty => true,
+        _ => {
+            let jumps = Pass::jumps(s, false, false);
+            let mut any = false;
+            each_expr(s, &mut |e: &Expr| {
+                any |= unit.calls(e).iter().any(collective)
+            });
+            !(any || jumps.ret || jumps.out)
+        }
+    })
 }
 
 /// Whether `step` is the text as written, up to the activity of the

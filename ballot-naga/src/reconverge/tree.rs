@@ -27,7 +27,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::lex::{lex, Kind, Token};
+use super::lex::{lex, Kind, Token, AND_AND, OR_OR};
 use ballot_shader::back::Language;
 
 /// A shader's functions, in text order.
@@ -260,14 +260,17 @@ pub(crate) const GLSL_QUALIFIERS: &[&str] = &[
 /// skipped, but for the names and stages of the functions.
 pub(crate) fn read(text: &str, language: Language) -> Result<Unit, ReadError> {
     let tokens = lex(text, language);
+    // Room for a shader dense in calls (the linked bench's has a call in
+    // 6.5 tokens, an argument in 3.3), so that the arrays seldom move as
+    // they grow; the pages past the last are never touched.
     let mut r = Reader {
         text,
         language,
         tokens: &tokens,
         at: 0,
         depth: 0,
-        calls: Vec::new(),
-        args: Vec::new(),
+        calls: Vec::with_capacity(tokens.len() / 6),
+        args: Vec::with_capacity(tokens.len() / 3),
         names: Vec::new(),
         ids: HashMap::new(),
         groups: Vec::new(),
@@ -324,6 +327,12 @@ impl<'a> Reader<'a> {
         self.tok(self.at)
     }
 
+    /// Token `i`'s [`Token::code`] (0 past the end): the brackets and
+    /// separators the scans below branch on, read without the text.
+    fn code(&self, i: usize) -> u8 {
+        self.tokens.get(i).map_or(0, |t| t.code)
+    }
+
     fn start(&self, i: usize) -> usize {
         self.tokens.get(i).map_or(self.text.len(), |t| t.start())
     }
@@ -370,17 +379,17 @@ impl<'a> Reader<'a> {
     fn matching(&self, open: usize) -> Result<usize, ReadError> {
         let mut stack = Vec::new();
         for i in open..self.tokens.len() {
-            let t = self.tok(i).unwrap_or("");
+            let t = self.code(i);
             match t {
-                "(" | "[" | "{" => stack.push(t),
-                ")" | "]" | "}" => {
+                b'(' | b'[' | b'{' => stack.push(t),
+                b')' | b']' | b'}' => {
                     let want = match t {
-                        ")" => "(",
-                        "]" => "[",
-                        _ => "{",
+                        b')' => b'(',
+                        b']' => b'[',
+                        _ => b'{',
                     };
                     if stack.pop() != Some(want) {
-                        return Err(self.error(i, format!("unbalanced `{t}`")));
+                        return Err(self.error(i, format!("unbalanced `{}`", t as char)));
                     }
                     if stack.is_empty() {
                         return Ok(i);
@@ -583,7 +592,7 @@ impl<'a> Reader<'a> {
             return Err(self.error(open, format!("blocks nest deeper than {MAX_NESTING}")));
         }
         let mut stmts = Vec::new();
-        while self.peek() != Some("}") {
+        while self.code(self.at) != b'}' {
             if self.at >= self.tokens.len() {
                 return Err(self.error(open, "this block is never closed"));
             }
@@ -597,21 +606,21 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The tokens up to the first `until` at bracket depth 0, as an
-    /// expression; the reader stops at that token.
-    fn expr_until(&mut self, until: &[&str]) -> Result<Expr, ReadError> {
+    /// The tokens up to the first of the one-character tokens `until` at
+    /// bracket depth 0, as an expression; the reader stops at that token.
+    fn expr_until(&mut self, until: &[u8]) -> Result<Expr, ReadError> {
         let from = self.at;
         let mut depth = 0usize;
         while self.at < self.tokens.len() {
-            let t = self.peek().unwrap_or("");
-            if depth == 0 && until.contains(&t) {
+            let t = self.code(self.at);
+            if depth == 0 && t != 0 && until.contains(&t) {
                 break;
             }
             match t {
-                "(" | "[" | "{" => depth += 1,
-                ")" | "]" | "}" => {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
                     if depth == 0 {
-                        return Err(self.error(self.at, format!("unexpected `{t}`")));
+                        return Err(self.error(self.at, format!("unexpected `{}`", t as char)));
                     }
                     depth -= 1;
                 }
@@ -620,7 +629,7 @@ impl<'a> Reader<'a> {
             self.at += 1;
         }
         if self.at >= self.tokens.len() {
-            return Err(self.error(from, format!("expected `{}`", until[0])));
+            return Err(self.error(from, format!("expected `{}`", until[0] as char)));
         }
         Ok(self.expr(from, self.at))
     }
@@ -641,14 +650,14 @@ impl<'a> Reader<'a> {
         groups.push(false);
         opens.clear();
         for i in from..to {
-            let t = self.tok(i).unwrap_or("");
+            let t = self.code(i);
             match t {
-                "(" | "[" | "{" => {
-                    let callee = (t == "("
+                b'(' | b'[' | b'{' => {
+                    let callee = (t == b'('
                         && i > from
                         && self.tokens[i - 1].kind == Kind::Ident
-                        && (i < from + 2 || self.tok(i - 2) != Some(".")))
-                    .then_some(i - 1);
+                        && (i < from + 2 || self.code(i - 2) != b'.'))
+                        .then_some(i - 1);
                     let conditional = groups.iter().any(|&c| c);
                     if let Some(name) = callee {
                         let callee = self.name(self.tokens[name].range());
@@ -667,7 +676,7 @@ impl<'a> Reader<'a> {
                     }
                     groups.push(false);
                 }
-                ")" | "]" | "}" => {
+                b')' | b']' | b'}' => {
                     groups.pop();
                     if groups.is_empty() {
                         groups.push(false);
@@ -681,12 +690,12 @@ impl<'a> Reader<'a> {
                         c.args = args;
                     }
                 }
-                "&&" | "||" | "?" => {
+                AND_AND | OR_OR | b'?' => {
                     if let Some(g) = groups.last_mut() {
                         *g = true;
                     }
                 }
-                "," => {
+                b',' => {
                     if let Some(g) = groups.last_mut() {
                         *g = false;
                     }
@@ -721,10 +730,10 @@ impl<'a> Reader<'a> {
         let mut from = open + 1;
         let mut depth = 0;
         for i in open + 1..close {
-            match self.tok(i).unwrap_or("") {
-                "(" | "[" | "{" => depth += 1,
-                ")" | "]" | "}" => depth -= 1,
-                "," if depth == 0 => {
+            match self.code(i) {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => {
                     let arg = self.start(from)..self.end(i - 1);
                     self.args.push(arg);
                     from = i + 1;
@@ -752,7 +761,7 @@ impl<'a> Reader<'a> {
     /// GLSL's in parentheses.
     fn head(&mut self) -> Result<Expr, ReadError> {
         match self.language {
-            Language::Wgsl => self.expr_until(&["{"]),
+            Language::Wgsl => self.expr_until(b"{"),
             Language::Glsl => {
                 let open = self.expect("(")?;
                 let close = self.matching(open)?;
@@ -844,7 +853,7 @@ impl<'a> Reader<'a> {
                 let cond = if self.peek() == Some(";") {
                     None
                 } else {
-                    Some(self.expr_until(&[";"])?)
+                    Some(self.expr_until(b";")?)
                 };
                 self.expect(";")?;
                 let update = if self.at == close {
@@ -911,7 +920,7 @@ impl<'a> Reader<'a> {
                 self.at += 1;
                 if wgsl && self.peek() == Some("if") {
                     self.at += 1;
-                    let e = self.expr_until(&[";"])?;
+                    let e = self.expr_until(b";")?;
                     self.at += 1;
                     return Ok(StmtKind::BreakIf(e));
                 }
@@ -933,7 +942,7 @@ impl<'a> Reader<'a> {
                 let value = if self.peek() == Some(";") {
                     None
                 } else {
-                    Some(self.expr_until(&[";"])?)
+                    Some(self.expr_until(b";")?)
                 };
                 self.expect(";")?;
                 Ok(StmtKind::Return(value))
@@ -941,7 +950,7 @@ impl<'a> Reader<'a> {
             "let" | "var" | "const" if wgsl => self.wgsl_decl(),
             _ if !wgsl && self.glsl_decl_start() => self.glsl_decl(),
             _ => {
-                let e = self.expr_until(&[";"])?;
+                let e = self.expr_until(b";")?;
                 self.expect(";")?;
                 Ok(StmtKind::Simple(e))
             }
@@ -970,12 +979,12 @@ impl<'a> Reader<'a> {
         let mut ty = None;
         if self.peek() == Some(":") {
             self.at += 1;
-            let e = self.expr_until(&["=", ";"])?;
+            let e = self.expr_until(b"=;")?;
             ty = Some(e.range);
         }
         let init = if self.peek() == Some("=") {
             self.at += 1;
-            Some(self.expr_until(&[";"])?)
+            Some(self.expr_until(b";")?)
         } else {
             None
         };
@@ -1043,7 +1052,7 @@ impl<'a> Reader<'a> {
             }
             let init = if self.peek() == Some("=") {
                 self.at += 1;
-                Some(self.expr_until(&[",", ";"])?)
+                Some(self.expr_until(b",;")?)
             } else {
                 None
             };
@@ -1091,7 +1100,7 @@ impl<'a> Reader<'a> {
                             self.at += 1;
                             default = true;
                         } else {
-                            values.push(self.expr_until(&[",", ":", "{"])?);
+                            values.push(self.expr_until(b",:{")?);
                         }
                         if self.peek() == Some(",") {
                             self.at += 1;
