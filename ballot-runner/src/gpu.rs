@@ -107,9 +107,15 @@ impl Gpu {
         // Only what the targets need, and timestamps for the benchmarks;
         // all are optional, and a target whose feature is missing is
         // reported by `unsupported`.
+        // The 64- and 16-bit types, for GLSL shaders that move them
+        // through the emulation's 32-bit words.
         let wanted = wgpu::Features::SUBGROUP
             | wgpu::Features::PASSTHROUGH_SHADERS
-            | wgpu::Features::TIMESTAMP_QUERY;
+            | wgpu::Features::TIMESTAMP_QUERY
+            | wgpu::Features::SHADER_F64
+            | wgpu::Features::SHADER_INT64
+            | wgpu::Features::SHADER_I16
+            | wgpu::Features::SHADER_F16;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("ballot-runner"),
             required_features: adapter.features() & wanted,
