@@ -1083,9 +1083,10 @@ fn is_subgroup_word(name: &str) -> bool {
 /// (`subgroupAdd`: `IAdd` and `FAdd`), the first is read, and the value's
 /// type picks the operation later ([`types`], [`types::glsl_namesakes`]).
 fn source_ops(language: Language) -> impl Iterator<Item = Op> {
-    Op::ALL
-        .into_iter()
-        .filter(move |op| language == Language::Glsl || op.is_ballot() || op.wgsl_name().is_some())
+    Op::ALL.into_iter().filter(move |&op| {
+        crate::polyfill::covers(op)
+            && (language == Language::Glsl || op.is_ballot() || op.wgsl_name().is_some())
+    })
 }
 
 /// The functions the emulated targets link, for messages.
@@ -1107,7 +1108,9 @@ fn emulated_names(language: Language) -> String {
 
 /// The number of arguments `op` takes.
 fn arity(op: Op) -> usize {
-    ballot_ir::ir::op_signature(op, ballot_ir::ir::Type::U32).0.len()
+    ballot_ir::ir::op_signature(op, ballot_ir::ir::Type::U32)
+        .0
+        .len()
 }
 
 /// The byte ranges of the arguments of the call whose name is token `at`,
