@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 use super::error::{arity, snippet, unsupported};
 use super::expr::{strip_parens, Pending};
 use super::scope::name_of;
-use super::ty::{Operand, Value};
+use super::ty::{parse_type, Operand, Value};
 use super::Lowerer;
 use ballot_ir::ir::{op_is_generic, op_signature, op_takes, Block, Expr, Literal, MaskFn, Type};
 use ballot_ir::op::{ArithOp, Op, Quad};
@@ -173,7 +173,7 @@ impl Lowerer {
         e: &syn::ExprCall,
         op: Op,
         expected: Option<Type>,
-        cluster: Option<(u32, Span)>,
+        cluster: Option<Cluster>,
     ) -> Value {
         let (mut params, result) = op_signature(op, Type::U32);
         if cluster.is_some() {
@@ -185,9 +185,11 @@ impl Lowerer {
         // The value of a generic operation takes the type its context
         // expects, where its result is that value's type.
         let generic = op_is_generic(op);
+        // A clustered reduction's value type, where its call names one.
+        let explicit = cluster.and_then(|c| c.ty);
         let hint = match op {
             Op::AllEqual => None,
-            _ if generic => pinned_type(op).or(expected),
+            _ if generic => explicit.or(pinned_type(op)).or(expected),
             _ => None,
         };
         let mut done = Vec::new();
@@ -196,7 +198,7 @@ impl Lowerer {
             let operand = match i {
                 0 if generic => {
                     let value = self.expr(out, arg, hint);
-                    let operand = self.require(value, None, arg);
+                    let operand = self.require(value, explicit, arg);
                     match operand.ty {
                         Some(ty) if !op_takes(op, ty) => {
                             self.errors.spanned(arg, wrong_type(op, ty));
@@ -220,7 +222,7 @@ impl Lowerer {
             Some(result)
         };
         let mut args: Vec<_> = done.iter().map(|p| p.operand.expr).collect();
-        if let Some((size, span)) = cluster {
+        if let Some(Cluster { size, span, .. }) = cluster {
             // Invariant 8: the cluster size is a literal, appended after
             // the value so that the arena stays in post-order.
             args.push(self.b.literal(Literal::U32(size), span));
@@ -256,17 +258,17 @@ impl Lowerer {
     }
 
     /// The cluster size of a clustered reduction `op`, from its generic
-    /// arguments (`::<4>` or `::<4, _>`, spirv-std's `<CLUSTER_SIZE, I>`,
-    /// the type being inferred from the value): a power of two from 1 to
-    /// 128, as `GL_KHR_shader_subgroup_clustered` wants a constant power
-    /// of two and no subgroup has more than 128 lanes (invariant 8). A
-    /// size above the running subgroup's is reported by the simulator.
+    /// arguments (`::<4>`, `::<4, _>` or `::<4, u32>`, spirv-std's
+    /// `<CLUSTER_SIZE, I>`): a power of two from 1 to 128, as
+    /// `GL_KHR_shader_subgroup_clustered` wants a constant power of two and
+    /// no subgroup has more than 128 lanes (invariant 8). A size above the
+    /// running subgroup's is reported by the simulator.
     fn cluster_size(
         &mut self,
         path: &syn::Path,
         segment: Option<&syn::PathSegment>,
         op: Op,
-    ) -> Option<(u32, Span)> {
+    ) -> Option<Cluster> {
         let name = op.spirv_std_name();
         let how = format!(
             "`{name}` takes its cluster size as a constant generic argument, \
@@ -282,10 +284,19 @@ impl Lowerer {
             return None;
         };
         let generics: Vec<_> = args.args.iter().collect();
-        let size = match generics.as_slice() {
+        let (size, ty) = match generics.as_slice() {
             [syn::GenericArgument::Const(c)]
             | [syn::GenericArgument::Const(c), syn::GenericArgument::Type(syn::Type::Infer(_))] => {
-                c
+                (c, None)
+            }
+            [syn::GenericArgument::Const(c), syn::GenericArgument::Type(t)] => {
+                match parse_type(t) {
+                    Ok(ty) => (c, Some(ty)),
+                    Err(e) => {
+                        self.errors.push(e);
+                        return None;
+                    }
+                }
             }
             _ => {
                 self.errors.spanned(&segment.arguments, how);
@@ -293,7 +304,11 @@ impl Lowerer {
             }
         };
         match const_u32(size) {
-            Some(n) if n.is_power_of_two() && n <= 128 => Some((n, size.span())),
+            Some(n) if n.is_power_of_two() && n <= 128 => Some(Cluster {
+                size: n,
+                span: size.span(),
+                ty,
+            }),
             Some(n) => {
                 let message = format!(
                     "the cluster size of `{name}` must be a power of two from 1 to 128, not {n}"
@@ -460,6 +475,15 @@ impl Lowerer {
             self.errors.spanned(arg, message);
         }
     }
+}
+
+/// A clustered reduction's generic arguments: its cluster size, where the
+/// size was written, and the value type where the call names one.
+#[derive(Clone, Copy)]
+struct Cluster {
+    size: u32,
+    span: Span,
+    ty: Option<Type>,
 }
 
 /// The message for a value of type `ty` given to `op`, which does not take

@@ -345,7 +345,8 @@ fn clustered_reductions_take_their_size_as_an_operand() {
                 let a = spirv_std::arch::subgroup_clustered_i_add::<4, _>(x);
                 let b = subgroup_clustered_f_max::<{ 1 }>(f);
                 let c: i32 = subgroup_clustered_and::<128, _>(-1);
-                c + subgroup_clustered_s_min::<2>(a as i32)
+                let d = subgroup_clustered_i_mul::<8, i32>(3);
+                c + subgroup_clustered_s_min::<2>(a as i32) + d
             }
         },
         "
@@ -353,7 +354,8 @@ fn clustered_reductions_take_their_size_as_an_operand() {
         let a: u32 = subgroup_clustered_i_add(x, 4u32);
         let b: f32 = subgroup_clustered_f_max(f, 1u32);
         let c: i32 = subgroup_clustered_and(-1i32, 128u32);
-        return (c + subgroup_clustered_s_min((a as i32), 2u32));
+        let d: i32 = subgroup_clustered_i_mul(3i32, 8u32);
+        return ((c + subgroup_clustered_s_min((a as i32), 2u32)) + d);
         ",
     );
 }

@@ -344,6 +344,8 @@ fn clustered_misuse() {
                 let h = subgroup_clustered_and::<4, _>(x);
                 let i = subgroup_clustered_s_min::<2, u32>(n);
                 let j = subgroup_clustered_xor::<2, _>(a, a);
+                let l = subgroup_clustered_u_min::<2, i32>(n);
+                let o = subgroup_clustered_or::<2, [u32; 2]>(a);
             }
         },
         &[
@@ -354,8 +356,10 @@ fn clustered_misuse() {
             "`subgroup_clustered_u_max` takes its cluster size as a constant generic argument, a power of two from 1 to 128: `subgroup_clustered_u_max::<4, _>(value)`",
             "`subgroup_clustered_f_add` takes `f32`, not `u32`; spirv-std names the operation by its type (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
             "`subgroup_clustered_and` takes `u32` or `i32`, not `f32`; spirv-std names the operation by its type (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
-            "`subgroup_clustered_s_min` takes its cluster size as a constant generic argument, a power of two from 1 to 128: `subgroup_clustered_s_min::<4, _>(value)`",
+            "mismatched types: expected `u32`, found `i32`",
             "`subgroup_clustered_xor` takes 1 argument but 2 were supplied",
+            "`subgroup_clustered_u_min` takes `u32`, not `i32`; spirv-std names the operation by its type (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
+            "arrays are not supported in a kernel",
         ],
     );
 }
