@@ -209,3 +209,71 @@ fn the_new_names_are_the_ones_the_specs_give() {
     );
     assert_eq!(Op::QuadSwap(Quad::Vertical).wgsl_name(), Some("quadSwapY"));
 }
+
+/// Clustered reductions in divergent code: lanes with an even value sum
+/// their clusters of 4 and take the largest of their pairs; the others xor
+/// their clusters of 8. Each sees only the lanes of its own branch.
+#[ballot::kernel]
+fn clusters(x: u32) -> u32 {
+    let mut out = 0u32;
+    if x % 2 == 0 {
+        out = subgroup_clustered_i_add::<4, _>(x) * 1000 + subgroup_clustered_u_max::<2, _>(x);
+    } else {
+        out = subgroup_clustered_xor::<8, _>(x);
+    }
+    out
+}
+
+#[test]
+fn clustered_reductions_combine_the_active_lanes_of_each_cluster() {
+    // Values 2, 5, 4, 6, 7, 9, 8, 3 in lanes 0..7. Even: lanes 0 (2),
+    // 2 (4), 3 (6), 6 (8); odd: lanes 1 (5), 4 (7), 5 (9), 7 (3).
+    // Even lanes, clusters of 4: {0,2,3} sum 12, {6} sum 8; pairs:
+    // {0} 2, {2,3} 6, {6} 8. Odd lanes, one cluster of 8: 5^7^9^3 = 8.
+    let out = clusters::run(&full(8), &[2, 5, 4, 6, 7, 9, 8, 3]).unwrap();
+    assert_eq!(
+        lanes(&out),
+        [12002, 8, 12006, 12006, 8, 8, 8008, 8].map(Some).to_vec()
+    );
+    // The interpreter, on the kernel's IR, agrees.
+    let interp = ballot_sim::interp::Interpreter::new([clusters::ir()]);
+    let args = [ballot_sim::interp::Arg::PerLane(
+        [2u32, 5, 4, 6, 7, 9, 8, 3]
+            .map(ballot_sim::interp::Value::U32)
+            .to_vec(),
+    )];
+    let interpreted = interp.run("clusters", &full(8), &args).unwrap();
+    let want: Vec<Option<ballot_sim::interp::Value>> = [12002u32, 8, 12006, 12006, 8, 8, 8008, 8]
+        .map(|v| Some(ballot_sim::interp::Value::U32(v)))
+        .to_vec();
+    assert_eq!(interpreted.as_slice().to_vec(), want);
+}
+
+/// A cluster of 8 lanes, which a subgroup of 4 does not have.
+#[ballot::kernel]
+fn cluster_of_eight(x: i32) -> i32 {
+    subgroup_clustered_s_max::<8, _>(x)
+}
+
+#[test]
+fn a_cluster_larger_than_the_subgroup_is_reported() {
+    let out = cluster_of_eight::run(&full(8), &[3, -1, 9, 0, 4, 4, -7, 2]).unwrap();
+    assert_eq!(lanes(&out), [Some(9); 8].to_vec());
+    let err = cluster_of_eight::run(&full(4), &[3, -1, 9, 0]).unwrap_err();
+    let ub = err.as_undefined().expect("undefined behaviour");
+    assert_eq!(
+        (ub.op, ub.lane, &ub.kind),
+        (
+            Op::Clustered(ArithOp::SMax),
+            0,
+            &UbKind::ClusterSize {
+                cluster_size: 8,
+                size: 4
+            }
+        )
+    );
+    assert_eq!(
+        Op::Clustered(ArithOp::SMax).glsl_name(),
+        "subgroupClusteredMax"
+    );
+}

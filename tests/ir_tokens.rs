@@ -35,6 +35,7 @@ fn every_node(#[uniform] u: u32, x: u32, f: f32, i: i32, b: bool, m: SubgroupMas
         + subgroup_ballot_find_msb(all | subgroup_ge_mask());
     n += (subgroup_gt_mask() & subgroup_le_mask() & subgroup_lt_mask()).count();
     n += subgroup_broadcast(x, 0) + subgroup_broadcast_first(x);
+    n += subgroup_clustered_i_add::<4, _>(x) + subgroup_clustered_f_max::<2, _>(f) as u32;
     if subgroup_elect()
         && subgroup_ballot_bit_extract(v, 1)
         && subgroup_inverse_ballot(subgroup_ballot(true))

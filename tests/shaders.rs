@@ -82,6 +82,19 @@ fn leader(p: bool) -> u32 {
     result
 }
 
+/// The clustered reductions in both arms of a divergent `if`, of each value
+/// type, with clusters of 1 to 8 lanes (the ragged fixture's subgroup).
+#[ballot::kernel]
+fn clustered(x: u32, i: i32, f: f32) -> u32 {
+    let mut out = 0u32;
+    if x % 2 == 0 {
+        out = subgroup_clustered_i_add::<4, _>(x) + subgroup_clustered_u_max::<2, _>(x);
+    } else {
+        out = subgroup_clustered_xor::<8, _>(x) ^ (subgroup_clustered_s_min::<2, _>(i) as u32);
+    }
+    out + (subgroup_clustered_f_mul::<8, _>(f) as u32) + subgroup_clustered_and::<1, _>(x)
+}
+
 struct Fixture {
     name: &'static str,
     kernels: fn() -> Vec<&'static Kernel>,
@@ -158,6 +171,16 @@ const FIXTURES: &[Fixture] = &[
     Fixture {
         name: "reserved_names.ragged-2x3x2",
         kernels: reserved_names::kernels,
+        options: RAGGED,
+    },
+    Fixture {
+        name: "clustered",
+        kernels: clustered::kernels,
+        options: DEFAULT,
+    },
+    Fixture {
+        name: "clustered.ragged-2x3x2",
+        kernels: clustered::kernels,
         options: RAGGED,
     },
 ];

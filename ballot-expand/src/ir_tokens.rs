@@ -90,6 +90,10 @@ fn op_(op: Op) -> TokenStream {
             let quad = variant(quote!(__Quad), quad);
             quote!(__Op::QuadSwap(#quad))
         }
+        Op::Clustered(arith) => {
+            let arith = variant(quote!(__ArithOp), arith);
+            quote!(__Op::Clustered(#arith))
+        }
         _ => variant(quote!(__Op), op),
     }
 }

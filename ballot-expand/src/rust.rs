@@ -393,12 +393,15 @@ impl<'a> Writer<'a> {
         let krate = self.krate.clone();
         let rt = quote!(#krate::__spmd);
         let m = quote!(#krate::SubgroupMask);
-        // The id of a broadcast stays a plain constant (IR invariant 8).
+        // The id of a broadcast and a cluster size stay plain constants
+        // (IR invariant 8).
         let broadcast_id = match (op, args) {
-            (Op::Broadcast | Op::QuadBroadcast, [_, id]) => match self.kernel.exprs[*id] {
-                Expr::Literal(Literal::U32(id)) => Some(id),
-                _ => return malformed("non-constant broadcast id"),
-            },
+            (Op::Broadcast | Op::QuadBroadcast | Op::Clustered(_), [_, id]) => {
+                match self.kernel.exprs[*id] {
+                    Expr::Literal(Literal::U32(id)) => Some(id),
+                    _ => return malformed("non-constant broadcast id"),
+                }
+            }
             _ => None,
         };
         let a: Vec<_> = args
@@ -449,6 +452,11 @@ impl<'a> Writer<'a> {
             (Op::QuadSwap(quad), [v]) => {
                 let quad = format_ident!("{quad:?}");
                 quote!(#rt::quad_swap(__cx, __active, #rt::Quad::#quad, &#v)?)
+            }
+            (Op::Clustered(arith), [v]) => {
+                let arith = format_ident!("{arith:?}");
+                let cluster = broadcast_id.unwrap_or_default();
+                quote!(#rt::clustered(__cx, __active, #rt::ArithOp::#arith, #cluster, &#v)?)
             }
             _ => malformed("operation arity"),
         }

@@ -8,10 +8,10 @@ use syn::spanned::Spanned;
 use super::error::{arity, snippet, unsupported};
 use super::expr::{strip_parens, Pending};
 use super::scope::name_of;
-use super::ty::{Operand, Value};
+use super::ty::{parse_type, Operand, Value};
 use super::Lowerer;
-use ballot_ir::ir::{op_is_generic, op_signature, op_takes, Block, Expr, MaskFn, Type};
-use ballot_ir::op::{Op, Quad};
+use ballot_ir::ir::{op_is_generic, op_signature, op_takes, Block, Expr, Literal, MaskFn, Type};
+use ballot_ir::op::{ArithOp, Op, Quad};
 
 const METHODS: &str =
     "method calls are not supported in a kernel, except `contains`, `count` and `is_empty` on a `SubgroupMask`";
@@ -25,6 +25,9 @@ pub(super) enum Callee {
     /// spirv-std's `subgroup_quad_swap::<DIRECTION>`, whose direction the
     /// call's generic argument gives.
     QuadSwap,
+    /// A clustered reduction, `subgroup_clustered_i_add::<CLUSTER_SIZE, _>`
+    /// and the like, whose cluster size the call's generic argument gives.
+    Clustered(ArithOp),
     /// `subgroup_local_invocation_id()`.
     LaneId,
     /// `subgroup_size()`.
@@ -56,8 +59,10 @@ pub(super) fn resolve(path: &syn::Path, kernel: &str) -> Callee {
         }
     }
     let last = names.last().map_or("", String::as_str);
-    if let Some(op) = Op::from_spirv_std_name(last) {
-        return Callee::Op(op);
+    match Op::from_spirv_std_name(last) {
+        Some(Op::Clustered(arith)) => return Callee::Clustered(arith),
+        Some(op) => return Callee::Op(op),
+        None => {}
     }
     match last {
         "subgroup_local_invocation_id" => return Callee::LaneId,
@@ -66,7 +71,8 @@ pub(super) fn resolve(path: &syn::Path, kernel: &str) -> Callee {
         _ if last.starts_with("subgroup_") => {
             return Callee::Unknown(format!(
                 "unsupported subgroup intrinsic `{last}`; kernels support spirv-std's \
-                 ballot, vote, arithmetic (reductions and scans), shuffle and quad intrinsics"
+                 ballot, vote, arithmetic (reductions, scans and clustered reductions), \
+                 shuffle and quad intrinsics"
             ))
         }
         _ => {}
@@ -98,7 +104,8 @@ impl Lowerer {
         };
         let callee = resolve(path, &self.name);
         let generic = path.segments.iter().find(|s| !s.arguments.is_none());
-        if let (false, Some(segment)) = (matches!(callee, Callee::QuadSwap), generic) {
+        let takes_generics = matches!(callee, Callee::QuadSwap | Callee::Clustered(_));
+        if let (false, Some(segment)) = (takes_generics, generic) {
             self.errors
                 .spanned(&segment.arguments, unsupported("generic arguments"));
             return Value::Err;
@@ -109,6 +116,13 @@ impl Lowerer {
                 Some(quad) => self.op_call(out, e, Op::QuadSwap(quad), expected),
                 None => Value::Err,
             },
+            Callee::Clustered(arith) => {
+                let op = Op::Clustered(arith);
+                match self.cluster_size(path, generic, op) {
+                    Some(size) => self.op_call_with(out, e, op, expected, Some(size)),
+                    None => Value::Err,
+                }
+            }
             Callee::LaneId => self.builtin(e, Expr::LaneId),
             Callee::SubgroupSize => self.builtin(e, Expr::SubgroupSize),
             Callee::Mask(fun) => self.mask_fn(out, e, fun),
@@ -147,16 +161,35 @@ impl Lowerer {
         op: Op,
         expected: Option<Type>,
     ) -> Value {
-        let (params, result) = op_signature(op, Type::U32);
+        self.op_call_with(out, e, op, expected, None)
+    }
+
+    /// Lowers a call of `op`; `cluster`, a clustered reduction's size from
+    /// its generic argument, becomes its last operand, which the call does
+    /// not write.
+    fn op_call_with(
+        &mut self,
+        out: &mut Block,
+        e: &syn::ExprCall,
+        op: Op,
+        expected: Option<Type>,
+        cluster: Option<Cluster>,
+    ) -> Value {
+        let (mut params, result) = op_signature(op, Type::U32);
+        if cluster.is_some() {
+            params.pop();
+        }
         if !self.arity_ok(&e.func, op.spirv_std_name(), params.len(), e.args.len()) {
             return Value::Err;
         }
         // The value of a generic operation takes the type its context
         // expects, where its result is that value's type.
         let generic = op_is_generic(op);
+        // A clustered reduction's value type, where its call names one.
+        let explicit = cluster.and_then(|c| c.ty);
         let hint = match op {
             Op::AllEqual => None,
-            _ if generic => pinned_type(op).or(expected),
+            _ if generic => explicit.or(pinned_type(op)).or(expected),
             _ => None,
         };
         let mut done = Vec::new();
@@ -165,7 +198,7 @@ impl Lowerer {
             let operand = match i {
                 0 if generic => {
                     let value = self.expr(out, arg, hint);
-                    let operand = self.require(value, None, arg);
+                    let operand = self.require(value, explicit, arg);
                     match operand.ty {
                         Some(ty) if !op_takes(op, ty) => {
                             self.errors.spanned(arg, wrong_type(op, ty));
@@ -188,7 +221,12 @@ impl Lowerer {
         } else {
             Some(result)
         };
-        let args = done.iter().map(|p| p.operand.expr).collect();
+        let mut args: Vec<_> = done.iter().map(|p| p.operand.expr).collect();
+        if let Some(Cluster { size, span, .. }) = cluster {
+            // Invariant 8: the cluster size is a literal, appended after
+            // the value so that the arena stays in post-order.
+            args.push(self.b.literal(Literal::U32(size), span));
+        }
         self.value(Expr::Op { op, args }, ty, e.span())
     }
 
@@ -217,6 +255,72 @@ impl Lowerer {
         }
         self.errors.spanned(&segment.arguments, HOW);
         None
+    }
+
+    /// The cluster size of a clustered reduction `op`, from its generic
+    /// arguments (`::<4>`, `::<4, _>` or `::<4, u32>`, spirv-std's
+    /// `<CLUSTER_SIZE, I>`): a power of two from 1 to 128, as
+    /// `GL_KHR_shader_subgroup_clustered` wants a constant power of two and
+    /// no subgroup has more than 128 lanes (invariant 8). A size above the
+    /// running subgroup's is reported by the simulator.
+    fn cluster_size(
+        &mut self,
+        path: &syn::Path,
+        segment: Option<&syn::PathSegment>,
+        op: Op,
+    ) -> Option<Cluster> {
+        let name = op.spirv_std_name();
+        let how = format!(
+            "`{name}` takes its cluster size as a constant generic argument, \
+             a power of two from 1 to 128: `{name}::<4, _>(value)`"
+        );
+        let last = path.segments.last();
+        let Some(segment) = segment.filter(|s| Some(*s) == last) else {
+            self.errors.spanned(path, how);
+            return None;
+        };
+        let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
+            self.errors.spanned(&segment.arguments, how);
+            return None;
+        };
+        let generics: Vec<_> = args.args.iter().collect();
+        let (size, ty) = match generics.as_slice() {
+            [syn::GenericArgument::Const(c)]
+            | [syn::GenericArgument::Const(c), syn::GenericArgument::Type(syn::Type::Infer(_))] => {
+                (c, None)
+            }
+            [syn::GenericArgument::Const(c), syn::GenericArgument::Type(t)] => {
+                match parse_type(t) {
+                    Ok(ty) => (c, Some(ty)),
+                    Err(e) => {
+                        self.errors.push(e);
+                        return None;
+                    }
+                }
+            }
+            _ => {
+                self.errors.spanned(&segment.arguments, how);
+                return None;
+            }
+        };
+        match const_u32(size) {
+            Some(n) if n.is_power_of_two() && n <= 128 => Some(Cluster {
+                size: n,
+                span: size.span(),
+                ty,
+            }),
+            Some(n) => {
+                let message = format!(
+                    "the cluster size of `{name}` must be a power of two from 1 to 128, not {n}"
+                );
+                self.errors.spanned(size, message);
+                None
+            }
+            None => {
+                self.errors.spanned(size, how);
+                None
+            }
+        }
     }
 
     /// The constant lane id of `subgroup_broadcast` and of
@@ -373,14 +477,23 @@ impl Lowerer {
     }
 }
 
+/// A clustered reduction's generic arguments: its cluster size, where the
+/// size was written, and the value type where the call names one.
+#[derive(Clone, Copy)]
+struct Cluster {
+    size: u32,
+    span: Span,
+    ty: Option<Type>,
+}
+
 /// The message for a value of type `ty` given to `op`, which does not take
 /// it, naming the spirv-std function that does.
 fn wrong_type(op: Op, ty: Type) -> String {
     let name = op.spirv_std_name();
     let takes = match op {
-        Op::Arith(arith, _) => match arith {
-            ballot_ir::op::ArithOp::SMin | ballot_ir::op::ArithOp::SMax => "`i32`",
-            ballot_ir::op::ArithOp::UMin | ballot_ir::op::ArithOp::UMax => "`u32`",
+        Op::Arith(arith, _) | Op::Clustered(arith) => match arith {
+            ArithOp::SMin | ArithOp::SMax => "`i32`",
+            ArithOp::UMin | ArithOp::UMax => "`u32`",
             a if a.is_float() => "`f32`",
             _ => "`u32` or `i32`",
         },
@@ -411,11 +524,14 @@ fn const_u32(expr: &syn::Expr) -> Option<u32> {
 /// The type an operation's name pins its value to: `f32` for the `f_`
 /// operations, `i32` for `s_min`/`s_max`, `u32` for `u_min`/`u_max`.
 pub(super) const fn pinned_type(op: Op) -> Option<Type> {
-    use ballot_ir::op::ArithOp;
-    match op {
-        Op::Arith(ArithOp::SMin | ArithOp::SMax, _) => Some(Type::I32),
-        Op::Arith(ArithOp::UMin | ArithOp::UMax, _) => Some(Type::U32),
-        Op::Arith(arith, _) if arith.is_float() => Some(Type::F32),
+    let arith = match op {
+        Op::Arith(arith, _) | Op::Clustered(arith) => arith,
+        _ => return None,
+    };
+    match arith {
+        ArithOp::SMin | ArithOp::SMax => Some(Type::I32),
+        ArithOp::UMin | ArithOp::UMax => Some(Type::U32),
+        arith if arith.is_float() => Some(Type::F32),
         _ => None,
     }
 }

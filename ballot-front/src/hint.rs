@@ -72,6 +72,9 @@ impl Lowerer {
                 pinned_type(op).or_else(|| self.hint(e.args.first()?))
             }
             Callee::QuadSwap => self.hint(e.args.first()?),
+            Callee::Clustered(arith) => {
+                pinned_type(Op::Clustered(arith)).or_else(|| self.hint(e.args.first()?))
+            }
             Callee::Op(op) => Some(op_signature(op, Type::U32).1),
             Callee::LaneId | Callee::SubgroupSize => Some(Type::U32),
             Callee::Mask(fun) => Some(fun.result()),

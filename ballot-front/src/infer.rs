@@ -146,6 +146,7 @@ impl Uses<'_> {
                     vec![pinned_type(op).or(want), Some(Type::U32)]
                 }
                 Callee::QuadSwap => vec![want],
+                Callee::Clustered(arith) => vec![pinned_type(Op::Clustered(arith)).or(want)],
                 Callee::Op(op) => op_signature(op, Type::U32)
                     .0
                     .into_iter()

@@ -122,8 +122,16 @@ fn binary_ok(op: BinaryOp, left: Type, right: Type, ty: Type) -> bool {
 fn op_ok(k: &Kernel, op: Op, args: &[Handle<Expr>], ty: Type) -> bool {
     let value = args.first().map_or(Type::U32, |&a| k.type_of(a));
     let (params, result) = op_signature(op, value);
-    let constant =
-        op != Op::Broadcast || matches!(k.exprs[args[1]], Expr::Literal(Literal::U32(_)));
+    let literal = || match args.get(1).map(|&a| &k.exprs[a]) {
+        Some(Expr::Literal(Literal::U32(n))) => Some(*n),
+        _ => None,
+    };
+    let constant = match op {
+        Op::Broadcast => literal().is_some(),
+        Op::QuadBroadcast => literal().is_some_and(|i| i < 4),
+        Op::Clustered(_) => literal().is_some_and(|n| n.is_power_of_two() && n <= 128),
+        _ => true,
+    };
     constant && result == ty && args.iter().map(|&a| k.type_of(a)).eq(params)
 }
 

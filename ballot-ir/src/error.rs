@@ -64,6 +64,19 @@ pub enum UbKind {
         /// The inactive lane named as the source.
         source_lane: u32,
     },
+    /// A clustered reduction whose cluster size is not a power of two from
+    /// 1 to the subgroup size (`GL_KHR_shader_subgroup_clustered` leaves
+    /// a size over the subgroup's undefined; the kernel front end refuses
+    /// the others, which only a direct call of the simulator can pass).
+    #[error(
+        "cluster size {cluster_size} is not a power of two from 1 to the subgroup size {size}"
+    )]
+    ClusterSize {
+        /// The cluster size asked for.
+        cluster_size: u32,
+        /// The subgroup size.
+        size: u32,
+    },
     /// InverseBallot given a value that differs across active lanes.
     #[error("value {value} differs from {first} passed by lane {first_lane}")]
     NonUniform {

@@ -36,9 +36,12 @@
 //!    is declared by its first [`Stmt::Assign`]. Parameters are locals
 //!    assigned on entry. Immutable locals are assigned once per execution of
 //!    their declaring statement.
-//! 8. **Broadcast ids are constant:** the second operand of
-//!    [`Op::Broadcast`] and of [`Op::QuadBroadcast`] is an
-//!    [`Expr::Literal`] of type `u32`, below 4 for the quad's.
+//! 8. **Broadcast ids and cluster sizes are constant:** the second operand
+//!    of [`Op::Broadcast`], of [`Op::QuadBroadcast`] and of
+//!    [`Op::Clustered`] is an [`Expr::Literal`] of type `u32`: below 4 for
+//!    the quad's; a power of two from 1 to 128 (the largest subgroup) for
+//!    the cluster size, which may still exceed the size of the subgroup
+//!    that runs it (undefined, and reported by the simulator).
 //! 9. **Operations take their types:** the value operand of an [`Op`]
 //!    has a type [`op_takes`] allows.
 
@@ -382,7 +385,7 @@ impl MaskFn {
 }
 
 /// The operand types of an operation, where `T` (the value of broadcasts,
-/// `AllEqual`, arithmetic, shuffles and quads) is `value`, and its result
+/// `AllEqual`, arithmetic, shuffles, quads and clustered reductions) is `value`, and its result
 /// type. Which `T` an operation takes is [`op_takes`].
 pub fn op_signature(op: Op, value: Type) -> (Vec<Type>, Type) {
     use Type::*;
@@ -402,7 +405,8 @@ pub fn op_signature(op: Op, value: Type) -> (Vec<Type>, Type) {
         | Op::ShuffleXor
         | Op::ShuffleUp
         | Op::ShuffleDown
-        | Op::QuadBroadcast => (vec![value, U32], value),
+        | Op::QuadBroadcast
+        | Op::Clustered(_) => (vec![value, U32], value),
         Op::BroadcastFirst | Op::Arith(..) | Op::QuadSwap(_) => (vec![value], value),
         Op::All | Op::Any => (vec![Bool], Bool),
         Op::AllEqual => (vec![value], Bool),
@@ -411,17 +415,23 @@ pub fn op_signature(op: Op, value: Type) -> (Vec<Type>, Type) {
 
 /// Whether `op` takes a value of type `ty` as `T`, as spirv-std's bounds
 /// say: the `i_` operations and the bitwise ones take `u32` and `i32`, the
-/// `s_` ones `i32`, the `u_` ones `u32`, the `f_` ones `f32`; broadcasts,
-/// `AllEqual`, shuffles and quads any type.
+/// `s_` ones `i32`, the `u_` ones `u32`, the `f_` ones `f32`, whether they
+/// reduce, scan or reduce clusters; broadcasts, `AllEqual`, shuffles and
+/// quads any type.
 pub const fn op_takes(op: Op, ty: Type) -> bool {
-    match op {
-        Op::Arith(ArithOp::IAdd | ArithOp::IMul | ArithOp::And | ArithOp::Or | ArithOp::Xor, _) => {
+    let arith = match op {
+        Op::Arith(arith, _) | Op::Clustered(arith) => arith,
+        _ => return true,
+    };
+    match arith {
+        ArithOp::IAdd | ArithOp::IMul | ArithOp::And | ArithOp::Or | ArithOp::Xor => {
             matches!(ty, Type::U32 | Type::I32)
         }
-        Op::Arith(ArithOp::SMin | ArithOp::SMax, _) => matches!(ty, Type::I32),
-        Op::Arith(ArithOp::UMin | ArithOp::UMax, _) => matches!(ty, Type::U32),
-        Op::Arith(_, _) => matches!(ty, Type::F32),
-        _ => true,
+        ArithOp::SMin | ArithOp::SMax => matches!(ty, Type::I32),
+        ArithOp::UMin | ArithOp::UMax => matches!(ty, Type::U32),
+        ArithOp::FAdd | ArithOp::FMul | ArithOp::FMin | ArithOp::FMax => {
+            matches!(ty, Type::F32)
+        }
     }
 }
 
@@ -440,6 +450,7 @@ pub const fn op_is_generic(op: Op) -> bool {
             | Op::ShuffleDown
             | Op::QuadBroadcast
             | Op::QuadSwap(_)
+            | Op::Clustered(_)
     )
 }
 

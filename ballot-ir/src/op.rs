@@ -3,9 +3,10 @@
 //! (spirv-std's), GLSL, WGSL and the spec.
 //!
 //! The ballot family (`GL_KHR_shader_subgroup_ballot`) came first; vote,
-//! arithmetic, shuffles and quads (`GL_KHR_shader_subgroup_vote`,
-//! `_arithmetic`, `_shuffle`, `_shuffle_relative`, `_quad`) follow, with
-//! the semantics `docs/design.md` states.
+//! arithmetic, shuffles, quads and clustered reductions
+//! (`GL_KHR_shader_subgroup_vote`, `_arithmetic`, `_shuffle`,
+//! `_shuffle_relative`, `_quad`, `_clustered`) follow, with the semantics
+//! `docs/design.md` states.
 
 use core::fmt;
 
@@ -68,6 +69,14 @@ pub enum Op {
     QuadBroadcast,
     /// `subgroupQuadSwapHorizontal` / `Vertical` / `Diagonal`.
     QuadSwap(Quad),
+    /// `subgroupClusteredAdd(v, n)` … `subgroupClusteredXor`
+    /// (`GL_KHR_shader_subgroup_clustered`, SPIR-V's `ClusteredReduce`):
+    /// in each active lane, the reduction over the active lanes of its
+    /// cluster, the `n` lanes `floor(id / n) * n ..` that share its id's
+    /// bits above `log2(n)`. `n`, the second operand, is a constant power of
+    /// two (IR invariant 8), so one `Op` covers every cluster size, as one
+    /// covers every quad index of [`Op::QuadBroadcast`].
+    Clustered(ArithOp),
 }
 
 /// The combining operation of an arithmetic collective, as SPIR-V names
@@ -136,7 +145,7 @@ impl ArithOp {
     }
 
     /// spirv-std's stem: `i_add` in `subgroup_i_add`,
-    /// `subgroup_inclusive_i_add`.
+    /// `subgroup_inclusive_i_add`, `subgroup_clustered_i_add`.
     pub const fn stem(self) -> &'static str {
         match self {
             ArithOp::IAdd => "i_add",
@@ -307,6 +316,42 @@ const ARITH_RUST: [[&str; 13]; 3] = [
     ],
 ];
 
+/// GLSL's names of the clustered reductions, by [`ArithOp`].
+const CLUSTERED_GLSL: [&str; 13] = [
+    "subgroupClusteredAdd",
+    "subgroupClusteredAdd",
+    "subgroupClusteredMul",
+    "subgroupClusteredMul",
+    "subgroupClusteredMin",
+    "subgroupClusteredMin",
+    "subgroupClusteredMin",
+    "subgroupClusteredMax",
+    "subgroupClusteredMax",
+    "subgroupClusteredMax",
+    "subgroupClusteredAnd",
+    "subgroupClusteredOr",
+    "subgroupClusteredXor",
+];
+
+/// spirv-std's names of the clustered reductions, by [`ArithOp`]; each
+/// takes the cluster size as its first const generic argument
+/// (`subgroup_clustered_i_add::<4, _>(v)`).
+const CLUSTERED_RUST: [&str; 13] = [
+    "subgroup_clustered_i_add",
+    "subgroup_clustered_f_add",
+    "subgroup_clustered_i_mul",
+    "subgroup_clustered_f_mul",
+    "subgroup_clustered_s_min",
+    "subgroup_clustered_u_min",
+    "subgroup_clustered_f_min",
+    "subgroup_clustered_s_max",
+    "subgroup_clustered_u_max",
+    "subgroup_clustered_f_max",
+    "subgroup_clustered_and",
+    "subgroup_clustered_or",
+    "subgroup_clustered_xor",
+];
+
 impl Op {
     /// The ballot family (`GL_KHR_shader_subgroup_ballot`), in declaration
     /// order.
@@ -330,9 +375,11 @@ impl Op {
     ];
 
     /// Every operation: the ballot family, then votes, arithmetic (by
-    /// [`Scan`], then [`ArithOp`]), shuffles and quads.
-    pub const ALL: [Op; 16 + 3 + 39 + 4 + 1 + 3] = {
-        let mut all = [Op::Ballot; 16 + 3 + 39 + 4 + 1 + 3];
+    /// [`Scan`], then [`ArithOp`]), shuffles, quads and the clustered
+    /// reductions (by [`ArithOp`]). The clustered ones come last, so that
+    /// the positions of the others did not move when they came.
+    pub const ALL: [Op; 16 + 3 + 39 + 4 + 1 + 3 + 13] = {
+        let mut all = [Op::Ballot; 16 + 3 + 39 + 4 + 1 + 3 + 13];
         let mut n = 0;
         while n < 16 {
             all[n] = Op::BALLOT[n];
@@ -370,6 +417,12 @@ impl Op {
             all[n] = rest[i];
             n += 1;
             i += 1;
+        }
+        let mut a = 0;
+        while a < ArithOp::ALL.len() {
+            all[n] = Op::Clustered(ArithOp::ALL[a]);
+            n += 1;
+            a += 1;
         }
         all
     };
@@ -450,13 +503,15 @@ impl Op {
             Op::QuadSwap(Quad::Horizontal) => "subgroupQuadSwapHorizontal",
             Op::QuadSwap(Quad::Vertical) => "subgroupQuadSwapVertical",
             Op::QuadSwap(Quad::Diagonal) => "subgroupQuadSwapDiagonal",
+            Op::Clustered(arith) => CLUSTERED_GLSL[arith as usize],
         }
     }
 
     /// The WGSL built-in (`subgroups` and `subgroups` quads), where WGSL
     /// has one. WGSL lacks the ballot family beyond `subgroupBallot`, the
     /// broadcasts and `subgroupElect` (which naga lacks), `AllEqual`, and the
-    /// scans of everything but `Add` and `Mul`.
+    /// scans of everything but `Add` and `Mul`, and the clustered
+    /// reductions.
     pub const fn wgsl_name(self) -> Option<&'static str> {
         Some(match self {
             Op::Ballot => "subgroupBallot",
@@ -485,7 +540,8 @@ impl Op {
     /// The spirv-std name, which is also the kernel intrinsic's name.
     /// spirv-std's `subgroup_quad_swap::<DIRECTION>` is one function for
     /// the three swaps; its name here carries the direction
-    /// (`subgroup_quad_swap::<1>`).
+    /// (`subgroup_quad_swap::<1>`). A clustered reduction's name leaves its
+    /// cluster size out (`subgroup_clustered_i_add`), which is an operand.
     pub const fn spirv_std_name(self) -> &'static str {
         match self {
             Op::Ballot => "subgroup_ballot",
@@ -516,6 +572,7 @@ impl Op {
             Op::QuadSwap(Quad::Horizontal) => "subgroup_quad_swap::<0>",
             Op::QuadSwap(Quad::Vertical) => "subgroup_quad_swap::<1>",
             Op::QuadSwap(Quad::Diagonal) => "subgroup_quad_swap::<2>",
+            Op::Clustered(arith) => CLUSTERED_RUST[arith as usize],
         }
     }
 

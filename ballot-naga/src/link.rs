@@ -1105,9 +1105,10 @@ fn is_subgroup_word(name: &str) -> bool {
 /// (`subgroupAdd`: `IAdd` and `FAdd`), the first is read, and the value's
 /// type picks the operation later ([`types`], [`types::glsl_namesakes`]).
 fn source_ops(language: Language) -> impl Iterator<Item = Op> {
-    Op::ALL
-        .into_iter()
-        .filter(move |op| language == Language::Glsl || op.is_ballot() || op.wgsl_name().is_some())
+    Op::ALL.into_iter().filter(move |&op| {
+        crate::polyfill::covers(op)
+            && (language == Language::Glsl || op.is_ballot() || op.wgsl_name().is_some())
+    })
 }
 
 /// The functions the emulated targets link, for messages.

@@ -298,7 +298,7 @@ pub const fn function_name(target: Target, op: Op) -> &'static str {
 pub fn function_names(target: Target, op: Op) -> Vec<String> {
     let language = target.language();
     let emulated = !target.has_subgroups();
-    if target == Target::Glsl || Helper::of_op(op, language, emulated).is_none() {
+    if target == Target::Glsl || !covers(op) || Helper::of_op(op, language, emulated).is_none() {
         return Vec::new();
     }
     let name = function_name(target, op);
@@ -344,6 +344,21 @@ fn write_library(target: Target, options: &ShaderOptions) -> String {
     out
 }
 
+/// Whether the polyfill libraries and the linker cover `op`: every
+/// operation but the clustered reductions. `ballot-shader` writes those
+/// for kernels, natively in GLSL and through its own helper elsewhere, but
+/// no library defines a public function for them and the linker does not
+/// read a user shader's call of one (naga's IR has no clustered
+/// operation to read it into), so they stay out of the libraries' texts.
+pub(crate) const fn covers(op: Op) -> bool {
+    !matches!(op, Op::Clustered(_))
+}
+
+/// [`Op::ALL`], less what the libraries do not [`covers`].
+pub(crate) fn library_ops() -> Vec<Op> {
+    Op::ALL.into_iter().filter(|&op| covers(op)).collect()
+}
+
 /// The helpers behind `ops`, in `language`, with what they need.
 pub(crate) fn helpers_of(language: Language, emulated: bool, ops: &[Op]) -> BTreeSet<Helper> {
     let mut needs = Needs::new(language, emulated);
@@ -358,13 +373,13 @@ pub(crate) fn helpers_of(language: Language, emulated: bool, ops: &[Op]) -> BTre
 fn glsl_emulated(out: &mut String, options: &ShaderOptions) {
     out.push('\n');
     out.push_str(&glsl::emulated_constants(options, true, 1));
-    let mut helpers = helpers_of(Language::Glsl, true, &Op::ALL);
+    let mut helpers = helpers_of(Language::Glsl, true, &library_ops());
     helpers.insert(Helper::Guard);
     glsl::helpers::write_all(out, &helpers);
     out.push_str("// The public functions.\n");
     glsl_public(
         out,
-        &Op::ALL,
+        &library_ops(),
         &|op| function_name(Target::GlslNoSubgroup, op).to_string(),
         true,
     );
@@ -464,7 +479,7 @@ fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
         // analysis would reject in subgroupElect's broadcast.
         out.push_str("\nenable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
     }
-    let mut helpers = helpers_of(Language::Wgsl, emulated, &Op::ALL);
+    let mut helpers = helpers_of(Language::Wgsl, emulated, &library_ops());
     if emulated {
         // The guard's failure value of f32 functions is a NaN, spelt by bits.
         helpers.extend([Helper::Guard, Helper::F32Bits]);
@@ -478,7 +493,7 @@ fn wgsl_library(out: &mut String, target: Target, options: &ShaderOptions) {
     wgsl_public(
         out,
         target,
-        &Op::ALL,
+        &library_ops(),
         &|op| function_name(target, op).to_string(),
         emulated,
     );

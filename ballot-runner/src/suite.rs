@@ -339,6 +339,22 @@ pub fn family_shuffle(x: u32) -> u32 {
     a + b * 5 + c * 11 + q * 13
 }
 
+/// Clustered reductions in both arms of a branch, over clusters of 1 to 8
+/// lanes: a cluster larger than the subgroup is undefined, and the
+/// comparison skips those subgroups.
+#[ballot::kernel]
+pub fn family_clustered(x: u32) -> u32 {
+    let mut r = subgroup_clustered_i_add::<4, _>(x);
+    if x % 3 != 0 {
+        r = r * 31 + subgroup_clustered_u_max::<2, _>(x) + subgroup_clustered_xor::<8, _>(x);
+    } else {
+        r = r
+            ^ subgroup_clustered_i_mul::<1, _>(x)
+            ^ (subgroup_clustered_s_min::<4, _>(x as i32 - 5) as u32);
+    }
+    r + subgroup_clustered_or::<8, _>(x & 0xff) * 3
+}
+
 // ----------------------------------------------------- the random kernels
 
 #[cfg(random_kernels)]
@@ -612,6 +628,7 @@ pub fn programs() -> Vec<Program> {
         cts(family_arith::kernels(), None),
         cts(family_float::kernels(), None),
         cts(family_shuffle::kernels(), None),
+        cts(family_clustered::kernels(), None),
     ];
     #[cfg(random_kernels)]
     {

@@ -993,6 +993,30 @@ impl<'i, 'k, 'f> Frame<'i, 'k, 'f> {
                 to_lanes(ops::subgroup_quad_broadcast(&sg, &values[0], index)?)
             }
             Op::QuadSwap(quad) => to_lanes(ops::subgroup_quad_swap(&sg, &values[0], quad)?),
+            Op::Clustered(arith) => {
+                // Invariant 8: the cluster size is a literal, the same in
+                // every lane.
+                let Expr::Literal(Literal::U32(cluster)) = kernel.exprs[args[1]] else {
+                    return Err(self.malformed(format!(
+                        "the cluster size of `{op}` in {expr:?} is not a `u32` literal"
+                    )));
+                };
+                match kernel.type_of(args[0]) {
+                    Type::U32 => {
+                        let v = typed(&values[0], active, Value::as_u32).ok_or_else(bad_type)?;
+                        to_lanes(ops::subgroup_clustered(&sg, arith, cluster, &v)?)
+                    }
+                    Type::I32 => {
+                        let v = typed(&values[0], active, Value::as_i32).ok_or_else(bad_type)?;
+                        to_lanes(ops::subgroup_clustered(&sg, arith, cluster, &v)?)
+                    }
+                    Type::F32 => {
+                        let v = typed(&values[0], active, Value::as_f32).ok_or_else(bad_type)?;
+                        to_lanes(ops::subgroup_clustered(&sg, arith, cluster, &v)?)
+                    }
+                    Type::Bool | Type::Mask => return Err(bad_type()),
+                }
+            }
         };
         Ok(result)
     }

@@ -447,6 +447,52 @@ pub fn subgroup_arithmetic<T: Arithmetic>(
     }))
 }
 
+/// `subgroupClusteredAdd(v, cluster_size)` … `subgroupClusteredXor` (`op`):
+/// in each active lane, the reduction over the active lanes of its cluster,
+/// lanes `floor(lane / cluster_size) * cluster_size ..` up to the next
+/// multiple, combined from the identity in ascending lane order as
+/// [`subgroup_arithmetic`] combines them (`f32` results are this
+/// simulator's order, which no spec fixes). Integers wrap.
+///
+/// Undefined where `cluster_size` is not a power of two from 1 to the
+/// subgroup size ([`UbKind::ClusterSize`], reported in the lowest active
+/// lane; kernels cannot pass the first two, which their front end
+/// refuses); [`SimError::Unsupported`] where `T` does not take `op`.
+#[doc(alias = "subgroupClusteredAdd")]
+#[doc(alias = "subgroup_clustered_i_add")]
+#[doc(alias = "OpGroupNonUniformIAdd")]
+pub fn subgroup_clustered<T: Arithmetic>(
+    sg: &Subgroup,
+    op: ArithOp,
+    cluster_size: u32,
+    value: &[T],
+) -> Result<PerLane<T>, SimError> {
+    let whole = Op::Clustered(op);
+    sg.check_len(whole.spirv_std_name(), value)?;
+    let unsupported = || SimError::Unsupported {
+        op: whole,
+        ty: T::NAME,
+    };
+    let identity = T::identity(op).ok_or_else(unsupported)?;
+    let size = sg.size().get();
+    if !cluster_size.is_power_of_two() || cluster_size > size {
+        if let Some(lane) = sg.active().lowest() {
+            let kind = UbKind::ClusterSize { cluster_size, size };
+            return Err(undefined(whole, lane, kind));
+        }
+    }
+    // One total per cluster; a cluster with no active lane keeps the
+    // identity, which no lane receives.
+    let mut totals = vec![identity; size.div_ceil(cluster_size.max(1)) as usize];
+    for lane in (0..size).filter(|&lane| sg.is_active(lane)) {
+        let total = &mut totals[(lane / cluster_size) as usize];
+        *total = T::combine(op, *total, value[lane as usize]).ok_or_else(unsupported)?;
+    }
+    Ok(PerLane::from_fn(sg, |lane| {
+        totals[(lane / cluster_size) as usize]
+    }))
+}
+
 /// The lane a shuffle or quad operation reads in `lane`, from its operand
 /// (`subgroupShuffle`'s id, `ShuffleXor`'s mask, `ShuffleUp`'s and
 /// `ShuffleDown`'s delta, `QuadBroadcast`'s index; ignored by quad swaps);

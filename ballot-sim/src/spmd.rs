@@ -537,6 +537,21 @@ pub fn arithmetic<T: crate::ops::Arithmetic + Default, const N: usize>(
     })
 }
 
+/// `subgroupClusteredAdd` … `subgroupClusteredXor` over clusters of
+/// `cluster_size` lanes ([`crate::ops::subgroup_clustered`]), reporting a
+/// cluster size over the subgroup size.
+pub fn clustered<T: crate::ops::Arithmetic + Default, const N: usize>(
+    cx: &Cx<N>,
+    active: u128,
+    arith: ArithOp,
+    cluster_size: u32,
+    v: &V<T, N>,
+) -> Result<V<T, N>, SimError> {
+    collective(cx, Op::Clustered(arith), active, |sg| {
+        crate::ops::subgroup_clustered(sg, arith, cluster_size, below(cx, v))
+    })
+}
+
 /// `subgroupShuffle`, `ShuffleXor`, `ShuffleUp` or `ShuffleDown` (`op`),
 /// reporting a source lane that is out of range or inactive.
 pub fn shuffle<T: Copy + Default, const N: usize>(

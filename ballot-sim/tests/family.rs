@@ -390,7 +390,7 @@ fn a_quad_broadcast_index_past_the_quad_is_reported() {
 /// WGSL's built-in functions and spirv-std's `arch::subgroup`.
 #[test]
 fn every_operation_has_its_names() {
-    let table: [(Op, &str, Option<&str>, &str); 12] = [
+    let table: [(Op, &str, Option<&str>, &str); 15] = [
         (Op::All, "subgroupAll", Some("subgroupAll"), "subgroup_all"),
         (Op::Any, "subgroupAny", Some("subgroupAny"), "subgroup_any"),
         (Op::AllEqual, "subgroupAllEqual", None, "subgroup_all_equal"),
@@ -448,6 +448,24 @@ fn every_operation_has_its_names() {
             Some("quadSwapDiagonal"),
             "subgroup_quad_swap::<2>",
         ),
+        (
+            Op::Clustered(ArithOp::IAdd),
+            "subgroupClusteredAdd",
+            None,
+            "subgroup_clustered_i_add",
+        ),
+        (
+            Op::Clustered(ArithOp::FMin),
+            "subgroupClusteredMin",
+            None,
+            "subgroup_clustered_f_min",
+        ),
+        (
+            Op::Clustered(ArithOp::Xor),
+            "subgroupClusteredXor",
+            None,
+            "subgroup_clustered_xor",
+        ),
     ];
     for (op, glsl, wgsl, rust) in table {
         assert!(Op::ALL.contains(&op));
@@ -461,5 +479,5 @@ fn every_operation_has_its_names() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), Op::ALL.len());
-    assert_eq!(Op::ALL.len(), 16 + 3 + 3 * 13 + 4 + 1 + 3);
+    assert_eq!(Op::ALL.len(), 16 + 3 + 3 * 13 + 4 + 1 + 3 + 13);
 }

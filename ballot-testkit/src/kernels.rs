@@ -25,13 +25,25 @@ pub fn family_sum([u, i, f, p, m]: [&str; 5]) -> String {
     };
     let mut calls = Vec::new();
     for op in Op::ALL.into_iter().filter(|op| !op.is_ballot()) {
-        let name = op.spirv_std_name();
+        let name = match op {
+            // Cluster sizes from 1 to 128, a different one for each
+            // operation: over the subgroup size is undefined, but the
+            // text must still validate.
+            Op::Clustered(arith) => format!(
+                "{}::<{}, _>",
+                op.spirv_std_name(),
+                1u32 << (arith as u32 % 8)
+            ),
+            _ => op.spirv_std_name().to_string(),
+        };
         for (value, ty) in values {
             let operand = match op {
                 Op::All | Op::Any if ty == Type::Bool => String::new(),
                 Op::All | Op::Any => continue,
-                Op::Arith(..) if ty == Type::Bool || ty == Type::Mask => continue,
-                Op::Arith(..) if !op_takes(op, ty) => continue,
+                Op::Arith(..) | Op::Clustered(_) if ty == Type::Bool || ty == Type::Mask => {
+                    continue
+                }
+                Op::Arith(..) | Op::Clustered(_) if !op_takes(op, ty) => continue,
                 Op::Shuffle => format!(", {u}"),
                 Op::ShuffleXor => ", 3".to_string(),
                 Op::ShuffleUp => format!(", {u} & 7"),

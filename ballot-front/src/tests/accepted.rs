@@ -334,6 +334,32 @@ fn loops_that_only_return_diverge() {
     );
 }
 
+/// A clustered reduction's size, spirv-std's const generic argument,
+/// becomes its last operand, a literal (IR invariant 8); the value's type
+/// comes from the operation's name or the context, as for `subgroup_i_add`.
+#[test]
+fn clustered_reductions_take_their_size_as_an_operand() {
+    check_ir(
+        parse_quote! {
+            fn k(x: u32, f: f32) -> i32 {
+                let a = spirv_std::arch::subgroup_clustered_i_add::<4, _>(x);
+                let b = subgroup_clustered_f_max::<{ 1 }>(f);
+                let c: i32 = subgroup_clustered_and::<128, _>(-1);
+                let d = subgroup_clustered_i_mul::<8, i32>(3);
+                c + subgroup_clustered_s_min::<2>(a as i32) + d
+            }
+        },
+        "
+        fn k(x: u32, f: f32) -> i32
+        let a: u32 = subgroup_clustered_i_add(x, 4u32);
+        let b: f32 = subgroup_clustered_f_max(f, 1u32);
+        let c: i32 = subgroup_clustered_and(-1i32, 128u32);
+        let d: i32 = subgroup_clustered_i_mul(3i32, 8u32);
+        return ((c + subgroup_clustered_s_min((a as i32), 2u32)) + d);
+        ",
+    );
+}
+
 #[test]
 fn intrinsics_by_any_path_and_the_mask_api() {
     check_ir(

@@ -269,7 +269,7 @@ fn intrinsic_misuse() {
                 let b = subgroup_broadcast(a, a);
                 let c = subgroup_ballot(a);
                 let d = subgroup_ballot_bit_count(p);
-                let f = subgroup_clustered_i_add(a);
+                let f = subgroup_rotate(a);
                 let g = SubgroupMask::from_words(a);
                 let h = m.contains();
                 let i = a.count();
@@ -283,7 +283,7 @@ fn intrinsic_misuse() {
             "the lane id of `subgroup_broadcast` must be a constant",
             "mismatched types: expected `bool`, found `u32`",
             "mismatched types: expected `SubgroupMask`, found `bool`",
-            "unsupported subgroup intrinsic `subgroup_clustered_i_add`; kernels support spirv-std's ballot, vote, arithmetic (reductions and scans), shuffle and quad intrinsics",
+            "unsupported subgroup intrinsic `subgroup_rotate`; kernels support spirv-std's ballot, vote, arithmetic (reductions, scans and clustered reductions), shuffle and quad intrinsics",
             "`SubgroupMask::from_words` is not supported in a kernel; use `SubgroupMask::lane` or `SubgroupMask::first`",
             "`contains` takes 1 argument but 0 were supplied",
             "method calls are not supported in a kernel, except `contains`, `count` and `is_empty` on a `SubgroupMask`",
@@ -323,6 +323,43 @@ fn family_misuse() {
             "mismatched types: expected `u32`, found `i32`",
             "mismatched types: expected `bool`, found `u32`",
             "generic arguments are not supported in a kernel",
+        ],
+    );
+}
+
+/// The clustered reductions: the cluster size is spirv-std's first const
+/// generic argument, a literal power of two from 1 to 128; the value's type
+/// is named by the operation, as for the other arithmetic.
+#[test]
+fn clustered_misuse() {
+    check_err(
+        parse_quote! {
+            fn k(a: u32, x: f32, n: i32) {
+                let b = subgroup_clustered_i_add(a);
+                let c = subgroup_clustered_i_add::<3, _>(a);
+                let d = subgroup_clustered_i_add::<0>(a);
+                let e = subgroup_clustered_or::<256, _>(a);
+                let f = subgroup_clustered_u_max::<N, _>(a);
+                let g = subgroup_clustered_f_add::<4, _>(a);
+                let h = subgroup_clustered_and::<4, _>(x);
+                let i = subgroup_clustered_s_min::<2, u32>(n);
+                let j = subgroup_clustered_xor::<2, _>(a, a);
+                let l = subgroup_clustered_u_min::<2, i32>(n);
+                let o = subgroup_clustered_or::<2, [u32; 2]>(a);
+            }
+        },
+        &[
+            "`subgroup_clustered_i_add` takes its cluster size as a constant generic argument, a power of two from 1 to 128: `subgroup_clustered_i_add::<4, _>(value)`",
+            "the cluster size of `subgroup_clustered_i_add` must be a power of two from 1 to 128, not 3",
+            "the cluster size of `subgroup_clustered_i_add` must be a power of two from 1 to 128, not 0",
+            "the cluster size of `subgroup_clustered_or` must be a power of two from 1 to 128, not 256",
+            "`subgroup_clustered_u_max` takes its cluster size as a constant generic argument, a power of two from 1 to 128: `subgroup_clustered_u_max::<4, _>(value)`",
+            "`subgroup_clustered_f_add` takes `f32`, not `u32`; spirv-std names the operation by its type (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
+            "`subgroup_clustered_and` takes `u32` or `i32`, not `f32`; spirv-std names the operation by its type (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
+            "mismatched types: expected `u32`, found `i32`",
+            "`subgroup_clustered_xor` takes 1 argument but 2 were supplied",
+            "`subgroup_clustered_u_min` takes `u32`, not `i32`; spirv-std names the operation by its type (`i_add` for integers, `f_add` for `f32`, `s_min`/`u_min`/`f_min`)",
+            "arrays are not supported in a kernel",
         ],
     );
 }

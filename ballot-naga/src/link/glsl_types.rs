@@ -52,7 +52,7 @@ pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<
     let tree = glslang::intermediate(&given, stage)?;
     let names: Vec<&str> = Op::ALL
         .into_iter()
-        .filter(|&op| ballot_ir::ir::op_is_generic(op))
+        .filter(|&op| ballot_ir::ir::op_is_generic(op) && crate::polyfill::covers(op))
         .map(Op::glsl_name)
         .collect();
     let mut found: BTreeMap<u32, Vec<String>> = BTreeMap::new();

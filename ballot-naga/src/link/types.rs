@@ -199,7 +199,10 @@ impl Typed {
     /// conversion's list of exchanges.
     pub fn every_name(prefix: &str) -> Vec<String> {
         let mut names = Vec::new();
-        for op in Op::ALL.into_iter().filter(|&op| is_typed(op)) {
+        for op in Op::ALL
+            .into_iter()
+            .filter(|&op| is_typed(op) && crate::polyfill::covers(op))
+        {
             let linked = super::linked_name(op);
             let stem = &linked["ballot_".len()..];
             for scalar in ELEMENTS {

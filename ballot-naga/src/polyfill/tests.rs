@@ -5,6 +5,10 @@ use super::*;
 /// but for `subgroupElect` (which naga lacks), the ballot family,
 /// `AllEqual` and the scans of Min, Max, And, Or and Xor.
 fn defined(target: Target, op: Op) -> bool {
+    // The clustered reductions are the kernels' alone (`covers`).
+    if matches!(op, Op::Clustered(_)) {
+        return false;
+    }
     match target {
         Target::Glsl => false,
         Target::Wgsl | Target::WgslWeb => op.wgsl_name().is_none() || op == Op::Elect,

@@ -270,6 +270,11 @@ pub(crate) fn extras(op: Op, ty: Type, args: &[Handle<Expr>], emulated: bool) ->
         Op::AllEqual => vec![Extra::Text((ty == Type::F32).to_string())],
         Op::QuadSwap(quad) => vec![Extra::Text(format!("{}u", quad.xor()))],
         Op::Arith(arith, _) => vec![Extra::Text(format!("{}u", arith_code(arith)))],
+        // The cluster size, a literal (IR invariant 8), after the operation.
+        Op::Clustered(arith) => {
+            let code = Extra::Text(format!("{}u", arith_code(arith)));
+            vec![code, Extra::Expr(args[1])]
+        }
         _ => args.iter().skip(1).map(|&e| Extra::Expr(e)).collect(),
     };
     if emulated {

@@ -162,6 +162,11 @@ helpers! {
     InclusiveScan,
     /// The exclusive scans, as [`Helper::InclusiveScan`].
     ExclusiveScan,
+    /// The clustered reductions (`subgroupClusteredAdd` …), which WGSL
+    /// lacks: emulated, in one exchange, each lane combining its cluster's
+    /// slots; native WGSL, in one `subgroupShuffle` per active lane, each
+    /// lane combining those of its cluster. Native GLSL has them all.
+    Clustered,
     /// Emulated: the workgroup-wide exit vote of loops holding exchanges.
     WorkgroupAny,
 }
@@ -207,6 +212,7 @@ impl Helper {
             Op::ShuffleDown => Helper::ShuffleDown,
             Op::QuadBroadcast => Helper::QuadBroadcast,
             Op::QuadSwap(_) => Helper::QuadSwap,
+            Op::Clustered(_) => Helper::Clustered,
         })
     }
 
@@ -312,6 +318,7 @@ impl Helper {
             Reduce => "ballot_reduce",
             InclusiveScan => "ballot_inclusive_scan",
             ExclusiveScan => "ballot_exclusive_scan",
+            Clustered => "ballot_clustered_reduce",
             WorkgroupAny => "ballot_workgroup_any",
         })
     }
@@ -350,7 +357,9 @@ impl Helper {
                 All | Any => &[Share],
                 AllEqual => &[BroadcastFirst, All],
                 ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwap => &[Broadcast],
-                Reduce | InclusiveScan | ExclusiveScan => &[Share, Values, Identity, Combine],
+                Reduce | InclusiveScan | ExclusiveScan | Clustered => {
+                    &[Share, Values, Identity, Combine]
+                }
                 _ => &[],
             },
             Language::Wgsl => match self {
@@ -372,10 +381,10 @@ impl Helper {
                 All | Any => &[Share],
                 AllEqual if emulated => &[BroadcastFirst, All],
                 ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwap => &[Broadcast],
-                Reduce | InclusiveScan | ExclusiveScan if emulated => {
+                Reduce | InclusiveScan | ExclusiveScan | Clustered if emulated => {
                     &[Share, Values, Identity, Combine]
                 }
-                InclusiveScan | ExclusiveScan => &[Identity, Combine],
+                InclusiveScan | ExclusiveScan | Clustered => &[Identity, Combine],
                 _ => &[],
             },
         }

@@ -31,6 +31,9 @@ pub(super) enum Extension {
     ShuffleRelative,
     /// `GL_KHR_shader_subgroup_quad`: `subgroupQuadBroadcast` and the swaps.
     Quad,
+    /// `GL_KHR_shader_subgroup_clustered`: `subgroupClusteredAdd` and the
+    /// other clustered reductions.
+    Clustered,
     /// `GL_EXT_maximal_reconvergence`: the `[[maximally_reconverges]]`
     /// attribute on `main`, with
     /// [`ShaderOptions::maximal_reconvergence`](crate::back::ShaderOptions::maximal_reconvergence).
@@ -48,6 +51,7 @@ impl Extension {
             Extension::Shuffle => "GL_KHR_shader_subgroup_shuffle",
             Extension::ShuffleRelative => "GL_KHR_shader_subgroup_shuffle_relative",
             Extension::Quad => "GL_KHR_shader_subgroup_quad",
+            Extension::Clustered => "GL_KHR_shader_subgroup_clustered",
             Extension::MaximalReconvergence => "GL_EXT_maximal_reconvergence",
         }
     }
@@ -61,6 +65,7 @@ impl Extension {
             Op::Shuffle | Op::ShuffleXor => Extension::Shuffle,
             Op::ShuffleUp | Op::ShuffleDown => Extension::ShuffleRelative,
             Op::QuadBroadcast | Op::QuadSwap(_) => Extension::Quad,
+            Op::Clustered(_) => Extension::Clustered,
             _ => Extension::Ballot,
         }
     }

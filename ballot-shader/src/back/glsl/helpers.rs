@@ -76,6 +76,7 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
         Reduce => REDUCE,
         InclusiveScan => INCLUSIVE_SCAN,
         ExclusiveScan => EXCLUSIVE_SCAN,
+        Clustered => CLUSTERED,
         WorkgroupAny => ANY_ACTIVE,
         F32Bits => return None,
     })
@@ -793,6 +794,30 @@ uvec4 ballot_exclusive_scan(bool act, uvec4 v, uint op, uint words) {
         r = j < first ? ballot_combine(op, r, w) : r;
     }
     return ballot_combine(op, r, own);
+}
+";
+
+const CLUSTERED: &str = "\
+// subgroupClusteredAdd and the other clustered reductions: the total of the
+// active lanes of this lane's cluster, the n lanes (a constant power of two)
+// that share its id's bits above log2(n), in one exchange and n reads, lower
+// lanes on the left, from the identity, as the simulator combines them.
+// Inactive lanes and lanes a ragged subgroup lacks count as the identity, as
+// in ballot_reduce. A cluster over the subgroup size (undefined) is the whole
+// subgroup, so that every read stays within the subgroup's slots.
+uvec4 ballot_clustered_reduce(bool act, uvec4 v, uint op, uint n, uint words) {
+    uvec4 identity = ballot_identity(op);
+    uint c = min(n, ballot_subgroup_size);
+    bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
+    uint first = ballot_lane & ~(c - 1u);
+    ballot_put(act ? ballot_combine(op, identity, v) : identity, words);
+    uint at = ballot_sync() + ballot_base;
+    uvec4 total = identity;
+    for (uint k = 0u; k < c; k = k + 1u) {
+        uvec4 w = ballot_get(at + first + k, words);
+        total = ballot_combine(op, total, (ragged && first + k >= ballot_count) ? identity : w);
+    }
+    return total;
 }
 ";
 

@@ -1,6 +1,6 @@
 //! Stand-ins for the names the `GL_KHR_shader_subgroup` extensions add
 //! (`_basic`, `_ballot`, `_vote`, `_arithmetic`, `_shuffle`,
-//! `_shuffle_relative`, `_quad`), for naga's glsl-in, which knows none of
+//! `_shuffle_relative`, `_quad`, `_clustered`), for naga's glsl-in, which knows none of
 //! them (docs/design.md, "naga's limits").
 //!
 //! The `glsl` target calls the extensions' functions and reads their
@@ -101,7 +101,7 @@ const STAND_INS: &[(&str, &str)] = &[
 
 /// The stand-in of one of the names the rest of the family adds
 /// (`GL_KHR_shader_subgroup_vote`, `_arithmetic`, `_shuffle`,
-/// `_shuffle_relative`, `_quad`): every overload GLSL declares for the
+/// `_shuffle_relative`, `_quad`, `_clustered`): every overload GLSL declares for the
 /// types the writer passes (`bool`, `uint`, `int`, `float`, `uvec4`), as
 /// functions that return their value (or `true`). `None` for another name.
 fn family_stand_in(name: &str) -> Option<String> {
@@ -116,6 +116,10 @@ fn family_stand_in(name: &str) -> Option<String> {
             (&["bool", "uint", "int"], "", None)
         }
         Op::Arith(..) => (&["uint", "int", "float"], "", None),
+        Op::Clustered(ArithOp::And | ArithOp::Or | ArithOp::Xor) => {
+            (&["bool", "uint", "int"], ", uint clusterSize", None)
+        }
+        Op::Clustered(_) => (&["uint", "int", "float"], ", uint clusterSize", None),
         Op::Shuffle | Op::ShuffleXor | Op::ShuffleUp | Op::ShuffleDown | Op::QuadBroadcast => {
             (&all, ", uint id", None)
         }

@@ -82,6 +82,8 @@ var<private> ballot_overflow: bool;
         ExclusiveScan if emulated => EXCLUSIVE_SCAN,
         InclusiveScan => INCLUSIVE_SCAN_NATIVE,
         ExclusiveScan => EXCLUSIVE_SCAN_NATIVE,
+        Clustered if emulated => CLUSTERED,
+        Clustered => CLUSTERED_NATIVE,
         Reduce => return None,
         WorkgroupAny => WORKGROUP_ANY,
         LaneState | IsNan | DivU32 | RemU32 | Magnitude | DivI32 | RemI32 | RemF32 | ShlU32
@@ -723,6 +725,62 @@ fn ballot_exclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec
 // lane order, as the simulator does. Every branch and loop bound around a
 // shuffle comes from the ballot, the same in every active lane, as Tint's
 // subgroup uniformity analysis wants.
+
+const CLUSTERED: &str = "\
+// subgroupClusteredAdd and the other clustered reductions: the total of the
+// active lanes of this lane's cluster, the n lanes (a constant power of two)
+// that share its id's bits above log2(n), in one exchange and n reads, lower
+// lanes on the left, from the identity, as the simulator combines them.
+// Inactive lanes and lanes a ragged subgroup lacks count as the identity, as
+// in ballot_reduce. A cluster over the subgroup size (undefined) is the whole
+// subgroup, so that every read stays within the subgroup's slots.
+fn ballot_clustered_reduce(on: bool, value: vec4<u32>, op: u32, n: u32, words: u32) -> vec4<u32> {
+    let identity = ballot_identity(op);
+    let c = min(n, ballot_subgroup_size);
+    let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
+    let first = (ballot_lane & ~(c - 1u));
+    ballot_put(select(identity, ballot_combine(op, identity, value), on), words);
+    let at = (ballot_values_sync() + ballot_base);
+    var total = identity;
+    for (var k = 0u; k < c; k++) {
+        let w = ballot_get(((at + first) + k), words);
+        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
+    }
+    return total;
+}
+";
+
+const CLUSTERED_NATIVE: &str = "\
+// subgroupClusteredAdd and the like, which WGSL lacks. As the scans' general
+// case: every active lane walks the same ballot of the active lanes, lowest
+// first, and shuffles each one's value, so that every shuffle reads an active
+// lane and every active lane takes part in it; each lane combines the values
+// of its cluster of n lanes (a constant power of two; over the subgroup size,
+// undefined, the whole subgroup) from the identity in ascending lane order,
+// as the simulator does.
+fn ballot_clustered_reduce(value: vec4<u32>, op: u32, n: u32) -> vec4<u32> {
+    let cluster = (ballot_lane & ~(n - 1u));
+    var lanes = subgroupBallot(true);
+    var result = ballot_identity(op);
+    loop {
+        if (all((lanes == vec4<u32>(0u)))) {
+            break;
+        }
+        // The lowest lane left, and its bit cleared.
+        let t = firstTrailingBit(lanes);
+        var src = (96u + t.w);
+        src = select(src, (64u + t.z), (lanes.z != 0u));
+        src = select(src, (32u + t.y), (lanes.y != 0u));
+        src = select(src, t.x, (lanes.x != 0u));
+        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
+        let v = subgroupShuffle(value, src);
+        if ((src & ~(n - 1u)) == cluster) {
+            result = ballot_combine(op, result, v);
+        }
+    }
+    return result;
+}
+";
 
 const INCLUSIVE_SCAN_NATIVE: &str = "\
 // subgroupInclusiveMin and the like: lanes at or below this one.
