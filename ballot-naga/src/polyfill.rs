@@ -350,7 +350,7 @@ fn write_library(target: Target, options: &ShaderOptions) -> String {
 /// no library defines a public function for them and the linker does not
 /// read a user shader's call of one (naga's IR has no clustered
 /// operation to read it into), so they stay out of the libraries' texts.
-pub(crate) const fn covers(op: Op) -> bool {
+pub const fn covers(op: Op) -> bool {
     !matches!(op, Op::Clustered(_))
 }
 
