@@ -454,15 +454,15 @@ const GLSL_WIDE: [GlslWide; 8] = [
         name: "int64_t",
         prefix: "i64",
         carrier: "uvec2",
-        to: "uvec2(uint({0}), uint(uint64_t({0}) >> 32u))",
-        back: "int64_t(uint64_t({0}.x) | (uint64_t({0}.y) << 32u))",
+        to: "uvec2(uint({}), uint(uint64_t({}) >> 32u))",
+        back: "int64_t(uint64_t({}.x) | (uint64_t({}.y) << 32u))",
     },
     GlslWide {
         name: "uint64_t",
         prefix: "u64",
         carrier: "uvec2",
-        to: "uvec2(uint({0}), uint({0} >> 32u))",
-        back: "(uint64_t({0}.x) | (uint64_t({0}.y) << 32u))",
+        to: "uvec2(uint({}), uint({} >> 32u))",
+        back: "(uint64_t({}.x) | (uint64_t({}.y) << 32u))",
     },
     // float holds every float16_t value, and `==` on it compares them as
     // float16_t does.
@@ -583,20 +583,14 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
         let all_equal = op == Op::AllEqual;
         let ret = if all_equal { "bool" } else { &ty };
         let body = if n > 1 && wide.carrier == "uvec2" {
-            // One component at a time, each its own collective.
-            let parts: Vec<String> = ["x", "y", "z", "w"][..n]
-                .iter()
-                .map(|c| format!("{name}(on, value.{c}{arg})"))
-                .collect();
-            let locals: String = parts
-                .iter()
-                .zip(["x", "y", "z", "w"])
-                .map(|(p, c)| {
-                    let t = if all_equal { "bool" } else { wide.name };
-                    format!("    {t} {c} = {p};\n")
-                })
-                .collect();
+            // One component at a time, each its own collective, into a
+            // local first: `&&` would skip the later ones.
             let names = &["x", "y", "z", "w"][..n];
+            let local = if all_equal { "bool" } else { wide.name };
+            let locals: String = names
+                .iter()
+                .map(|c| format!("    {local} {c} = {name}(on, value.{c}{arg});\n"))
+                .collect();
             let result = if all_equal {
                 names.join(" && ")
             } else {
@@ -619,7 +613,7 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
                     format!("{prefix}vec{n}")
                 }
             };
-            let to = wide.to.replace("{0}", "value").replace("{}", "value");
+            let to = wide.to.replace("{}", "value");
             let moved = match n {
                 1 => to,
                 _ => format!("{carrier}(value)"),
@@ -628,7 +622,7 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
                 format!("    return {name}(on, {moved}{arg});\n")
             } else {
                 let back = match n {
-                    1 => wide.back.replace("{0}", "w").replace("{}", "w"),
+                    1 => wide.back.replace("{}", "w"),
                     _ => format!("{ty}(w)"),
                 };
                 format!("    {carrier} w = {name}(on, {moved}{arg});\n    return {back};\n")
