@@ -222,3 +222,20 @@ fn a_dispatch_maps_invocations_to_subgroups_in_order() {
     let one_workgroup: Vec<u32> = (0..27).map(|i| if i < 24 { 8 } else { 3 }).collect();
     assert_eq!(out, [one_workgroup.clone(), one_workgroup].concat());
 }
+
+/// An expression of the lane's id that overflows at lane 0 only: valid on
+/// every target (the `glsl` validation once folded the id as a constant
+/// and refused it), and, since integers wrap, `(l - 64) << 20` in lane `l`.
+#[ballot::kernel]
+fn shifted_lane_id() -> u32 {
+    (subgroup_local_invocation_id() - 64u32) << 20u32
+}
+
+#[test]
+fn an_expression_of_the_lane_id_wraps_in_every_lane() {
+    let out = shifted_lane_id::run(&full(4)).unwrap();
+    for lane in 0..4u32 {
+        let want = lane.wrapping_sub(64).wrapping_shl(20);
+        assert_eq!(out.get(lane), Some(&want), "lane {lane}");
+    }
+}

@@ -296,3 +296,20 @@ fn a_users_glsl_library_keeps_its_own_version_line() {
     assert_eq!(err.line, Some(5), "{err}");
     assert!(err.report.contains("lib.glsl"), "{}", err.report);
 }
+
+/// The lane's id and masks differ per invocation: an expression that
+/// would overflow, or divide by zero, at lane 0 only is valid GLSL
+/// (glslang compiles it), and their stand-ins must not let naga fold it.
+#[test]
+fn expressions_of_the_lane_id_are_not_folded_as_constants() {
+    let text = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
+        layout(local_size_x = 32) in;\n\
+        layout(std430, binding = 0) buffer B { uint data[]; };\n\
+        void main() {\n\
+        uint s = (gl_SubgroupInvocationID - 64u) << 20u;\n\
+        uint d = 100u / gl_SubgroupInvocationID;\n\
+        uint m = 7u % gl_SubgroupEqMask.x;\n\
+        data[gl_SubgroupInvocationID] = s + d + m;\n\
+        }\n";
+    validate(Target::Glsl, Form::ComputeShader, text).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -7,16 +7,20 @@
 //! built-in variables. In its validation mode ([`crate::back::Mode`]) the
 //! writer declares, on the line after the `#extension` lines (blank in the
 //! output), a stand-in for each name the text uses: a function of the same
-//! name and signature, or a constant of the built-in's name and type. naga
+//! name and signature, or a variable of the built-in's name and type. naga
 //! lets a module declare names that start with `gl_`, and a declared
 //! function takes the place of a built-in naga lacks, so every other line
 //! is the output's, character for character, and naga's reports quote it.
 //! `ballot_naga::valid` declares the same stand-ins for `glsl` text that ballot
 //! did not write (a user's shader file), on a line it inserts.
 //!
-//! The built-ins are constants, as the validation of a kernel has always
-//! seen them: the writer counts on naga folding `gl_SubgroupSize` as it
-//! folds the emulated targets' size (`is_constant`).
+//! `gl_SubgroupSize` is a constant, as the validation of a kernel has
+//! always seen it: the writer counts on naga folding it as it folds the
+//! emulated targets' size (`is_constant`). The lane's id and its masks
+//! differ per invocation, so they are private variables: as constants,
+//! naga would fold the expressions that read them and refuse a valid
+//! shader whose value at lane 0 overflows, such as
+//! `(gl_SubgroupInvocationID - 64u) << 20u` or `1u / gl_SubgroupInvocationID`.
 
 use ballot_ir::op::{ArithOp, Op};
 
@@ -74,29 +78,14 @@ const STAND_INS: &[(&str, &str)] = &[
     ),
     (
         "gl_SubgroupInvocationID",
-        "const uint gl_SubgroupInvocationID = 0u;",
+        "uint gl_SubgroupInvocationID = 0u;",
     ),
     ("gl_SubgroupSize", "const uint gl_SubgroupSize = 32u;"),
-    (
-        "gl_SubgroupEqMask",
-        "const uvec4 gl_SubgroupEqMask = uvec4(0u);",
-    ),
-    (
-        "gl_SubgroupGeMask",
-        "const uvec4 gl_SubgroupGeMask = uvec4(0u);",
-    ),
-    (
-        "gl_SubgroupGtMask",
-        "const uvec4 gl_SubgroupGtMask = uvec4(0u);",
-    ),
-    (
-        "gl_SubgroupLeMask",
-        "const uvec4 gl_SubgroupLeMask = uvec4(0u);",
-    ),
-    (
-        "gl_SubgroupLtMask",
-        "const uvec4 gl_SubgroupLtMask = uvec4(0u);",
-    ),
+    ("gl_SubgroupEqMask", "uvec4 gl_SubgroupEqMask = uvec4(0u);"),
+    ("gl_SubgroupGeMask", "uvec4 gl_SubgroupGeMask = uvec4(0u);"),
+    ("gl_SubgroupGtMask", "uvec4 gl_SubgroupGtMask = uvec4(0u);"),
+    ("gl_SubgroupLeMask", "uvec4 gl_SubgroupLeMask = uvec4(0u);"),
+    ("gl_SubgroupLtMask", "uvec4 gl_SubgroupLtMask = uvec4(0u);"),
 ];
 
 /// The stand-in of one of the names the rest of the family adds
