@@ -174,6 +174,21 @@ op_kernel!(op_quad_swap_diagonal, |p, acc, i| subgroup_quad_swap::<2>(
     acc
 ));
 
+// Clustered reductions over clusters of 4, 8 and 16 lanes: GLSL's own
+// functions on `glsl`, a shuffle walk on `wgsl`, exchanges elsewhere.
+op_kernel!(op_clustered_i_add, |p, acc, i| subgroup_clustered_i_add::<
+    4,
+    _,
+>(acc));
+op_kernel!(op_clustered_u_max, |p, acc, i| subgroup_clustered_u_max::<
+    8,
+    _,
+>(acc));
+op_kernel!(
+    op_clustered_and,
+    |p, acc, i| subgroup_clustered_and::<16, _>(acc)
+);
+
 /// Every benchmark kernel, with the operation it measures: the ballot
 /// family, then the rest of the family.
 fn kernels() -> Vec<(&'static str, &'static Kernel)> {
@@ -219,6 +234,9 @@ fn kernels() -> Vec<(&'static str, &'static Kernel)> {
         ("QuadSwapHorizontal", op_quad_swap_horizontal::ir()),
         ("QuadSwapVertical", op_quad_swap_vertical::ir()),
         ("QuadSwapDiagonal", op_quad_swap_diagonal::ir()),
+        ("ClusteredIAdd4", op_clustered_i_add::ir()),
+        ("ClusteredUMax8", op_clustered_u_max::ir()),
+        ("ClusteredAnd16", op_clustered_and::ir()),
     ]
 }
 
