@@ -228,3 +228,34 @@ fn a_cluster_size_the_extension_does_not_allow_is_refused_at_its_line() {
         );
     }
 }
+
+#[test]
+fn on_glsl_glslang_judges_the_cluster_size_and_a_macro_may_hold_no_collective_emulated() {
+    if !glslang_here("clustered reductions, judged by glslang") {
+        return;
+    }
+    // Hardware: the call is the extension's, and glslang refuses a size
+    // of no power of two, at the call's line.
+    let three = GUARDED.replace("values[i], 4u)", "values[i], 3u)");
+    let e = glsl_error(&three, Target::Glsl);
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(9), "{e}");
+    // Emulated: a collective in a macro's body is refused at it, as the
+    // if-conversion would leave it where only active invocations run;
+    // on hardware the macro is glslang's.
+    let hidden = GUARDED
+        .replace("in;\n", "in;\n#define FIRST(x) subgroupBroadcastFirst(x)\n")
+        .replace("subgroupClusteredAdd(values[i], 4u)", "FIRST(values[i])")
+        .replace(
+            "#extension GL_KHR_shader_subgroup_clustered : require",
+            "#extension GL_KHR_shader_subgroup_ballot : require",
+        );
+    let e = glsl_error(&hidden, Target::GlslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(4), "{e}");
+    assert!(
+        e.to_string()
+            .contains("`subgroupBroadcastFirst` in a `#define`"),
+        "{e}"
+    );
+    glsl_linked(&hidden, Target::Glsl);
+}
