@@ -10,7 +10,7 @@
 //! | language | names |
 //! |---|---|
 //! | WGSL | WGSL's own `subgroupBallot`, `subgroupBroadcast`, `subgroupBroadcastFirst`, and the rest of WGSL's `subgroups`: `subgroupAll`, `subgroupAny`, `subgroupAdd` … `subgroupXor`, `subgroupInclusiveAdd`, `subgroupExclusiveMul`, `subgroupShuffle`, `subgroupShuffleXor`, `subgroupShuffleUp`, `subgroupShuffleDown`, `quadBroadcast`, `quadSwapX`, `quadSwapY`, `quadSwapDiagonal`; the GLSL names of the ballot functions WGSL lacks: `subgroupBallotBitCount`, `subgroupBallotFindMSB`, `subgroupInverseBallot`, `subgroupElect()`, and the masks as functions, `subgroupEqMask()` … `subgroupLtMask()` |
-//! | GLSL | `GL_KHR_shader_subgroup_ballot`'s functions and built-ins (`subgroupBallotBitCount`, `gl_SubgroupEqMask`, `gl_SubgroupInvocationID`, `gl_SubgroupSize`, …), and the functions of `_vote`, `_arithmetic`, `_shuffle`, `_shuffle_relative` and `_quad` |
+//! | GLSL | `GL_KHR_shader_subgroup_ballot`'s functions and built-ins (`subgroupBallotBitCount`, `gl_SubgroupEqMask`, `gl_SubgroupInvocationID`, `gl_SubgroupSize`, …), and the functions of `_vote`, `_arithmetic`, `_clustered`, `_shuffle`, `_shuffle_relative` and `_quad` |
 //!
 //! A name that starts like a ballot function (`subgroupBallot…`,
 //! `subgroupInverseBallot…`) but is none of them is an error at its
@@ -18,8 +18,9 @@
 //! macro) the shader defines under one of the names above is the
 //! shader's, and is left alone. Names in comments, and members
 //! (`x.subgroupBallotBitCount`), are no calls. In GLSL, calls in a
-//! `#define`'s body are linked like any other; names in other `#` lines
-//! are not read.
+//! `#define`'s body are linked like any other (on the emulated target,
+//! but the collectives: see below); names in other `#` lines are not
+//! read.
 //!
 //! # What linking does
 //! - Each call of a function the target lacks is renamed to a linked
@@ -77,8 +78,10 @@
 //!   preprocessor line inside a converted function, a fragment or vertex
 //!   entry point that reaches an exchange, a WGSL `let`/`var` without a
 //!   type whose initialiser has side effects where not every invocation
-//!   runs it, and a GLSL broadcast inside a guarded statement whose value's
-//!   type it cannot tell. Comments inside a converted function are not
+//!   runs it, a GLSL broadcast inside a guarded statement whose value's
+//!   type it cannot tell, and a collective in a GLSL `#define`'s body
+//!   (the pass sees the macro's call, not the collective, and the linker
+//!   does not expand macros). Comments inside a converted function are not
 //!   kept. A collective's arguments are evaluated in every invocation.
 //! - `@builtin(subgroup_invocation_id)` and `@builtin(subgroup_size)`
 //!   parameters become values from the emulation (GLSL:
@@ -91,7 +94,8 @@
 //!   `f16`), one linked function per operation and type, which naga's
 //!   reading of the shader linked for `wgsl` picks (module `types`); in
 //!   GLSL `uint`, `int`, `float` and `bool`, as overloads (`types`'
-//!   `glsl_overloads`); GLSL's moves (all but the arithmetic) also take
+//!   `glsl_overloads`; the arithmetic, clustered too, only those the
+//!   extension gives it); GLSL's moves (all but the arithmetic) also take
 //!   `double`, `float16_t` and the 8-, 16- and 64-bit integers and their
 //!   vectors, through those (`glsl_wide_overloads`). Another type (WGSL's
 //!   `f64` or `u64`, GLSL arithmetic on `double`) is refused at the call. The lane of a broadcast, shuffle
@@ -101,9 +105,21 @@
 //!   invocation reaches (an exchange of no value, if-converted like the
 //!   others), and GLSL's `subgroupMemoryBarrier*()` the language's
 //!   `memoryBarrier*()`.
-//! - GLSL's clustered reductions (`subgroupClusteredAdd`, …) and the
-//!   partitioned operations have no emulation: each is refused at its
-//!   call.
+//! - GLSL's clustered reductions (`subgroupClusteredAdd` … `Xor`) are
+//!   exchanges like the arithmetic, over the types it takes, each over
+//!   one exchange (`ballot_clustered_reduce`, the helper kernels'
+//!   `Op::Clustered` uses), with the cluster size as an operand. The size
+//!   must be what GL_KHR_shader_subgroup_clustered allows, an integral
+//!   constant expression, a power of two, at least 1, and at most the
+//!   virtual subgroup size: an integer literal is read by the linker, any
+//!   other constant (a `const` name, a macro) as glslang folds it at the
+//!   call; anything else, or a size neither gives, is an error at the size.
+//!   On `glsl` the calls stay the extension's, under the shader's own
+//!   `#extension` line, as the other families' do. The polyfill libraries
+//!   leave them out ([`polyfill::covers`]): only the linker writes their
+//!   functions.
+//! - GLSL's partitioned and rotate operations have no emulation: each is
+//!   refused at its call.
 //!
 //! # The validator
 //! The linked text is judged once, by the validator of its language
@@ -514,6 +530,7 @@ fn link_text(
         .require_entry_point()
         .and_then(|()| shader.require_compute())
         .and_then(|()| shader.type_calls())
+        .and_then(|()| shader.check_cluster_sizes(subgroup_size))
         .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     if target.has_subgroups() {
         // naga refuses `@builtin(subgroup_invocation_id)` in a workgroup of
@@ -658,6 +675,25 @@ fn integer(word: &str) -> Option<u32> {
         None if digits.bytes().all(|b| b.is_ascii_digit()) => digits.parse().ok(),
         None => None,
     }
+}
+
+/// The value of `word` where it is one GLSL integer literal: decimal,
+/// octal (a leading `0`) or hexadecimal (`0x`), with or without `u`/`U`.
+fn glsl_integer_literal(word: &str) -> Option<i64> {
+    let digits = word.strip_suffix(['u', 'U']).unwrap_or(word);
+    let (digits, radix) = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => (hex, 16),
+        None if digits.len() > 1 && digits.starts_with('0') => (&digits[1..], 8),
+        None => (digits, 10),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    // GLSL's literals are 32-bit: a longer one is glslang's error.
+    u32::from_str_radix(digits, radix).ok().map(i64::from)
 }
 
 /// The emulation's sizes, as the writers take them.
@@ -851,6 +887,11 @@ struct Use {
     /// `wgsl-no-subgroup` converts it to `u32`, so that an `i32` lane
     /// (WGSL's other) reaches the `u32` parameter.
     lane: Option<Range<usize>>,
+    /// A GLSL clustered reduction's cluster size: its argument's range,
+    /// and the constant glslang folds it to, where its tree gives one
+    /// ([`glsl_types`]). `glsl-no-subgroup` checks it against the
+    /// virtual subgroup size ([`Shader::check_cluster_sizes`]).
+    cluster: Option<(Range<usize>, Option<i64>)>,
 }
 
 /// A call of a subgroup barrier, `GL_KHR_shader_subgroup_basic`'s (and
@@ -1101,13 +1142,15 @@ fn is_subgroup_word(name: &str) -> bool {
 /// names [`source_name`] gives: in GLSL every one, under the extensions'
 /// names; in WGSL the ballot family (under the GLSL names of what WGSL
 /// lacks) and the rest of the family where WGSL has it (`subgroupAdd`,
-/// `quadSwapX`). Where one name stands for several operations
+/// `quadSwapX`). GLSL's clustered reductions are read too, though the
+/// polyfill libraries leave them out ([`polyfill::covers`]): the linker
+/// writes their functions itself. Where one name stands for several operations
 /// (`subgroupAdd`: `IAdd` and `FAdd`), the first is read, and the value's
 /// type picks the operation later ([`types`], [`types::glsl_namesakes`]).
 fn source_ops(language: Language) -> impl Iterator<Item = Op> {
     Op::ALL.into_iter().filter(move |&op| {
-        crate::polyfill::covers(op)
-            && (language == Language::Glsl || op.is_ballot() || op.wgsl_name().is_some())
+        language == Language::Glsl
+            || crate::polyfill::covers(op) && (op.is_ballot() || op.wgsl_name().is_some())
     })
 }
 
@@ -1120,7 +1163,7 @@ fn emulated_names(language: Language) -> String {
         .collect();
     let rest = match language {
         Language::Glsl => {
-            "the vote, arithmetic (clustered aside), shuffle, relative shuffle and quad \
+            "the vote, arithmetic, clustered, shuffle, relative shuffle and quad \
              functions of GL_KHR_shader_subgroup_*"
         }
         Language::Wgsl => "WGSL's votes, arithmetic, shuffles and quad functions",
@@ -1196,6 +1239,24 @@ fn arguments(
     ))
 }
 
+/// The end of the line `from` is on, through `\` continuations (GLSL's
+/// preprocessor joins them), at its line break or the text's end.
+fn logical_line_end(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') {
+        if bytes[i] == b'\\' {
+            match (bytes.get(i + 1), bytes.get(i + 2)) {
+                (Some(b'\r'), Some(b'\n')) => i += 2,
+                (Some(b'\n' | b'\r'), _) => i += 1,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    i
+}
+
 /// Whether `name` looks like a ballot function's.
 fn looks_like_ballot(name: &str) -> bool {
     name.starts_with("subgroupBallot") || name.starts_with("subgroupInverseBallot")
@@ -1258,7 +1319,13 @@ impl<'a> Shader<'a> {
         let mut barriers = Vec::new();
         let mut builtins = Vec::new();
         let mut uses_subgroups = false;
+        // The end of the `#define` line the tokens are in, if any.
+        let mut define_end = 0;
         for (i, token) in tokens.iter().enumerate() {
+            if token.kind == Kind::Directive {
+                define_end = logical_line_end(text, token.range().end);
+                continue;
+            }
             let Some(name) = ident(i) else { continue };
             // Every name read below starts so (`source_names_are_prefixed`):
             // the other words, nearly all of a shader's, cost one test.
@@ -1290,9 +1357,32 @@ impl<'a> Shader<'a> {
                     if !called && !variable {
                         continue;
                     }
+                    // The if-conversion sees a macro's call, not the
+                    // collective in its body, which would run only where
+                    // the invocation is active: some would miss its
+                    // barrier.
+                    if token.range().start < define_end
+                        && is_collective(op)
+                        && !target.has_subgroups()
+                    {
+                        return Err((
+                            LinkErrorKind::Unsupported,
+                            format!(
+                                "`{name}` in a `#define`: on `{target}` every collective is \
+                                 if-converted where the shader calls it, and the linker does \
+                                 not expand macros, so it cannot convert this one; call \
+                                 `{name}` in the function instead"
+                            ),
+                            token.range(),
+                        ));
+                    }
                     let [first, second] = match called {
                         true => arguments(text, &tokens, i, arity)?,
                         false => [None, None],
+                    };
+                    let cluster = match op {
+                        Op::Clustered(_) => second.clone().map(|r| (r, None)),
+                        _ => None,
                     };
                     let lane = second
                         .filter(|_| matches!(op, Op::Broadcast | Op::Shuffle | Op::QuadBroadcast));
@@ -1307,6 +1397,7 @@ impl<'a> Shader<'a> {
                         typed: None,
                         value,
                         lane,
+                        cluster,
                     });
                 }
                 None if looks_like_ballot(name) && called => {
@@ -2068,18 +2159,22 @@ impl<'a> Shader<'a> {
             return Ok(());
         }
         for (line, uses) in by_line {
-            for (i, ty) in uses
+            for (i, call) in uses
                 .into_iter()
                 .zip(found.remove(&line).unwrap_or_default())
             {
                 let u = &mut self.uses[i];
+                if let Some((_, size)) = u.cluster.as_mut() {
+                    *size = call.cluster;
+                }
+                let ty = call.ty;
                 // A value glslang's tree gives no type for (a constant):
                 // the overloads decide.
                 if ty.is_empty() {
                     continue;
                 }
                 if !glsl_types::carried(&ty) && !types::glsl_moves_wide(u.op, &ty) {
-                    if let Op::Arith(..) = u.op {
+                    if let Op::Arith(..) | Op::Clustered(_) = u.op {
                         return Err((
                             LinkErrorKind::Unsupported,
                             format!(
@@ -2106,6 +2201,53 @@ impl<'a> Shader<'a> {
                     *slot = Some(ty);
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// On `glsl-no-subgroup`, each clustered reduction's cluster size, as
+    /// GL_KHR_shader_subgroup_clustered requires it: an integral constant
+    /// expression, a power of two, at least 1 and at most the subgroup
+    /// size, here the virtual one (`subgroup_size`), which the emulated
+    /// helper reads clusters within; a larger one is undefined, and would
+    /// mean another size on hardware. An integer literal is read here; any
+    /// other expression (a `const` name, a macro, `K / 2u`) by glslang, whose
+    /// tree gives the constant it folds it to ([`glsl_types`]), and which
+    /// refuses a size that is not constant as it compiles the shader
+    /// linked for `glsl`. Where neither gives a value, the size is refused:
+    /// the helper takes it as an operand, and a size no power of two would
+    /// read past its cluster. The error is at the size.
+    fn check_cluster_sizes(&self, subgroup_size: u32) -> Result<(), ReadError> {
+        if self.target != Target::GlslNoSubgroup {
+            return Ok(());
+        }
+        for u in &self.uses {
+            let Some((range, folded)) = &u.cluster else {
+                continue;
+            };
+            let written = self.text[range.clone()].trim();
+            let name = &self.text[u.name.clone()];
+            let size = glsl_integer_literal(written).or(*folded);
+            let rule = format!(
+                "a power of two from 1 to the virtual subgroup size, {subgroup_size} \
+                 (`LinkOptions::subgroup_size`)"
+            );
+            let message = match size {
+                None => format!(
+                    "the cluster size of `{name}`, `{written}`, must be an integral constant \
+                     expression, {rule}: ballot reads it as an integer literal, or as the \
+                     constant glslang folds it to at this call, and it is neither"
+                ),
+                Some(n) if n < 1 || n & (n - 1) != 0 => {
+                    format!("the cluster size of `{name}` is {n}: it must be {rule}")
+                }
+                Some(n) if n > i64::from(subgroup_size) => format!(
+                    "the cluster size of `{name}` is {n}, larger than the subgroup: it must \
+                     be {rule}"
+                ),
+                Some(_) => continue,
+            };
+            return Err((LinkErrorKind::Invalid, message, range.clone()));
         }
         Ok(())
     }

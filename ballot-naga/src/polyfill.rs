@@ -344,12 +344,14 @@ fn write_library(target: Target, options: &ShaderOptions) -> String {
     out
 }
 
-/// Whether the polyfill libraries and the linker cover `op`: every
-/// operation but the clustered reductions. `ballot-shader` writes those
-/// for kernels, natively in GLSL and through its own helper elsewhere, but
-/// no library defines a public function for them and the linker does not
-/// read a user shader's call of one (naga's IR has no clustered
-/// operation to read it into), so they stay out of the libraries' texts.
+/// Whether the polyfill libraries cover `op`: every operation but the
+/// clustered reductions. `ballot-shader` writes those for kernels,
+/// natively in GLSL and through its own helper elsewhere, but no library
+/// defines a public function for them (WGSL has no clustered built-in,
+/// and naga's IR no clustered operation, to name one after), so they stay
+/// out of the libraries' texts. The linker reads a GLSL shader's calls of
+/// them all the same, and links them on `glsl-no-subgroup` over the same
+/// helper (`crate::link`).
 pub const fn covers(op: Op) -> bool {
     !matches!(op, Op::Clustered(_))
 }
@@ -716,10 +718,13 @@ fn family_public(language: Language, emulated: bool, op: Op) -> Vec<Public> {
 
 /// The name of the operand of `op`, a broadcast or one of the rest of the
 /// family, beside its value: Broadcast's and the shuffles' lane, mask or
-/// delta, the quad index; `None` where it takes the value alone.
+/// delta, the quad index, a clustered reduction's cluster size (which
+/// only the linker writes functions for); `None` where it takes the value
+/// alone.
 pub(crate) const fn family_operand(op: Op) -> Option<&'static str> {
     match op {
         Op::Broadcast | Op::Shuffle => Some("id"),
+        Op::Clustered(_) => Some("clusterSize"),
         Op::ShuffleXor => Some("mask"),
         Op::ShuffleUp | Op::ShuffleDown => Some("delta"),
         Op::QuadBroadcast => Some("index"),
@@ -732,7 +737,9 @@ pub(crate) const fn family_operand(op: Op) -> Option<&'static str> {
 /// with the `on` flag first where `emulated`, then the operation's
 /// constants (the arithmetic's code, the quad swap's lane xor, whether
 /// `AllEqual` compares floats, which `float` says) or its operand, named
-/// as [`family_operand`] names it; last, where `emulated`, how many of the
+/// as [`family_operand`] names it (a clustered reduction takes both: its
+/// arithmetic's code, then its cluster size, as `ballot_clustered_reduce`
+/// does); last, where `emulated`, how many of the
 /// words the value uses (`used`, 1 to 4), the only ones the exchange
 /// moves.
 pub(crate) fn family_call(
@@ -747,6 +754,11 @@ pub(crate) fn family_call(
     let mut extras = match op {
         Op::AllEqual => float.to_string(),
         Op::Arith(arith, _) => format!("{}u", arith_code(arith)),
+        Op::Clustered(arith) => format!(
+            "{}u, {}",
+            arith_code(arith),
+            family_operand(op).unwrap_or_default()
+        ),
         Op::QuadSwap(quad) => format!("{}u", quad.xor()),
         _ => family_operand(op).unwrap_or_default().to_string(),
     };

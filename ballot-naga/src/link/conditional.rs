@@ -225,8 +225,8 @@ enum Macro {
 /// The subgroup extensions the emulation gives: their macros are defined,
 /// as glslang defines an extension's macro where it has the extension,
 /// so that a text that chooses its code by them (SPIR-V Cross's output
-/// does) takes its subgroup code. The others (clustered, rotate,
-/// partitioned) are not: such a text takes its code without them.
+/// does) takes its subgroup code. The others (rotate, partitioned) are
+/// not: such a text takes its code without them.
 const EMULATED_EXTENSIONS: &[&str] = &[
     "GL_KHR_shader_subgroup_basic",
     "GL_KHR_shader_subgroup_vote",
@@ -235,6 +235,7 @@ const EMULATED_EXTENSIONS: &[&str] = &[
     "GL_KHR_shader_subgroup_shuffle",
     "GL_KHR_shader_subgroup_shuffle_relative",
     "GL_KHR_shader_subgroup_quad",
+    "GL_KHR_shader_subgroup_clustered",
 ];
 
 /// The macros glslang defines before the text, as the linker knows them:
@@ -247,7 +248,7 @@ fn predefined(text: &str) -> BTreeMap<String, Macro> {
         .iter()
         .map(|n| (n.to_string(), Macro::Object("1".into())))
         .collect();
-    for other in ["clustered", "rotate", "partitioned"] {
+    for other in ["rotate", "partitioned"] {
         macros.insert(format!("GL_KHR_shader_subgroup_{other}"), Macro::Absent);
     }
     macros.insert("VULKAN".into(), Macro::Object("100".into()));
@@ -649,11 +650,16 @@ mod tests {
     #[test]
     fn glslang_s_own_macros_are_as_glslang_defines_them() {
         // SPIR-V Cross's GLSL picks its subgroup code by the extensions'
-        // macros: the emulated ones are defined, clustered is not.
+        // macros: the emulated ones are defined (clustered too), rotate
+        // is not.
         let text = "#version 450\n#if defined(GL_KHR_shader_subgroup_ballot)\nballot\n#else\n#error none\n#endif\n\
                     #ifdef GL_KHR_shader_subgroup_clustered\nclustered\n#else\nby_hand\n#endif\n\
+                    #ifdef GL_KHR_shader_subgroup_rotate\nrotated\n#else\nunrotated\n#endif\n\
                     #if __VERSION__ >= 450 && VULKAN == 100\nv450\n#endif\n";
-        assert_eq!(kept(text), ["#version 450", "ballot", "by_hand", "v450"]);
+        assert_eq!(
+            kept(text),
+            ["#version 450", "ballot", "clustered", "unrotated", "v450"]
+        );
         // Another extension's macro is glslang's to decide.
         let text = "#version 450\n#ifdef GL_EXT_shader_explicit_arithmetic_types_int8\na\n#endif\n#if 0\nb\n#endif\n";
         assert_eq!(

@@ -30,7 +30,8 @@ const GLSL_BARRIERS: &[&str] = &[
 pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, ExchangeResult> {
     let mut map = BTreeMap::new();
     for op in Op::ALL {
-        if !super::is_collective(op) || !crate::polyfill::covers(op) {
+        // The clustered reductions too, which only GLSL's linker links.
+        if !super::is_collective(op) {
             continue;
         }
         let linked = super::linked_name(op);

@@ -14,6 +14,12 @@
 //! outermost and leftmost first, as the text has them). Where that reading
 //! does not give one type for every call the linker found, it gives none,
 //! and the linker goes on as before.
+//!
+//! The same tree gives each clustered reduction's cluster size as glslang
+//! folds it (a `const` name or a macro as well as a literal): the
+//! emulation's helper takes it as an operand, and the linker checks it
+//! against the virtual subgroup size. glslang itself refuses a size that
+//! is no constant, or no power of two, as it compiles this text.
 
 use std::collections::BTreeMap;
 
@@ -21,11 +27,21 @@ use crate::polyfill::GLSL_FAMILY_EXTENSIONS;
 use crate::valid::glslang;
 use ballot_ir::op::Op;
 
-/// The generic calls' types by 1-based line of `text`, in the order of
-/// the calls on each line, as GLSL type names; `None` where glslang cannot
-/// compile the text as `stage` (with `defines`, `#define` lines) or no
-/// `#version` line is found.
-pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<u32, Vec<String>>> {
+/// A generic call as glslang's tree has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Call {
+    /// Its value's type, as GLSL writes it; empty where the tree gives
+    /// none (a constant).
+    pub ty: String,
+    /// A clustered reduction's cluster size, the constant glslang folds it
+    /// to; `None` for the other operations.
+    pub cluster: Option<i64>,
+}
+
+/// The generic calls by 1-based line of `text`, in the order of the calls
+/// on each line; `None` where glslang cannot compile the text as `stage`
+/// (with `defines`, `#define` lines) or no `#version` line is found.
+pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<u32, Vec<Call>>> {
     let version = text
         .lines()
         .position(|l| l.trim_start().starts_with("#version"))?;
@@ -44,7 +60,12 @@ pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<
     }
     given.push_str("#extension GL_KHR_shader_subgroup_basic : enable\n");
     given.push_str("#extension GL_KHR_shader_subgroup_ballot : enable\n");
-    for extension in GLSL_FAMILY_EXTENSIONS {
+    // The clustered reductions' too, which the `glsl` library leaves out
+    // (`polyfill::covers`) and the linker links.
+    for extension in GLSL_FAMILY_EXTENSIONS
+        .iter()
+        .chain(&["GL_KHR_shader_subgroup_clustered"])
+    {
         given.push_str(&format!("#extension {extension} : enable\n"));
     }
     given.push_str(&format!("#line {}\n", version + 2));
@@ -52,13 +73,20 @@ pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<
     let tree = glslang::intermediate(&given, stage)?;
     let names: Vec<&str> = Op::ALL
         .into_iter()
-        .filter(|&op| ballot_ir::ir::op_is_generic(op) && crate::polyfill::covers(op))
+        .filter(|&op| ballot_ir::ir::op_is_generic(op))
         .map(Op::glsl_name)
         .collect();
-    let mut found: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    let mut found: BTreeMap<u32, Vec<Call>> = BTreeMap::new();
     // `subgroupAllEqual`'s node has the type of its result, a `bool`: its
     // value's is its first child's, on the next line.
     let mut all_equal_at: Option<u32> = None;
+    // The clustered reductions whose cluster size is still to come: each
+    // one's line, its call's index there, its node's indentation, how
+    // many of its children have been seen, and whether the next line is
+    // its size's constant. Its children are the lines indented 2 more
+    // than it; the second is the size, a `Constant:` node whose value is
+    // on the line after it.
+    let mut clusters: Vec<Pending> = Vec::new();
     for line in tree.lines() {
         // The tree again, after linking: the first one has every call.
         if line.starts_with("Linked ") {
@@ -73,11 +101,35 @@ pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<
         let Ok(number) = number.parse::<u32>() else {
             continue;
         };
+        let indent = node.len() - node.trim_start().len();
         let node = node.trim();
+        // The clustered nodes this line is no longer inside of are done.
+        while clusters.last().is_some_and(|c| indent <= c.indent) {
+            clusters.pop();
+        }
+        if let Some(c) = clusters.last_mut() {
+            if c.constant_next {
+                c.constant_next = false;
+                let value = node.split_once(" (const ").and_then(|(v, t)| {
+                    matches!(t, "int)" | "uint)")
+                        .then(|| v.parse::<i64>().ok())
+                        .flatten()
+                });
+                if let Some(call) = found.get_mut(&c.line).and_then(|l| l.get_mut(c.index)) {
+                    call.cluster = value;
+                }
+            } else if indent == c.indent + 2 {
+                c.children += 1;
+                c.constant_next = c.children == 2 && node == "Constant:";
+            }
+        }
         if let Some(at) = all_equal_at.take() {
-            found.entry(at).or_default().push(match child_type(node) {
-                Some(ty) => type_name(ty),
-                None => String::new(),
+            found.entry(at).or_default().push(Call {
+                ty: match child_type(node) {
+                    Some(ty) => type_name(ty),
+                    None => String::new(),
+                },
+                cluster: None,
             });
             continue;
         }
@@ -94,9 +146,32 @@ pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<
         }
         // `( global bool, operation at highp)`: the type is before the comma.
         let ty = ty.split(", ").next().unwrap_or(ty);
-        found.entry(number).or_default().push(type_name(ty));
+        let calls = found.entry(number).or_default();
+        if name.starts_with("subgroupClustered") {
+            clusters.push(Pending {
+                line: number,
+                index: calls.len(),
+                indent,
+                children: 0,
+                constant_next: false,
+            });
+        }
+        calls.push(Call {
+            ty: type_name(ty),
+            cluster: None,
+        });
     }
     Some(found)
+}
+
+/// A clustered reduction of glslang's tree whose size is still to be
+/// read ([`values`]).
+struct Pending {
+    line: u32,
+    index: usize,
+    indent: usize,
+    children: usize,
+    constant_next: bool,
 }
 
 /// The type of a node of glslang's tree, the last parenthesised group of
@@ -191,6 +266,43 @@ mod tests {
         assert!(!carried("double") && !carried("f16vec2") && !carried("vec5"));
     }
 
+    /// The types alone, by line.
+    fn types(found: &BTreeMap<u32, Vec<Call>>) -> BTreeMap<u32, Vec<String>> {
+        found
+            .iter()
+            .map(|(&line, calls)| (line, calls.iter().map(|c| c.ty.clone()).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn each_clustered_reduction_gets_the_size_glslang_folds() {
+        if !ballot_testkit::have_tools("glslang's cluster sizes", &[ballot_testkit::GLSLANG]) {
+            return;
+        }
+        // A literal, a `const` name, a macro, a constant expression, a
+        // nested call (outer first, as written) and a vector.
+        let text = "#version 450\nlayout(local_size_x = 32) in;\n\
+                    layout(binding = 0) buffer B { vec4 f; uint d[]; } b;\n\
+                    const uint K = 2u * 4u;\n#define C 2\n\
+                    void main() {\n    \
+                    const int L = 16;\n    \
+                    uint v = b.d[gl_LocalInvocationIndex];\n    \
+                    b.d[0] = subgroupClusteredAdd(v, K) + subgroupClusteredMax(v, 0x4u);\n    \
+                    b.d[1] = subgroupClusteredOr(subgroupClusteredXor(v, 1u), C) + uint(subgroupClusteredAnd(v > 2u, L));\n    \
+                    b.f = subgroupClusteredMul(b.f, K / 4u) + subgroupBroadcast(b.f, 1u);\n}\n";
+        let found = values(text, "comp", "").expect("glslang compiles it");
+        let clusters =
+            |line: u32| -> Vec<Option<i64>> { found[&line].iter().map(|c| c.cluster).collect() };
+        assert_eq!(clusters(9), [Some(8), Some(4)]);
+        assert_eq!(clusters(10), [Some(2), Some(1), Some(16)]);
+        assert_eq!(clusters(11), [Some(2), None]);
+        assert_eq!(types(&found)[&10], ["uint", "uint", "bool"]);
+        assert_eq!(types(&found)[&11], ["vec4", "vec4"]);
+        // A size glslang cannot fold is its error: no tree.
+        let variable = text.replace("(v, K)", "(v, v)");
+        assert_eq!(values(&variable, "comp", ""), None);
+    }
+
     #[test]
     fn each_broadcast_gets_its_type_at_its_line() {
         if !ballot_testkit::have_tools("glslang's types", &[ballot_testkit::GLSLANG]) {
@@ -201,7 +313,7 @@ mod tests {
                     void main() {\n    \
                     b.v.x = subgroupBroadcast(b.v.y * 2.0, 1u) + float(subgroupBroadcastFirst(gl_LocalInvocationIndex > 3u));\n    \
                     b.d = subgroupBroadcastFirst(b.d);\n}\n";
-        let found = values(text, "comp", "").expect("glslang compiles it");
+        let found = types(&values(text, "comp", "").expect("glslang compiles it"));
         assert_eq!(found[&6], ["float", "bool"]);
         assert_eq!(found[&7], ["double"]);
         assert_eq!(found.len(), 2);
@@ -213,7 +325,7 @@ mod tests {
                     bool x = subgroupAllEqual(b.d);\n    \
                     bool y = subgroupAllEqual(b.v * 2.0) && subgroupAllEqual(true);\n    \
                     b.r = uint(x) + uint(y) + subgroupAdd(b.r);\n}\n";
-        let found = values(text, "comp", "").expect("glslang compiles it");
+        let found = types(&values(text, "comp", "").expect("glslang compiles it"));
         assert_eq!(found[&5], ["double"]);
         assert_eq!(found[&6], ["vec2", ""]);
         assert_eq!(found[&7], ["uint"]);

@@ -516,6 +516,7 @@ thread_local! {
     pub(super) static JUDGE_PASSES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
+mod clustered;
 mod hardening;
 mod hostile;
 mod real_glsl;

@@ -416,15 +416,22 @@ pub(super) fn glsl_namesakes(op: Op) -> Vec<Op> {
 }
 
 /// The scalars `op` takes in GLSL (GL_KHR_shader_subgroup_*'s `genType`,
-/// `genIType`, `genUType`, `genBType`, doubles aside).
+/// `genIType`, `genUType`, `genBType`, doubles aside). The clustered
+/// reductions take what the arithmetic does: Add, Mul, Min and Max
+/// `genFType`, `genIType` and `genUType`; And, Or and Xor `genIType`,
+/// `genUType` and `genBType`.
 fn glsl_scalars(op: Op) -> Vec<GlslScalar> {
     use ArithOp::*;
     match op {
-        Op::Arith(IAdd | IMul, _) => vec![GLSL_INT, GLSL_UINT],
-        Op::Arith(FAdd | FMul | FMin | FMax, _) => vec![GLSL_FLOAT],
-        Op::Arith(SMin | SMax, _) => vec![GLSL_INT],
-        Op::Arith(UMin | UMax, _) => vec![GLSL_UINT],
-        Op::Arith(And | Or | Xor, _) => vec![GLSL_INT, GLSL_UINT, GLSL_BOOL],
+        Op::Arith(IAdd | IMul, _) | Op::Clustered(IAdd | IMul) => vec![GLSL_INT, GLSL_UINT],
+        Op::Arith(FAdd | FMul | FMin | FMax, _) | Op::Clustered(FAdd | FMul | FMin | FMax) => {
+            vec![GLSL_FLOAT]
+        }
+        Op::Arith(SMin | SMax, _) | Op::Clustered(SMin | SMax) => vec![GLSL_INT],
+        Op::Arith(UMin | UMax, _) | Op::Clustered(UMin | UMax) => vec![GLSL_UINT],
+        Op::Arith(And | Or | Xor, _) | Op::Clustered(And | Or | Xor) => {
+            vec![GLSL_INT, GLSL_UINT, GLSL_BOOL]
+        }
         _ => vec![GLSL_INT, GLSL_FLOAT, GLSL_UINT, GLSL_BOOL],
     }
 }
@@ -541,9 +548,10 @@ fn glsl_wide(ty: &str) -> Option<(&'static GlslWide, usize)> {
 
 /// Whether `glsl-no-subgroup` moves a value of `ty` for `op` through the
 /// 32-bit overloads ([`glsl_wide_overloads`]): every generic operation but
-/// the arithmetic, whose operations would have to be the type's own.
+/// the arithmetic, clustered too, whose operations would have to be the
+/// type's own.
 pub(super) fn glsl_moves_wide(op: Op, ty: &str) -> bool {
-    !matches!(op, Op::Arith(..)) && glsl_wide(ty).is_some()
+    !matches!(op, Op::Arith(..) | Op::Clustered(_)) && glsl_wide(ty).is_some()
 }
 
 /// The `glsl-no-subgroup` overloads of the generic calls `used` (each an

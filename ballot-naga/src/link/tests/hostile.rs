@@ -456,17 +456,19 @@ fn a_subgroup_function_without_an_emulation_is_refused_at_the_call() {
         (5, 5, name.len()),
         "{e}"
     );
-    // GLSL's clustered reductions.
-    let glsl = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = subgroupClusteredAdd(1u, 4u);").replace(
+    // GLSL's partitioned operations (GL_NV_shader_subgroup_partitioned).
+    // The clustered reductions, refused here before, are linked
+    // (`tests::clustered`).
+    let glsl = GLSL.replace("uint lane = gl_SubgroupInvocationID;", "uint lane = subgroupPartitionedAddNV(1u, subgroupPartitionNV(2u));").replace(
         "#extension GL_KHR_shader_subgroup_ballot : require",
-        "#extension GL_KHR_shader_subgroup_ballot : require\n#extension GL_KHR_shader_subgroup_clustered : require",
+        "#extension GL_KHR_shader_subgroup_ballot : require\n#extension GL_NV_shader_subgroup_partitioned : require",
     );
     link(&glsl, "k.comp", Target::Glsl, &LinkOptions::default()).expect("glsl has it");
     let e = glsl_error(&glsl, Target::GlslNoSubgroup);
     assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
     assert!(
         e.message
-            .contains("`subgroupClusteredAdd` has no emulation"),
+            .contains("`subgroupPartitionedAddNV` has no emulation"),
         "{e}"
     );
 }

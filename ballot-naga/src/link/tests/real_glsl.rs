@@ -141,8 +141,8 @@ fn the_preprocessor_chooses_what_is_linked() {
             "{target}: {e}"
         );
     }
-    // A vote, where compiled, is linked; a collective with no emulation,
-    // where compiled, is refused at it.
+    // A vote, where compiled, is linked, and so is a clustered reduction;
+    // a collective with no emulation, where compiled, is refused at it.
     let voting = CONDITIONAL.replace("#if USE_VOTE", "#if 1");
     let l = link_with(
         &voting,
@@ -154,8 +154,22 @@ fn the_preprocessor_chooses_what_is_linked() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(l.ops.contains(&Op::Any), "{:?}", l.ops);
     let clustered = voting.replace("subgroupAny(n == 0u)", "subgroupClusteredOr(n == 0u, 4u)");
-    let e = link_with(
+    let l = link_with(
         &clustered,
+        "p.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+        &IncludeDirs::new(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        l.ops.contains(&Op::Clustered(ballot_ir::op::ArithOp::Or)),
+        "{:?}",
+        l.ops
+    );
+    let rotating = voting.replace("subgroupAny(n == 0u)", "subgroupRotate(n, 1u) == 0u");
+    let e = link_with(
+        &rotating,
         "p.comp",
         Target::GlslNoSubgroup,
         &LinkOptions::default(),
@@ -163,6 +177,10 @@ fn the_preprocessor_chooses_what_is_linked() {
     )
     .unwrap_err();
     assert_eq!(e.location.as_ref().map(|l| l.line), Some(21), "{e}");
+    assert!(
+        e.to_string().contains("`subgroupRotate` has no emulation"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -407,7 +425,8 @@ void main() {
 fn a_text_that_picks_its_code_by_the_subgroup_extensions_takes_the_emulated_ones() {
     // SPIR-V Cross writes GLSL this way: each extension's code behind its
     // macro, and an `#error` where none is there. Without subgroups the
-    // emulated extensions are there; clustered reductions are not.
+    // emulated extensions are there, the clustered reductions' too; the
+    // rotations' are not.
     let source = "\
 #version 450
 #if defined(GL_KHR_shader_subgroup_ballot)
@@ -417,16 +436,20 @@ fn a_text_that_picks_its_code_by_the_subgroup_extensions_takes_the_emulated_ones
 #endif
 #if defined(GL_KHR_shader_subgroup_clustered)
 #extension GL_KHR_shader_subgroup_clustered : require
-#define SUM(x) subgroupClusteredAdd(x, 4u)
 #else
-#define SUM(x) (x)
+#error No extensions available to emulate requested subgroup feature.
+#endif
+#if defined(GL_KHR_shader_subgroup_rotate)
+#define NEXT(x) subgroupRotate(x, 1u)
+#else
+#define NEXT(x) (x)
 #endif
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) buffer B { uint data[]; };
 void main() {
     uint i = gl_LocalInvocationIndex;
     if (i >= 60u) { return; }
-    data[i] = SUM(subgroupBallotBitCount(subgroupBallot(data[i] > 3u)));
+    data[i] = NEXT(subgroupClusteredAdd(subgroupBallotBitCount(subgroupBallot(data[i] > 3u)), 4u));
 }
 ";
     if !ballot_testkit::have_tools("glslang", &ballot_testkit::GLSL_TOOLS) {
@@ -434,9 +457,14 @@ void main() {
     }
     let l = glsl_linked(source, Target::GlslNoSubgroup);
     assert!(!l.text.contains("#error"), "{}", l.text);
-    assert!(!l.text.contains("subgroupClusteredAdd(x"), "{}", l.text);
+    assert!(!l.text.contains("subgroupRotate"), "{}", l.text);
     assert!(
         l.text.contains("ballot_subgroupBallot(ballot_active"),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text.contains("ballot_subgroupClusteredAdd(ballot_active"),
         "{}",
         l.text
     );
@@ -445,4 +473,21 @@ void main() {
     assert!(hardware
         .text
         .contains("#if defined(GL_KHR_shader_subgroup_clustered)"));
+
+    // A collective in a macro's body would run only where the call of the
+    // macro is active (the if-conversion sees the macro, not the
+    // collective): refused, at the collective's line.
+    let hidden = source
+        .replace(
+            "#define NEXT(x) (x)",
+            "#define NEXT(x) subgroupClusteredAdd(x, 4u)",
+        )
+        .replace("NEXT(subgroupClusteredAdd(", "NEXT((");
+    let e = glsl_error(&hidden, Target::GlslNoSubgroup);
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(15), "{e}");
+    assert!(
+        e.to_string()
+            .contains("`subgroupClusteredAdd` in a `#define`"),
+        "{e}"
+    );
 }

@@ -1,0 +1,154 @@
+//! A hand-written GLSL shader's clustered reductions
+//! (GL_KHR_shader_subgroup_clustered) linked for `glsl-no-subgroup` at
+//! virtual sizes 4 to 32 and run on the Vulkan adapter; every word is
+//! checked against the spec (DESIGN.md, "Clustered"): each reduction
+//! combines the values of the active lanes of the invocation's cluster,
+//! the `n` lanes whose ids share the bits above log2(n), within its
+//! virtual subgroup (virtual subgroup k holds local indices [k·V, (k+1)·V),
+//! so a lane's id is its index mod V).
+//!
+//! Invocations 60 and up, and those whose index is 3 mod 7, return before
+//! the reductions: the others' clusters have holes, which must not count.
+//! The sizes are a literal of each spelling, a `const` name and a define
+//! (`WIDE`, the smaller of 16 and the subgroup, as `-D` gives it).
+//!
+//! Without an adapter, or without glslang, the test says why and passes,
+//! unless `BALLOT_REQUIRE_GPU=1`.
+
+use ballot_naga::link::{link, LinkOptions};
+use ballot_runner::job::UNWRITTEN;
+use ballot_runner::Gpu;
+use ballot_shader::back::Target;
+
+mod common;
+
+use common::{loud, required, skip};
+
+const SHADER: &str = "#version 450
+#extension GL_KHR_shader_subgroup_clustered : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+const uint PAIR = 2u;
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 60u || i % 7u == 3u) { return; }
+    uint at = i * 8u;
+    uint v = i * i + 1u;
+    int k = int(i) - 30;
+    float f = float(i) - 20.5;
+    words[at] = subgroupClusteredAdd(v, 4u);
+    words[at + 1u] = uint(subgroupClusteredMin(k, 4));
+    words[at + 2u] = subgroupClusteredMax(v ^ 0x2Au, PAIR);
+    words[at + 3u] = floatBitsToUint(subgroupClusteredAdd(f, WIDE));
+    uvec2 m = subgroupClusteredMul(uvec2(v, i + 2u), 0x2u);
+    words[at + 4u] = m.x ^ (m.y << 16u);
+    words[at + 5u] = subgroupClusteredAnd(v | 0x100u, 04u) ^ subgroupClusteredXor(v, 1u);
+    bvec2 flags = subgroupClusteredOr(bvec2(i % 5u == 0u, i == 7u), WIDE);
+    words[at + 6u] = uint(flags.x) | (uint(flags.y) << 1u) | (uint(subgroupClusteredXor(i % 3u == 0u, 4u)) << 2u);
+    words[at + 7u] = floatBitsToUint(subgroupClusteredMax(f * 2.0, 4u)) ^ uint(subgroupClusteredMax(-k, 1u));
+}
+";
+
+const INVOCATIONS: u32 = 64;
+const WORDS: u32 = 8;
+
+fn active(i: u32) -> bool {
+    i < 60 && i % 7 != 3
+}
+
+/// The active invocations of `i`'s cluster of `n` lanes at virtual size
+/// `v`: the local indices that share `i`'s virtual subgroup and its lane
+/// id's bits above log2(n). `n` divides `v`, so the cluster is the `n`
+/// indices from `i` rounded down to a multiple of `n`.
+fn cluster(i: u32, n: u32, v: u32) -> Vec<u32> {
+    assert!(n.is_power_of_two() && n <= v);
+    let first = i / n * n;
+    (first..first + n).filter(|&j| active(j)).collect()
+}
+
+/// The words invocation `i` writes at virtual subgroup size `v`, from the
+/// spec (module docs).
+fn expected(i: u32, v: u32) -> [u32; WORDS as usize] {
+    if !active(i) {
+        return [UNWRITTEN; WORDS as usize];
+    }
+    let wide = v.min(16);
+    let value = |j: u32| j * j + 1;
+    let int = |j: u32| j as i32 - 30;
+    let float = |j: u32| j as f32 - 20.5;
+    let over = |n: u32| cluster(i, n, v);
+    let add: u32 = over(4).iter().map(|&j| value(j)).fold(0, u32::wrapping_add);
+    let min = over(4).iter().map(|&j| int(j)).min().unwrap();
+    let max = over(2).iter().map(|&j| value(j) ^ 0x2A).max().unwrap();
+    // Sums of halves below 2^24: exact in any order.
+    let fadd: f32 = over(wide).iter().map(|&j| float(j)).sum();
+    let mul_x = over(2).iter().map(|&j| value(j)).fold(1, u32::wrapping_mul);
+    let mul_y = over(2).iter().map(|&j| j + 2).fold(1, u32::wrapping_mul);
+    let and = over(4)
+        .iter()
+        .map(|&j| value(j) | 0x100)
+        .fold(!0, |a, b| a & b);
+    // A cluster of one lane: the lane's own value.
+    let xor1 = value(i);
+    let any_x = over(wide).iter().any(|&j| j % 5 == 0);
+    let any_y = over(wide).contains(&7);
+    let xor_b = over(4).iter().filter(|&&j| j % 3 == 0).count() % 2 == 1;
+    let fmax = over(4)
+        .iter()
+        .map(|&j| float(j) * 2.0)
+        .fold(f32::NEG_INFINITY, f32::max);
+    [
+        add,
+        min as u32,
+        max,
+        fadd.to_bits(),
+        mul_x ^ (mul_y << 16),
+        and ^ xor1,
+        u32::from(any_x) | (u32::from(any_y) << 1) | (u32::from(xor_b) << 2),
+        fmax.to_bits() ^ (-int(i)) as u32,
+    ]
+}
+
+#[test]
+fn clustered_reductions_of_a_linked_glsl_shader_follow_the_spec_on_glsl_no_subgroup() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("clustered reductions", &e.to_string()),
+    };
+    if let Some(why) = gpu.unsupported(Target::GlslNoSubgroup) {
+        return skip("clustered reductions", &why);
+    }
+    if !ballot_testkit::have_tools("clustered reductions", &[ballot_testkit::GLSLANG]) {
+        assert!(!required(), "glslang is required");
+        return;
+    }
+    loud(&format!("clustered reductions on {}", gpu.describe()));
+    let mut failures = Vec::new();
+    for v in [4, 8, 16, 32] {
+        let options = LinkOptions::default()
+            .subgroup_size(v)
+            .define("WIDE", format!("{}u", v.min(16)));
+        let linked = link(SHADER, "clustered.comp", Target::GlslNoSubgroup, &options)
+            .unwrap_or_else(|e| panic!("size {v}: {e}"));
+        let got = gpu
+            .run_storage(
+                Target::GlslNoSubgroup,
+                &linked.text,
+                [INVOCATIONS, 1, 1],
+                [1, 1, 1],
+                (INVOCATIONS * WORDS) as usize,
+            )
+            .unwrap_or_else(|e| panic!("size {v}: {e}"));
+        for i in 0..INVOCATIONS {
+            let at = (i * WORDS) as usize;
+            let want = expected(i, v);
+            if got[at..at + WORDS as usize] != want {
+                failures.push(format!(
+                    "size {v}, invocation {i}: expected {want:x?}, got {:x?}",
+                    &got[at..at + WORDS as usize]
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
