@@ -818,17 +818,7 @@ fn lex(text: &str, language: Language) -> Vec<Token> {
                     continue;
                 }
             }
-            // To the end of the line, through `\` continuations.
-            while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') {
-                if bytes[i] == b'\\' {
-                    match (bytes.get(i + 1), bytes.get(i + 2)) {
-                        (Some(b'\r'), Some(b'\n')) => i += 2,
-                        (Some(b'\n' | b'\r'), _) => i += 1,
-                        _ => {}
-                    }
-                }
-                i += 1;
-            }
+            i = logical_line_end(text, i);
             Kind::Directive
         } else if b.is_ascii_alphabetic() || b == b'_' || !b.is_ascii() {
             // Bytes while ASCII (nearly every name), characters outside it.

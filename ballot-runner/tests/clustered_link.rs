@@ -15,14 +15,14 @@
 //! Without an adapter, or without glslang, the test says why and passes,
 //! unless `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_naga::link::{link, LinkOptions};
+use ballot_naga::link::LinkOptions;
 use ballot_runner::job::UNWRITTEN;
 use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
 mod common;
 
-use common::{loud, required, skip};
+use common::{linked_mismatches, loud, required, skip};
 
 const SHADER: &str = "#version 450
 #extension GL_KHR_shader_subgroup_clustered : require
@@ -123,32 +123,17 @@ fn clustered_reductions_of_a_linked_glsl_shader_follow_the_spec_on_glsl_no_subgr
         return;
     }
     loud(&format!("clustered reductions on {}", gpu.describe()));
-    let mut failures = Vec::new();
-    for v in [4, 8, 16, 32] {
-        let options = LinkOptions::default()
-            .subgroup_size(v)
-            .define("WIDE", format!("{}u", v.min(16)));
-        let linked = link(SHADER, "clustered.comp", Target::GlslNoSubgroup, &options)
-            .unwrap_or_else(|e| panic!("size {v}: {e}"));
-        let got = gpu
-            .run_storage(
-                Target::GlslNoSubgroup,
-                &linked.text,
-                [INVOCATIONS, 1, 1],
-                [1, 1, 1],
-                (INVOCATIONS * WORDS) as usize,
-            )
-            .unwrap_or_else(|e| panic!("size {v}: {e}"));
-        for i in 0..INVOCATIONS {
-            let at = (i * WORDS) as usize;
-            let want = expected(i, v);
-            if got[at..at + WORDS as usize] != want {
-                failures.push(format!(
-                    "size {v}, invocation {i}: expected {want:x?}, got {:x?}",
-                    &got[at..at + WORDS as usize]
-                ));
-            }
-        }
-    }
+    let failures = linked_mismatches(
+        &gpu,
+        (SHADER, "clustered.comp"),
+        &[4, 8, 16, 32],
+        |v| {
+            LinkOptions::default()
+                .subgroup_size(v)
+                .define("WIDE", format!("{}u", v.min(16)))
+        },
+        INVOCATIONS,
+        expected,
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -17,14 +17,14 @@
 //! `SHADER_F16`, or without glslang, the test says why and passes, unless
 //! `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_naga::link::{link, LinkOptions};
+use ballot_naga::link::LinkOptions;
 use ballot_runner::job::UNWRITTEN;
 use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
 mod common;
 
-use common::{loud, required, skip};
+use common::{linked_mismatches, loud, required, skip};
 
 const SHADER: &str = "#version 450
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -111,30 +111,13 @@ fn values_of_16_and_64_bits_move_exactly_on_glsl_no_subgroup() {
         return;
     }
     loud(&format!("16- and 64-bit moves on {}", gpu.describe()));
-    let mut failures = Vec::new();
-    for v in [4, 8, 16, 32] {
-        let options = LinkOptions::default().subgroup_size(v);
-        let linked = link(SHADER, "wide.comp", Target::GlslNoSubgroup, &options)
-            .unwrap_or_else(|e| panic!("size {v}: {e}"));
-        let got = gpu
-            .run_storage(
-                Target::GlslNoSubgroup,
-                &linked.text,
-                [INVOCATIONS, 1, 1],
-                [1, 1, 1],
-                (INVOCATIONS * WORDS) as usize,
-            )
-            .unwrap_or_else(|e| panic!("size {v}: {e}"));
-        for i in 0..INVOCATIONS {
-            let at = (i * WORDS) as usize;
-            let want = expected(i, v);
-            if got[at..at + WORDS as usize] != want {
-                failures.push(format!(
-                    "size {v}, invocation {i}: expected {want:x?}, got {:x?}",
-                    &got[at..at + WORDS as usize]
-                ));
-            }
-        }
-    }
+    let failures = linked_mismatches(
+        &gpu,
+        (SHADER, "wide.comp"),
+        &[4, 8, 16, 32],
+        |v| LinkOptions::default().subgroup_size(v),
+        INVOCATIONS,
+        expected,
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
