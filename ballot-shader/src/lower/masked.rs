@@ -17,7 +17,11 @@
 //! - A value that holds an exchange, an InverseBallot or a kernel call
 //!   has those computed first, by every invocation, each bound to a
 //!   temporary ([`Step::Bind`], operands first, in evaluation order); the
-//!   value itself is then lane-local. Stores happen
+//!   value itself is then lane-local. So where one statement holds two
+//!   undefined operations, one bound and one lane-local written before it
+//!   (`find_msb(m) << subgroup_clustered_xor::<4, _>(x)` in a subgroup of
+//!   1), the native simulator reports the bound one, which it computes
+//!   first; `ballot_sim::interp`, in the kernel's order, the other. Stores happen
 //!   only where `Active` is set ([`Step::Store`]).
 //! - `if`: [`Flag::Outer`] saves `Active`, [`Flag::Taken`] holds the
 //!   condition; each non-empty branch runs with `Outer && Taken` (or
