@@ -524,9 +524,8 @@ fn const_u32(expr: &syn::Expr) -> Option<u32> {
 /// The type an operation's name pins its value to: `f32` for the `f_`
 /// operations, `i32` for `s_min`/`s_max`, `u32` for `u_min`/`u_max`.
 pub(super) const fn pinned_type(op: Op) -> Option<Type> {
-    let arith = match op {
-        Op::Arith(arith, _) | Op::Clustered(arith) => arith,
-        _ => return None,
+    let Some(arith) = op.arith() else {
+        return None;
     };
     match arith {
         ArithOp::SMin | ArithOp::SMax => Some(Type::I32),

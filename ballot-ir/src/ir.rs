@@ -419,9 +419,8 @@ pub fn op_signature(op: Op, value: Type) -> (Vec<Type>, Type) {
 /// reduce, scan or reduce clusters; broadcasts, `AllEqual`, shuffles and
 /// quads any type.
 pub const fn op_takes(op: Op, ty: Type) -> bool {
-    let arith = match op {
-        Op::Arith(arith, _) | Op::Clustered(arith) => arith,
-        _ => return true,
+    let Some(arith) = op.arith() else {
+        return true;
     };
     match arith {
         ArithOp::IAdd | ArithOp::IMul | ArithOp::And | ArithOp::Or | ArithOp::Xor => {

@@ -448,6 +448,15 @@ impl Op {
         )
     }
 
+    /// The arithmetic it combines with: an [`Op::Arith`]'s, in any form, or
+    /// an [`Op::Clustered`]'s; `None` for the others.
+    pub const fn arith(self) -> Option<ArithOp> {
+        match self {
+            Op::Arith(arith, _) | Op::Clustered(arith) => Some(arith),
+            _ => None,
+        }
+    }
+
     /// Whether it belongs to the ballot family, which every target had
     /// first.
     pub const fn is_ballot(self) -> bool {

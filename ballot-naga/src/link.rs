@@ -663,24 +663,13 @@ fn literal_size(text: &str, args: &[Token]) -> Option<[u32; 3]> {
     (n > 0).then_some(size)
 }
 
-/// An integer literal's value: decimal or `0x` hexadecimal, with WGSL's
-/// `u` / `i` or GLSL's `u` / `U` suffix.
+/// An integer literal's value: decimal, octal (GLSL's leading `0`) or
+/// `0x` hexadecimal, with WGSL's `u` / `i` or GLSL's `u` / `U` suffix.
+/// WGSL has no octal literals and refuses a leading `0`, so reading one
+/// as octal changes no valid WGSL; GLSL's literals are 32-bit, and a
+/// longer one is its compiler's error.
 fn integer(word: &str) -> Option<u32> {
-    let digits = word.trim_end_matches(['u', 'U', 'i']);
-    match digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        Some(hex) => u32::from_str_radix(hex, 16).ok(),
-        None if digits.bytes().all(|b| b.is_ascii_digit()) => digits.parse().ok(),
-        None => None,
-    }
-}
-
-/// The value of `word` where it is one GLSL integer literal: decimal,
-/// octal (a leading `0`) or hexadecimal (`0x`), with or without `u`/`U`.
-fn glsl_integer_literal(word: &str) -> Option<i64> {
-    let digits = word.strip_suffix(['u', 'U']).unwrap_or(word);
+    let digits = word.strip_suffix(['u', 'U', 'i']).unwrap_or(word);
     let (digits, radix) = match digits
         .strip_prefix("0x")
         .or_else(|| digits.strip_prefix("0X"))
@@ -692,8 +681,7 @@ fn glsl_integer_literal(word: &str) -> Option<i64> {
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return None;
     }
-    // GLSL's literals are 32-bit: a longer one is glslang's error.
-    u32::from_str_radix(digits, radix).ok().map(i64::from)
+    u32::from_str_radix(digits, radix).ok()
 }
 
 /// The emulation's sizes, as the writers take them.
@@ -2164,7 +2152,7 @@ impl<'a> Shader<'a> {
                     continue;
                 }
                 if !glsl_types::carried(&ty) && !types::glsl_moves_wide(u.op, &ty) {
-                    if let Op::Arith(..) | Op::Clustered(_) = u.op {
+                    if u.op.arith().is_some() {
                         return Err((
                             LinkErrorKind::Unsupported,
                             format!(
@@ -2217,7 +2205,7 @@ impl<'a> Shader<'a> {
             };
             let written = self.text[range.clone()].trim();
             let name = &self.text[u.name.clone()];
-            let size = glsl_integer_literal(written).or(*folded);
+            let size = integer(written).map(i64::from).or(*folded);
             let rule = format!(
                 "a power of two from 1 to the virtual subgroup size, {subgroup_size} \
                  (`LinkOptions::subgroup_size`)"

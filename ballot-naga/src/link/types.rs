@@ -422,17 +422,13 @@ pub(super) fn glsl_namesakes(op: Op) -> Vec<Op> {
 /// `genUType` and `genBType`.
 fn glsl_scalars(op: Op) -> Vec<GlslScalar> {
     use ArithOp::*;
-    match op {
-        Op::Arith(IAdd | IMul, _) | Op::Clustered(IAdd | IMul) => vec![GLSL_INT, GLSL_UINT],
-        Op::Arith(FAdd | FMul | FMin | FMax, _) | Op::Clustered(FAdd | FMul | FMin | FMax) => {
-            vec![GLSL_FLOAT]
-        }
-        Op::Arith(SMin | SMax, _) | Op::Clustered(SMin | SMax) => vec![GLSL_INT],
-        Op::Arith(UMin | UMax, _) | Op::Clustered(UMin | UMax) => vec![GLSL_UINT],
-        Op::Arith(And | Or | Xor, _) | Op::Clustered(And | Or | Xor) => {
-            vec![GLSL_INT, GLSL_UINT, GLSL_BOOL]
-        }
-        _ => vec![GLSL_INT, GLSL_FLOAT, GLSL_UINT, GLSL_BOOL],
+    match op.arith() {
+        Some(IAdd | IMul) => vec![GLSL_INT, GLSL_UINT],
+        Some(FAdd | FMul | FMin | FMax) => vec![GLSL_FLOAT],
+        Some(SMin | SMax) => vec![GLSL_INT],
+        Some(UMin | UMax) => vec![GLSL_UINT],
+        Some(And | Or | Xor) => vec![GLSL_INT, GLSL_UINT, GLSL_BOOL],
+        None => vec![GLSL_INT, GLSL_FLOAT, GLSL_UINT, GLSL_BOOL],
     }
 }
 
@@ -551,7 +547,7 @@ fn glsl_wide(ty: &str) -> Option<(&'static GlslWide, usize)> {
 /// the arithmetic, clustered too, whose operations would have to be the
 /// type's own.
 pub(super) fn glsl_moves_wide(op: Op, ty: &str) -> bool {
-    !matches!(op, Op::Arith(..) | Op::Clustered(_)) && glsl_wide(ty).is_some()
+    op.arith().is_none() && glsl_wide(ty).is_some()
 }
 
 /// The `glsl-no-subgroup` overloads of the generic calls `used` (each an
