@@ -381,28 +381,21 @@ fn is_nesting_keyword(word: &str) -> bool {
     ) && NESTING_KEYWORDS.contains(&word)
 }
 
-/// Whether `b` is one of [`OPERATORS`].
+/// [`OPERATORS`] as a table by byte, built from the list.
+const IS_OPERATOR: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < OPERATORS.len() {
+        table[OPERATORS[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// Whether `b` is one of [`OPERATORS`]: a lookup, as the pre-scan asks at
+/// every byte of the file.
 fn is_operator(b: u8) -> bool {
-    matches!(
-        b,
-        b'+' | b'-'
-            | b'*'
-            | b'/'
-            | b'%'
-            | b'&'
-            | b'|'
-            | b'^'
-            | b'!'
-            | b'~'
-            | b'<'
-            | b'>'
-            | b'='
-            | b'?'
-            | b':'
-            | b'.'
-            | b'('
-            | b'['
-    )
+    IS_OPERATOR[b as usize]
 }
 
 fn is_word_byte(b: u8) -> bool {
