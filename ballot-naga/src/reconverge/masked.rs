@@ -1773,10 +1773,16 @@ impl<'r, 'a> Pass<'r, 'a> {
         let all_values: Vec<&Expr> = cases.iter().flat_map(|c| c.values.iter()).collect();
         let all = std::mem::replace(&mut self.all_active, false);
         self.breakables.push(Breakable { brk, cont: None });
-        for (values, default, body) in groups {
+        // Every case's share first, while the switch's invocations are all
+        // active and before any body runs: a case's body narrows the
+        // activity, and may change what the selector reads, yet each
+        // invocation takes the one case its selector named on entry.
+        let mut taken = Vec::with_capacity(groups.len());
+        for (values, default, _) in &groups {
             let t = self.id();
+            taken.push(t);
             let piece = |e: &&Expr| self.piece(e.range.clone(), &[], &BTreeMap::new());
-            if default {
+            if *default {
                 // The default's share: no value of any case, or one of its
                 // own (WGSL's `case 1, default`).
                 let others: Vec<Piece> = all_values
@@ -1798,6 +1804,8 @@ impl<'r, 'a> Pass<'r, 'a> {
                     negate: false,
                 });
             }
+        }
+        for ((_, _, body), t) in groups.into_iter().zip(taken) {
             steps.push(Step::Set {
                 flag: Flag::Active,
                 cond: Cond::Flag(outer).and(Cond::Flag(Flag::Taken(t))),

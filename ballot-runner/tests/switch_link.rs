@@ -1,0 +1,158 @@
+//! A `switch` whose cases each reach a collective, in a hand-written shader
+//! linked for the emulated targets (`glsl-no-subgroup`, `wgsl-no-subgroup`)
+//! at virtual sizes 4 to 32 and run on the Vulkan adapter. wgpu's own
+//! subgroup test (`tests/subgroup_operations/shader.wgsl`) has this shape:
+//! each case broadcasts the first active lane's id.
+//!
+//! Under maximal reconvergence (DESIGN.md, "Hand-written shaders on
+//! emulated targets") the invocations that take a case execute its
+//! collectives together, so in case `c` the first active lane is the
+//! lowest lane of the virtual subgroup whose id is `c` mod 3: lane `c`
+//! itself (every virtual size here is at least 3). Each invocation takes
+//! the one case its selector named on entry, even where an earlier case's
+//! body changes what the selector reads: the second switch sets the
+//! selector's variable to the next case's value inside each case, and
+//! counts the cases it ran. Invocations 45 and up return first.
+//!
+//! Without an adapter the test says why and passes, unless
+//! `BALLOT_REQUIRE_GPU=1`.
+
+use ballot_naga::link::{link, LinkOptions};
+use ballot_runner::job::UNWRITTEN;
+use ballot_runner::Gpu;
+use ballot_shader::back::Target;
+
+mod common;
+
+use common::{loud, required, skip};
+
+const GLSL: &str = "#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 45u) { return; }
+    uint lane = gl_SubgroupInvocationID;
+    uint first = 99u;
+    switch (lane % 3u) {
+        case 0u: first = subgroupBroadcastFirst(lane); break;
+        case 1u: first = subgroupBroadcastFirst(lane); break;
+        case 2u: first = subgroupBroadcastFirst(lane); break;
+        default: break;
+    }
+    uint x = lane % 2u;
+    uint ran = 0u;
+    uint count = 0u;
+    switch (x) {
+        case 0u: x = 1u; ran += 1u; count = subgroupBallotBitCount(subgroupBallot(true)); break;
+        case 1u: x = 0u; ran += 16u; count += 100u * subgroupBallotBitCount(subgroupBallot(true)); break;
+    }
+    words[i * 3u] = first;
+    words[i * 3u + 1u] = ran;
+    words[i * 3u + 2u] = count;
+}
+";
+
+const WGSL: &str = "@group(0) @binding(0) var<storage, read_write> words: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_invocation_id) lane: u32) {
+    if (i >= 45u) { return; }
+    var first = 99u;
+    switch lane % 3u {
+        case 0u: { first = subgroupBroadcastFirst(lane); }
+        case 1u: { first = subgroupBroadcastFirst(lane); }
+        case 2u: { first = subgroupBroadcastFirst(lane); }
+        default: { }
+    }
+    var x = lane % 2u;
+    var ran = 0u;
+    var count = 0u;
+    switch x {
+        case 0u: { x = 1u; ran += 1u; count = subgroupBallotBitCount(subgroupBallot(true)); }
+        case 1u: { x = 0u; ran += 16u; count += 100u * subgroupBallotBitCount(subgroupBallot(true)); }
+        default: { }
+    }
+    words[i * 3u] = first;
+    words[i * 3u + 1u] = ran;
+    words[i * 3u + 2u] = count;
+}
+";
+
+const INVOCATIONS: u32 = 64;
+
+/// The words invocation `i` writes at virtual size `v` (module docs):
+/// virtual subgroup `i / v`, lane `i % v`.
+fn expected(i: u32, v: u32) -> [u32; 3] {
+    if i >= 45 {
+        return [UNWRITTEN; 3];
+    }
+    let lane = i % v;
+    let base = i - lane;
+    // The lanes of `i`'s virtual subgroup that reach the switches.
+    let members = (base..base + v).filter(|&j| j < 45);
+    let same_parity = members.filter(|j| (j % v) % 2 == lane % 2).count() as u32;
+    let (ran, count) = if lane % 2 == 0 {
+        (1, same_parity)
+    } else {
+        (16, 100 * same_parity)
+    };
+    [lane % 3, ran, count]
+}
+
+#[test]
+fn each_invocation_runs_the_one_case_its_selector_named_with_that_case_s_lanes() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("switch", &e.to_string()),
+    };
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (target, text, path) in [
+        (Target::GlslNoSubgroup, GLSL, "switch.comp"),
+        (Target::WgslNoSubgroup, WGSL, "switch.wgsl"),
+    ] {
+        if let Some(why) = gpu.unsupported(target) {
+            if required() {
+                panic!("{target}: {why}");
+            }
+            loud(&format!("switch: {target} skipped: {why}"));
+            continue;
+        }
+        for v in [4, 8, 16, 32] {
+            let options = LinkOptions::default().subgroup_size(v);
+            let linked = link(text, path, target, &options)
+                .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
+            let got = gpu
+                .run_storage(
+                    target,
+                    &linked.text,
+                    [INVOCATIONS, 1, 1],
+                    [1, 1, 1],
+                    INVOCATIONS as usize * 3,
+                )
+                .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
+            ran += 1;
+            for i in 0..INVOCATIONS {
+                let at = i as usize * 3;
+                let want = expected(i, v);
+                if got[at..at + 3] != want {
+                    failures.push(format!(
+                        "{target}, size {v}, invocation {i}: expected {want:?}, got {:?}",
+                        &got[at..at + 3]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+    if ran == 0 {
+        skip("switch", "neither emulated target runs on this adapter");
+    }
+}
