@@ -93,7 +93,7 @@ fn expected(i: u32, v: u32) -> [u32; 3] {
     // The lanes of `i`'s virtual subgroup that reach the switches.
     let members = (base..base + v).filter(|&j| j < 45);
     let same_parity = members.filter(|j| (j % v) % 2 == lane % 2).count() as u32;
-    let (ran, count) = if lane % 2 == 0 {
+    let (ran, count) = if lane.is_multiple_of(2) {
         (1, same_parity)
     } else {
         (16, 100 * same_parity)
