@@ -1,0 +1,211 @@
+//! Mapping back: the if-conversion of the written text, and every
+//! validator's or pass's span taken back to the user's file and line.
+
+use super::*;
+
+/// A linked text, and where each of its pieces comes from.
+pub(super) struct Written {
+    pub(super) text: String,
+    pub(super) pieces: Vec<(Range<usize>, Origin)>,
+    pub(super) functions: Vec<String>,
+}
+
+impl Written {
+    /// This emulated target's text with the functions that reach an
+    /// exchange if-converted ([`converge`]); a refusal is on the user's
+    /// file, through this text's pieces.
+    pub(super) fn converge(
+        &self,
+        shader: &Shader<'_>,
+        path: &str,
+    ) -> Result<reconverge::Printed, LinkError> {
+        let language = shader.target.language();
+        converge::converge(&self.text, language, &shader.prefix, &self.functions).map_err(|r| {
+            // A text the reader cannot read is most often one naga rejects:
+            // its verdict says more. One it accepts is refused, never
+            // linked unconverted.
+            if r.unread {
+                if let Err(rejected) = judge::judge(shader.target, &self.text, shader.stage) {
+                    return self.error(shader, path, rejected.1);
+                }
+            }
+            let mut message = if r.unread {
+                format!(
+                    "{}: the emulated targets rewrite the functions that reach a collective, \
+                     and cannot read this one",
+                    r.message
+                )
+            } else {
+                r.message
+            };
+            let at = self.origin(&r.at);
+            // A linked function's name, as the user wrote the call.
+            if let (Some(linked), Some(user)) = (self.text.get(r.at.clone()), at.as_ref()) {
+                if linked.starts_with(&shader.prefix) {
+                    message = message.replace(
+                        &format!("`{linked}`"),
+                        &format!("`{}`", &shader.text[user.clone()]),
+                    );
+                }
+            }
+            LinkError {
+                kind: LinkErrorKind::Unsupported,
+                path: path.to_string(),
+                target: shader.target,
+                message,
+                location: at.map(|at| Box::new(locate(shader.text, at, String::new()))),
+                notes: Box::default(),
+            }
+        })
+    }
+
+    /// naga's verdict on `converged`, the conversion of this text, as an
+    /// error on the user's file: its labels taken back through both.
+    pub(super) fn error_through(
+        &self,
+        converged: &reconverge::Printed,
+        shader: &Shader<'_>,
+        path: &str,
+        mut d: Diagnostic,
+    ) -> LinkError {
+        let all = d.labels.len();
+        d.labels = d
+            .labels
+            .iter()
+            .filter_map(|(r, label)| Some((converged.origin(r)?, label.clone())))
+            .collect();
+        if d.labels.len() < all && d.labels.is_empty() {
+            return LinkError {
+                kind: LinkErrorKind::Bug,
+                path: path.to_string(),
+                target: shader.target,
+                message: format!(
+                    "{} rejects the if-converted text (a bug in ballot): {}",
+                    judge::validator(shader.target.language()),
+                    d.message
+                ),
+                location: None,
+                notes: d.notes.into(),
+            };
+        }
+        self.error(shader, path, d)
+    }
+
+    /// The user's range behind `range` of the linked text, or `None` where
+    /// it starts in linked code.
+    pub(super) fn origin(&self, range: &Range<usize>) -> Option<Range<usize>> {
+        // naga puts "expected `}`" of a text cut short at its very end,
+        // past every piece: that is the last piece's.
+        let at_end = |p: &Range<usize>| range.start == p.end && p.end == self.text.len();
+        let (piece, origin) = self
+            .pieces
+            .iter()
+            .find(|(p, _)| p.contains(&range.start) || at_end(p))?;
+        match origin {
+            // An empty range stays so: `locate` shows it as one character.
+            Origin::User(at) => {
+                let start = at + (range.start - piece.start);
+                let end = at + (range.end.min(piece.end) - piece.start);
+                Some(start..end.max(start))
+            }
+            Origin::Edit(blame) => Some(blame.clone()),
+            Origin::Linked => None,
+        }
+    }
+
+    /// naga's verdict on this text as an error on the user's file: at the
+    /// innermost label in the user's code, or, where every label is in
+    /// linked code, a bug in ballot.
+    pub(super) fn error(&self, shader: &Shader<'_>, path: &str, d: Diagnostic) -> LinkError {
+        let mapped: Vec<(Range<usize>, String)> = d
+            .labels
+            .iter()
+            .filter_map(|(r, label)| Some((self.origin(r)?, label.clone())))
+            .collect();
+        let base = LinkError {
+            kind: LinkErrorKind::Invalid,
+            path: path.to_string(),
+            target: shader.target,
+            message: d.message.clone(),
+            location: None,
+            notes: d.notes.clone().into(),
+        };
+        match mapped.last() {
+            Some((range, label)) => LinkError {
+                location: Some(Box::new(locate(shader.text, range.clone(), label.clone()))),
+                ..base
+            },
+            None if !d.labels.is_empty() => {
+                let (range, label) = &d.labels[d.labels.len() - 1];
+                let at = locate(&self.text, range.clone(), label.clone());
+                LinkError {
+                    kind: LinkErrorKind::Bug,
+                    message: format!(
+                        "{} (at line {} of the linked text: `{}`)",
+                        d.message,
+                        at.line,
+                        at.line_text.trim()
+                    ),
+                    ..base
+                }
+            }
+            // naga gives an entry point's errors (its built-ins, its
+            // workgroup) no span: they are on the entry point's name.
+            None => {
+                let name = d
+                    .message
+                    .strip_prefix("Entry point ")
+                    .and_then(|m| m.split_once(' '))
+                    .map(|(name, _)| name);
+                let entry = shader
+                    .entries
+                    .iter()
+                    .find(|e| Some(&shader.text[e.name.clone()]) == name);
+                LinkError {
+                    location: entry
+                        .map(|e| Box::new(locate(shader.text, e.name.clone(), String::new()))),
+                    ..base
+                }
+            }
+        }
+    }
+}
+
+/// How many lines end in `text`: at `\r\n`, `\n` or a lone `\r`, as
+/// editors count them (a file from an old Mac has only `\r`).
+pub(super) fn line_ends(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let crs = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+        .count();
+    bytes.iter().filter(|&&b| b == b'\n').count() + crs
+}
+
+/// The location of `range` in `text`, widened to whole characters. Lines
+/// end at `\r\n`, `\n` and a lone `\r`.
+pub(super) fn locate(text: &str, range: Range<usize>, label: String) -> Location {
+    let mut start = range.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let line_start = text[..start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let line_end = text[start..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| start + i);
+    let line_text = text[line_start..line_end].to_string();
+    let column = text[line_start..start].chars().count() as u32 + 1;
+    let mut end = range.end.clamp(start, line_end);
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    let length = text[start..end].chars().count().max(1) as u32;
+    Location {
+        line: line_ends(&text[..start]) as u32 + 1,
+        column,
+        length,
+        line_text,
+        label,
+    }
+}

@@ -1,0 +1,175 @@
+//! What GLSL says that the linker reads: `main`, the layout qualifiers,
+//! the extensions, and the value types of the generic subgroup calls.
+
+use super::*;
+
+impl Shader<'_> {
+    pub(in crate::link) fn read_glsl(&mut self, tokens: &[Token]) {
+        let text = self.text;
+        let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
+        // `layout(local_size_x = 64, …) in;`: the workgroup size, where it
+        // is literals; more than one such line is left to naga.
+        let mut sizes = Vec::new();
+        for i in 0..tokens.len() {
+            if s(i) != "layout" || s(i + 1) != "(" {
+                continue;
+            }
+            let Some(n) = (i + 2..tokens.len()).find(|&k| s(k) == ")") else {
+                continue;
+            };
+            if s(n + 1) != "in" || s(n + 2) != ";" {
+                continue;
+            }
+            let items = &tokens[i + 2..n];
+            if !items
+                .iter()
+                .any(|t| text[t.range()].starts_with("local_size_"))
+            {
+                continue;
+            }
+            let mut size = Some([1, 1, 1]);
+            for item in items.split(|t| t.kind == Kind::Punct(b',')) {
+                let word = |k: usize| item.get(k).map_or("", |t| &text[t.range()]);
+                let axis = match word(0) {
+                    "local_size_x" => 0,
+                    "local_size_y" => 1,
+                    "local_size_z" => 2,
+                    _ => continue,
+                };
+                match (word(1), item.get(2).map(|t| t.kind), item.len()) {
+                    ("=", Some(Kind::Number), 3) => {
+                        if let (Some(s), Some(v)) = (size.as_mut(), integer(word(2))) {
+                            s[axis] = v;
+                        } else {
+                            size = None;
+                        }
+                    }
+                    _ => size = None,
+                }
+            }
+            sizes.push(size);
+        }
+        if let [size] = sizes[..] {
+            self.literal_sizes.push(size);
+        }
+        for (i, token) in tokens.iter().enumerate() {
+            if token.kind == Kind::Directive {
+                let line = s(i);
+                let words: Vec<&str> = line
+                    .trim_start_matches('#')
+                    .split(|c: char| c.is_whitespace() || c == ':')
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                if words.first() == Some(&"version") {
+                    self.library_at = token.range().end;
+                }
+                if words.first() == Some(&"extension")
+                    && words
+                        .get(1)
+                        .is_some_and(|e| e.starts_with("GL_KHR_shader_subgroup"))
+                    && !self.target.has_subgroups()
+                {
+                    self.deletions.push(token.range());
+                }
+            }
+            if s(i) == "void" && s(i + 1) == "main" && s(i + 2) == "(" {
+                let mut close = i + 3;
+                while close < tokens.len() && s(close) != ")" {
+                    close += 1;
+                }
+                let mut body = close;
+                while body < tokens.len() && s(body) != "{" && s(body) != ";" {
+                    body += 1;
+                }
+                if s(body) == "{" {
+                    self.entries.push(Entry {
+                        // The file's stage, which `require_compute` reads.
+                        compute: true,
+                        name: tokens[i + 1].range(),
+                        close: tokens.get(close).map_or(text.len(), |t| t.range().start),
+                        params: Vec::new(),
+                        trailing_comma: false,
+                        body: tokens[body].range().end,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Each GLSL generic call's value type, from glslang ([`glsl_types`]):
+    /// a type the exchange cannot carry is refused at the call; the others
+    /// are written around the value on `glsl-no-subgroup`, so that the
+    /// if-conversion can declare a temporary of it. Where glslang's types
+    /// do not match the calls line by line, none is taken.
+    pub(in crate::link) fn type_glsl_values(&mut self) -> Result<(), ReadError> {
+        let Some(mut found) = glsl_types::values(self.text, self.stage.0, &self.defines) else {
+            return Ok(());
+        };
+        // The uses are in the text's order: one pass counts their lines.
+        let mut by_line: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        let (mut line, mut counted) = (1u32, 0);
+        for (i, u) in self.uses.iter().enumerate() {
+            if u.value.is_some() {
+                let newlines = self.text.as_bytes()[counted..u.name.start]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                line = line.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+                counted = u.name.start;
+                by_line.entry(line).or_default().push(i);
+            }
+        }
+        let matched = by_line.len() == found.len()
+            && by_line
+                .iter()
+                .all(|(line, uses)| found.get(line).is_some_and(|t| t.len() == uses.len()));
+        if !matched {
+            return Ok(());
+        }
+        for (line, uses) in by_line {
+            for (i, call) in uses
+                .into_iter()
+                .zip(found.remove(&line).unwrap_or_default())
+            {
+                let u = &mut self.uses[i];
+                if let Some((_, size)) = u.cluster.as_mut() {
+                    *size = call.cluster;
+                }
+                let ty = call.ty;
+                // A value glslang's tree gives no type for (a constant):
+                // the overloads decide.
+                if ty.is_empty() {
+                    continue;
+                }
+                if !glsl_types::carried(&ty) && !types::glsl_moves_wide(u.op, &ty) {
+                    if u.op.arith().is_some() {
+                        return Err((
+                            LinkErrorKind::Unsupported,
+                            format!(
+                                "`{}` of a `{ty}`: the emulation's arithmetic takes `int`, \
+                                 `uint` and `float` (and `bool` for And, Or and Xor) and their \
+                                 vectors",
+                                &self.text[u.name.clone()]
+                            ),
+                            u.name.clone(),
+                        ));
+                    }
+                    return Err((
+                        LinkErrorKind::Unsupported,
+                        format!(
+                            "`{}` of a `{ty}`: the emulation moves scalars and vectors of \
+                             32-bit types and `bool`, and of `double`, `float16_t` and the 8-, \
+                             16- and 64-bit integers",
+                            &self.text[u.name.clone()]
+                        ),
+                        u.name.clone(),
+                    ));
+                }
+                if let Some((_, slot)) = u.value.as_mut() {
+                    *slot = Some(ty);
+                }
+            }
+        }
+        Ok(())
+    }
+}
