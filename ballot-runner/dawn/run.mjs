@@ -11,9 +11,12 @@
 // polyfill self-test (a single `fill` buffer at binding 0) both do.
 //
 // A job with `"binary": true` instead has, at job level, no `cases` but
-//   "buffers": [{"binding": n, "read_only": bool, "size": words,
-//                "input": PATH?, "output": PATH?}]
-// and is dispatched once. Its buffers may hold tens of MB, far too many
+//   "buffers": [{"binding": n, "group": n?, "read_only": bool, "uniform": bool?,
+//                "size": words, "input": PATH?, "output": PATH?}],
+//   "entries": [NAME...]?
+// and is dispatched once per entry point, in order (`["main"]` without
+// `entries`), over the same buffers. A buffer is in bind group `group`
+// (0 without one); a `uniform` one is `var<uniform>`. Its buffers may hold tens of MB, far too many
 // words for JSON, so their contents travel as files of raw bytes
 // (little-endian u32 words, as Rust writes and WebGPU stores them): a
 // buffer starts as the bytes of `input` (zeros without one, and past its
@@ -176,17 +179,20 @@ async function runBinaryJob(device, job) {
   const module = await compileShader(device, job);
   // An explicit layout, not 'auto': 'auto' leaves out the bindings the
   // shader does not use, and a bind group naming them would be rejected.
-  const bindLayout = device.createBindGroupLayout({
-    entries: job.buffers.map((b) => ({
+  // One layout per group up to the highest, empty where no buffer is.
+  const groups = Math.max(0, ...job.buffers.map((b) => b.group || 0)) + 1;
+  const bindLayouts = Array.from({ length: groups }, (_, g) => device.createBindGroupLayout({
+    entries: job.buffers.filter((b) => (b.group || 0) === g).map((b) => ({
       binding: b.binding,
       visibility: GPUShaderStage.COMPUTE,
-      buffer: { type: b.read_only ? 'read-only-storage' : 'storage' },
+      buffer: { type: b.uniform ? 'uniform' : b.read_only ? 'read-only-storage' : 'storage' },
     })),
-  });
-  const pipeline = device.createComputePipeline({
-    layout: device.createPipelineLayout({ bindGroupLayouts: [bindLayout] }),
-    compute: { module, entryPoint: 'main' },
-  });
+  }));
+  const layout = device.createPipelineLayout({ bindGroupLayouts: bindLayouts });
+  const pipelines = (job.entries || ['main']).map((entryPoint) => device.createComputePipeline({
+    layout,
+    compute: { module, entryPoint },
+  }));
   const err = await device.popErrorScope();
   if (err) throw new Error(`pipeline rejected: ${err.message}`);
 
@@ -204,7 +210,8 @@ async function runBinaryJob(device, job) {
       const size = Math.ceil(Math.max(b.size, 4) * 4 / 16) * 16;
       const buffer = device.createBuffer({
         size,
-        usage: GPUBufferUsage.STORAGE | (b.output ? GPUBufferUsage.COPY_SRC : 0),
+        usage: (b.uniform ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE)
+          | (b.output ? GPUBufferUsage.COPY_SRC : 0),
         mappedAtCreation: true,
       });
       made.push(buffer);
@@ -217,16 +224,21 @@ async function runBinaryJob(device, job) {
       buffer.unmap();
       return buffer;
     });
-    const group = device.createBindGroup({
+    const bindGroups = bindLayouts.map((bindLayout, g) => device.createBindGroup({
       layout: bindLayout,
-      entries: job.buffers.map((b, i) => ({ binding: b.binding, resource: { buffer: buffers[i] } })),
-    });
+      entries: job.buffers.flatMap((b, i) => ((b.group || 0) === g
+        ? [{ binding: b.binding, resource: { buffer: buffers[i] } }]
+        : [])),
+    }));
     const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, group);
-    pass.dispatchWorkgroups(...job.workgroups);
-    pass.end();
+    // A pass per entry point: each sees the writes of the one before.
+    for (const pipeline of pipelines) {
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(pipeline);
+      bindGroups.forEach((group, g) => pass.setBindGroup(g, group));
+      pass.dispatchWorkgroups(...job.workgroups);
+      pass.end();
+    }
     // One staging buffer per read-back buffer: together they could pass
     // maxBufferSize.
     const reads = [];

@@ -212,10 +212,11 @@ impl Dawn {
     ///                  if g.x < arrayLength(&b) { b[g.x] = 2u * a[g.x]; }
     ///              }"
     ///         .to_string(),
+    ///     entries: vec![],
     ///     workgroups: [1, 1, 1],
     ///     buffers: vec![
-    ///         BufferSpec { binding: 0, read_only: true, words: (0..64).collect(), read_back: false },
-    ///         BufferSpec { binding: 1, read_only: false, words: vec![0; 64], read_back: true },
+    ///         BufferSpec { binding: 0, read_only: true, words: (0..64).collect(), ..Default::default() },
+    ///         BufferSpec { binding: 1, words: vec![0; 64], read_back: true, ..Default::default() },
     ///     ],
     /// };
     /// let results = dawn.run_buffers(&[job]).unwrap();
@@ -235,9 +236,11 @@ impl Dawn {
             for buffer in &job.buffers {
                 // Named by the job's index, not its name, which may hold any
                 // character.
-                let stem = format!("{j}-{}", buffer.binding);
+                let stem = format!("{j}-{}-{}", buffer.group, buffer.binding);
                 let mut spec = json!({
+                    "group": buffer.group,
                     "binding": buffer.binding,
+                    "uniform": buffer.uniform,
                     "read_only": buffer.read_only,
                     "size": buffer.words.len(),
                 });
@@ -258,6 +261,7 @@ impl Dawn {
                 "shader": job.shader,
                 "subgroups": job.target.has_subgroups(),
                 "workgroups": job.workgroups,
+                "entries": if job.entries.is_empty() { vec!["main".to_string()] } else { job.entries.clone() },
                 "binary": true,
                 "buffers": buffers,
             }));
@@ -342,11 +346,16 @@ impl Drop for WorkDir {
     }
 }
 
-/// One storage buffer of a [`BuffersJob`], bound at group 0.
-#[derive(Clone, Debug)]
+/// One buffer of a [`BuffersJob`]: a storage buffer, or a uniform one.
+#[derive(Clone, Debug, Default)]
 pub struct BufferSpec {
-    /// Its `@binding` in group 0.
+    /// Its `@group`.
+    pub group: u32,
+    /// Its `@binding` in that group.
     pub binding: u32,
+    /// Whether the shader declares it `var<uniform>`; `read_only` is then
+    /// not read.
+    pub uniform: bool,
     /// Whether the shader declares it `var<storage, read>` (layout type
     /// `read-only-storage`) rather than `var<storage, read_write>`.
     pub read_only: bool,
@@ -369,9 +378,12 @@ pub struct BuffersJob {
     pub name: String,
     /// A [`TARGETS`] target: whether the device needs `subgroups`.
     pub target: Target,
-    /// The WGSL text, with its entry point `main`.
+    /// The WGSL text.
     pub shader: String,
-    /// How many workgroups the one dispatch has, in x, y, z; each at most
+    /// Its compute entry points, dispatched in this order over the same
+    /// buffers; none: `main` alone.
+    pub entries: Vec<String>,
+    /// How many workgroups each dispatch has, in x, y, z; each at most
     /// the adapter's `maxComputeWorkgroupsPerDimension` (65535 on most).
     pub workgroups: [u32; 3],
     /// Its buffers. The bind group layout lists every one, so a binding the

@@ -39,6 +39,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use ballot_naga::link::{link, LinkOptions};
+use ballot_runner::dawn::{BufferSpec, BuffersJob, Dawn};
 use ballot_runner::Gpu;
 use ballot_shader::back::{Language, Target};
 use wgpu::util::DeviceExt as _;
@@ -81,6 +82,8 @@ enum Outcome {
         buffers: usize,
         bytes: u64,
         undefined: Option<&'static str>,
+        /// What Dawn gave, for WGSL where Node's `webgpu` is installed.
+        dawn: Option<String>,
     },
     /// Both ran, and these buffers differ (binding, first words that do).
     Differs(Vec<String>),
@@ -112,6 +115,16 @@ fn corpus_shaders_give_the_same_buffers_with_and_without_subgroups() {
             return skip("corpus", &why);
         }
     }
+    // Dawn (Node's `webgpu`, on the same Vulkan driver) runs the WGSL
+    // shaders' `wgsl-web` and `wgsl-no-subgroup` texts too, where it is
+    // installed.
+    let dawn = match Dawn::find() {
+        Ok(dawn) => Some(dawn),
+        Err(why) => {
+            loud(&format!("corpus: no Dawn ({why}): WGSL runs on wgpu alone"));
+            None
+        }
+    };
     let size = gpu.info().subgroup_min_size;
     if size != gpu.info().subgroup_max_size {
         return skip(
@@ -140,7 +153,7 @@ fn corpus_shaders_give_the_same_buffers_with_and_without_subgroups() {
             continue;
         };
         eprintln!("corpus: {file}");
-        let outcome = run_shader(&gpu, file, &text, size);
+        let outcome = run_shader(&gpu, dawn.as_ref(), file, &text, size);
         results.push((file.to_string(), outcome));
     }
     eprintln!(
@@ -155,12 +168,17 @@ fn corpus_shaders_give_the_same_buffers_with_and_without_subgroups() {
                 buffers,
                 bytes,
                 undefined,
+                dawn,
             } => {
                 ran += 1;
-                match undefined {
-                    Some(why) => format!("agree: {buffers} buffer(s), {bytes} bytes, but {why}"),
-                    None => format!("agree: {buffers} buffer(s), {bytes} bytes"),
+                let mut said = format!("agree: {buffers} buffer(s), {bytes} bytes");
+                if let Some(why) = undefined {
+                    said += &format!(", but {why}");
                 }
+                if let Some(dawn) = dawn {
+                    said += &format!("; {dawn}");
+                }
+                said
             }
             Outcome::Differs(lines) => {
                 bad.push(format!("{file}: {}", lines.join("; ")));
@@ -186,7 +204,7 @@ fn corpus_shaders_give_the_same_buffers_with_and_without_subgroups() {
 }
 
 /// Links `text` for both targets of its language and runs both.
-fn run_shader(gpu: &Gpu, file: &str, text: &str, size: u32) -> Outcome {
+fn run_shader(gpu: &Gpu, dawn: Option<&Dawn>, file: &str, text: &str, size: u32) -> Outcome {
     let language = if file.ends_with(".wgsl") {
         Language::Wgsl
     } else {
@@ -237,37 +255,184 @@ fn run_shader(gpu: &Gpu, file: &str, text: &str, size: u32) -> Outcome {
     };
     let undefined = UNDEFINED.iter().find(|(f, _, _)| *f == file);
     let undefined_bits = undefined.map_or(0, |(_, bits, _)| *bits);
-    let mut differ = Vec::new();
-    let mut bytes = 0;
-    for ((binding, want), (_, got)) in want.iter().zip(&got) {
-        bytes += want.len() as u64;
-        let at = |b: &[u8], w: usize| u32::from_le_bytes(b[w * 4..w * 4 + 4].try_into().unwrap());
-        let words: Vec<usize> = (0..want.len() / 4)
-            .filter(|&w| (at(want, w) ^ at(got, w)) & !undefined_bits != 0)
-            .collect();
-        if let Some(&first) = words.first() {
-            let word =
-                |b: &[u8]| u32::from_le_bytes(b[first * 4..first * 4 + 4].try_into().unwrap());
-            differ.push(format!(
-                "binding {binding:?}: {} word(s) differ (words {:?}{}), the first {:#x} with \
-                 subgroups, {:#x} without",
-                words.len(),
-                &words[..words.len().min(8)],
-                if words.len() > 8 { ", …" } else { "" },
-                word(want),
-                word(got)
-            ));
+    let mut differ = compare("", &want, &got, undefined_bits);
+    let dawn = match (dawn, language) {
+        (Some(dawn), Language::Wgsl) => {
+            let web = linked(Target::WgslWeb).map(|l| l.text);
+            match on_dawn(dawn, &interface, file, web, &emulated_text) {
+                Ok((web, emulated)) => {
+                    let mut said = Vec::new();
+                    match web {
+                        Ok(web) => {
+                            differ.extend(compare(
+                                "Dawn, `wgsl-web`: ",
+                                &want,
+                                &web,
+                                undefined_bits,
+                            ));
+                            said.push("`wgsl-web` agrees");
+                        }
+                        Err(why) => {
+                            said.push("Tint refuses `wgsl-web`, as the shader is written");
+                            differ.extend(
+                                // Tint's own verdict on the text as written
+                                // is the shader's; any other failure is not.
+                                (!why.contains("Tint rejects"))
+                                    .then(|| format!("Dawn, `wgsl-web`: {why}")),
+                            );
+                            eprintln!("corpus: {file}: Dawn, `wgsl-web`: {why}");
+                        }
+                    }
+                    match emulated {
+                        Ok(emulated) => {
+                            differ.extend(compare(
+                                "Dawn, `wgsl-no-subgroup`: ",
+                                &want,
+                                &emulated,
+                                undefined_bits,
+                            ));
+                            said.push("`wgsl-no-subgroup` agrees");
+                        }
+                        Err(why) => {
+                            return Outcome::Failed(format!("Dawn, `wgsl-no-subgroup`: {why}"))
+                        }
+                    }
+                    Some(format!("on Dawn, {}", said.join(", ")))
+                }
+                Err(why) => return Outcome::Failed(format!("Dawn: {why}")),
+            }
         }
-    }
+        _ => None,
+    };
     if differ.is_empty() {
         Outcome::Agrees {
             buffers: want.len(),
-            bytes,
+            bytes: want.iter().map(|(_, b)| b.len() as u64).sum(),
             undefined: undefined.map(|(_, _, why)| *why),
+            dawn,
         }
     } else {
         Outcome::Differs(differ)
     }
+}
+
+/// The buffers of `got` that differ from `want` outside `undefined_bits`,
+/// each as a line that starts with `what`.
+fn compare(
+    what: &str,
+    want: &[BufferBytes],
+    got: &[BufferBytes],
+    undefined_bits: u32,
+) -> Vec<String> {
+    let mut differ = Vec::new();
+    for ((binding, want), (_, got)) in want.iter().zip(got) {
+        let at = |b: &[u8], w: usize| u32::from_le_bytes(b[w * 4..w * 4 + 4].try_into().unwrap());
+        let words: Vec<usize> = (0..want.len().min(got.len()) / 4)
+            .filter(|&w| (at(want, w) ^ at(got, w)) & !undefined_bits != 0)
+            .collect();
+        if let Some(&first) = words.first() {
+            differ.push(format!(
+                "{what}binding {binding:?}: {} word(s) differ (words {:?}{}), the first {:#x} with \
+                 subgroups, {:#x} without",
+                words.len(),
+                &words[..words.len().min(8)],
+                if words.len() > 8 { ", …" } else { "" },
+                at(want, first),
+                at(got, first)
+            ));
+        } else if want.len() != got.len() {
+            differ.push(format!(
+                "{what}binding {binding:?}: {} bytes, not {}",
+                got.len(),
+                want.len()
+            ));
+        }
+    }
+    differ
+}
+
+/// One text's buffers after Dawn ran it, or why it did not run.
+type DawnRun = Result<Vec<BufferBytes>, String>;
+
+/// Runs the `wgsl-web` text (or why it did not link) and the
+/// `wgsl-no-subgroup` text on Dawn, over `interface`'s buffers, each entry
+/// point one workgroup, in order. Errs where Node itself failed.
+fn on_dawn(
+    dawn: &Dawn,
+    interface: &Interface,
+    file: &str,
+    web: Result<String, Outcome>,
+    emulated: &str,
+) -> Result<(DawnRun, DawnRun), String> {
+    let job = |target: Target, shader: &str| BuffersJob {
+        name: format!("{file} ({target})"),
+        target,
+        shader: shader.to_string(),
+        entries: interface
+            .entries
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect(),
+        workgroups: [1, 1, 1],
+        buffers: interface
+            .bindings
+            .iter()
+            .map(|b| BufferSpec {
+                group: b.group,
+                binding: b.binding,
+                uniform: b.ty == wgpu::BufferBindingType::Uniform,
+                read_only: matches!(b.ty, wgpu::BufferBindingType::Storage { read_only: true }),
+                words: b
+                    .contents
+                    .chunks(4)
+                    .map(|c| {
+                        let mut word = [0; 4];
+                        word[..c.len()].copy_from_slice(c);
+                        u32::from_le_bytes(word)
+                    })
+                    .collect(),
+                read_back: true,
+            })
+            .collect(),
+    };
+    let bytes = |words: Vec<Vec<u32>>| -> Vec<BufferBytes> {
+        interface
+            .bindings
+            .iter()
+            .zip(words)
+            .map(|(b, words)| {
+                let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                bytes.truncate(b.contents.len());
+                ((b.group, b.binding), bytes)
+            })
+            .collect()
+    };
+    let mut jobs = vec![job(Target::WgslNoSubgroup, emulated)];
+    let web = web.map_err(|why| match why {
+        Outcome::NotRun(why) | Outcome::Failed(why) => why,
+        _ => String::new(),
+    });
+    if let Ok(web) = &web {
+        jobs.push(job(Target::WgslWeb, web));
+    }
+    let mut results = dawn
+        .run_buffers(&jobs)
+        .map_err(|e| e.to_string())?
+        .into_iter();
+    let emulated = results
+        .next()
+        .ok_or("no result")?
+        .map(bytes)
+        .map_err(|e| e.to_string());
+    let web = match web {
+        Ok(_) => results
+            .next()
+            .ok_or("no result")?
+            .map(bytes)
+            .map_err(|e| e.to_string()),
+        Err(why) => Err(why),
+    };
+    Ok((web, emulated))
 }
 
 /// A buffer binding's type, as much of it as filling it needs.

@@ -83,6 +83,7 @@ fn add_job(name: &str, shader: &str) -> BuffersJob {
         name: name.to_string(),
         target: Target::WgslNoSubgroup,
         shader: shader.to_string(),
+        entries: vec![],
         workgroups: [x, groups.div_ceil(x), 1],
         buffers: vec![
             BufferSpec {
@@ -90,12 +91,14 @@ fn add_job(name: &str, shader: &str) -> BuffersJob {
                 read_only: true,
                 words: (0..WORDS).map(|i| pattern(i, 0x1234_5678)).collect(),
                 read_back: true,
+                ..Default::default()
             },
             BufferSpec {
                 binding: 1,
                 read_only: true,
                 words: (0..WORDS).map(|i| pattern(i, 0x9abc_def1)).collect(),
                 read_back: false,
+                ..Default::default()
             },
             BufferSpec {
                 binding: 2,
@@ -103,12 +106,14 @@ fn add_job(name: &str, shader: &str) -> BuffersJob {
                 // Not zeros, so that a word the shader missed shows.
                 words: vec![0xdead_beef; WORDS],
                 read_back: true,
+                ..Default::default()
             },
             BufferSpec {
                 binding: 3,
                 read_only: false,
                 words: vec![7; 5],
                 read_back: false,
+                ..Default::default()
             },
         ],
     }
@@ -170,12 +175,14 @@ fn a_shader_error_fails_its_job_alone() {
         name: name.to_string(),
         target: Target::WgslNoSubgroup,
         shader: shader.to_string(),
+        entries: vec![],
         workgroups: [1, 1, 1],
         buffers: vec![BufferSpec {
             binding: 0,
             read_only: false,
             words: (0..64).collect(),
             read_back: true,
+            ..Default::default()
         }],
     };
     let double = "

@@ -442,11 +442,13 @@ fn primitives_on_dawn() {
                     read_only,
                     words,
                     read_back,
+                    ..Default::default()
                 };
                 jobs.push(BuffersJob {
                     name: name.clone(),
                     target,
                     shader: shader.text().to_string(),
+                    entries: vec![],
                     workgroups: shader.workgroups(n),
                     buffers: vec![
                         spec(0, true, padded(&keys), false),
