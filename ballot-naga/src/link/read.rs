@@ -371,8 +371,10 @@ impl<'a> Shader<'a> {
         // What the shader defines itself: functions, and every name that
         // would clash with the linker's prefix.
         // Hashed: looked up at every subgroup word, of which a large
-        // shader has hundreds of thousands.
-        let mut defined = HashSet::new();
+        // shader has hundreds of thousands; by naga's Fx hasher, as these
+        // short names come from the shader, not from a network peer, and
+        // SipHash cost a tenth of this reader's time.
+        let mut defined = naga::FastHashSet::default();
         // Whether any name starts like the linker's (`ballot…`), found in
         // the same scan: nearly no shader's does.
         let mut like_linked = false;
@@ -407,7 +409,7 @@ impl<'a> Shader<'a> {
         }
 
         // Each name's operation, and how many arguments it takes.
-        let mut by_name: HashMap<&str, (Op, usize)> = HashMap::new();
+        let mut by_name: naga::FastHashMap<&str, (Op, usize)> = naga::FastHashMap::default();
         for op in source_ops(language) {
             by_name
                 .entry(source_name(language, op))

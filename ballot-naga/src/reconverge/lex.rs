@@ -88,12 +88,27 @@ impl Token {
     }
 }
 
-/// Operators of more than one character, longest first, so that the
-/// first match is the token.
-const MULTI: &[&str] = &[
-    "<<=", ">>=", "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "->", "++", "--", "+=", "-=",
-    "*=", "/=", "%=", "&=", "|=", "^=", "::",
-];
+/// The length of the operator that starts with `b`, then `next` and
+/// `third` (0 past the text's end): 3 for `<<=` and `>>=`; 2 for `&&`,
+/// `||`, `==`, `!=`, `<=`, `>=`, `<<`, `>>`, `->`, `++`, `--`, `::` and
+/// the compound assignments `+=` … `^=`; else 1. A match on the bytes, not
+/// a search of a list: the reader's text has an operator every few tokens.
+fn operator_len(b: u8, next: u8, third: u8) -> usize {
+    match (b, next) {
+        (b'<', b'<') | (b'>', b'>') => 2 + usize::from(third == b'='),
+        (b'&', b'&')
+        | (b'|', b'|')
+        | (b'-', b'>')
+        | (b'+', b'+')
+        | (b'-', b'-')
+        | (b':', b':')
+        | (
+            b'=' | b'!' | b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
+            b'=',
+        ) => 2,
+        _ => 1,
+    }
+}
 
 fn is_ident_continue(c: char) -> bool {
     c == '_' || c.is_alphanumeric() || (!c.is_ascii() && !is_unicode_blank(c))
@@ -230,15 +245,12 @@ pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
             continue;
         }
         // Brackets and separators start no longer operator: most
-        // punctuation is one of them, and needs no look at `MULTI`.
+        // punctuation is one of them, and needs no look at its next bytes.
         let len = match b {
             b'(' | b')' | b'[' | b']' | b'{' | b'}' | b',' | b';' | b'@' | b'?' | b'.' => 1,
             _ => {
-                let rest = &text[start..];
-                MULTI
-                    .iter()
-                    .find(|op| rest.starts_with(**op))
-                    .map_or(1, |op| op.len())
+                let at = |k: usize| bytes.get(k).copied().unwrap_or(0);
+                operator_len(b, at(i + 1), at(i + 2))
             }
         };
         i += len;
@@ -271,6 +283,14 @@ fn ident_end(text: &str, mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The operators of more than one character, longest first, so that
+    /// the first match is the token: the reference reader's list, which
+    /// [`operator_len`] must agree with.
+    const MULTI: &[&str] = &[
+        "<<=", ">>=", "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "->", "++", "--", "+=", "-=",
+        "*=", "/=", "%=", "&=", "|=", "^=", "::",
+    ];
 
     fn texts(text: &str, language: Language) -> Vec<&str> {
         lex(text, language)
@@ -442,6 +462,32 @@ mod tests {
             ));
         }
         tokens
+    }
+
+    #[test]
+    fn operator_len_is_the_longest_operator_of_the_list() {
+        let punct: Vec<u8> = (0x21..0x7f)
+            .filter(|b: &u8| b.is_ascii_punctuation())
+            .chain([0])
+            .collect();
+        for &a in &punct[..punct.len() - 1] {
+            for &b in &punct {
+                for &c in &punct {
+                    let text = [a, b, c];
+                    let text = &text[..text.iter().position(|&x| x == 0).unwrap_or(3)];
+                    let want = MULTI
+                        .iter()
+                        .find(|op| text.starts_with(op.as_bytes()))
+                        .map_or(1, |op| op.len());
+                    assert_eq!(
+                        operator_len(a, b, c),
+                        want,
+                        "{:?}",
+                        String::from_utf8_lossy(text)
+                    );
+                }
+            }
+        }
     }
 
     #[test]
