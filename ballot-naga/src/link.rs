@@ -74,15 +74,15 @@
 //!   hardware subgroups of the virtual size give under maximal
 //!   reconvergence. What the pass cannot convert is an error at the
 //!   user's token: an exchange in the right operand of `&&`/`||` or an
-//!   arm of `?:`, a GLSL `case` falling through into statements, a
-//!   preprocessor line inside a converted function, a fragment or vertex
+//!   arm of `?:`, a GLSL `case` falling through into statements, a fragment or vertex
 //!   entry point that reaches an exchange, a WGSL `let`/`var` without a
 //!   type whose initialiser has side effects where not every invocation
 //!   runs it, a GLSL broadcast inside a guarded statement whose value's
 //!   type it cannot tell, and a collective in a GLSL `#define`'s body
 //!   (the pass sees the macro's call, not the collective, and the linker
 //!   does not expand macros). Comments inside a converted function are not
-//!   kept. A collective's arguments are evaluated in every invocation.
+//!   kept; its preprocessor lines (`#pragma unroll`, a `#define`) are, as
+//!   written, each on its own line, in their order among the statements. A collective's arguments are evaluated in every invocation.
 //! - `@builtin(subgroup_invocation_id)` and `@builtin(subgroup_size)`
 //!   parameters become values from the emulation (GLSL:
 //!   `gl_SubgroupInvocationID`, `gl_SubgroupSize`), in a shader that calls
@@ -164,7 +164,7 @@
 //! `ballot check`'s 60 s. `cargo bench -p ballot-bench --bench link` measures it.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::Range;
 

@@ -32,15 +32,21 @@
 //!   the exchange runs in every invocation before the statement, with the
 //!   activity of those the short circuit lets through
 //!   ([`Circuit`]).
+//! - A preprocessor line among a converted function's statements: as
+//!   written, on a line of its own, in its place among the steps.
+//! - GLSL overloads: a call of a name is taken as a call of every
+//!   function of that name (which one it calls depends on its arguments'
+//!   types), so that all of them are converted, or none.
 //!
 //! # Refused, at the user's token
 //! An exchange under more than one short circuit, or under one whose left
 //! operand the pass cannot delimit (the language would skip it where
 //! other invocations make it), a GLSL
-//! `case` that falls through into statements, a preprocessor line, a
-//! `discard` in a converted function, a WGSL declaration without a type
-//! whose initialiser has side effects in code that not every invocation
-//! runs, and a GLSL broadcast whose value's type the pass cannot tell.
+//! `case` that falls through into statements, a `discard` in a converted
+//! function, a WGSL declaration without a type whose initialiser has side
+//! effects in code that not every invocation runs, a GLSL broadcast whose
+//! value's type the pass cannot tell, and a call that must be kept in a
+//! temporary of a GLSL name overloaded with different return types.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -251,6 +257,9 @@ struct Callee {
     function: Option<usize>,
     /// The first defined, whose return type a converted call takes.
     first_function: Option<usize>,
+    /// GLSL overloads of the name return different types: a converted
+    /// call's type cannot be told without its arguments' types.
+    mixed_returns: bool,
     /// One of [`Request::barriers`].
     barrier: bool,
     /// One of [`SIDE_EFFECTS`].
@@ -279,10 +288,17 @@ fn callees(request: &Request<'_>) -> Vec<Callee> {
             }
         })
         .collect();
+    let ret = |i: usize| {
+        unit.functions[i]
+            .ret
+            .as_ref()
+            .map(|r| request.text[r.clone()].trim())
+    };
     for (i, f) in unit.functions.iter().enumerate() {
         let callee = &mut callees[f.id as usize];
         callee.function = Some(i);
-        callee.first_function.get_or_insert(i);
+        let first = *callee.first_function.get_or_insert(i);
+        callee.mixed_returns |= ret(first) != ret(i);
     }
     callees
 }
@@ -292,6 +308,14 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
     let text = request.text;
     let unit = request.unit;
     let mut names = callees(request);
+    // GLSL's overloads share a name, and which one a call calls depends
+    // on its arguments' types, which the pass does not know: a call of a
+    // name is taken as a call of each function of that name, and they are
+    // converted, or not, together.
+    let mut overloads: Vec<Vec<usize>> = vec![Vec::new(); unit.names.len()];
+    for (i, f) in unit.functions.iter().enumerate() {
+        overloads[f.id as usize].push(i);
+    }
     // Which functions reach an exchange: to a fixed point over the calls.
     let mut reaches = vec![false; unit.functions.len()];
     let calls: Vec<BTreeSet<usize>> = unit
@@ -304,8 +328,8 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
                 let callee = &names[c.callee as usize];
                 if callee.exchange.is_some() {
                     exchange = true;
-                } else if let Some(i) = callee.function {
-                    callees.insert(i);
+                } else {
+                    callees.extend(&overloads[c.callee as usize]);
                 }
             });
             if exchange {
@@ -330,7 +354,14 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
             break;
         }
     }
-    let together = entered_together(request, &names, &reaches);
+    // Every caller of one overload that reaches is a caller of all of
+    // them, so this changes no other function's answer.
+    for group in &overloads {
+        if group.iter().any(|&i| reaches[i]) {
+            group.iter().for_each(|&i| reaches[i] = true);
+        }
+    }
+    let together = entered_together(request, &overloads, &reaches);
     for callee in &mut names {
         if let Some(i) = callee.function {
             callee.converted = reaches[i];
@@ -509,17 +540,21 @@ fn unchanged(step: &Step) -> bool {
 /// branch or in a loop). Such a function takes no activity, and its own
 /// top runs as written. The reading is the pass's own (`Pass::all_active`)
 /// or stricter, so that no call the pass guards goes to one of them.
-fn entered_together(request: &Request<'_>, names: &[Callee], reaches: &[bool]) -> Vec<bool> {
+fn entered_together(
+    request: &Request<'_>,
+    overloads: &[Vec<usize>],
+    reaches: &[bool],
+) -> Vec<bool> {
     fn sites(
         stmts: &[Stmt],
         top: &mut bool,
         unit: &Unit,
-        names: &[Callee],
+        overloads: &[Vec<usize>],
         out: &mut Vec<(usize, bool)>,
     ) {
         for s in stmts {
             match &s.kind {
-                StmtKind::Block(b) => sites(&b.stmts, top, unit, names, out),
+                StmtKind::Block(b) => sites(&b.stmts, top, unit, overloads, out),
                 kind => {
                     let here = *top
                         && matches!(
@@ -528,9 +563,9 @@ fn entered_together(request: &Request<'_>, names: &[Callee], reaches: &[bool]) -
                         );
                     each_expr(s, &mut |e: &Expr| {
                         for c in unit.calls(e) {
-                            if let Some(i) = names[c.callee as usize].function {
-                                // A call `&&`, `||` or `?:` may skip is made
-                                // by some invocations only.
+                            // A call `&&`, `||` or `?:` may skip is made
+                            // by some invocations only.
+                            for &i in &overloads[c.callee as usize] {
                                 out.push((i, here && !c.conditional));
                             }
                         }
@@ -547,7 +582,7 @@ fn entered_together(request: &Request<'_>, names: &[Callee], reaches: &[bool]) -
     let mut called: Vec<Vec<(usize, bool)>> = vec![Vec::new(); unit.functions.len()];
     for (g, f) in unit.functions.iter().enumerate() {
         let mut out = Vec::new();
-        sites(&f.body.stmts, &mut true, unit, names, &mut out);
+        sites(&f.body.stmts, &mut true, unit, overloads, &mut out);
         for (i, top) in out {
             called[i].push((g, top));
         }
@@ -1157,6 +1192,18 @@ impl<'r, 'a> Pass<'r, 'a> {
             };
         }
         // A converted function: its declared return type.
+        if self.callee(c).mixed_returns {
+            return self.refuse(
+                &c.name,
+                format!(
+                    "`{}` is overloaded with different return types, and which overload a call \
+                     calls depends on its arguments' types: without subgroups, a call inside a \
+                     statement that not every invocation runs needs its value in a variable of \
+                     a declared type; compute the call into one first",
+                    self.text(&c.name)
+                ),
+            );
+        }
         let f = self
             .callee(c)
             .first_function
@@ -1278,6 +1325,17 @@ impl<'r, 'a> Pass<'r, 'a> {
         let convert = collective || jumps.ret || jumps.out;
         let result = match &s.kind {
             StmtKind::Decl(_) => self.decl(s, steps),
+            StmtKind::Directive => {
+                // A preprocessor line acts on the text, not when the
+                // statement runs: as written, on a line of its own (GLSL's
+                // `#` must start its line), where the reader found it.
+                steps.push(Step::Plain(self.piece(
+                    s.range.clone(),
+                    &[],
+                    &BTreeMap::new(),
+                )));
+                Ok(())
+            }
             _ if !convert => {
                 let barrier = matches!(&s.kind, StmtKind::Simple(e)
                     if self.calls(e).first().is_some_and(|c| c.range.start == e.range.start
@@ -1439,11 +1497,6 @@ impl<'r, 'a> Pass<'r, 'a> {
                 &s.range,
                 "`discard` in a function that reaches a collective: without subgroups only \
                  compute shaders can exchange, and they cannot discard",
-            ),
-            StmtKind::Directive => self.refuse(
-                &s.range,
-                "a preprocessor line inside a function that reaches a collective: without \
-                 subgroups the function is rewritten, and the line's meaning would change",
             ),
             StmtKind::Empty => Ok(()),
         };

@@ -5,8 +5,9 @@
 use std::ops::Range;
 
 use super::masked::{Cond, Converted, Flag, Piece, Place, Step, Sub};
-use super::tree::Unit;
+use super::tree::{Name, Prototype, Unit};
 use ballot_shader::back::Language;
+use std::collections::BTreeSet;
 
 /// Where a piece of the printed text comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,36 +75,49 @@ pub(crate) fn print(
 ) -> Printed {
     let mut out = Printed::default();
     let mut at = 0;
-    let mut order: Vec<&Converted> = converted.iter().collect();
-    order.sort_by_key(|c| unit.functions[c.function].name.start);
-    for c in order {
+    let w = Writer {
+        text,
+        language,
+        prefix,
+        vote,
+    };
+    // The functions that take the caller's activity, by name: their GLSL
+    // prototypes take it too.
+    let takes_activity: BTreeSet<Name> = converted
+        .iter()
+        .filter(|c| !c.entry)
+        .map(|c| unit.functions[c.function].id)
+        .collect();
+    let mut edits: Vec<(usize, Edit<'_>)> = converted
+        .iter()
+        .map(|c| (unit.functions[c.function].name.start, Edit::Function(c)))
+        .chain(
+            unit.prototypes
+                .iter()
+                .filter(|p| takes_activity.contains(&p.id))
+                .map(|p| (p.params_open, Edit::Prototype(p))),
+        )
+        .collect();
+    edits.sort_by_key(|(at, _)| *at);
+    for (_, edit) in edits {
+        let c = match edit {
+            Edit::Prototype(p) => {
+                at = w.activity_param(
+                    &mut out,
+                    at,
+                    p.params_open,
+                    p.params_close,
+                    &(p.params_open..p.params_close),
+                );
+                continue;
+            }
+            Edit::Function(c) => c,
+        };
         let f = &unit.functions[c.function];
         let blame = f.name.clone();
-        let w = Writer {
-            text,
-            language,
-            prefix,
-            vote,
-        };
         if !c.entry {
             // The caller's activity, first.
-            out.copy(text, at..f.params_open);
-            let list = text[f.params_open..f.params_close].trim();
-            let active_in = w.flag(Flag::ActiveIn);
-            let param = match language {
-                Language::Wgsl => format!("{active_in}: bool"),
-                Language::Glsl => format!("bool {active_in}"),
-            };
-            if list.is_empty() {
-                out.write(&param, &blame);
-                at = f.params_open;
-            } else if language == Language::Glsl && list == "void" {
-                out.write(&param, &blame);
-                at = f.params_close;
-            } else {
-                out.write(&format!("{param}, "), &blame);
-                at = f.params_open;
-            }
+            at = w.activity_param(&mut out, at, f.params_open, f.params_close, &blame);
         }
         out.copy(text, at..f.body.range.start);
         let mut body = Vec::new();
@@ -149,6 +163,14 @@ pub(crate) fn print(
     out
 }
 
+/// What the printer changes, in text order.
+enum Edit<'c> {
+    /// A converted function.
+    Function(&'c Converted),
+    /// The prototype of a function that takes the caller's activity.
+    Prototype(&'c Prototype),
+}
+
 /// Text, or a copy of a range of the text read.
 type Line = (String, Option<Range<usize>>);
 
@@ -160,6 +182,36 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// Copies the text from `at` to the parameter list that starts at
+    /// `open` and ends at `close`, and writes the caller's activity as its
+    /// first parameter; returns where copying resumes.
+    fn activity_param(
+        &self,
+        out: &mut Printed,
+        at: usize,
+        open: usize,
+        close: usize,
+        blame: &Range<usize>,
+    ) -> usize {
+        out.copy(self.text, at..open);
+        let list = self.text[open..close].trim();
+        let active_in = self.flag(Flag::ActiveIn);
+        let param = match self.language {
+            Language::Wgsl => format!("{active_in}: bool"),
+            Language::Glsl => format!("bool {active_in}"),
+        };
+        if list.is_empty() {
+            out.write(&param, blame);
+            open
+        } else if self.language == Language::Glsl && list == "void" {
+            out.write(&param, blame);
+            close
+        } else {
+            out.write(&format!("{param}, "), blame);
+            open
+        }
+    }
+
     fn flag(&self, f: Flag) -> String {
         let p = self.prefix;
         match f {

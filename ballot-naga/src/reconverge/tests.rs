@@ -501,3 +501,96 @@ fn a_chain_of_one_operator_is_one_short_circuit() {
     let e = wgsl(&text[WGSL_STUBS.len()..]).unwrap_err();
     assert_eq!(&text[e.at.clone()], "x_elect");
 }
+
+/// A GLSL text with the stand-in exchanges, and `body` after them.
+fn glsl(body: &str) -> Result<String, super::Refused> {
+    let text = format!(
+        "#version 450\nlayout(local_size_x = 64) in;\n\
+         layout(std430, binding = 0) buffer B {{ uint data[]; }};\n\
+         uvec4 x_ballot(bool on, bool p) {{ barrier(); return uvec4(on && p ? 1u : 0u); }}\n\
+         bool x_any(bool p) {{ barrier(); return p; }}\n{body}"
+    );
+    let exchanges = exchanges();
+    let options = Options {
+        exchanges: &exchanges,
+        barriers: &["barrier"],
+        prefix: "x_",
+        vote: "x_any",
+        skip: &[],
+    };
+    convert(&text, Language::Glsl, &options).map(|(printed, _)| printed.text)
+}
+
+#[test]
+fn a_converted_function_s_prototype_takes_the_activity_too() {
+    let out = glsl(
+        "uint count(uint bias);\n\
+         uint count(void);\n\
+         void main() { if (gl_LocalInvocationIndex > 3u) { return; } data[0] = count(1u) + count(); }\n\
+         uint count(uint bias) { return x_ballot(true, true).x + bias; }\n\
+         uint count(void) { return x_ballot(true, true).x; }\n",
+    )
+    .unwrap();
+    assert!(
+        out.contains("uint count(bool x_active_in, uint bias);"),
+        "{out}"
+    );
+    assert!(out.contains("uint count(bool x_active_in);"), "{out}");
+    assert!(
+        out.contains("uint count(bool x_active_in, uint bias) {"),
+        "{out}"
+    );
+    assert!(out.contains("uint count(bool x_active_in) {"), "{out}");
+}
+
+#[test]
+fn overloads_are_converted_together() {
+    // Only the first overload reaches an exchange; a call of the name may
+    // call either, so both take the activity.
+    let out = glsl(
+        "uint f(uint v) { return x_ballot(true, v > 1u).x; }\n\
+         uint f(uint v, uint w) { return v + w; }\n\
+         void main() { if (gl_LocalInvocationIndex > 3u) { return; } data[0] = f(1u, 2u); }\n",
+    )
+    .unwrap();
+    assert!(out.contains("uint f(bool x_active_in, uint v) {"), "{out}");
+    assert!(
+        out.contains("uint f(bool x_active_in, uint v, uint w) {"),
+        "{out}"
+    );
+}
+
+#[test]
+fn overloads_of_different_return_types_are_refused_where_a_call_needs_a_temporary() {
+    let refused = glsl(
+        "uint f(uint v) { return x_ballot(true, v > 1u).x; }\n\
+         float f(float v) { return v; }\n\
+         void main() { uint i = gl_LocalInvocationIndex; if (i > 3u) { return; } data[i] = f(i) + 1u; }\n",
+    )
+    .unwrap_err();
+    assert!(
+        refused
+            .message
+            .contains("`f` is overloaded with different return types"),
+        "{}",
+        refused.message
+    );
+}
+
+#[test]
+fn a_preprocessor_line_in_a_converted_loop_keeps_a_line_of_its_own() {
+    let out = glsl(
+        "void main() {\n\
+             for (uint k = 0u; k < gl_LocalInvocationIndex % 3u; ++k) {\n\
+                 #pragma unroll\n\
+                 for (uint j = 0u; j < 2u; ++j) { data[k] += x_ballot(true, true).x; }\n\
+             }\n\
+         }\n",
+    )
+    .unwrap();
+    let line = out
+        .lines()
+        .find(|l| l.contains("#pragma"))
+        .expect("the pragma is kept");
+    assert_eq!(line.trim(), "#pragma unroll", "{out}");
+}

@@ -41,6 +41,20 @@ pub(crate) struct Unit {
     pub args: Vec<Range<usize>>,
     /// The text of each [`Name`], by its number: where it first occurs.
     pub names: Vec<Range<usize>>,
+    /// GLSL's function prototypes, in text order.
+    pub prototypes: Vec<Prototype>,
+}
+
+/// A GLSL function prototype, `type name(…);`: a converted function's
+/// takes the caller's activity too.
+#[derive(Clone, Debug)]
+pub(crate) struct Prototype {
+    /// Its name's number.
+    pub id: Name,
+    /// Just after its parameter list's `(`.
+    pub params_open: usize,
+    /// Its parameter list's `)`.
+    pub params_close: usize,
 }
 
 /// A function's or call's name, as a number: the same for the same text.
@@ -272,6 +286,7 @@ pub(crate) fn read(text: &str, language: Language) -> Result<Unit, ReadError> {
         calls: Vec::with_capacity(tokens.len() / 6),
         args: Vec::with_capacity(tokens.len() / 3),
         names: Vec::new(),
+        prototypes: Vec::new(),
         ids: HashMap::new(),
         groups: Vec::new(),
         opens: Vec::new(),
@@ -288,6 +303,7 @@ pub(crate) fn read(text: &str, language: Language) -> Result<Unit, ReadError> {
         calls: r.calls,
         args: r.args,
         names: r.names,
+        prototypes: r.prototypes,
     })
 }
 
@@ -310,6 +326,8 @@ struct Reader<'a> {
     calls: Vec<Call>,
     args: Vec<Range<usize>>,
     names: Vec<Range<usize>>,
+    /// [`Unit::prototypes`] as read so far.
+    prototypes: Vec<Prototype>,
     /// Each name's number, by its text.
     ids: HashMap<&'a str, Name>,
     /// [`Reader::expr`]'s bracket stacks, kept between expressions so
@@ -449,6 +467,14 @@ impl<'a> Reader<'a> {
             ret = Some(self.start(from)..self.end(j - 1));
         }
         if self.tok(j) != Some("{") {
+            if self.language == Language::Glsl && self.tok(j) == Some(";") {
+                let id = self.name(self.tokens[name_at].range());
+                self.prototypes.push(Prototype {
+                    id,
+                    params_open: self.end(open),
+                    params_close: self.start(close),
+                });
+            }
             self.at = close + 1;
             return Ok(None);
         }
