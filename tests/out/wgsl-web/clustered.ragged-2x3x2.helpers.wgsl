@@ -70,17 +70,43 @@ fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
     }
 }
 
-// subgroupClusteredAdd and the like, which WGSL lacks. As the scans' general
-// case: every active lane walks the same ballot of the active lanes, lowest
-// first, and shuffles each one's value, so that every shuffle reads an active
-// lane and every active lane takes part in it; each lane combines the values
-// of its cluster of n lanes (a constant power of two; over the subgroup size,
-// undefined, the whole subgroup) from the identity in ascending lane order,
-// as the simulator does.
+// subgroupClusteredAdd and the like, which WGSL lacks: the total of the
+// active lanes of this lane's cluster of n lanes (a constant power of two;
+// over the subgroup size, undefined, the whole subgroup).
+//
+// An integer operation is associative and commutative, so where the active
+// lanes are lanes 0..count (every lane of a full subgroup, or of a ragged
+// one) the clusters reduce in log2(n) shuffles: at each step d every lane of
+// a block of d lanes holds that block's total over lanes below count, and
+// takes the neighbouring block's from its lowest lane, where that lane is
+// below count (else it keeps its own, so every shuffle reads an active lane).
+//
+// Otherwise, and for the float operations (whose answer depends on the
+// order), as the scans' general case: every active lane walks the same
+// ballot of the active lanes, lowest first, and shuffles each one's value, so
+// that every shuffle reads an active lane and every active lane takes part in
+// it; each lane combines the values of its cluster from the identity in
+// ascending lane order, as the simulator does.
 fn ballot_clustered_reduce(value: vec4<u32>, op: u32, n: u32) -> vec4<u32> {
     let cluster = (ballot_lane & ~(n - 1u));
     var lanes = subgroupBallot(true);
     var result = ballot_identity(op);
+    let counts = countOneBits(lanes);
+    let count = ((counts.x + counts.y) + (counts.z + counts.w));
+    // The bits of lanes 0..count, word by word.
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(count), low) - low), vec4<u32>(32u));
+    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    let float_op = ((((op == 1u) || (op == 3u)) || (op == 6u)) || (op == 9u));
+    if ((!float_op) && all((lanes == prefix))) {
+        var x = ballot_combine(op, result, value);
+        for (var d = 1u; d < n; d = (d << 1u)) {
+            let src = ((ballot_lane ^ d) & ~(d - 1u));
+            let y = subgroupShuffle(x, select(ballot_lane, src, (src < count)));
+            x = select(x, ballot_combine(op, x, y), (src < count));
+        }
+        return x;
+    }
     loop {
         if (all((lanes == vec4<u32>(0u)))) {
             break;
