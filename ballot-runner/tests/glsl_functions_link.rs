@@ -27,14 +27,14 @@
 //! Without an adapter the test says why and passes, unless
 //! `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_naga::link::{link, LinkOptions};
+use ballot_naga::link::LinkOptions;
 use ballot_runner::job::UNWRITTEN;
 use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
 mod common;
 
-use common::{loud, required, skip};
+use common::{linked_mismatches_on, loud, required, skip};
 
 const GLSL: &str = "#version 450
 #extension GL_KHR_shader_subgroup_basic : require
@@ -121,31 +121,14 @@ fn prototypes_overloads_and_pragmas_keep_their_meaning() {
         loud("glsl functions: no GLSL target runs on this adapter: skipped");
         return;
     }
-    let mut failures = Vec::new();
-    for (target, v) in runs {
-        let options = LinkOptions::default().subgroup_size(v);
-        let linked = link(GLSL, "functions.comp", target, &options)
-            .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
-        let got = gpu
-            .run_storage(
-                target,
-                &linked.text,
-                [INVOCATIONS, 1, 1],
-                [1, 1, 1],
-                INVOCATIONS as usize * 3,
-            )
-            .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
-        for i in 0..INVOCATIONS {
-            let at = i as usize * 3;
-            let want = expected(i, v);
-            if got[at..at + 3] != want {
-                failures.push(format!(
-                    "{target}, size {v}, invocation {i}: expected {want:?}, got {:?}",
-                    &got[at..at + 3]
-                ));
-            }
-        }
-    }
+    let failures = linked_mismatches_on(
+        &gpu,
+        (GLSL, "functions.comp"),
+        &runs,
+        |v| LinkOptions::default().subgroup_size(v),
+        INVOCATIONS,
+        expected,
+    );
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",

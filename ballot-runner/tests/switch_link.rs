@@ -17,14 +17,14 @@
 //! Without an adapter the test says why and passes, unless
 //! `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_naga::link::{link, LinkOptions};
+use ballot_naga::link::LinkOptions;
 use ballot_runner::job::UNWRITTEN;
 use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
 mod common;
 
-use common::{loud, required, skip};
+use common::{linked_mismatches_on, loud, required, skip};
 
 const GLSL: &str = "#version 450
 #extension GL_KHR_shader_subgroup_basic : require
@@ -120,31 +120,15 @@ fn each_invocation_runs_the_one_case_its_selector_named_with_that_case_s_lanes()
             loud(&format!("switch: {target} skipped: {why}"));
             continue;
         }
-        for v in [4, 8, 16, 32] {
-            let options = LinkOptions::default().subgroup_size(v);
-            let linked = link(text, path, target, &options)
-                .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
-            let got = gpu
-                .run_storage(
-                    target,
-                    &linked.text,
-                    [INVOCATIONS, 1, 1],
-                    [1, 1, 1],
-                    INVOCATIONS as usize * 3,
-                )
-                .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
-            ran += 1;
-            for i in 0..INVOCATIONS {
-                let at = i as usize * 3;
-                let want = expected(i, v);
-                if got[at..at + 3] != want {
-                    failures.push(format!(
-                        "{target}, size {v}, invocation {i}: expected {want:?}, got {:?}",
-                        &got[at..at + 3]
-                    ));
-                }
-            }
-        }
+        failures.extend(linked_mismatches_on(
+            &gpu,
+            (text, path),
+            &[4, 8, 16, 32].map(|v| (target, v)),
+            |v| LinkOptions::default().subgroup_size(v),
+            INVOCATIONS,
+            expected,
+        ));
+        ran += 1;
     }
     assert!(
         failures.is_empty(),

@@ -36,37 +36,52 @@ pub fn targets(of: &[Target]) -> Vec<Target> {
 }
 
 /// Links `shader` (named `path`) for `glsl-no-subgroup` at each virtual
-/// subgroup size of `sizes`, with the options `options` gives for it, runs
-/// it on `gpu` as one workgroup of `invocations` that each write `words`
-/// words, and compares invocation `i`'s words at size `v` with
-/// `expected(i, v)`: one line for each invocation that differs.
+/// subgroup size of `sizes`: [`linked_mismatches_on`] those runs.
 pub fn linked_mismatches<const WORDS: usize>(
     gpu: &ballot_runner::Gpu,
-    (shader, path): (&str, &str),
+    shader: (&str, &str),
     sizes: &[u32],
     options: impl Fn(u32) -> ballot_naga::link::LinkOptions,
     invocations: u32,
     expected: impl Fn(u32, u32) -> [u32; WORDS],
 ) -> Vec<String> {
+    let runs: Vec<(Target, u32)> = sizes.iter().map(|&v| (Target::GlslNoSubgroup, v)).collect();
+    linked_mismatches_on(gpu, shader, &runs, options, invocations, expected)
+}
+
+/// Links `shader` (named `path`) for each (target, subgroup size) of
+/// `runs` (the size is the virtual one of an emulated target, the
+/// adapter's of a hardware one), with the options `options` gives for
+/// the size, runs it on `gpu` as one workgroup of `invocations` that each
+/// write `WORDS` words, and compares invocation `i`'s words at size `v`
+/// with `expected(i, v)`: one line for each invocation that differs.
+pub fn linked_mismatches_on<const WORDS: usize>(
+    gpu: &ballot_runner::Gpu,
+    (shader, path): (&str, &str),
+    runs: &[(Target, u32)],
+    options: impl Fn(u32) -> ballot_naga::link::LinkOptions,
+    invocations: u32,
+    expected: impl Fn(u32, u32) -> [u32; WORDS],
+) -> Vec<String> {
     let mut failures = Vec::new();
-    for &v in sizes {
-        let linked = ballot_naga::link::link(shader, path, Target::GlslNoSubgroup, &options(v))
-            .unwrap_or_else(|e| panic!("size {v}: {e}"));
+    for &(target, v) in runs {
+        let linked = ballot_naga::link::link(shader, path, target, &options(v))
+            .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
         let got = gpu
             .run_storage(
-                Target::GlslNoSubgroup,
+                target,
                 &linked.text,
                 [invocations, 1, 1],
                 [1, 1, 1],
                 invocations as usize * WORDS,
             )
-            .unwrap_or_else(|e| panic!("size {v}: {e}"));
+            .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
         for i in 0..invocations {
             let at = i as usize * WORDS;
             let want = expected(i, v);
             if got[at..at + WORDS] != want {
                 failures.push(format!(
-                    "size {v}, invocation {i}: expected {want:x?}, got {:x?}",
+                    "{target}, size {v}, invocation {i}: expected {want:x?}, got {:x?}",
                     &got[at..at + WORDS]
                 ));
             }
