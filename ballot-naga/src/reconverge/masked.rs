@@ -252,8 +252,10 @@ const SIDE_EFFECTS: &[&str] = &[
 struct Callee {
     /// An exchange's result type, where the name is an exchange's.
     exchange: Option<Result_>,
-    /// The shader's function of that name that a call calls: the last
-    /// defined.
+    /// The last defined of the shader's functions of that name. A GLSL
+    /// name may have several (overloads), which the pass converts, or
+    /// not, together, so that `converted` and `together` read from this
+    /// one hold for all of them.
     function: Option<usize>,
     /// The first defined, whose return type a converted call takes.
     first_function: Option<usize>,
