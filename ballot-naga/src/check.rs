@@ -63,6 +63,7 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::bytes::{ascii_word_end as word_end, is_word as is_word_byte};
 use crate::valid::{check_source, glslang_check, SourceError};
 use ballot_shader::back::{Language, Target};
 
@@ -398,18 +399,6 @@ fn is_operator(b: u8) -> bool {
     IS_OPERATOR[b as usize]
 }
 
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// Where the word (identifier or number) that starts at `i` ends.
-fn word_end(bytes: &[u8], i: usize) -> usize {
-    bytes[i..]
-        .iter()
-        .position(|&b| !is_word_byte(b))
-        .map_or(bytes.len(), |n| i + n)
-}
-
 /// The function-like macro calls open at a point of the text (or of a
 /// macro's body): what they repeat, their arguments, as often as the
 /// product of their bodies' uses of a parameter.
@@ -632,6 +621,10 @@ fn scan(text: &str, language: Language, limits: &Limits, table: &Table<'_>) -> R
         }
         // Blank space, and what is not ASCII (WGSL's other blanks, letters
         // of identifiers, which name no keyword or macro), count for nothing.
+        if crate::bytes::is_blank(b) {
+            i = crate::bytes::blank_end(bytes, i + 1);
+            continue;
+        }
         if b.is_ascii_whitespace() || !b.is_ascii() {
             i += 1;
             continue;

@@ -13,6 +13,7 @@
 //!   `cross`).
 #![warn(missing_docs)]
 
+pub(crate) mod bytes;
 pub mod check;
 pub mod compose;
 #[cfg(feature = "cross")]

@@ -81,8 +81,8 @@ pub(super) fn lex(text: &str, language: Language) -> Vec<Token> {
             i += 1;
             continue;
         }
-        if b.is_ascii_whitespace() || b == 0x0b {
-            i += 1;
+        if crate::bytes::is_blank(b) {
+            i = crate::bytes::blank_end(bytes, i + 1);
             continue;
         }
         if !b.is_ascii() && text[i..].starts_with(is_unicode_blank) {
@@ -117,14 +117,12 @@ pub(super) fn lex(text: &str, language: Language) -> Vec<Token> {
             i = logical_line_end(text, i);
             Kind::Directive
         } else if b.is_ascii_alphabetic() || b == b'_' || !b.is_ascii() {
-            // Bytes while ASCII (nearly every name), characters outside it.
-            while i < bytes.len() {
-                if bytes[i].is_ascii() {
-                    if !(bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                        break;
-                    }
-                    i += 1;
-                    continue;
+            // Bytes by the table while ASCII (nearly every name),
+            // characters outside it.
+            loop {
+                i = crate::bytes::ascii_word_end(bytes, i);
+                if i >= bytes.len() || bytes[i].is_ascii() {
+                    break;
                 }
                 let Some(c) = text[i..].chars().next() else {
                     break;
@@ -136,9 +134,7 @@ pub(super) fn lex(text: &str, language: Language) -> Vec<Token> {
             }
             Kind::Ident
         } else if b.is_ascii_digit() {
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_')
-            {
+            while i < bytes.len() && (crate::bytes::is_word(bytes[i]) || bytes[i] == b'.') {
                 i += 1;
             }
             Kind::Number

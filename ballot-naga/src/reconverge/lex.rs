@@ -160,7 +160,7 @@ pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
                 continue;
             }
             b' ' | b'\t' | b'\x0b' | b'\x0c' => {
-                i += 1;
+                i = crate::bytes::blank_end(bytes, i + 1);
                 continue;
             }
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
@@ -262,22 +262,18 @@ pub(crate) fn lex(text: &str, language: Language) -> Vec<Token> {
 /// The end of the name whose characters continue at `i`.
 fn ident_end(text: &str, mut i: usize) -> usize {
     let bytes = text.as_bytes();
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b < 0x80 {
-            if !(b == b'_' || b.is_ascii_alphanumeric()) {
-                break;
-            }
-            i += 1;
-        } else {
-            let c = text[i..].chars().next().unwrap_or('\0');
-            if !is_ident_continue(c) {
-                break;
-            }
-            i += c.len_utf8();
+    loop {
+        // ASCII bytes by the table, nearly every name's whole length.
+        i = crate::bytes::ascii_word_end(bytes, i);
+        if i >= bytes.len() || bytes[i] < 0x80 {
+            return i;
         }
+        let c = text[i..].chars().next().unwrap_or('\0');
+        if !is_ident_continue(c) {
+            return i;
+        }
+        i += c.len_utf8();
     }
-    i
 }
 
 #[cfg(test)]

@@ -24,7 +24,6 @@
 //! of thousands of calls is read, and dropped, without an allocation per
 //! call.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use super::lex::{lex, Kind, Token, AND_AND, OR_OR};
@@ -287,7 +286,7 @@ pub(crate) fn read(text: &str, language: Language) -> Result<Unit, ReadError> {
         args: Vec::with_capacity(tokens.len() / 3),
         names: Vec::new(),
         prototypes: Vec::new(),
-        ids: HashMap::new(),
+        ids: naga::FastHashMap::default(),
         groups: Vec::new(),
         opens: Vec::new(),
     };
@@ -328,8 +327,10 @@ struct Reader<'a> {
     names: Vec<Range<usize>>,
     /// [`Unit::prototypes`] as read so far.
     prototypes: Vec<Prototype>,
-    /// Each name's number, by its text.
-    ids: HashMap<&'a str, Name>,
+    /// Each name's number, by its text: by naga's Fx hasher, as the
+    /// linked text's calls look a name up each, and these names come from
+    /// a shader, not from a network peer.
+    ids: naga::FastHashMap<&'a str, Name>,
     /// [`Reader::expr`]'s bracket stacks, kept between expressions so
     /// that reading one allocates nothing.
     groups: Vec<bool>,
