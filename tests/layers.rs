@@ -53,7 +53,7 @@ const MODULES: &[(&str, &[&[&str]])] = &[
     (
         "ballot-naga",
         &[
-            &["valid"],
+            &["bytes", "valid"],
             &["check", "polyfill", "reconverge"],
             &["compose", "cross", "link"],
         ],
