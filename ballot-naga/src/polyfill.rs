@@ -739,9 +739,8 @@ pub(crate) const fn family_operand(op: Op) -> Option<&'static str> {
 /// `AllEqual` compares floats, which `float` says) or its operand, named
 /// as [`family_operand`] names it (a clustered reduction takes both: its
 /// arithmetic's code, then its cluster size, as `ballot_clustered_reduce`
-/// does); last, where `emulated`, how many of the
-/// words the value uses (`used`, 1 to 4), the only ones the exchange
-/// moves.
+/// does); last, how many of the words the value uses (`used`, 1 to 4),
+/// the only ones the exchange, or the native helper's shuffle, moves.
 pub(crate) fn family_call(
     helper: &str,
     emulated: bool,
@@ -762,9 +761,7 @@ pub(crate) fn family_call(
         Op::QuadSwap(quad) => format!("{}u", quad.xor()),
         _ => family_operand(op).unwrap_or_default().to_string(),
     };
-    if emulated {
-        extras.push_str(&format!(", {used}u"));
-    }
+    extras.push_str(&format!(", {used}u"));
     format!("{helper}({on}{words}, {extras})")
 }
 

@@ -187,7 +187,7 @@ pub(crate) trait Shading: fmt::Write {
                 self.write_str(")")
             }
             (_, [value, ..]) if exchanges_value(op) => {
-                let extras = extras(op, f.kernel.type_of(*value), args, true);
+                let extras = extras(op, f.kernel.type_of(*value), args);
                 self.write_exchange(f, op, name, true, *value, &extras)
             }
             _ => self.write_call(f, name, args),
@@ -263,9 +263,10 @@ pub(crate) enum Extra {
 /// of a value of type `ty` compares as `f32` (ordered equality, so that
 /// `-0.0` equals `0.0` and a NaN nothing) rather than bit for bit; the
 /// arithmetic's operation, as [`arith_code`] numbers it (its kind is the
-/// helper's: [`Helper::of_op`]). On the `emulated` targets, last, the
-/// words of the value that the exchange moves ([`exchange_words`]).
-pub(crate) fn extras(op: Op, ty: Type, args: &[Handle<Expr>], emulated: bool) -> Vec<Extra> {
+/// helper's: [`Helper::of_op`]). Last, the words of the value that the
+/// helper moves ([`exchange_words`]): the emulated exchanges' and the
+/// native WGSL helpers' shuffles move only those.
+pub(crate) fn extras(op: Op, ty: Type, args: &[Handle<Expr>]) -> Vec<Extra> {
     let mut extras = match op {
         Op::AllEqual => vec![Extra::Text((ty == Type::F32).to_string())],
         Op::QuadSwap(quad) => vec![Extra::Text(format!("{}u", quad.xor()))],
@@ -277,9 +278,7 @@ pub(crate) fn extras(op: Op, ty: Type, args: &[Handle<Expr>], emulated: bool) ->
         }
         _ => args.iter().skip(1).map(|&e| Extra::Expr(e)).collect(),
     };
-    if emulated {
-        extras.push(Extra::Text(format!("{}u", exchange_words(ty))));
-    }
+    extras.push(Extra::Text(format!("{}u", exchange_words(ty))));
     extras
 }
 

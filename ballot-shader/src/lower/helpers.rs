@@ -118,6 +118,17 @@ helpers! {
     /// published (GLSL: read from the exchange a chunk of four lanes at a
     /// time, up to the first set one; WGSL: of the ballot it gathered).
     LowestFlag,
+    /// Native WGSL: how many lanes are active, where they are lanes
+    /// 0..count; 0 where they are not.
+    PrefixCount,
+    /// Native WGSL: the lowest lane of a ballot, its bit cleared (a walk
+    /// over the active lanes).
+    TakeLowest,
+    /// Native WGSL: `subgroupShuffle` of only the words a value uses.
+    ShuffleWords,
+    /// Native WGSL: `subgroupBroadcastFirst` of only the words a value
+    /// uses.
+    FirstWords,
     /// `subgroupElect` (emulated; in WGSL also native, which naga lacks).
     Elect,
     /// Emulated `subgroupBallot`.
@@ -271,6 +282,10 @@ impl Helper {
         Some(match self {
             LaneState | Guard | Share | Values => return None,
             LowestFlag => "ballot_lowest_flag",
+            PrefixCount => "ballot_prefix_count",
+            TakeLowest => "ballot_take_lowest",
+            ShuffleWords => "ballot_shuffle_words",
+            FirstWords => "ballot_first_words",
             IsNan => "ballot_is_nan",
             F32Bits => "ballot_f32_bits",
             DivU32 => "ballot_div_u32",
@@ -384,7 +399,10 @@ impl Helper {
                 Reduce | InclusiveScan | ExclusiveScan | Clustered if emulated => {
                     &[Share, Values, Identity, Combine]
                 }
-                InclusiveScan | ExclusiveScan | Clustered => &[Identity, Combine],
+                AllEqual => &[FirstWords],
+                InclusiveScan | ExclusiveScan | Clustered => {
+                    &[PrefixCount, TakeLowest, ShuffleWords, Identity, Combine]
+                }
                 _ => &[],
             },
         }

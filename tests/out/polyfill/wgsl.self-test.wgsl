@@ -172,6 +172,62 @@ fn ballot_find_msb(v: vec4<u32>) -> u32 {
     return msb;
 }
 
+// How many lanes are active, where they are lanes 0..count (every lane of a
+// full subgroup, or of a ragged one); 0 where they are not, as no count is:
+// the caller is one of them.
+fn ballot_prefix_count(lanes: vec4<u32>) -> u32 {
+    let counts = countOneBits(lanes);
+    let count = ((counts.x + counts.y) + (counts.z + counts.w));
+    // The bits of lanes 0..count, word by word.
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(count), low) - low), vec4<u32>(32u));
+    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    return select(0u, count, all((lanes == prefix)));
+}
+
+// The lowest lane of the ballot *lanes (one bit at least), and its bit
+// cleared: a walk over the active lanes, lowest first.
+fn ballot_take_lowest(lanes: ptr<function, vec4<u32>>) -> u32 {
+    let m = *lanes;
+    let t = firstTrailingBit(m);
+    var lane = (96u + t.w);
+    lane = select(lane, (64u + t.z), (m.z != 0u));
+    lane = select(lane, (32u + t.y), (m.y != 0u));
+    lane = select(lane, t.x, (m.x != 0u));
+    (*lanes)[(lane >> 5u)] = ((*lanes)[(lane >> 5u)] & ~(1u << (lane & 31u)));
+    return lane;
+}
+
+// subgroupShuffle(value, lane) of the first `words` words of value; the
+// others are 0.
+fn ballot_shuffle_words(value: vec4<u32>, lane: u32, words: u32) -> vec4<u32> {
+    if (words == 1u) {
+        return vec4<u32>(subgroupShuffle(value.x, lane), 0u, 0u, 0u);
+    }
+    if (words == 2u) {
+        return vec4<u32>(subgroupShuffle(value.xy, lane), 0u, 0u);
+    }
+    if (words == 3u) {
+        return vec4<u32>(subgroupShuffle(value.xyz, lane), 0u);
+    }
+    return subgroupShuffle(value, lane);
+}
+
+// subgroupBroadcastFirst(value) of the first `words` words of value; the
+// others are 0.
+fn ballot_first_words(value: vec4<u32>, words: u32) -> vec4<u32> {
+    if (words == 1u) {
+        return vec4<u32>(subgroupBroadcastFirst(value.x), 0u, 0u, 0u);
+    }
+    if (words == 2u) {
+        return vec4<u32>(subgroupBroadcastFirst(value.xy), 0u, 0u);
+    }
+    if (words == 3u) {
+        return vec4<u32>(subgroupBroadcastFirst(value.xyz), 0u);
+    }
+    return subgroupBroadcastFirst(value);
+}
+
 // subgroupElect, which naga lacks: whether this is the lowest active lane,
 // the one whose id subgroupBroadcastFirst hands to every active lane.
 fn ballot_elect() -> bool {
@@ -181,8 +237,8 @@ fn ballot_elect() -> bool {
 // subgroupAllEqual(value), which WGSL lacks: whether every active lane holds
 // the lowest active lane's value, compared as f32 (ordered: -0.0 equals 0.0,
 // a NaN nothing) where is_float, otherwise bit for bit.
-fn ballot_all_equal(value: vec4<u32>, is_float: bool) -> bool {
-    let first = subgroupBroadcastFirst(value);
+fn ballot_all_equal(value: vec4<u32>, is_float: bool, words: u32) -> bool {
+    let first = ballot_first_words(value, words);
     let same_float = all((bitcast<vec4<f32>>(value) == bitcast<vec4<f32>>(first)));
     return subgroupAll(select(all((value == first)), same_float, is_float));
 }
@@ -227,20 +283,17 @@ fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
     }
 }
 
-// subgroupInclusiveMin and the like: lanes at or below this one.
-fn ballot_inclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
+// subgroupInclusiveMin and the like: lanes at or below this one. Where the
+// active lanes are lanes 0..n, in log2(n) shuffles (Hillis-Steele); else a
+// walk over the active lanes, as in ballot_clustered_reduce.
+fn ballot_inclusive_scan(value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
     var lanes = subgroupBallot(true);
-    let counts = countOneBits(lanes);
-    let n = ((counts.x + counts.y) + (counts.z + counts.w));
-    // The bits of lanes 0..n, word by word.
-    let low = vec4<u32>(0u, 32u, 64u, 96u);
-    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
-    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
-    if (all((lanes == prefix))) {
+    let n = ballot_prefix_count(lanes);
+    if (n != 0u) {
         var x = ballot_combine(op, identity, value);
         for (var d = 1u; d < n; d = (d << 1u)) {
-            let y = subgroupShuffle(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)));
+            let y = ballot_shuffle_words(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)), words);
             x = select(x, ballot_combine(op, y, x), (ballot_lane >= d));
         }
         return x;
@@ -250,14 +303,8 @@ fn ballot_inclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
         if (all((lanes == vec4<u32>(0u)))) {
             break;
         }
-        // The lowest lane left, and its bit cleared.
-        let t = firstTrailingBit(lanes);
-        var src = (96u + t.w);
-        src = select(src, (64u + t.z), (lanes.z != 0u));
-        src = select(src, (32u + t.y), (lanes.y != 0u));
-        src = select(src, t.x, (lanes.x != 0u));
-        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
-        let v = subgroupShuffle(value, src);
+        let src = ballot_take_lowest(&lanes);
+        let v = ballot_shuffle_words(value, src, words);
         if (src <= ballot_lane) {
             result = ballot_combine(op, result, v);
         }
@@ -266,24 +313,18 @@ fn ballot_inclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
 }
 
 // subgroupExclusiveMin and the like: lanes below this one; the identity in
-// lane 0.
-fn ballot_exclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
+// lane 0. As ballot_inclusive_scan, and the inclusive value of the lane below.
+fn ballot_exclusive_scan(value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
     var lanes = subgroupBallot(true);
-    let counts = countOneBits(lanes);
-    let n = ((counts.x + counts.y) + (counts.z + counts.w));
-    // The bits of lanes 0..n, word by word.
-    let low = vec4<u32>(0u, 32u, 64u, 96u);
-    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
-    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
-    if (all((lanes == prefix))) {
+    let n = ballot_prefix_count(lanes);
+    if (n != 0u) {
         var x = ballot_combine(op, identity, value);
         for (var d = 1u; d < n; d = (d << 1u)) {
-            let y = subgroupShuffle(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)));
+            let y = ballot_shuffle_words(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)), words);
             x = select(x, ballot_combine(op, y, x), (ballot_lane >= d));
         }
-        // The inclusive value of the lane below; the identity in lane 0.
-        let below = subgroupShuffle(x, select(ballot_lane, (ballot_lane - 1u), (ballot_lane >= 1u)));
+        let below = ballot_shuffle_words(x, select(ballot_lane, (ballot_lane - 1u), (ballot_lane >= 1u)), words);
         return select(identity, below, (ballot_lane >= 1u));
     }
     var result = identity;
@@ -291,14 +332,8 @@ fn ballot_exclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
         if (all((lanes == vec4<u32>(0u)))) {
             break;
         }
-        // The lowest lane left, and its bit cleared.
-        let t = firstTrailingBit(lanes);
-        var src = (96u + t.w);
-        src = select(src, (64u + t.z), (lanes.z != 0u));
-        src = select(src, (32u + t.y), (lanes.y != 0u));
-        src = select(src, t.x, (lanes.x != 0u));
-        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
-        let v = subgroupShuffle(value, src);
+        let src = ballot_take_lowest(&lanes);
+        let v = ballot_shuffle_words(value, src, words);
         if (src < ballot_lane) {
             result = ballot_combine(op, result, v);
         }
@@ -361,119 +396,119 @@ fn subgroupElect() -> bool {
 }
 
 fn subgroupAllEqual(value: u32) -> bool {
-    return ballot_all_equal(vec4<u32>((value), 0u, 0u, 0u), false);
+    return ballot_all_equal(vec4<u32>((value), 0u, 0u, 0u), false, 1u);
 }
 
 fn subgroupAllEqualI32(value: i32) -> bool {
-    return ballot_all_equal(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), false);
+    return ballot_all_equal(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), false, 1u);
 }
 
 fn subgroupAllEqualF32(value: f32) -> bool {
-    return ballot_all_equal(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), true);
+    return ballot_all_equal(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), true, 1u);
 }
 
 fn subgroupAllEqualBool(value: bool) -> bool {
-    return ballot_all_equal(vec4<u32>(u32(value), 0u, 0u, 0u), false);
+    return ballot_all_equal(vec4<u32>(u32(value), 0u, 0u, 0u), false, 1u);
 }
 
 fn subgroupAllEqualVec4(value: vec4<u32>) -> bool {
-    return ballot_all_equal(value, false);
+    return ballot_all_equal(value, false, 4u);
 }
 
 fn subgroupInclusiveMinI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 1u).x);
 }
 
 fn subgroupInclusiveMin(value: u32) -> u32 {
-    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 5u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 5u, 1u).x;
 }
 
 fn subgroupInclusiveMinF32(value: f32) -> f32 {
-    return bitcast<f32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u).x);
+    return bitcast<f32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 1u).x);
 }
 
 fn subgroupInclusiveMaxI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 1u).x);
 }
 
 fn subgroupInclusiveMax(value: u32) -> u32 {
-    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 8u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 8u, 1u).x;
 }
 
 fn subgroupInclusiveMaxF32(value: f32) -> f32 {
-    return bitcast<f32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u).x);
+    return bitcast<f32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 1u).x);
 }
 
 fn subgroupInclusiveAnd(value: u32) -> u32 {
-    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 10u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 10u, 1u).x;
 }
 
 fn subgroupInclusiveAndI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 1u).x);
 }
 
 fn subgroupInclusiveOr(value: u32) -> u32 {
-    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 11u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 11u, 1u).x;
 }
 
 fn subgroupInclusiveOrI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 1u).x);
 }
 
 fn subgroupInclusiveXor(value: u32) -> u32 {
-    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 12u).x;
+    return ballot_inclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 12u, 1u).x;
 }
 
 fn subgroupInclusiveXorI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u).x);
+    return bitcast<i32>(ballot_inclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 1u).x);
 }
 
 fn subgroupExclusiveMinI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 4u, 1u).x);
 }
 
 fn subgroupExclusiveMin(value: u32) -> u32 {
-    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 5u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 5u, 1u).x;
 }
 
 fn subgroupExclusiveMinF32(value: f32) -> f32 {
-    return bitcast<f32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u).x);
+    return bitcast<f32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 6u, 1u).x);
 }
 
 fn subgroupExclusiveMaxI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 7u, 1u).x);
 }
 
 fn subgroupExclusiveMax(value: u32) -> u32 {
-    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 8u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 8u, 1u).x;
 }
 
 fn subgroupExclusiveMaxF32(value: f32) -> f32 {
-    return bitcast<f32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u).x);
+    return bitcast<f32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 9u, 1u).x);
 }
 
 fn subgroupExclusiveAnd(value: u32) -> u32 {
-    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 10u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 10u, 1u).x;
 }
 
 fn subgroupExclusiveAndI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 10u, 1u).x);
 }
 
 fn subgroupExclusiveOr(value: u32) -> u32 {
-    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 11u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 11u, 1u).x;
 }
 
 fn subgroupExclusiveOrI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 11u, 1u).x);
 }
 
 fn subgroupExclusiveXor(value: u32) -> u32 {
-    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 12u).x;
+    return ballot_exclusive_scan(vec4<u32>((value), 0u, 0u, 0u), 12u, 1u).x;
 }
 
 fn subgroupExclusiveXorI32(value: i32) -> i32 {
-    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u).x);
+    return bitcast<i32>(ballot_exclusive_scan(vec4<u32>(bitcast<u32>(value), 0u, 0u, 0u), 12u, 1u).x);
 }
 
 // Self-test: not part of the library. It calls every function and writes

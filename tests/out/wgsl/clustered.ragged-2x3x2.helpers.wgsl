@@ -26,6 +26,47 @@ fn ballot_f32_to_u32(x: f32) -> u32 {
     return select(select(u32(x), 4294967295u, (x >= 4294967296.0f)), 0u, nan);
 }
 
+// How many lanes are active, where they are lanes 0..count (every lane of a
+// full subgroup, or of a ragged one); 0 where they are not, as no count is:
+// the caller is one of them.
+fn ballot_prefix_count(lanes: vec4<u32>) -> u32 {
+    let counts = countOneBits(lanes);
+    let count = ((counts.x + counts.y) + (counts.z + counts.w));
+    // The bits of lanes 0..count, word by word.
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(count), low) - low), vec4<u32>(32u));
+    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    return select(0u, count, all((lanes == prefix)));
+}
+
+// The lowest lane of the ballot *lanes (one bit at least), and its bit
+// cleared: a walk over the active lanes, lowest first.
+fn ballot_take_lowest(lanes: ptr<function, vec4<u32>>) -> u32 {
+    let m = *lanes;
+    let t = firstTrailingBit(m);
+    var lane = (96u + t.w);
+    lane = select(lane, (64u + t.z), (m.z != 0u));
+    lane = select(lane, (32u + t.y), (m.y != 0u));
+    lane = select(lane, t.x, (m.x != 0u));
+    (*lanes)[(lane >> 5u)] = ((*lanes)[(lane >> 5u)] & ~(1u << (lane & 31u)));
+    return lane;
+}
+
+// subgroupShuffle(value, lane) of the first `words` words of value; the
+// others are 0.
+fn ballot_shuffle_words(value: vec4<u32>, lane: u32, words: u32) -> vec4<u32> {
+    if (words == 1u) {
+        return vec4<u32>(subgroupShuffle(value.x, lane), 0u, 0u, 0u);
+    }
+    if (words == 2u) {
+        return vec4<u32>(subgroupShuffle(value.xy, lane), 0u, 0u);
+    }
+    if (words == 3u) {
+        return vec4<u32>(subgroupShuffle(value.xyz, lane), 0u);
+    }
+    return subgroupShuffle(value, lane);
+}
+
 // The identity of arithmetic operation op (0 IAdd, 1 FAdd, 2 IMul, 3 FMul,
 // 4 SMin, 5 UMin, 6 FMin, 7 SMax, 8 UMax, 9 FMax, 10 And, 11 Or, 12 Xor), in
 // every word: the result over no lane.
@@ -71,11 +112,11 @@ fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
 // over the subgroup size, undefined, the whole subgroup).
 //
 // An integer operation is associative and commutative, so where the active
-// lanes are lanes 0..count (every lane of a full subgroup, or of a ragged
-// one) the clusters reduce in log2(n) shuffles: at each step d every lane of
-// a block of d lanes holds that block's total over lanes below count, and
-// takes the neighbouring block's from its lowest lane, where that lane is
-// below count (else it keeps its own, so every shuffle reads an active lane).
+// lanes are lanes 0..count the clusters reduce in log2(n) shuffles: at each
+// step d every lane of a block of d lanes holds that block's total over lanes
+// below count, and takes the neighbouring block's from its lowest lane, where
+// that lane is below count (else it keeps its own, so every shuffle reads an
+// active lane).
 //
 // Otherwise, and for the float operations (whose answer depends on the
 // order), as the scans' general case: every active lane walks the same
@@ -83,22 +124,17 @@ fn ballot_combine(op: u32, a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
 // that every shuffle reads an active lane and every active lane takes part in
 // it; each lane combines the values of its cluster from the identity in
 // ascending lane order, as the simulator does.
-fn ballot_clustered_reduce(value: vec4<u32>, op: u32, n: u32) -> vec4<u32> {
+fn ballot_clustered_reduce(value: vec4<u32>, op: u32, n: u32, words: u32) -> vec4<u32> {
     let cluster = (ballot_lane & ~(n - 1u));
     var lanes = subgroupBallot(true);
     var result = ballot_identity(op);
-    let counts = countOneBits(lanes);
-    let count = ((counts.x + counts.y) + (counts.z + counts.w));
-    // The bits of lanes 0..count, word by word.
-    let low = vec4<u32>(0u, 32u, 64u, 96u);
-    let bits = min((max(vec4<u32>(count), low) - low), vec4<u32>(32u));
-    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    let count = ballot_prefix_count(lanes);
     let float_op = ((((op == 1u) || (op == 3u)) || (op == 6u)) || (op == 9u));
-    if ((!float_op) && all((lanes == prefix))) {
+    if ((!float_op) && (count != 0u)) {
         var x = ballot_combine(op, result, value);
         for (var d = 1u; d < n; d = (d << 1u)) {
             let src = ((ballot_lane ^ d) & ~(d - 1u));
-            let y = subgroupShuffle(x, select(ballot_lane, src, (src < count)));
+            let y = ballot_shuffle_words(x, select(ballot_lane, src, (src < count)), words);
             x = select(x, ballot_combine(op, x, y), (src < count));
         }
         return x;
@@ -107,14 +143,8 @@ fn ballot_clustered_reduce(value: vec4<u32>, op: u32, n: u32) -> vec4<u32> {
         if (all((lanes == vec4<u32>(0u)))) {
             break;
         }
-        // The lowest lane left, and its bit cleared.
-        let t = firstTrailingBit(lanes);
-        var src = (96u + t.w);
-        src = select(src, (64u + t.z), (lanes.z != 0u));
-        src = select(src, (32u + t.y), (lanes.y != 0u));
-        src = select(src, t.x, (lanes.x != 0u));
-        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
-        let v = subgroupShuffle(value, src);
+        let src = ballot_take_lowest(&lanes);
+        let v = ballot_shuffle_words(value, src, words);
         if ((src & ~(n - 1u)) == cluster) {
             result = ballot_combine(op, result, v);
         }
@@ -126,9 +156,9 @@ fn clustered(x: u32, i: i32, f: f32) -> u32 {
     var out: u32;
     out = 0u;
     if ((x % 2u) == 0u) {
-        out = (ballot_clustered_reduce(vec4<u32>((x), 0u, 0u, 0u), 0u, 4u).x + ballot_clustered_reduce(vec4<u32>((x), 0u, 0u, 0u), 8u, 2u).x);
+        out = (ballot_clustered_reduce(vec4<u32>((x), 0u, 0u, 0u), 0u, 4u, 1u).x + ballot_clustered_reduce(vec4<u32>((x), 0u, 0u, 0u), 8u, 2u, 1u).x);
     } else {
-        out = (ballot_clustered_reduce(vec4<u32>((x), 0u, 0u, 0u), 12u, 8u).x ^ bitcast<u32>(bitcast<i32>(ballot_clustered_reduce(vec4<u32>(bitcast<u32>(i), 0u, 0u, 0u), 4u, 2u).x)));
+        out = (ballot_clustered_reduce(vec4<u32>((x), 0u, 0u, 0u), 12u, 8u, 1u).x ^ bitcast<u32>(bitcast<i32>(ballot_clustered_reduce(vec4<u32>(bitcast<u32>(i), 0u, 0u, 0u), 4u, 2u, 1u).x)));
     }
-    return ((out + ballot_f32_to_u32(bitcast<f32>(ballot_clustered_reduce(vec4<u32>(bitcast<u32>(f), 0u, 0u, 0u), 3u, 8u).x))) + ballot_clustered_reduce(vec4<u32>((x), 0u, 0u, 0u), 10u, 1u).x);
+    return ((out + ballot_f32_to_u32(bitcast<f32>(ballot_clustered_reduce(vec4<u32>(bitcast<u32>(f), 0u, 0u, 0u), 3u, 8u, 1u).x))) + ballot_clustered_reduce(vec4<u32>((x), 0u, 0u, 0u), 10u, 1u, 1u).x);
 }

@@ -128,7 +128,7 @@ impl<W: fmt::Write> Shading for Writer<'_, W> {
             // bits, without the activity flag.
             (None, [value, ..]) if exchanges_value(op) => {
                 let name = Helper::call_name(Helper::of_op(op, Language::Wgsl, false));
-                let extras = extras(op, cx.kernel.type_of(*value), args, false);
+                let extras = extras(op, cx.kernel.type_of(*value), args);
                 self.write_exchange(cx, op, name, false, *value, &extras)
             }
             (None, _) => {

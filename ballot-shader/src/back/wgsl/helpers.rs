@@ -41,6 +41,10 @@ var<private> ballot_overflow: bool;
         Share => SHARE,
         Values => VALUES,
         LowestFlag => LOWEST_FLAG,
+        PrefixCount => PREFIX_COUNT,
+        TakeLowest => TAKE_LOWEST,
+        ShuffleWords => SHUFFLE_WORDS,
+        FirstWords => FIRST_WORDS,
         F32Bits => F32_BITS,
         F32ToU32 => F32_TO_U32,
         F32ToI32 => F32_TO_I32,
@@ -515,8 +519,8 @@ const ALL_EQUAL_NATIVE: &str = "\
 // subgroupAllEqual(value), which WGSL lacks: whether every active lane holds
 // the lowest active lane's value, compared as f32 (ordered: -0.0 equals 0.0,
 // a NaN nothing) where is_float, otherwise bit for bit.
-fn ballot_all_equal(value: vec4<u32>, is_float: bool) -> bool {
-    let first = subgroupBroadcastFirst(value);
+fn ballot_all_equal(value: vec4<u32>, is_float: bool, words: u32) -> bool {
+    let first = ballot_first_words(value, words);
     let same_float = all((bitcast<vec4<f32>>(value) == bitcast<vec4<f32>>(first)));
     return subgroupAll(select(all((value == first)), same_float, is_float));
 }
@@ -750,17 +754,86 @@ fn ballot_clustered_reduce(on: bool, value: vec4<u32>, op: u32, n: u32, words: u
 }
 ";
 
+// The native forms of the operations WGSL lacks share these: whether the
+// active lanes are a prefix, the walk over them, and the moves of only the
+// words a value uses (`words`, a constant of every call: one for a scalar,
+// four for a mask), where a `vec4<u32>` would move four.
+
+const PREFIX_COUNT: &str = "\
+// How many lanes are active, where they are lanes 0..count (every lane of a
+// full subgroup, or of a ragged one); 0 where they are not, as no count is:
+// the caller is one of them.
+fn ballot_prefix_count(lanes: vec4<u32>) -> u32 {
+    let counts = countOneBits(lanes);
+    let count = ((counts.x + counts.y) + (counts.z + counts.w));
+    // The bits of lanes 0..count, word by word.
+    let low = vec4<u32>(0u, 32u, 64u, 96u);
+    let bits = min((max(vec4<u32>(count), low) - low), vec4<u32>(32u));
+    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    return select(0u, count, all((lanes == prefix)));
+}
+";
+
+const TAKE_LOWEST: &str = "\
+// The lowest lane of the ballot *lanes (one bit at least), and its bit
+// cleared: a walk over the active lanes, lowest first.
+fn ballot_take_lowest(lanes: ptr<function, vec4<u32>>) -> u32 {
+    let m = *lanes;
+    let t = firstTrailingBit(m);
+    var lane = (96u + t.w);
+    lane = select(lane, (64u + t.z), (m.z != 0u));
+    lane = select(lane, (32u + t.y), (m.y != 0u));
+    lane = select(lane, t.x, (m.x != 0u));
+    (*lanes)[(lane >> 5u)] = ((*lanes)[(lane >> 5u)] & ~(1u << (lane & 31u)));
+    return lane;
+}
+";
+
+const SHUFFLE_WORDS: &str = "\
+// subgroupShuffle(value, lane) of the first `words` words of value; the
+// others are 0.
+fn ballot_shuffle_words(value: vec4<u32>, lane: u32, words: u32) -> vec4<u32> {
+    if (words == 1u) {
+        return vec4<u32>(subgroupShuffle(value.x, lane), 0u, 0u, 0u);
+    }
+    if (words == 2u) {
+        return vec4<u32>(subgroupShuffle(value.xy, lane), 0u, 0u);
+    }
+    if (words == 3u) {
+        return vec4<u32>(subgroupShuffle(value.xyz, lane), 0u);
+    }
+    return subgroupShuffle(value, lane);
+}
+";
+
+const FIRST_WORDS: &str = "\
+// subgroupBroadcastFirst(value) of the first `words` words of value; the
+// others are 0.
+fn ballot_first_words(value: vec4<u32>, words: u32) -> vec4<u32> {
+    if (words == 1u) {
+        return vec4<u32>(subgroupBroadcastFirst(value.x), 0u, 0u, 0u);
+    }
+    if (words == 2u) {
+        return vec4<u32>(subgroupBroadcastFirst(value.xy), 0u, 0u);
+    }
+    if (words == 3u) {
+        return vec4<u32>(subgroupBroadcastFirst(value.xyz), 0u);
+    }
+    return subgroupBroadcastFirst(value);
+}
+";
+
 const CLUSTERED_NATIVE: &str = "\
 // subgroupClusteredAdd and the like, which WGSL lacks: the total of the
 // active lanes of this lane's cluster of n lanes (a constant power of two;
 // over the subgroup size, undefined, the whole subgroup).
 //
 // An integer operation is associative and commutative, so where the active
-// lanes are lanes 0..count (every lane of a full subgroup, or of a ragged
-// one) the clusters reduce in log2(n) shuffles: at each step d every lane of
-// a block of d lanes holds that block's total over lanes below count, and
-// takes the neighbouring block's from its lowest lane, where that lane is
-// below count (else it keeps its own, so every shuffle reads an active lane).
+// lanes are lanes 0..count the clusters reduce in log2(n) shuffles: at each
+// step d every lane of a block of d lanes holds that block's total over lanes
+// below count, and takes the neighbouring block's from its lowest lane, where
+// that lane is below count (else it keeps its own, so every shuffle reads an
+// active lane).
 //
 // Otherwise, and for the float operations (whose answer depends on the
 // order), as the scans' general case: every active lane walks the same
@@ -768,22 +841,17 @@ const CLUSTERED_NATIVE: &str = "\
 // that every shuffle reads an active lane and every active lane takes part in
 // it; each lane combines the values of its cluster from the identity in
 // ascending lane order, as the simulator does.
-fn ballot_clustered_reduce(value: vec4<u32>, op: u32, n: u32) -> vec4<u32> {
+fn ballot_clustered_reduce(value: vec4<u32>, op: u32, n: u32, words: u32) -> vec4<u32> {
     let cluster = (ballot_lane & ~(n - 1u));
     var lanes = subgroupBallot(true);
     var result = ballot_identity(op);
-    let counts = countOneBits(lanes);
-    let count = ((counts.x + counts.y) + (counts.z + counts.w));
-    // The bits of lanes 0..count, word by word.
-    let low = vec4<u32>(0u, 32u, 64u, 96u);
-    let bits = min((max(vec4<u32>(count), low) - low), vec4<u32>(32u));
-    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
+    let count = ballot_prefix_count(lanes);
     let float_op = ((((op == 1u) || (op == 3u)) || (op == 6u)) || (op == 9u));
-    if ((!float_op) && all((lanes == prefix))) {
+    if ((!float_op) && (count != 0u)) {
         var x = ballot_combine(op, result, value);
         for (var d = 1u; d < n; d = (d << 1u)) {
             let src = ((ballot_lane ^ d) & ~(d - 1u));
-            let y = subgroupShuffle(x, select(ballot_lane, src, (src < count)));
+            let y = ballot_shuffle_words(x, select(ballot_lane, src, (src < count)), words);
             x = select(x, ballot_combine(op, x, y), (src < count));
         }
         return x;
@@ -792,14 +860,8 @@ fn ballot_clustered_reduce(value: vec4<u32>, op: u32, n: u32) -> vec4<u32> {
         if (all((lanes == vec4<u32>(0u)))) {
             break;
         }
-        // The lowest lane left, and its bit cleared.
-        let t = firstTrailingBit(lanes);
-        var src = (96u + t.w);
-        src = select(src, (64u + t.z), (lanes.z != 0u));
-        src = select(src, (32u + t.y), (lanes.y != 0u));
-        src = select(src, t.x, (lanes.x != 0u));
-        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
-        let v = subgroupShuffle(value, src);
+        let src = ballot_take_lowest(&lanes);
+        let v = ballot_shuffle_words(value, src, words);
         if ((src & ~(n - 1u)) == cluster) {
             result = ballot_combine(op, result, v);
         }
@@ -809,20 +871,17 @@ fn ballot_clustered_reduce(value: vec4<u32>, op: u32, n: u32) -> vec4<u32> {
 ";
 
 const INCLUSIVE_SCAN_NATIVE: &str = "\
-// subgroupInclusiveMin and the like: lanes at or below this one.
-fn ballot_inclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
+// subgroupInclusiveMin and the like: lanes at or below this one. Where the
+// active lanes are lanes 0..n, in log2(n) shuffles (Hillis-Steele); else a
+// walk over the active lanes, as in ballot_clustered_reduce.
+fn ballot_inclusive_scan(value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
     var lanes = subgroupBallot(true);
-    let counts = countOneBits(lanes);
-    let n = ((counts.x + counts.y) + (counts.z + counts.w));
-    // The bits of lanes 0..n, word by word.
-    let low = vec4<u32>(0u, 32u, 64u, 96u);
-    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
-    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
-    if (all((lanes == prefix))) {
+    let n = ballot_prefix_count(lanes);
+    if (n != 0u) {
         var x = ballot_combine(op, identity, value);
         for (var d = 1u; d < n; d = (d << 1u)) {
-            let y = subgroupShuffle(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)));
+            let y = ballot_shuffle_words(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)), words);
             x = select(x, ballot_combine(op, y, x), (ballot_lane >= d));
         }
         return x;
@@ -832,14 +891,8 @@ fn ballot_inclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
         if (all((lanes == vec4<u32>(0u)))) {
             break;
         }
-        // The lowest lane left, and its bit cleared.
-        let t = firstTrailingBit(lanes);
-        var src = (96u + t.w);
-        src = select(src, (64u + t.z), (lanes.z != 0u));
-        src = select(src, (32u + t.y), (lanes.y != 0u));
-        src = select(src, t.x, (lanes.x != 0u));
-        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
-        let v = subgroupShuffle(value, src);
+        let src = ballot_take_lowest(&lanes);
+        let v = ballot_shuffle_words(value, src, words);
         if (src <= ballot_lane) {
             result = ballot_combine(op, result, v);
         }
@@ -850,24 +903,18 @@ fn ballot_inclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
 
 const EXCLUSIVE_SCAN_NATIVE: &str = "\
 // subgroupExclusiveMin and the like: lanes below this one; the identity in
-// lane 0.
-fn ballot_exclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
+// lane 0. As ballot_inclusive_scan, and the inclusive value of the lane below.
+fn ballot_exclusive_scan(value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
     var lanes = subgroupBallot(true);
-    let counts = countOneBits(lanes);
-    let n = ((counts.x + counts.y) + (counts.z + counts.w));
-    // The bits of lanes 0..n, word by word.
-    let low = vec4<u32>(0u, 32u, 64u, 96u);
-    let bits = min((max(vec4<u32>(n), low) - low), vec4<u32>(32u));
-    let prefix = select(((vec4<u32>(1u) << (bits & vec4<u32>(31u))) - vec4<u32>(1u)), vec4<u32>(0xffffffffu), (bits == vec4<u32>(32u)));
-    if (all((lanes == prefix))) {
+    let n = ballot_prefix_count(lanes);
+    if (n != 0u) {
         var x = ballot_combine(op, identity, value);
         for (var d = 1u; d < n; d = (d << 1u)) {
-            let y = subgroupShuffle(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)));
+            let y = ballot_shuffle_words(x, select(ballot_lane, (ballot_lane - d), (ballot_lane >= d)), words);
             x = select(x, ballot_combine(op, y, x), (ballot_lane >= d));
         }
-        // The inclusive value of the lane below; the identity in lane 0.
-        let below = subgroupShuffle(x, select(ballot_lane, (ballot_lane - 1u), (ballot_lane >= 1u)));
+        let below = ballot_shuffle_words(x, select(ballot_lane, (ballot_lane - 1u), (ballot_lane >= 1u)), words);
         return select(identity, below, (ballot_lane >= 1u));
     }
     var result = identity;
@@ -875,14 +922,8 @@ fn ballot_exclusive_scan(value: vec4<u32>, op: u32) -> vec4<u32> {
         if (all((lanes == vec4<u32>(0u)))) {
             break;
         }
-        // The lowest lane left, and its bit cleared.
-        let t = firstTrailingBit(lanes);
-        var src = (96u + t.w);
-        src = select(src, (64u + t.z), (lanes.z != 0u));
-        src = select(src, (32u + t.y), (lanes.y != 0u));
-        src = select(src, t.x, (lanes.x != 0u));
-        lanes[(src >> 5u)] = (lanes[(src >> 5u)] & ~(1u << (src & 31u)));
-        let v = subgroupShuffle(value, src);
+        let src = ballot_take_lowest(&lanes);
+        let v = ballot_shuffle_words(value, src, words);
         if (src < ballot_lane) {
             result = ballot_combine(op, result, v);
         }

@@ -578,12 +578,15 @@ fn the_rest_of_the_family() {
         "quadBroadcast(m, 2u)",
         "quadSwapDiagonal(f)",
         "subgroupExclusiveMul(i)",
-        // WGSL lacks these: helpers over the value's bits.
-        "ballot_all_equal(vec4<u32>(bitcast<u32>(f), 0u, 0u, 0u), true)",
-        "ballot_all_equal(m, false)",
+        // WGSL lacks these: helpers over the value's bits, last the words
+        // they move, one for a scalar, four for a mask.
+        "ballot_all_equal(vec4<u32>(bitcast<u32>(f), 0u, 0u, 0u), true, 1u)",
+        "ballot_all_equal(m, false, 4u)",
         // UMax (8) as an inclusive scan.
-        "ballot_inclusive_scan(vec4<u32>((x), 0u, 0u, 0u), 8u).x",
-        "fn ballot_inclusive_scan(value: vec4<u32>, op: u32)",
+        "ballot_inclusive_scan(vec4<u32>((x), 0u, 0u, 0u), 8u, 1u).x",
+        "fn ballot_inclusive_scan(value: vec4<u32>, op: u32, words: u32)",
+        // A scalar moves as one u32.
+        "subgroupShuffle(value.x, lane)",
     ] {
         assert!(native.contains(piece), "no `{piece}` in\n{native}");
     }
