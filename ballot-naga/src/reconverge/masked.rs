@@ -41,17 +41,18 @@
 //! # Refused, at the user's token
 //! An exchange under more than one short circuit, or under one whose left
 //! operand the pass cannot delimit (the language would skip it where
-//! other invocations make it), a GLSL
-//! `case` that falls through into statements, a `discard` in a converted
-//! function, a WGSL declaration without a type whose initialiser has side
-//! effects in code that not every invocation runs, a GLSL broadcast whose
-//! value's type the pass cannot tell, and a call that must be kept in a
-//! temporary of a GLSL name overloaded with different return types.
+//! other invocations make it), a GLSL `case` that falls through into
+//! statements, a `discard` in a converted function, a WGSL declaration
+//! without a type whose initialiser has side effects in code that not
+//! every invocation runs (but for one that is a call of the shader's own
+//! function, which takes its declared return type), a GLSL broadcast
+//! whose value's type the pass cannot tell, and a call that must be kept
+//! in a temporary of a GLSL name overloaded with different return types.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use super::tree::{Call, DeclKind, Expr, Stage, Stmt, StmtKind, Unit, GLSL_QUALIFIERS};
+use super::tree::{Call, Decl, DeclKind, Expr, Stage, Stmt, StmtKind, Unit, GLSL_QUALIFIERS};
 use ballot_shader::back::Language;
 
 /// An exchange's result type.
@@ -1576,7 +1577,7 @@ impl<'r, 'a> Pass<'r, 'a> {
             steps.push(Step::Plain(piece));
             return Ok(());
         }
-        let Some(ty) = d.ty.clone() else {
+        let Some(ty) = d.ty.clone().or_else(|| self.called_type(d)) else {
             let x = &d.declarators[0];
             return self.refuse(
                 &x.name,
@@ -1604,6 +1605,20 @@ impl<'r, 'a> Pass<'r, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// The type of a WGSL declaration without one whose initialiser is a
+    /// call of one of the shader's own functions, and nothing else: that
+    /// function's declared return type (WGSL has no overloads). `None`
+    /// for any other initialiser, whose type the pass cannot tell.
+    fn called_type(&self, d: &Decl) -> Option<Range<usize>> {
+        let [x] = &d.declarators[..] else {
+            return None;
+        };
+        let e = x.init.as_ref()?;
+        let call = self.calls(e).iter().find(|c| c.range == e.range)?;
+        let f = self.callee(call).function?;
+        self.request.unit.functions[f].ret.clone()
     }
 
     fn if_(

@@ -594,3 +594,32 @@ fn a_preprocessor_line_in_a_converted_loop_keeps_a_line_of_its_own() {
         .expect("the pragma is kept");
     assert_eq!(line.trim(), "#pragma unroll", "{out}");
 }
+
+/// `let n = twice(i);` after an early return, where `twice` is the
+/// shader's own function (which may write memory, so that only active
+/// invocations run it): its initialiser runs apart from its declaration,
+/// under the activity, and the declaration takes `twice`'s declared return
+/// type. A call of a built-in keeps the refusal
+/// (`what_cannot_be_converted_is_refused_at_its_token`), and so does an
+/// initialiser that is more than the call.
+#[test]
+fn an_untyped_let_of_an_own_call_takes_its_return_type() {
+    let out = wgsl(
+        "fn twice(x: u32) -> u32 { return 2u * x; }\n\
+         @group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+         @compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) {\n\
+         if i > 5u { return; }\nlet n = twice(i);\nlet b = x_ballot(true, n > 4u);\ndata[i] = b.x;\n}\n",
+    )
+    .unwrap();
+    valid_wgsl(&out);
+    let main = function(&out, "main");
+    assert!(main.contains("var n: u32;"), "{main}");
+    assert!(main.contains("if (x_active) { n = twice(i); }"), "{main}");
+    let e = wgsl(
+        "fn twice(x: u32) -> u32 { return 2u * x; }\n\
+         @compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) {\n\
+         if i > 5u { return; }\nlet n = twice(i) + 1u;\nlet b = x_ballot(true, n > 4u);\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.message.contains("give `n` its type"), "{}", e.message);
+}
