@@ -27,14 +27,12 @@
 //! Without an adapter the test says why and passes, unless
 //! `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_naga::link::LinkOptions;
 use ballot_runner::job::UNWRITTEN;
-use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
 mod common;
 
-use common::{linked_mismatches_on, loud, required, skip};
+use common::assert_linked_agree;
 
 const GLSL: &str = "#version 450
 #extension GL_KHR_shader_subgroup_basic : require
@@ -102,37 +100,11 @@ fn expected(i: u32, v: u32) -> [u32; 3] {
 
 #[test]
 fn prototypes_overloads_and_pragmas_keep_their_meaning() {
-    let gpu = match Gpu::new() {
-        Ok(gpu) => gpu,
-        Err(e) => return skip("glsl functions", &e.to_string()),
-    };
-    let mut runs = Vec::new();
-    if gpu.unsupported(Target::GlslNoSubgroup).is_none() {
-        runs.extend([4, 8, 16, 32].map(|v| (Target::GlslNoSubgroup, v)));
-    }
-    let info = gpu.info();
-    if gpu.unsupported(Target::Glsl).is_none() && info.subgroup_min_size == info.subgroup_max_size {
-        runs.push((Target::Glsl, info.subgroup_min_size));
-    }
-    if runs.is_empty() {
-        if required() {
-            panic!("glsl functions: no GLSL target runs on this adapter");
-        }
-        loud("glsl functions: no GLSL target runs on this adapter: skipped");
-        return;
-    }
-    let failures = linked_mismatches_on(
-        &gpu,
+    assert_linked_agree(
+        "glsl functions",
         (GLSL, "functions.comp"),
-        &runs,
-        |v| LinkOptions::default().subgroup_size(v),
+        [Target::GlslNoSubgroup, Target::Glsl],
         INVOCATIONS,
         expected,
-    );
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures[..failures.len().min(20)].join("\n")
     );
 }

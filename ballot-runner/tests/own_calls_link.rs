@@ -14,14 +14,12 @@
 //! Without an adapter the test says why and passes, unless
 //! `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_naga::link::LinkOptions;
 use ballot_runner::job::UNWRITTEN;
-use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
 mod common;
 
-use common::{linked_mismatches_on, loud, required, skip};
+use common::assert_linked_agree;
 
 const WGSL: &str = "@group(0) @binding(0) var<storage, read_write> words: array<u32>;
 var<private> calls: u32;
@@ -56,37 +54,11 @@ fn expected(i: u32, v: u32) -> [u32; 3] {
 
 #[test]
 fn the_let_takes_the_function_s_return_type_and_runs_once_where_active() {
-    let gpu = match Gpu::new() {
-        Ok(gpu) => gpu,
-        Err(e) => return skip("own calls", &e.to_string()),
-    };
-    let mut runs = Vec::new();
-    if gpu.unsupported(Target::WgslNoSubgroup).is_none() {
-        runs.extend([4, 8, 16, 32].map(|v| (Target::WgslNoSubgroup, v)));
-    }
-    let info = gpu.info();
-    if gpu.unsupported(Target::Wgsl).is_none() && info.subgroup_min_size == info.subgroup_max_size {
-        runs.push((Target::Wgsl, info.subgroup_min_size));
-    }
-    if runs.is_empty() {
-        if required() {
-            panic!("own calls: no WGSL target runs on this adapter");
-        }
-        loud("own calls: no WGSL target runs on this adapter: skipped");
-        return;
-    }
-    let failures = linked_mismatches_on(
-        &gpu,
+    assert_linked_agree(
+        "own calls",
         (WGSL, "own_calls.wgsl"),
-        &runs,
-        |v| LinkOptions::default().subgroup_size(v),
+        [Target::WgslNoSubgroup, Target::Wgsl],
         INVOCATIONS,
         expected,
-    );
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures[..failures.len().min(20)].join("\n")
     );
 }

@@ -89,3 +89,54 @@ pub fn linked_mismatches_on<const WORDS: usize>(
     }
     failures
 }
+
+/// Links `shader` (named `path`) for the `emulated` target at virtual
+/// sizes 4 to 32 and for its `hardware` target at the adapter's size
+/// (where the adapter has one size), runs each on the Vulkan adapter and
+/// asserts that every invocation writes `expected(i, size)`: the
+/// [`linked_mismatches_on`] of the runs the adapter takes. Without an
+/// adapter, or a target it runs, it says why and passes, unless
+/// `BALLOT_REQUIRE_GPU=1`; `what` names the test in those lines.
+pub fn assert_linked_agree<const WORDS: usize>(
+    what: &str,
+    shader: (&str, &str),
+    [emulated, hardware]: [Target; 2],
+    invocations: u32,
+    expected: impl Fn(u32, u32) -> [u32; WORDS],
+) {
+    let gpu = match ballot_runner::Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip(what, &e.to_string()),
+    };
+    let mut runs = Vec::new();
+    if gpu.unsupported(emulated).is_none() {
+        runs.extend([4, 8, 16, 32].map(|v| (emulated, v)));
+    }
+    let info = gpu.info();
+    if gpu.unsupported(hardware).is_none() && info.subgroup_min_size == info.subgroup_max_size {
+        runs.push((hardware, info.subgroup_min_size));
+    }
+    if runs.is_empty() {
+        if required() {
+            panic!("{what}: neither {emulated} nor {hardware} runs on this adapter");
+        }
+        loud(&format!(
+            "{what}: neither {emulated} nor {hardware} runs on this adapter: skipped"
+        ));
+        return;
+    }
+    let failures = linked_mismatches_on(
+        &gpu,
+        shader,
+        &runs,
+        |v| ballot_naga::link::LinkOptions::default().subgroup_size(v),
+        invocations,
+        expected,
+    );
+    assert!(
+        failures.is_empty(),
+        "{what}: {} mismatches:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
