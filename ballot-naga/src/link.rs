@@ -190,6 +190,7 @@ mod read;
 mod types;
 mod write;
 
+use judge::Size;
 use lex::*;
 use map::*;
 use read::*;
@@ -582,7 +583,8 @@ fn link_text(
     // targets. Otherwise (or where naga reads another size) the text is
     // linked at a size that fits any subgroup, naga reads the size back,
     // and the shader is linked again at it.
-    let at_entry = || shader.entries.first().map(|e| e.name.clone());
+    let entry = shader.entries.first().map(|e| e.name.clone());
+    let at_entry = || entry.clone();
     let mut size = shader
         .literal_workgroup_size()
         .filter(|&w| sizes(subgroup_size, w).validate().is_ok());
@@ -601,7 +603,44 @@ fn link_text(
                 }
             },
         };
-        let read = read.map_err(|(kind, m)| fail(kind, m, at_entry()))?;
+        let read = match read.map_err(|(kind, m)| fail(kind, m, at_entry()))? {
+            Size::Fixed(read) => read,
+            // Linked again, its exchange memory sized by expressions of
+            // `gl_WorkGroupSize` after the layout that declares it; no
+            // linked code changes the size.
+            Size::Specialised
+                if !shader.specialised_workgroup && !shader.workgroup_layouts.is_empty() =>
+            {
+                shader.specialised_workgroup = true;
+                size = None;
+                continue;
+            }
+            Size::Specialised if shader.specialised_workgroup => {
+                if let Some(diagnostic) = verdict {
+                    return Err(written.error_through(&converged, &shader, path, diagnostic));
+                }
+                return Ok(Linked {
+                    target,
+                    functions: written.functions,
+                    text: converged.text,
+                    ops: shader.linked_ops(),
+                    workgroup_size: None,
+                    includes: Vec::new(),
+                });
+            }
+            Size::Specialised => {
+                return Err(fail(
+                    LinkErrorKind::Unsupported,
+                    "the pipeline specialises the workgroup size, but its `layout(…) in;` \
+                     lines are not all of literals (`local_size_x_id = 0`, `local_size_y = 1`): \
+                     the emulated subgroups' sizes are expressions of `gl_WorkGroupSize`, which \
+                     glslang reads as the layout declared so far, so the linker writes these \
+                     lines again before them; spell their values as literals"
+                        .to_string(),
+                    at_entry(),
+                ))
+            }
+        };
         if size == Some(read) {
             if let Some(diagnostic) = verdict {
                 return Err(written.error_through(&converged, &shader, path, diagnostic));

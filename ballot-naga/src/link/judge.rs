@@ -25,7 +25,18 @@ pub(super) use crate::valid::glslang::glsl_stage;
 
 /// The entry points' workgroup size, as the validator read it, or why the
 /// emulated targets cannot take it.
-pub(super) type Workgroup = Result<[u32; 3], (LinkErrorKind, String)>;
+pub(super) type Workgroup = Result<Size, (LinkErrorKind, String)>;
+
+/// The workgroup size the validator read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Size {
+    /// A constant.
+    Fixed([u32; 3]),
+    /// One the pipeline specialises: GLSL's `local_size_x_id`. (WGSL's
+    /// overridable sizes are refused: an array in naga's WGSL cannot be
+    /// sized by an override, which the exchange memory would need.)
+    Specialised,
+}
 
 /// A rejection: the workgroup, where the validator read one (naga's module
 /// survives a validation error), and the diagnostic on the judged text.
@@ -98,7 +109,8 @@ fn naga_workgroup(module: &naga::Module) -> Workgroup {
             _ => size = Some((entry.workgroup_size, &entry.name)),
         }
     }
-    size.map(|(s, _)| s).ok_or_else(no_compute_entry)
+    size.map(|(s, _)| Size::Fixed(s))
+        .ok_or_else(no_compute_entry)
 }
 
 fn overridable(entry: &str) -> (LinkErrorKind, String) {
@@ -138,10 +150,10 @@ mod spv {
     pub const WORKGROUP_SIZE: u32 = 25;
 }
 
-/// The compute entry point's `LocalSize` in the module `words`. A
-/// workgroup given through specialization constants (`local_size_x_id`)
-/// is overridable: glslang writes it as a `WorkgroupSize` built-in that is
-/// an `OpSpecConstantComposite`, or as `LocalSizeId`.
+/// The compute entry point's `LocalSize` in the module `words`, or
+/// [`Size::Specialised`] for a workgroup given through specialization
+/// constants (`local_size_x_id`): glslang writes it as a `WorkgroupSize`
+/// built-in that is an `OpSpecConstantComposite`, or as `LocalSizeId`.
 fn spirv_workgroup(words: &[u32]) -> Workgroup {
     let bug = |what: &str| (LinkErrorKind::Bug, format!("glslang's SPIR-V: {what}"));
     if words.len() < 5 || words[0] != spv::MAGIC {
@@ -177,9 +189,11 @@ fn spirv_workgroup(words: &[u32]) -> Workgroup {
         return Err(no_compute_entry());
     }
     if by_id || workgroup_builtin.is_some_and(|id| spec_composites.contains(&id)) {
-        return Err(overridable("main"));
+        return Ok(Size::Specialised);
     }
-    local_size.ok_or_else(|| bug("no LocalSize for the compute entry point"))
+    local_size
+        .map(Size::Fixed)
+        .ok_or_else(|| bug("no LocalSize for the compute entry point"))
 }
 
 // ------------------------------------------------------------ glslang
@@ -219,7 +233,7 @@ mod tests {
             (spv::OP_ENTRY_POINT, entry),
             (spv::OP_EXECUTION_MODE, &[4, spv::LOCAL_SIZE, 8, 4, 1]),
         ]);
-        assert_eq!(spirv_workgroup(&fixed), Ok([8, 4, 1]));
+        assert_eq!(spirv_workgroup(&fixed), Ok(Size::Fixed([8, 4, 1])));
         // local_size_x_id: the WorkgroupSize built-in is a spec constant.
         let overridable = module(&[
             (spv::OP_ENTRY_POINT, entry),
@@ -227,9 +241,7 @@ mod tests {
             (spv::OP_DECORATE, &[9, spv::BUILT_IN, spv::WORKGROUP_SIZE]),
             (spv::OP_SPEC_CONSTANT_COMPOSITE, &[7, 9, 5, 6, 6]),
         ]);
-        let (kind, message) = spirv_workgroup(&overridable).unwrap_err();
-        assert_eq!(kind, LinkErrorKind::Unsupported);
-        assert!(message.contains("pipeline-overridable"), "{message}");
+        assert_eq!(spirv_workgroup(&overridable), Ok(Size::Specialised));
         // A fragment shader has no compute entry point.
         let fragment = module(&[(spv::OP_ENTRY_POINT, &[4, 4, name, 0])]);
         assert!(spirv_workgroup(&fragment)

@@ -226,6 +226,16 @@ pub(in crate::link) struct Shader<'a> {
     /// converted to `u32` at the call ([`Use::lane`]): on every WGSL target,
     /// as WGSL takes an `i32` lane too, and naga only a `u32`.
     pub(in crate::link) lane_as_u32: bool,
+    /// GLSL: each `layout(local_size_… ) in;` declaration, where its
+    /// values are all literals (else none: see [`Self::specialised_workgroup`]).
+    pub(in crate::link) workgroup_layouts: Vec<Range<usize>>,
+    /// Whether the pipeline specialises the workgroup size (GLSL's
+    /// `local_size_x_id`): `glsl-no-subgroup` then writes its exchange
+    /// memory's sizes as expressions of `gl_WorkGroupSize`
+    /// ([`ballot_shader::back::glsl::specialised_emulated_constants`]),
+    /// after a copy of [`Self::workgroup_layouts`], as glslang reads
+    /// `gl_WorkGroupSize` as the layout declared so far.
+    pub(in crate::link) specialised_workgroup: bool,
 }
 
 pub(in crate::link) type ReadError = (LinkErrorKind, String, Range<usize>);
@@ -572,6 +582,8 @@ impl<'a> Shader<'a> {
             literal_sizes: Vec::new(),
             stage: ("comp", false),
             lane_from_rank: false,
+            workgroup_layouts: Vec::new(),
+            specialised_workgroup: false,
             lane_as_u32: language == Language::Wgsl,
             uses_subgroups,
         };

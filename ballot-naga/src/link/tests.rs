@@ -464,19 +464,33 @@ fn glslang_s_verdict_is_on_the_users_line() {
     }
 }
 
+/// `local_size_x_id`: on `glsl-no-subgroup` the exchange memory is sized
+/// by expressions of `gl_WorkGroupSize`, which glslang reads as the layout
+/// declared so far, so the library repeats the layout line before them.
+/// (The runs at several sizes are `ballot-runner/tests/specialised_link.rs`.)
 #[test]
-fn a_specialised_workgroup_links_on_hardware_only() {
+fn a_specialised_workgroup_sizes_the_exchange_after_its_layout() {
     if !glslang_here("a specialised GLSL workgroup") {
         return;
     }
-    let source = VULKAN_GLSL.replace(
-        "layout(local_size_x = WG) in;",
-        "layout(local_size_x_id = 0) in;",
-    );
+    let layout = "layout(local_size_x_id = 0) in;";
+    let source = VULKAN_GLSL.replace("layout(local_size_x = WG) in;", layout);
     glsl_linked(&source, Target::Glsl);
-    let e = glsl_error(&source, Target::GlslNoSubgroup);
-    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
-    assert!(e.message.contains("pipeline-overridable"), "{e}");
+    let l = glsl_linked(&source, Target::GlslNoSubgroup);
+    assert_eq!(l.workgroup_size, None);
+    let size = "const uint ballot_workgroup_size = \
+                gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;";
+    let (Some(at_layout), Some(at_size)) = (l.text.find(layout), l.text.find(size)) else {
+        panic!("no layout line or no specialised size in\n{}", l.text);
+    };
+    assert!(at_layout < at_size, "{}", l.text);
+    assert_eq!(l.text.matches(layout).count(), 2, "{}", l.text);
+    // A fixed size stays a literal, and the library right after `#version`.
+    let fixed = glsl_linked(VULKAN_GLSL, Target::GlslNoSubgroup);
+    assert!(fixed
+        .text
+        .contains("const uint ballot_workgroup_size = 64u;"));
+    assert!(fixed.text.find("ballot_workgroup_size") < fixed.text.find("layout(local_size_x"));
 }
 
 #[test]

@@ -236,7 +236,13 @@ impl Shader<'_> {
         let library = if !wanted {
             String::new()
         } else {
-            let mut text = library(target, &ops, layout, self.links_barrier());
+            let mut text = library(
+                target,
+                &ops,
+                layout,
+                self.links_barrier(),
+                self.specialised_workgroup,
+            );
             if self.links_barrier() {
                 text.push_str(barrier_function(language));
             }
@@ -265,6 +271,17 @@ impl Shader<'_> {
                         .filter(|(op, ty)| types::glsl_moves_wide(*op, ty))
                         .collect();
                     text.push_str(&types::glsl_wide_overloads(&wide));
+                    // glslang reads `gl_WorkGroupSize` as the layout
+                    // declared so far: a specialised one's layout lines
+                    // come again before the library's sizes.
+                    if self.specialised_workgroup {
+                        let layouts: String = self
+                            .workgroup_layouts
+                            .iter()
+                            .map(|r| format!("\n{}", &self.text[r.clone()]))
+                            .collect();
+                        text.insert_str(0, &layouts);
+                    }
                     text.insert_str(0, &types::glsl_wide_extensions(&wide));
                 }
             }
@@ -401,11 +418,14 @@ pub(super) fn statements(text: &str, body: usize, statements: &[String]) -> Stri
 /// The functions (and lane state) behind `ops` on `target`, named
 /// `ballot_*`, each public one under `ballot_` + its GLSL name without
 /// `gl_` (`ballot_subgroupBallotBitCount`, `ballot_subgroupEqMask`).
+/// `specialised`: the pipeline gives the workgroup size
+/// ([`Shader::specialised_workgroup`]).
 pub(super) fn library(
     target: Target,
     ops: &[Op],
     options: &ShaderOptions,
     barrier: bool,
+    specialised: bool,
 ) -> String {
     let language = target.language();
     let emulated = !target.has_subgroups();
@@ -418,9 +438,10 @@ pub(super) fn library(
             out.push_str("#extension GL_KHR_shader_subgroup_ballot : require\n");
         }
         (Language::Glsl, true) => {
-            out.push_str(&ballot_shader::back::glsl::emulated_constants(
-                options, false, 1,
-            ));
+            out.push_str(&match specialised {
+                true => ballot_shader::back::glsl::specialised_emulated_constants(options, 1),
+                false => ballot_shader::back::glsl::emulated_constants(options, false, 1),
+            });
             let helpers = polyfill::helpers_of(language, true, ops);
             let helpers = with_vote(language, helpers, ops, barrier);
             ballot_shader::back::glsl::helpers::write_all(&mut out, &helpers);

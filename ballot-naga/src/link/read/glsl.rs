@@ -10,6 +10,7 @@ impl Shader<'_> {
         // `layout(local_size_x = 64, …) in;`: the workgroup size, where it
         // is literals; more than one such line is left to naga.
         let mut sizes = Vec::new();
+        let mut layouts = Vec::new();
         for i in 0..tokens.len() {
             if s(i) != "layout" || s(i + 1) != "(" {
                 continue;
@@ -27,6 +28,16 @@ impl Shader<'_> {
             {
                 continue;
             }
+            // `name = literal` or a name alone: a copy of the line means
+            // the same wherever it stands.
+            let literal = items
+                .split(|t| t.kind == Kind::Punct(b','))
+                .all(|item| match item {
+                    [_] => true,
+                    [_, eq, value] => eq.kind == Kind::Punct(b'=') && value.kind == Kind::Number,
+                    _ => false,
+                });
+            layouts.push(literal.then(|| tokens[i].range().start..tokens[n + 2].range().end));
             let mut size = Some([1, 1, 1]);
             for item in items.split(|t| t.kind == Kind::Punct(b',')) {
                 let word = |k: usize| item.get(k).map_or("", |t| &text[t.range()]);
@@ -52,6 +63,10 @@ impl Shader<'_> {
         if let [size] = sizes[..] {
             self.literal_sizes.push(size);
         }
+        self.workgroup_layouts = layouts
+            .into_iter()
+            .collect::<Option<_>>()
+            .unwrap_or_default();
         for (i, token) in tokens.iter().enumerate() {
             if token.kind == Kind::Directive {
                 let line = s(i);

@@ -328,6 +328,35 @@ pub fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u32) -> S
     )
 }
 
+/// [`emulated_constants`] for a shader whose workgroup size the pipeline
+/// specialises (`layout(local_size_x_id = …) in;`): the invocations per
+/// workgroup, and the exchange memory's sizes that follow from them, are
+/// specialisation-constant expressions of `gl_WorkGroupSize`, so that the
+/// arrays and the ragged last subgroup follow the size the pipeline gives
+/// (Vulkan GLSL sizes arrays by such expressions); the virtual subgroup's
+/// constants stay literals. glslang reads `gl_WorkGroupSize` as the layout
+/// declared so far, so the text must come after the shader's
+/// `layout(…) in;`. No guard: the libraries know their size.
+pub fn specialised_emulated_constants(options: &ShaderOptions, slots: u32) -> String {
+    let e = ExchangeMemory::new(options, false, slots);
+    // Whole virtual subgroups, and whole uvec4s of flags: ExchangeMemory's
+    // padding, as an expression.
+    let unit = e.subgroup.max(4);
+    format!(
+        "const uint ballot_subgroup_size = {}u;\n\
+         const uint ballot_workgroup_size = \
+         gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;\n\
+         const uint ballot_padded_size = (ballot_workgroup_size + {}u) / {unit}u * {unit}u;\n\
+         const uint ballot_exchange_size = ballot_padded_size;\n\
+         const uint ballot_subgroup_chunks = {}u;\nconst uint ballot_exchange_slots = {}u;\n\
+         const uint ballot_slot_stride = 2u * ballot_exchange_size;\n\n",
+        e.subgroup,
+        unit - 1,
+        e.chunks,
+        e.slots
+    )
+}
+
 /// The GLSL spelling of a type.
 const fn type_name(ty: Type) -> &'static str {
     shading::type_name(Language::Glsl, ty)

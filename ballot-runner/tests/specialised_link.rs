@@ -1,0 +1,134 @@
+//! A GLSL shader whose workgroup size the pipeline specialises
+//! (`layout(local_size_x_id = 0, local_size_x = 64) in;`, ggml's usual
+//! form), linked for `glsl-no-subgroup` at virtual sizes 4 to 32 and run
+//! on the Vulkan adapter at several workgroup sizes.
+//!
+//! The emulation sizes its exchange memory, and finds its ragged last
+//! subgroup, from `gl_WorkGroupSize`, so one linked text serves every size
+//! the pipeline gives. The runner takes a module's default sizes, so each
+//! size is given as the default of the linked text's layout line: what a
+//! specialisation constant does to `gl_WorkGroupSize`.
+//!
+//! Invocations below `min(45, size)` write the count of even invocations
+//! among their virtual subgroup's active members (a ballot), the sum of
+//! their indices (`subgroupAdd`), and `gl_NumSubgroups`; the others return
+//! first. The hardware `glsl` target runs the default size too.
+//!
+//! Without an adapter the test says why and passes, unless
+//! `BALLOT_REQUIRE_GPU=1`.
+
+use ballot_naga::link::{link, LinkOptions};
+use ballot_runner::job::UNWRITTEN;
+use ballot_runner::Gpu;
+use ballot_shader::back::Target;
+
+mod common;
+
+use common::{loud, required, skip};
+
+const GLSL: &str = "#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x_id = 0, local_size_x = 64) in;
+layout(constant_id = 0) const uint BLOCK = 64;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 45u) { return; }
+    uint even = subgroupBallotBitCount(subgroupBallot((i & 1u) == 0u));
+    uint sum = subgroupAdd(i);
+    words[i * 3u] = even;
+    words[i * 3u + 1u] = sum;
+    words[i * 3u + 2u] = gl_NumSubgroups;
+}
+";
+
+/// The layout line, whose default size each run replaces.
+const LAYOUT: &str = "layout(local_size_x_id = 0, local_size_x = 64) in;";
+
+/// The words invocation `i` writes in a workgroup of `size` in subgroups
+/// of `v` (module docs).
+fn expected(i: u32, v: u32, size: u32) -> [u32; 3] {
+    if i >= 45 {
+        return [UNWRITTEN; 3];
+    }
+    let base = i - i % v;
+    let members: Vec<u32> = (base..base + v).filter(|&j| j < 45 && j < size).collect();
+    let even = members.iter().filter(|&&j| j % 2 == 0).count() as u32;
+    [even, members.iter().sum(), size.div_ceil(v)]
+}
+
+#[test]
+fn one_linked_text_serves_every_workgroup_size_the_pipeline_gives() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("specialised workgroup", &e.to_string()),
+    };
+    let mut runs: Vec<(Target, u32, u32)> = Vec::new();
+    if gpu.unsupported(Target::GlslNoSubgroup).is_none() {
+        for v in [4, 8, 16, 32] {
+            // Whole subgroups, a ragged last one, and fewer invocations
+            // than the default.
+            for size in [64, 40, 37, 32] {
+                runs.push((Target::GlslNoSubgroup, v, size));
+            }
+        }
+    }
+    let info = gpu.info();
+    if gpu.unsupported(Target::Glsl).is_none() && info.subgroup_min_size == info.subgroup_max_size {
+        runs.push((Target::Glsl, info.subgroup_min_size, 64));
+    }
+    if runs.is_empty() {
+        if required() {
+            panic!("specialised workgroup: no GLSL target runs on this adapter");
+        }
+        loud("specialised workgroup: no GLSL target runs on this adapter: skipped");
+        return;
+    }
+    let mut failures = Vec::new();
+    for (target, v, size) in runs {
+        let linked = link(
+            GLSL,
+            "specialised.comp",
+            target,
+            &LinkOptions::default().subgroup_size(v),
+        )
+        .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
+        assert_eq!(
+            linked.workgroup_size, None,
+            "{target}: the size is the pipeline's"
+        );
+        assert!(
+            linked.text.contains(LAYOUT),
+            "{target}: the layout line is kept"
+        );
+        let text = linked.text.replace(
+            LAYOUT,
+            &format!("layout(local_size_x_id = 0, local_size_x = {size}) in;"),
+        );
+        let got = gpu
+            .run_storage(target, &text, [size, 1, 1], [1, 1, 1], 64 * 3)
+            .unwrap_or_else(|e| panic!("{target}, size {v}, workgroup {size}: {e}"));
+        for i in 0..64 {
+            let at = i as usize * 3;
+            let want = if i < size {
+                expected(i, v, size)
+            } else {
+                [UNWRITTEN; 3]
+            };
+            if got[at..at + 3] != want {
+                failures.push(format!(
+                    "{target}, size {v}, workgroup {size}, invocation {i}: expected {want:?}, got {:?}",
+                    &got[at..at + 3]
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
