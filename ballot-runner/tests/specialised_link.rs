@@ -69,8 +69,8 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_gives() {
     if gpu.unsupported(Target::GlslNoSubgroup).is_none() {
         for v in [4, 8, 16, 32] {
             // Whole subgroups, a ragged last one, and fewer invocations
-            // than the default.
-            for size in [64, 40, 37, 32] {
+            // than the default, down to fewer than one virtual subgroup.
+            for size in [64, 40, 37, 32, 16, 5] {
                 runs.push((Target::GlslNoSubgroup, v, size));
             }
         }
