@@ -152,8 +152,9 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn a_workgroup_the_emulation_cannot_serve_is_the_files_fault_exit_1() {
-    // 16 x 16 x 2 invocations: more than the emulated targets' 256. The
-    // file's fault, with no option given: exit 1, no usage line.
+    // 16 x 16 x 2 invocations: more than `wgsl-no-subgroup`'s 256;
+    // 64 x 32, more than `glsl-no-subgroup`'s 1,024. The file's fault,
+    // with no option given: exit 1, no usage line.
     let out = dir("workgroup");
     let wgsl = out.join("big.wgsl");
     let text = std::fs::read_to_string(four()).unwrap();
@@ -166,12 +167,12 @@ fn a_workgroup_the_emulation_cannot_serve_is_the_files_fault_exit_1() {
     let glsl = std::fs::read_to_string(four().with_extension("comp")).unwrap();
     std::fs::write(
         &comp,
-        glsl.replace("local_size_x = 64", "local_size_x = 512"),
+        glsl.replace("local_size_x = 64", "local_size_x = 64, local_size_y = 32"),
     )
     .unwrap();
     for (file, target, invocations) in [
         (&wgsl, "wgsl-no-subgroup", 512),
-        (&comp, "glsl-no-subgroup", 512),
+        (&comp, "glsl-no-subgroup", 2048),
     ] {
         let run = ballot(&["link", s(file), "--target", target]);
         let stderr = String::from_utf8_lossy(&run.stderr);

@@ -212,13 +212,21 @@ impl ShaderOptions {
 
     /// Checks the options, naming the offending one.
     pub fn validate(&self) -> Result<(), OptionError> {
+        self.validate_up_to(MAX_WORKGROUP_INVOCATIONS)
+    }
+
+    /// [`validate`](Self::validate), with workgroups of up to `max`
+    /// invocations rather than [`MAX_WORKGROUP_INVOCATIONS`]: for a GLSL
+    /// shader of the user's, whose workgroup Vulkan bounds (commonly 1,024
+    /// invocations), not WebGPU.
+    pub fn validate_up_to(&self, max: u32) -> Result<(), OptionError> {
         let [x, y, z] = self.workgroup_size;
         let invocations = (x as u64) * (y as u64) * (z as u64);
-        if invocations == 0 || invocations > MAX_WORKGROUP_INVOCATIONS as u64 {
+        if invocations == 0 || invocations > max as u64 {
             return Err(OptionError::Invalid {
                 option: "workgroup_size",
                 value: format!("{x}x{y}x{z}"),
-                reason: format!("it must have 1 to {MAX_WORKGROUP_INVOCATIONS} invocations"),
+                reason: format!("it must have 1 to {max} invocations"),
             });
         }
         if crate::size::SubgroupSize::new(self.subgroup_size).is_err() {

@@ -585,9 +585,11 @@ fn link_text(
     // and the shader is linked again at it.
     let entry = shader.entries.first().map(|e| e.name.clone());
     let at_entry = || entry.clone();
-    let mut size = shader
-        .literal_workgroup_size()
-        .filter(|&w| sizes(subgroup_size, w).validate().is_ok());
+    let mut size = shader.literal_workgroup_size().filter(|&w| {
+        sizes(subgroup_size, w)
+            .validate_up_to(max_invocations(target))
+            .is_ok()
+    });
     // Two passes at most: the second is at the size naga read, which no
     // linked code can change.
     for _ in 0..2 {
@@ -655,7 +657,7 @@ fn link_text(
             });
         }
         sizes(subgroup_size, read)
-            .validate()
+            .validate_up_to(max_invocations(target))
             .map_err(|e: OptionError| {
                 // The workgroup is the file's: too many invocations is its
                 // fault; a subgroup larger than the workgroup is the
@@ -671,9 +673,10 @@ fn link_text(
                         LinkErrorKind::Unsupported,
                         format!(
                             "the entry point's workgroup size {x}x{y}x{z} has {} invocations; \
-                             the emulated subgroups' exchange memory serves 1 to \
-                             {MAX_WORKGROUP_INVOCATIONS}: make the workgroup smaller",
-                            u64::from(x) * u64::from(y) * u64::from(z)
+                             the emulated subgroups' exchange memory on `{target}` serves 1 \
+                             to {}: make the workgroup smaller",
+                            u64::from(x) * u64::from(y) * u64::from(z),
+                            max_invocations(target)
                         ),
                         at_entry(),
                     ),
@@ -687,6 +690,22 @@ fn link_text(
         at_entry(),
     ))
 }
+
+/// The most invocations per workgroup an emulated target's exchange
+/// memory serves in a linked shader: WebGPU's default limit in WGSL
+/// ([`MAX_WORKGROUP_INVOCATIONS`]); in GLSL, Vulkan's usual
+/// `maxComputeWorkGroupInvocations`, where the exchange memory takes
+/// 40 bytes an invocation (10 KiB at 256, 40 KiB at 1,024: a device with
+/// less shared memory refuses the pipeline, by its own limit).
+fn max_invocations(target: Target) -> u32 {
+    match target.language() {
+        Language::Glsl => MAX_GLSL_INVOCATIONS,
+        Language::Wgsl => MAX_WORKGROUP_INVOCATIONS,
+    }
+}
+
+/// [`max_invocations`] in GLSL.
+const MAX_GLSL_INVOCATIONS: u32 = 1024;
 
 fn language_is_wgsl(target: Target) -> bool {
     target.language() == Language::Wgsl

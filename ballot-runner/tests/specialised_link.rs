@@ -14,7 +14,11 @@
 //! their indices (`subgroupAdd`), and `gl_NumSubgroups`; the others return
 //! first. The hardware `glsl` target runs the default size too.
 //!
-//! Without an adapter the test says why and passes, unless
+//! The same shader with a literal size of 512 or 1,024 invocations, past
+//! WebGPU's 256 but within Vulkan's usual limit, links for
+//! `glsl-no-subgroup` and runs too.
+//!
+//! Without an adapter the tests say why and pass, unless
 //! `BALLOT_REQUIRE_GPU=1`.
 
 use ballot_naga::link::{link, LinkOptions};
@@ -122,6 +126,60 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_gives() {
                     "{target}, size {v}, workgroup {size}, invocation {i}: expected {want:?}, got {:?}",
                     &got[at..at + 3]
                 ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn workgroups_of_512_and_1024_invocations_link_for_glsl_without_subgroups() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("large workgroups", &e.to_string()),
+    };
+    if let Some(why) = gpu.unsupported(Target::GlslNoSubgroup) {
+        if required() {
+            panic!("large workgroups: {why}");
+        }
+        loud(&format!("large workgroups: skipped: {why}"));
+        return;
+    }
+    let mut failures = Vec::new();
+    for size in [512, 1024] {
+        let text = GLSL.replace(LAYOUT, &format!("layout(local_size_x = {size}) in;"));
+        for v in [8, 32] {
+            let linked = link(
+                &text,
+                "large.comp",
+                Target::GlslNoSubgroup,
+                &LinkOptions::default().subgroup_size(v),
+            )
+            .unwrap_or_else(|e| panic!("workgroup {size}, size {v}: {e}"));
+            assert_eq!(linked.workgroup_size, Some([size, 1, 1]));
+            let got = gpu
+                .run_storage(
+                    Target::GlslNoSubgroup,
+                    &linked.text,
+                    [size, 1, 1],
+                    [1, 1, 1],
+                    64 * 3,
+                )
+                .unwrap_or_else(|e| panic!("workgroup {size}, size {v}: {e}"));
+            for i in 0..64 {
+                let at = i as usize * 3;
+                let want = expected(i, v, size);
+                if got[at..at + 3] != want {
+                    failures.push(format!(
+                        "workgroup {size}, size {v}, invocation {i}: expected {want:?}, got {:?}",
+                        &got[at..at + 3]
+                    ));
+                }
             }
         }
     }
