@@ -605,32 +605,9 @@ fn link_text(
                 }
             },
         };
-        let read = match read.map_err(|(kind, m)| fail(kind, m, at_entry()))? {
-            Size::Fixed(read) => read,
-            // Linked again, its exchange memory sized by expressions of
-            // `gl_WorkGroupSize` after the layout that declares it; no
-            // linked code changes the size.
-            Size::Specialised
-                if !shader.specialised_workgroup && !shader.workgroup_layouts.is_empty() =>
-            {
-                shader.specialised_workgroup = true;
-                size = None;
-                continue;
-            }
-            Size::Specialised if shader.specialised_workgroup => {
-                if let Some(diagnostic) = verdict {
-                    return Err(written.error_through(&converged, &shader, path, diagnostic));
-                }
-                return Ok(Linked {
-                    target,
-                    functions: written.functions,
-                    text: converged.text,
-                    ops: shader.linked_ops(),
-                    workgroup_size: None,
-                    includes: Vec::new(),
-                });
-            }
-            Size::Specialised => {
+        let read = read.map_err(|(kind, m)| fail(kind, m, at_entry()))?;
+        if read == Size::Specialised && !shader.specialised_workgroup {
+            if shader.workgroup_layouts.is_empty() {
                 return Err(fail(
                     LinkErrorKind::Unsupported,
                     "the pipeline specialises the workgroup size, but its `layout(…) in;` \
@@ -640,22 +617,34 @@ fn link_text(
                      lines again before them; spell their values as literals"
                         .to_string(),
                     at_entry(),
-                ))
+                ));
+            }
+            // Linked again, its exchange memory sized by expressions of
+            // `gl_WorkGroupSize`; no linked code changes the size.
+            shader.specialised_workgroup = true;
+            size = None;
+            continue;
+        }
+        let read = match read {
+            // Linked at the size the validator read, or at the pipeline's.
+            Size::Fixed(read) if size != Some(read) => read,
+            done => {
+                if let Some(diagnostic) = verdict {
+                    return Err(written.error_through(&converged, &shader, path, diagnostic));
+                }
+                return Ok(Linked {
+                    target,
+                    functions: written.functions,
+                    text: converged.text,
+                    ops: shader.linked_ops(),
+                    workgroup_size: match done {
+                        Size::Fixed(read) => Some(read),
+                        Size::Specialised => None,
+                    },
+                    includes: Vec::new(),
+                });
             }
         };
-        if size == Some(read) {
-            if let Some(diagnostic) = verdict {
-                return Err(written.error_through(&converged, &shader, path, diagnostic));
-            }
-            return Ok(Linked {
-                target,
-                functions: written.functions,
-                text: converged.text,
-                ops: shader.linked_ops(),
-                workgroup_size: Some(read),
-                includes: Vec::new(),
-            });
-        }
         sizes(subgroup_size, read)
             .validate_up_to(max_invocations(target))
             .map_err(|e: OptionError| {

@@ -111,24 +111,38 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_gives() {
             LAYOUT,
             &format!("layout(local_size_x_id = 0, local_size_x = {size}) in;"),
         );
-        let got = gpu
-            .run_storage(target, &text, [size, 1, 1], [1, 1, 1], 64 * 3)
-            .unwrap_or_else(|e| panic!("{target}, size {v}, workgroup {size}: {e}"));
-        for i in 0..64 {
+        failures.extend(run(&gpu, target, &text, v, size));
+    }
+    assert_none(&failures);
+}
+
+/// Runs `text`, linked for `target` at subgroup size `v`, in one
+/// workgroup of `size`, and compares the words of the first 64
+/// invocations with [`expected`]: one line for each that differs.
+fn run(gpu: &Gpu, target: Target, text: &str, v: u32, size: u32) -> Vec<String> {
+    let got = gpu
+        .run_storage(target, text, [size, 1, 1], [1, 1, 1], 64 * 3)
+        .unwrap_or_else(|e| panic!("{target}, size {v}, workgroup {size}: {e}"));
+    (0..64)
+        .filter_map(|i| {
             let at = i as usize * 3;
             let want = if i < size {
                 expected(i, v, size)
             } else {
                 [UNWRITTEN; 3]
             };
-            if got[at..at + 3] != want {
-                failures.push(format!(
-                    "{target}, size {v}, workgroup {size}, invocation {i}: expected {want:?}, got {:?}",
+            (got[at..at + 3] != want).then(|| {
+                format!(
+                    "{target}, size {v}, workgroup {size}, invocation {i}: \
+                     expected {want:?}, got {:?}",
                     &got[at..at + 3]
-                ));
-            }
-        }
-    }
+                )
+            })
+        })
+        .collect()
+}
+
+fn assert_none(failures: &[String]) {
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",
@@ -162,31 +176,8 @@ fn workgroups_of_512_and_1024_invocations_link_for_glsl_without_subgroups() {
             )
             .unwrap_or_else(|e| panic!("workgroup {size}, size {v}: {e}"));
             assert_eq!(linked.workgroup_size, Some([size, 1, 1]));
-            let got = gpu
-                .run_storage(
-                    Target::GlslNoSubgroup,
-                    &linked.text,
-                    [size, 1, 1],
-                    [1, 1, 1],
-                    64 * 3,
-                )
-                .unwrap_or_else(|e| panic!("workgroup {size}, size {v}: {e}"));
-            for i in 0..64 {
-                let at = i as usize * 3;
-                let want = expected(i, v, size);
-                if got[at..at + 3] != want {
-                    failures.push(format!(
-                        "workgroup {size}, size {v}, invocation {i}: expected {want:?}, got {:?}",
-                        &got[at..at + 3]
-                    ));
-                }
-            }
+            failures.extend(run(&gpu, Target::GlslNoSubgroup, &linked.text, v, size));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures[..failures.len().min(20)].join("\n")
-    );
+    assert_none(&failures);
 }
