@@ -110,10 +110,11 @@
 //!   one exchange (`ballot_clustered_reduce`, the helper kernels'
 //!   `Op::Clustered` uses), with the cluster size as an operand. The size
 //!   must be what GL_KHR_shader_subgroup_clustered allows, an integral
-//!   constant expression, a power of two, at least 1, and at most the
-//!   virtual subgroup size: an integer literal is read by the linker, any
-//!   other constant (a `const` name, a macro) as glslang folds it at the
-//!   call; anything else, or a size neither gives, is an error at the size.
+//!   constant expression, a power of two, at least 1: an integer literal
+//!   is read by the linker, any other constant (a `const` name, a macro)
+//!   as glslang folds it at the call; anything else, or a size neither
+//!   gives, is an error at the size. A size over the virtual subgroup is
+//!   undefined where the call runs, and reduces the whole subgroup there.
 //!   On `glsl` the calls stay the extension's, under the shader's own
 //!   `#extension` line, as the other families' do. The polyfill libraries
 //!   leave them out ([`polyfill::covers`]): only the linker writes their
@@ -540,7 +541,7 @@ fn link_text(
         .require_entry_point()
         .and_then(|()| shader.require_compute())
         .and_then(|()| shader.type_calls())
-        .and_then(|()| shader.check_cluster_sizes(subgroup_size))
+        .and_then(|()| shader.check_cluster_sizes())
         .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     if target.has_subgroups() {
         // naga refuses `@builtin(subgroup_invocation_id)` in a workgroup of

@@ -137,3 +137,50 @@ fn clustered_reductions_of_a_linked_glsl_shader_follow_the_spec_on_glsl_no_subgr
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A cluster of 64 lanes at virtual sizes 4 to 32: undefined where it runs
+/// (GL_KHR_shader_subgroup_clustered), and the emulation's documented
+/// answer there (docs/design.md, "Clustered") is the reduction over the
+/// whole virtual subgroup's active lanes.
+const OVER: &str = "#version 450
+#extension GL_KHR_shader_subgroup_clustered : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 60u || i % 7u == 3u) { return; }
+    words[i] = subgroupClusteredAdd(i * i + 1u, 64u);
+}
+";
+
+#[test]
+fn a_cluster_over_the_virtual_subgroup_reduces_the_whole_subgroup() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("a cluster over the subgroup", &e.to_string()),
+    };
+    if let Some(why) = gpu.unsupported(Target::GlslNoSubgroup) {
+        return skip("a cluster over the subgroup", &why);
+    }
+    if !ballot_testkit::have_tools("a cluster over the subgroup", &[ballot_testkit::GLSLANG]) {
+        assert!(!required(), "glslang is required");
+        return;
+    }
+    let failures = linked_mismatches(
+        &gpu,
+        (OVER, "over.comp"),
+        &[4, 8, 16, 32],
+        |v| LinkOptions::default().subgroup_size(v),
+        INVOCATIONS,
+        |i, v| {
+            if !active(i) {
+                return [UNWRITTEN];
+            }
+            [cluster(i, v, v)
+                .iter()
+                .map(|&j| j * j + 1)
+                .fold(0, u32::wrapping_add)]
+        },
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

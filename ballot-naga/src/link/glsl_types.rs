@@ -18,7 +18,7 @@
 //! The same tree gives each clustered reduction's cluster size as glslang
 //! folds it (a `const` name or a macro as well as a literal): the
 //! emulation's helper takes it as an operand, and the linker checks it
-//! against the virtual subgroup size. glslang itself refuses a size that
+//! is a power of two. glslang itself refuses a size that
 //! is no constant, or no power of two, as it compiles this text.
 
 use std::collections::BTreeMap;

@@ -29,8 +29,8 @@ pub(in crate::link) struct Use {
     pub(in crate::link) lane: Option<Range<usize>>,
     /// A GLSL clustered reduction's cluster size: its argument's range,
     /// and the constant glslang folds it to, where its tree gives one
-    /// ([`glsl_types`]). `glsl-no-subgroup` checks it against the
-    /// virtual subgroup size ([`Shader::check_cluster_sizes`]).
+    /// ([`glsl_types`]). `glsl-no-subgroup` checks it
+    /// ([`Shader::check_cluster_sizes`]).
     pub(in crate::link) cluster: Option<(Range<usize>, Option<i64>)>,
 }
 
@@ -749,17 +749,19 @@ impl<'a> Shader<'a> {
 
     /// On `glsl-no-subgroup`, each clustered reduction's cluster size, as
     /// GL_KHR_shader_subgroup_clustered requires it: an integral constant
-    /// expression, a power of two, at least 1 and at most the subgroup
-    /// size, here the virtual one (`subgroup_size`), which the emulated
-    /// helper reads clusters within; a larger one is undefined, and would
-    /// mean another size on hardware. An integer literal is read here; any
-    /// other expression (a `const` name, a macro, `K / 2u`) by glslang, whose
+    /// expression, a power of two, at least 1. A size over the subgroup
+    /// size, here the virtual one (`LinkOptions::subgroup_size`), links:
+    /// the spec leaves the call undefined only where it runs (a `case` the
+    /// pipeline's constants never select is fine), and the emulated
+    /// helper, as docs/design.md documents, reduces the whole virtual
+    /// subgroup there. An integer literal is read here; any other
+    /// expression (a `const` name, a macro, `K / 2u`) by glslang, whose
     /// tree gives the constant it folds it to ([`glsl_types`]), and which
     /// refuses a size that is not constant as it compiles the shader
     /// linked for `glsl`. Where neither gives a value, the size is refused:
     /// the helper takes it as an operand, and a size no power of two would
     /// read past its cluster. The error is at the size.
-    pub(in crate::link) fn check_cluster_sizes(&self, subgroup_size: u32) -> Result<(), ReadError> {
+    pub(in crate::link) fn check_cluster_sizes(&self) -> Result<(), ReadError> {
         if self.target != Target::GlslNoSubgroup {
             return Ok(());
         }
@@ -770,10 +772,7 @@ impl<'a> Shader<'a> {
             let written = self.text[range.clone()].trim();
             let name = &self.text[u.name.clone()];
             let size = integer(written).map(i64::from).or(*folded);
-            let rule = format!(
-                "a power of two from 1 to the virtual subgroup size, {subgroup_size} \
-                 (`LinkOptions::subgroup_size`)"
-            );
+            let rule = "a power of two, at least 1";
             let message = match size {
                 None => format!(
                     "the cluster size of `{name}`, `{written}`, must be an integral constant \
@@ -783,10 +782,6 @@ impl<'a> Shader<'a> {
                 Some(n) if n < 1 || n & (n - 1) != 0 => {
                     format!("the cluster size of `{name}` is {n}: it must be {rule}")
                 }
-                Some(n) if n > i64::from(subgroup_size) => format!(
-                    "the cluster size of `{name}` is {n}, larger than the subgroup: it must \
-                     be {rule}"
-                ),
                 Some(_) => continue,
             };
             return Err((LinkErrorKind::Invalid, message, range.clone()));
