@@ -467,7 +467,7 @@ fn glslang_s_verdict_is_on_the_users_line() {
 /// `local_size_x_id`: on `glsl-no-subgroup` the exchange memory is sized
 /// by expressions of `gl_WorkGroupSize`, which glslang reads as the layout
 /// declared so far, so the library repeats the layout line before them.
-/// (The runs at several sizes are `ballot-runner/tests/specialised_link.rs`.)
+/// (The runs at several sizes are `ballot-runner/tests/linked/specialised.rs`.)
 #[test]
 fn a_specialised_workgroup_sizes_the_exchange_after_its_layout() {
     if !glslang_here("a specialised GLSL workgroup") {

@@ -189,7 +189,7 @@ fn a_cluster_size_the_extension_does_not_allow_is_refused_at_its_line() {
     assert!(e.to_string().contains("is 0"), "{e}");
     // Powers of two link, those over the virtual size too: the spec leaves
     // such a call undefined only where it runs, and the helper reduces
-    // the whole subgroup there (`clustered_link.rs` runs it).
+    // the whole subgroup there (`ballot-runner/tests/linked/clustered.rs` runs it).
     for (size, at) in [("16u", 16), ("8u", 8), ("1u", 1), ("16u", 8), ("64u", 4)] {
         let source = GUARDED.replace("values[i], 4u)", &format!("values[i], {size})"));
         link_sized(&source, Target::GlslNoSubgroup, at).unwrap_or_else(|e| panic!("{size}: {e}"));

@@ -20,9 +20,7 @@ use ballot_runner::job::UNWRITTEN;
 use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
-mod common;
-
-use common::{linked_mismatches, loud, required, skip};
+use crate::common::{linked_mismatches, loud, required, skip};
 
 const SHADER: &str = "#version 450
 #extension GL_KHR_shader_subgroup_clustered : require

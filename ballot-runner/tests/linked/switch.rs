@@ -22,9 +22,7 @@ use ballot_runner::job::UNWRITTEN;
 use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
-mod common;
-
-use common::{linked_mismatches_on, loud, required, skip};
+use crate::common::{linked_mismatches_on, loud, required, skip};
 
 const GLSL: &str = "#version 450
 #extension GL_KHR_shader_subgroup_basic : require

@@ -17,9 +17,7 @@
 use ballot_runner::job::UNWRITTEN;
 use ballot_shader::back::Target;
 
-mod common;
-
-use common::assert_linked_agree;
+use crate::common::assert_linked_agree;
 
 const WGSL: &str = "@group(0) @binding(0) var<storage, read_write> words: array<u32>;
 var<private> calls: u32;

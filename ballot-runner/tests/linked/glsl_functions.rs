@@ -30,9 +30,7 @@
 use ballot_runner::job::UNWRITTEN;
 use ballot_shader::back::Target;
 
-mod common;
-
-use common::assert_linked_agree;
+use crate::common::assert_linked_agree;
 
 const GLSL: &str = "#version 450
 #extension GL_KHR_shader_subgroup_basic : require

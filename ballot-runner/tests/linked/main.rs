@@ -1,0 +1,20 @@
+//! Hand-written shaders linked for the emulated targets (and their hardware
+//! ones) and run on the Vulkan adapter, each word against the spec's
+//! answer: one test binary, as each costs a link of wgpu.
+//!
+//! - [`switch`]: a `switch` whose cases each reach a collective;
+//! - [`glsl_functions`]: GLSL prototypes, overloads and `#pragma` lines;
+//! - [`clustered`]: GLSL's clustered reductions, and a cluster over the
+//!   virtual subgroup;
+//! - [`own_calls`]: an untyped WGSL `let` of the shader's own function;
+//! - [`specialised`]: a workgroup size the pipeline specialises
+//!   (`local_size_x_id`), and workgroups of 512 and 1,024.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod clustered;
+mod glsl_functions;
+mod own_calls;
+mod specialised;
+mod switch;
