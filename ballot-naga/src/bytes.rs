@@ -45,10 +45,7 @@ pub(crate) fn is_blank(b: u8) -> bool {
 /// ([`is_word`]), or the end of `bytes`; `i` is at most its length.
 #[inline]
 pub(crate) fn ascii_word_end(bytes: &[u8], i: usize) -> usize {
-    bytes[i..]
-        .iter()
-        .position(|&b| !is_word(b))
-        .map_or(bytes.len(), |n| i + n)
+    end_of_class(bytes, i, WORD)
 }
 
 /// The first position at or after `i` whose byte is no blank within a
@@ -56,9 +53,15 @@ pub(crate) fn ascii_word_end(bytes: &[u8], i: usize) -> usize {
 /// length.
 #[inline]
 pub(crate) fn blank_end(bytes: &[u8], i: usize) -> usize {
+    end_of_class(bytes, i, BLANK)
+}
+
+/// The first position at or after `i` whose byte is not of `class`.
+#[inline]
+fn end_of_class(bytes: &[u8], i: usize, class: u8) -> usize {
     bytes[i..]
         .iter()
-        .position(|&b| !is_blank(b))
+        .position(|&b| CLASS[b as usize] != class)
         .map_or(bytes.len(), |n| i + n)
 }
 

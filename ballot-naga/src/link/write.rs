@@ -236,12 +236,21 @@ impl Shader<'_> {
         let library = if !wanted {
             String::new()
         } else {
+            // glslang reads `gl_WorkGroupSize` as the layout declared so
+            // far: a specialised one's layout lines come again before the
+            // library's sizes.
+            let layouts: Option<String> = self.specialised_workgroup.then(|| {
+                self.workgroup_layouts
+                    .iter()
+                    .map(|r| format!("\n{}", &self.text[r.clone()]))
+                    .collect()
+            });
             let mut text = library(
                 target,
                 &ops,
                 layout,
                 self.links_barrier(),
-                self.specialised_workgroup,
+                layouts.as_deref(),
             );
             if self.links_barrier() {
                 text.push_str(barrier_function(language));
@@ -271,17 +280,6 @@ impl Shader<'_> {
                         .filter(|(op, ty)| types::glsl_moves_wide(*op, ty))
                         .collect();
                     text.push_str(&types::glsl_wide_overloads(&wide));
-                    // glslang reads `gl_WorkGroupSize` as the layout
-                    // declared so far: a specialised one's layout lines
-                    // come again before the library's sizes.
-                    if self.specialised_workgroup {
-                        let layouts: String = self
-                            .workgroup_layouts
-                            .iter()
-                            .map(|r| format!("\n{}", &self.text[r.clone()]))
-                            .collect();
-                        text.insert_str(0, &layouts);
-                    }
                     text.insert_str(0, &types::glsl_wide_extensions(&wide));
                 }
             }
@@ -418,14 +416,15 @@ pub(super) fn statements(text: &str, body: usize, statements: &[String]) -> Stri
 /// The functions (and lane state) behind `ops` on `target`, named
 /// `ballot_*`, each public one under `ballot_` + its GLSL name without
 /// `gl_` (`ballot_subgroupBallotBitCount`, `ballot_subgroupEqMask`).
-/// `specialised`: the pipeline gives the workgroup size
-/// ([`Shader::specialised_workgroup`]).
+/// `specialised`: where the pipeline gives the workgroup size
+/// ([`Shader::specialised_workgroup`]), the shader's layout lines, which
+/// `glsl-no-subgroup` writes before its sizes.
 pub(super) fn library(
     target: Target,
     ops: &[Op],
     options: &ShaderOptions,
     barrier: bool,
-    specialised: bool,
+    specialised: Option<&str>,
 ) -> String {
     let language = target.language();
     let emulated = !target.has_subgroups();
@@ -438,10 +437,17 @@ pub(super) fn library(
             out.push_str("#extension GL_KHR_shader_subgroup_ballot : require\n");
         }
         (Language::Glsl, true) => {
-            out.push_str(&match specialised {
-                true => ballot_shader::back::glsl::specialised_emulated_constants(options, 1),
-                false => ballot_shader::back::glsl::emulated_constants(options, false, 1),
-            });
+            match specialised {
+                Some(layouts) => {
+                    out.insert_str(0, layouts);
+                    out.push_str(&ballot_shader::back::glsl::specialised_emulated_constants(
+                        options, 1,
+                    ));
+                }
+                None => out.push_str(&ballot_shader::back::glsl::emulated_constants(
+                    options, false, 1,
+                )),
+            }
             let helpers = polyfill::helpers_of(language, true, ops);
             let helpers = with_vote(language, helpers, ops, barrier);
             ballot_shader::back::glsl::helpers::write_all(&mut out, &helpers);

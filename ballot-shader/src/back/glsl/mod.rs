@@ -319,13 +319,8 @@ use crate::back::Level;
 /// the workgroup.
 pub fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u32) -> String {
     let e = ExchangeMemory::new(options, guard, slots);
-    format!(
-        "const uint ballot_subgroup_size = {}u;\nconst uint ballot_workgroup_size = {}u;\n\
-         const uint ballot_padded_size = {}u;\nconst uint ballot_exchange_size = {}u;\n\
-         const uint ballot_subgroup_chunks = {}u;\nconst uint ballot_exchange_slots = {}u;\n\
-         const uint ballot_slot_stride = 2u * ballot_exchange_size;\n\n",
-        e.subgroup, e.workgroup, e.padded, e.half, e.chunks, e.slots
-    )
+    let [workgroup, padded, half] = [e.workgroup, e.padded, e.half].map(|n| format!("{n}u"));
+    constants(&e, &workgroup, &padded, &half)
 }
 
 /// [`emulated_constants`] for a shader whose workgroup size the pipeline
@@ -342,18 +337,27 @@ pub fn specialised_emulated_constants(options: &ShaderOptions, slots: u32) -> St
     // Whole virtual subgroups, and whole uvec4s of flags: ExchangeMemory's
     // padding, as an expression.
     let unit = e.subgroup.max(4);
+    let padded = format!(
+        "(ballot_workgroup_size + {}u) / {unit}u * {unit}u",
+        unit - 1
+    );
+    constants(
+        &e,
+        "gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z",
+        &padded,
+        "ballot_padded_size",
+    )
+}
+
+/// The constants block of both: the invocations per workgroup, the padded
+/// size and a half's size as GLSL expressions, the rest from `e`.
+fn constants(e: &ExchangeMemory, workgroup: &str, padded: &str, half: &str) -> String {
     format!(
-        "const uint ballot_subgroup_size = {}u;\n\
-         const uint ballot_workgroup_size = \
-         gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;\n\
-         const uint ballot_padded_size = (ballot_workgroup_size + {}u) / {unit}u * {unit}u;\n\
-         const uint ballot_exchange_size = ballot_padded_size;\n\
+        "const uint ballot_subgroup_size = {}u;\nconst uint ballot_workgroup_size = {workgroup};\n\
+         const uint ballot_padded_size = {padded};\nconst uint ballot_exchange_size = {half};\n\
          const uint ballot_subgroup_chunks = {}u;\nconst uint ballot_exchange_slots = {}u;\n\
          const uint ballot_slot_stride = 2u * ballot_exchange_size;\n\n",
-        e.subgroup,
-        unit - 1,
-        e.chunks,
-        e.slots
+        e.subgroup, e.chunks, e.slots
     )
 }
 
