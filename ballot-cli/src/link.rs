@@ -1,10 +1,12 @@
-//! `ballot link FILE --target T [--subgroup-size N] [-I DIR]… [-o OUT]`.
+//! `ballot link FILE --target T [--subgroup-size N] [-I DIR]… [-D NAME[=VALUE]]… [--vulkan V] [-o OUT]`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use ballot::check::{guarded, target_for_path, Limits, Problem, MAX_SOURCE_BYTES};
-use ballot::link::{link_with, IncludeDirs, LinkError, LinkErrorKind, LinkOptions, Linked};
+use ballot::link::{
+    link_with, IncludeDirs, LinkError, LinkErrorKind, LinkOptions, Linked, VulkanVersion,
+};
 use clap::error::ErrorKind;
 
 use crate::TargetArg;
@@ -41,9 +43,26 @@ pub struct Args {
     /// that passes them does.
     #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
     defines: Vec<String>,
+    /// The Vulkan version GLSL is compiled and judged for, as glslang's
+    /// --target-env: 1.1 (where subgroups begin), 1.2 or 1.3. A shader
+    /// built for a later version than 1.1 needs it (from 1.2 a
+    /// subgroupBroadcast lane may be dynamically uniform).
+    #[arg(long, value_name = "VERSION", value_parser = parse_vulkan, default_value = "1.1")]
+    vulkan: VulkanVersion,
     /// Write to FILE instead of stdout.
     #[arg(long, short)]
     output: Option<PathBuf>,
+}
+
+/// `--vulkan`'s value: `1.1`, `1.2`, `1.3` (or `vulkan1.2`, as glslang
+/// writes it).
+fn parse_vulkan(text: &str) -> Result<VulkanVersion, String> {
+    VulkanVersion::parse(text).ok_or_else(|| {
+        format!(
+            "unknown Vulkan version `{text}`: one of {}",
+            VulkanVersion::ALL.map(VulkanVersion::number).join(", ")
+        )
+    })
 }
 
 /// Why a file did not link.
@@ -63,7 +82,9 @@ fn link_within(args: &Args, text: String, limits: &Limits) -> Result<Linked, Fai
     let TargetArg(target) = args.target;
     let path = args.file.display().to_string();
     let options = args.defines.iter().fold(
-        LinkOptions::default().subgroup_size(args.subgroup_size),
+        LinkOptions::default()
+            .subgroup_size(args.subgroup_size)
+            .vulkan(args.vulkan),
         |options, define| match define.split_once('=') {
             Some((name, value)) => options.define(name, value),
             None => options.define(define.as_str(), ""),
@@ -92,6 +113,13 @@ fn link_within(args: &Args, text: String, limits: &Limits) -> Result<Linked, Fai
 
 pub fn run(args: &Args) -> ExitCode {
     let TargetArg(target) = args.target;
+    if args.vulkan != VulkanVersion::default() && target.language() != ballot::Language::Glsl {
+        crate::usage_error(
+            "link",
+            ErrorKind::ArgumentConflict,
+            format!("`--vulkan` is for GLSL, which glslang compiles for a Vulkan version; target `{target}` is WGSL"),
+        );
+    }
     if let Some(language) = target_for_path(&args.file).map(|t| t.language()) {
         if language != target.language() {
             crate::usage_error(
@@ -165,6 +193,7 @@ mod tests {
             subgroup_size: 32,
             include_dirs: Vec::new(),
             defines: Vec::new(),
+            vulkan: VulkanVersion::default(),
             output: None,
         };
         let limits = Limits {

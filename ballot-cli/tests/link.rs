@@ -276,3 +276,49 @@ fn defines_reach_glsl_as_glslangs_do() {
     }
     std::fs::remove_dir_all(out).unwrap();
 }
+
+/// `--vulkan` reaches glslang: GL_KHR_shader_subgroup_ballot lets
+/// `subgroupBroadcast`'s lane be dynamically uniform only from SPIR-V 1.5
+/// (Vulkan 1.2); before, it must be a constant.
+#[test]
+fn the_vulkan_version_reaches_glslang_and_a_bad_one_is_a_usage_error() {
+    let out = dir("vulkan");
+    let file = out.join("v.comp");
+    std::fs::write(
+        &file,
+        "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
+         layout(local_size_x = 64) in;\n\
+         layout(set = 0, binding = 0) buffer B { uint data[]; };\n\
+         layout(push_constant) uniform P { uint src; };\n\
+         void main() {\n    data[gl_LocalInvocationID.x] = \
+         subgroupBroadcast(data[gl_LocalInvocationID.x], src);\n}\n",
+    )
+    .unwrap();
+    let run = ballot(&["link", s(&file), "--target", "glsl", "--vulkan", "1.5"]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("unknown Vulkan version `1.5`"), "{stderr}");
+    let run = ballot(&["link", s(&four()), "--target", "wgsl", "--vulkan", "1.2"]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("`--vulkan` is for GLSL"), "{stderr}");
+    if ballot_testkit::have_tools("`ballot link --vulkan`", &[ballot_testkit::GLSLANG]) {
+        let run = ballot(&["link", s(&file), "--target", "glsl"]);
+        assert_eq!(run.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            stderr.contains("v.comp:7") && stderr.contains("from Vulkan 1.2"),
+            "{stderr}"
+        );
+        for target in ["glsl", "glsl-no-subgroup"] {
+            let run = ballot(&["link", s(&file), "--target", target, "--vulkan", "1.2"]);
+            assert_eq!(
+                run.status.code(),
+                Some(0),
+                "{target}: {}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+        }
+    }
+    std::fs::remove_dir_all(out).unwrap();
+}

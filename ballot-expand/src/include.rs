@@ -6,7 +6,7 @@
 //! include_wgsl!("shaders/scan.wgsl", target = "wgsl-no-subgroup")
 //! include_wgsl!("shaders/scan.wgsl", targets = ["wgsl", "wgsl-no-subgroup"], subgroup_size = 16)
 //! include_glsl!("shaders/scan.comp", target = "glsl-no-subgroup", defines = ["WG=64", "FAST"],
-//!     include_dirs = ["shaders/common"])
+//!     include_dirs = ["shaders/common"], vulkan = "1.2")
 //! ```
 //!
 //! `target = T` expands to a `&'static str`; `targets = [..]` to an array
@@ -35,7 +35,7 @@ use syn::parse::{Parse, ParseStream};
 use syn::{LitInt, LitStr, Token};
 
 use ballot_naga::check::{self, CheckError, Limits, Problem, MAX_SOURCE_BYTES};
-use ballot_naga::link::{link_with, IncludeDirs, LinkOptions};
+use ballot_naga::link::{link_with, IncludeDirs, LinkOptions, VulkanVersion};
 use ballot_shader::back::{Language, Target};
 
 /// Expands `include_wgsl!` (`language` WGSL) or `include_glsl!`.
@@ -65,6 +65,8 @@ struct Args {
     include_dirs: Vec<LitStr>,
     /// `descriptor`: `wgpu::ShaderModuleDescriptor`s rather than texts.
     descriptor: bool,
+    /// `vulkan = "1.2"`: the Vulkan version GLSL is judged for.
+    vulkan: Option<LitStr>,
 }
 
 impl Parse for Args {
@@ -76,6 +78,7 @@ impl Parse for Args {
         let mut defines = Vec::new();
         let mut include_dirs = Vec::new();
         let mut descriptor = false;
+        let mut vulkan = None;
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
@@ -111,12 +114,14 @@ impl Parse for Args {
                 "subgroup_size" => subgroup_size = Some(input.parse()?),
                 "defines" => defines = strings(input)?,
                 "include_dirs" => include_dirs = strings(input)?,
+                "vulkan" => vulkan = Some(input.parse()?),
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
                             "unknown option `{other}`: the options are `target`, `targets`, \
-                             `subgroup_size`, `defines`, `include_dirs` and `descriptor`"
+                             `subgroup_size`, `defines`, `include_dirs`, `vulkan` and \
+                             `descriptor`"
                         ),
                     ))
                 }
@@ -136,6 +141,7 @@ impl Parse for Args {
             defines,
             include_dirs,
             descriptor,
+            vulkan,
         })
     }
 }
@@ -201,6 +207,24 @@ fn expand(language: Language, input: TokenStream, limits: &Limits) -> syn::Resul
     let mut options = LinkOptions::default();
     if let Some(size) = &args.subgroup_size {
         options.subgroup_size = size.base10_parse()?;
+    }
+    if let Some(version) = &args.vulkan {
+        if language != Language::Glsl {
+            return Err(syn::Error::new(
+                version.span(),
+                "`vulkan` is for GLSL, which glslang compiles for a Vulkan version: WGSL takes none",
+            ));
+        }
+        options.vulkan = VulkanVersion::parse(&version.value()).ok_or_else(|| {
+            syn::Error::new(
+                version.span(),
+                format!(
+                    "unknown Vulkan version `{}`: one of {}",
+                    version.value(),
+                    VulkanVersion::ALL.map(VulkanVersion::number).join(", ")
+                ),
+            )
+        })?;
     }
     // Each define on its own, so that an error falls on its string.
     for define in &args.defines {
@@ -444,6 +468,57 @@ mod tests {
             )
             .to_string();
             assert!(!out.contains("compile_error"), "{out:.400}");
+        }
+    }
+
+    /// GL_KHR_shader_subgroup_ballot: before SPIR-V 1.5 (Vulkan 1.2) the
+    /// lane of `subgroupBroadcast` must be a compile-time constant; from
+    /// 1.5 it may be dynamically uniform.
+    #[test]
+    fn the_vulkan_version_reaches_glslang_and_a_bad_one_is_an_error_at_it() {
+        let dir = std::env::temp_dir().join(format!("ballot-include-v-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("v.comp");
+        std::fs::write(
+            &path,
+            "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
+             layout(local_size_x = 64) in;\n\
+             layout(set = 0, binding = 0) buffer B { uint data[]; };\n\
+             layout(push_constant) uniform P { uint src; };\n\
+             void main() { data[gl_LocalInvocationID.x] = \
+             subgroupBroadcast(data[gl_LocalInvocationID.x], src); }\n",
+        )
+        .unwrap();
+        let path = path.to_string_lossy().to_string();
+        let out = include(
+            Language::Glsl,
+            quote!(#path, target = "glsl", vulkan = "1.5"),
+        )
+        .to_string();
+        assert!(
+            out.contains("unknown Vulkan version `1.5`: one of 1.1, 1.2, 1.3"),
+            "{out:.400}"
+        );
+        let out = include(
+            Language::Wgsl,
+            quote!(#path, target = "wgsl", vulkan = "1.2"),
+        )
+        .to_string();
+        assert!(out.contains("`vulkan` is for GLSL"), "{out:.400}");
+        if ballot_testkit::have_tools("include_glsl! with vulkan", &[ballot_testkit::GLSLANG]) {
+            let out = include(Language::Glsl, quote!(#path, target = "glsl")).to_string();
+            assert!(
+                out.contains("compile_error") && out.contains("from Vulkan 1.2"),
+                "{out:.400}"
+            );
+            for version in ["1.2", "vulkan1.3"] {
+                let out = include(
+                    Language::Glsl,
+                    quote!(#path, targets = ["glsl", "glsl-no-subgroup"], vulkan = #version),
+                )
+                .to_string();
+                assert!(!out.contains("compile_error"), "{version}: {out:.400}");
+            }
         }
     }
 

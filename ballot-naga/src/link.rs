@@ -77,7 +77,9 @@
 //!   arm of `?:`, a GLSL `case` falling through into statements, a fragment or vertex
 //!   entry point that reaches an exchange, a WGSL `let`/`var` without a
 //!   type whose initialiser has side effects where not every invocation
-//!   runs it, a GLSL broadcast inside a guarded statement whose value's
+//!   runs it, where naga gives its type no name a declaration may spell
+//!   (the result of `atomicCompareExchangeWeak`; other types come from
+//!   naga's reading of the shader linked for `wgsl`), a GLSL broadcast inside a guarded statement whose value's
 //!   type it cannot tell, and a collective in a GLSL `#define`'s body
 //!   (the pass sees the macro's call, not the collective, and the linker
 //!   does not expand macros). Comments inside a converted function are not
@@ -127,7 +129,7 @@
 //! (module `judge`):
 //! - WGSL by naga, which also gives back the workgroup size.
 //! - GLSL by glslang, the Khronos reference compiler, as Vulkan 1.1
-//!   SPIR-V: `glslangValidator`, found as `BALLOT_GLSLANG` or on `PATH`.
+//!   SPIR-V, or the version [`LinkOptions::vulkan`] names: `glslangValidator`, found as `BALLOT_GLSLANG` or on `PATH`.
 //!   naga's GLSL front end reads a subset of the language (no atomics, no
 //!   `local_size_x_id`, no `push_constant`, no precision qualifiers on
 //!   parameters), so a Vulkan shader glslang accepts is never refused for
@@ -197,6 +199,7 @@ use map::*;
 use read::*;
 use write::*;
 
+pub use crate::valid::VulkanVersion;
 pub use build::{Build, BuildError, Output};
 pub use include::{IncludeDirs, Includes, NoIncludes, MAX_INCLUDE_DEPTH};
 
@@ -214,6 +217,12 @@ pub struct LinkOptions {
     /// resolution of conditionals. None by default; WGSL has no
     /// preprocessor, and refuses any.
     pub defines: Vec<(String, String)>,
+    /// The Vulkan version a GLSL shader is compiled and judged for
+    /// (glslang's `--target-env`); the linked text needs it too. Vulkan
+    /// 1.1, where subgroups begin, by default; a shader built for a later
+    /// one, as ggml's are for 1.2 (where `subgroupBroadcast`'s lane may
+    /// be dynamically uniform), names it. WGSL takes no version.
+    pub vulkan: VulkanVersion,
 }
 
 impl Default for LinkOptions {
@@ -221,6 +230,7 @@ impl Default for LinkOptions {
         Self {
             subgroup_size: 32,
             defines: Vec::new(),
+            vulkan: VulkanVersion::default(),
         }
     }
 }
@@ -229,6 +239,12 @@ impl LinkOptions {
     /// The options with `subgroup_size` set.
     pub fn subgroup_size(mut self, subgroup_size: u32) -> Self {
         self.subgroup_size = subgroup_size;
+        self
+    }
+
+    /// The options with `vulkan` set.
+    pub fn vulkan(mut self, vulkan: VulkanVersion) -> Self {
+        self.vulkan = vulkan;
         self
     }
 
@@ -522,6 +538,7 @@ fn link_text(
     let mut shader =
         Shader::read(source, target).map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     shader.stage = judge::glsl_stage(path);
+    shader.vulkan = options.vulkan;
     shader.defines = options.define_lines();
     // A shader without `#version` is GLSL 1.10, which has no compute
     // shaders and which Vulkan does not take (GL_KHR_vulkan_glsl: 1.40 or
@@ -554,7 +571,7 @@ fn link_text(
                 .flatten()
                 .any(|s| s[1] > 1 || s[2] > 1);
         let mut written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
-        let mut verdict = judge::judge(target, &written.text, shader.stage);
+        let mut verdict = judge::judge(target, &written.text, shader.stage, shader.vulkan);
         if let Err(rejected) = &verdict {
             if language_is_wgsl(target)
                 && !shader.lane_from_rank
@@ -562,7 +579,7 @@ fn link_text(
             {
                 shader.lane_from_rank = true;
                 written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
-                verdict = judge::judge(target, &written.text, shader.stage);
+                verdict = judge::judge(target, &written.text, shader.stage, shader.vulkan);
             }
         }
         if let Err(rejected) = verdict {
@@ -597,15 +614,16 @@ fn link_text(
         let layout = sizes(subgroup_size, size.unwrap_or([subgroup_size, 1, 1]));
         let written = shader.write(&layout);
         let converged = written.converge(&shader, path)?;
-        let (read, verdict) = match judge::judge(target, &converged.text, shader.stage) {
-            Ok(read) => (read, None),
-            Err(rejected) => match *rejected {
-                (Some(read), diagnostic) => (read, Some(diagnostic)),
-                (None, diagnostic) => {
-                    return Err(written.error_through(&converged, &shader, path, diagnostic))
-                }
-            },
-        };
+        let (read, verdict) =
+            match judge::judge(target, &converged.text, shader.stage, shader.vulkan) {
+                Ok(read) => (read, None),
+                Err(rejected) => match *rejected {
+                    (Some(read), diagnostic) => (read, Some(diagnostic)),
+                    (None, diagnostic) => {
+                        return Err(written.error_through(&converged, &shader, path, diagnostic))
+                    }
+                },
+            };
         let read = read.map_err(|(kind, m)| fail(kind, m, at_entry()))?;
         if read == Size::Specialised && !shader.specialised_workgroup {
             if shader.workgroup_layouts.is_empty() {

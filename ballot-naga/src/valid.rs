@@ -574,5 +574,6 @@ pub(crate) use user::glslang_check;
 pub use user::{check_source, glslang_accepts, SourceError};
 
 pub(crate) mod glslang;
+pub use glslang::VulkanVersion;
 #[cfg(test)]
 mod tests;

@@ -11,6 +11,7 @@ use crate::reconverge::{self, ExchangeResult, Options, Printed};
 use ballot_ir::op::Op;
 use ballot_shader::back::Language;
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 /// The shader's own calls that every invocation makes together: never
 /// guarded by the conversion.
@@ -56,12 +57,15 @@ pub(super) fn vote(prefix: &str) -> String {
     format!("{prefix}workgroup_any")
 }
 
-/// `text` converted; a refusal at a range of `text`.
+/// `text` converted; a refusal at a range of `text`. `init_type` tells
+/// the type of a WGSL initialiser at a range of `text`
+/// ([`Options::init_type`]).
 pub(super) fn converge(
     text: &str,
     language: Language,
     prefix: &str,
     linked: &[String],
+    init_type: &dyn Fn(Range<usize>) -> Option<String>,
 ) -> Result<Printed, reconverge::Refused> {
     let exchanges = exchanges(prefix);
     let vote = vote(prefix);
@@ -74,6 +78,7 @@ pub(super) fn converge(
         prefix,
         vote: &vote,
         skip: linked,
+        init_type,
     };
     reconverge::convert(text, language, &options).map(|(printed, _)| printed)
 }

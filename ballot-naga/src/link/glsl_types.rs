@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 
 use crate::polyfill::GLSL_FAMILY_EXTENSIONS;
-use crate::valid::glslang;
+use crate::valid::{glslang, VulkanVersion};
 use ballot_ir::op::Op;
 
 /// A generic call as glslang's tree has it.
@@ -41,7 +41,12 @@ pub(super) struct Call {
 /// The generic calls by 1-based line of `text`, in the order of the calls
 /// on each line; `None` where glslang cannot compile the text as `stage`
 /// (with `defines`, `#define` lines) or no `#version` line is found.
-pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<u32, Vec<Call>>> {
+pub(super) fn values(
+    text: &str,
+    stage: &str,
+    vulkan: VulkanVersion,
+    defines: &str,
+) -> Option<BTreeMap<u32, Vec<Call>>> {
     let version = text
         .lines()
         .position(|l| l.trim_start().starts_with("#version"))?;
@@ -70,7 +75,7 @@ pub(super) fn values(text: &str, stage: &str, defines: &str) -> Option<BTreeMap<
     }
     given.push_str(&format!("#line {}\n", version + 2));
     lines.for_each(|l| given.push_str(l));
-    let tree = glslang::intermediate(&given, stage)?;
+    let tree = glslang::intermediate(&given, stage, vulkan)?;
     let names: Vec<&str> = Op::ALL
         .into_iter()
         .filter(|&op| ballot_ir::ir::op_is_generic(op))
@@ -290,7 +295,7 @@ mod tests {
                     b.d[0] = subgroupClusteredAdd(v, K) + subgroupClusteredMax(v, 0x4u);\n    \
                     b.d[1] = subgroupClusteredOr(subgroupClusteredXor(v, 1u), C) + uint(subgroupClusteredAnd(v > 2u, L));\n    \
                     b.f = subgroupClusteredMul(b.f, K / 4u) + subgroupBroadcast(b.f, 1u);\n}\n";
-        let found = values(text, "comp", "").expect("glslang compiles it");
+        let found = values(text, "comp", VulkanVersion::V1_1, "").expect("glslang compiles it");
         let clusters =
             |line: u32| -> Vec<Option<i64>> { found[&line].iter().map(|c| c.cluster).collect() };
         assert_eq!(clusters(9), [Some(8), Some(4)]);
@@ -300,7 +305,7 @@ mod tests {
         assert_eq!(types(&found)[&11], ["vec4", "vec4"]);
         // A size glslang cannot fold is its error: no tree.
         let variable = text.replace("(v, K)", "(v, v)");
-        assert_eq!(values(&variable, "comp", ""), None);
+        assert_eq!(values(&variable, "comp", VulkanVersion::V1_1, ""), None);
     }
 
     #[test]
@@ -313,7 +318,8 @@ mod tests {
                     void main() {\n    \
                     b.v.x = subgroupBroadcast(b.v.y * 2.0, 1u) + float(subgroupBroadcastFirst(gl_LocalInvocationIndex > 3u));\n    \
                     b.d = subgroupBroadcastFirst(b.d);\n}\n";
-        let found = types(&values(text, "comp", "").expect("glslang compiles it"));
+        let found =
+            types(&values(text, "comp", VulkanVersion::V1_1, "").expect("glslang compiles it"));
         assert_eq!(found[&6], ["float", "bool"]);
         assert_eq!(found[&7], ["double"]);
         assert_eq!(found.len(), 2);
@@ -325,7 +331,8 @@ mod tests {
                     bool x = subgroupAllEqual(b.d);\n    \
                     bool y = subgroupAllEqual(b.v * 2.0) && subgroupAllEqual(true);\n    \
                     b.r = uint(x) + uint(y) + subgroupAdd(b.r);\n}\n";
-        let found = types(&values(text, "comp", "").expect("glslang compiles it"));
+        let found =
+            types(&values(text, "comp", VulkanVersion::V1_1, "").expect("glslang compiles it"));
         assert_eq!(found[&5], ["double"]);
         assert_eq!(found[&6], ["vec2", ""]);
         assert_eq!(found[&7], ["uint"]);

@@ -18,7 +18,7 @@
 
 use super::LinkErrorKind;
 use crate::valid::glslang;
-use crate::valid::{self, Diagnostic};
+use crate::valid::{self, Diagnostic, VulkanVersion};
 use ballot_shader::back::{Language, Target};
 
 pub(super) use crate::valid::glslang::glsl_stage;
@@ -44,11 +44,12 @@ pub(super) type Rejected = Box<(Option<Workgroup>, Diagnostic)>;
 
 /// The verdict on `text`, linked for `target`; `stage` is the GLSL stage
 /// glslang compiles it as (`comp`, `frag`, …), and whether it was assumed
-/// ([`glsl_stage`]).
+/// ([`glsl_stage`]), and `vulkan` the version it compiles for.
 pub(super) fn judge(
     target: Target,
     text: &str,
     (stage, assumed): (&str, bool),
+    vulkan: VulkanVersion,
 ) -> Result<Workgroup, Rejected> {
     #[cfg(test)]
     super::tests::JUDGE_PASSES.with(|n| n.set(n.get() + 1));
@@ -60,9 +61,26 @@ pub(super) fn judge(
                 Err(Box::new((module.map(|m| naga_workgroup(&m)), diagnostic)))
             }
         },
-        Language::Glsl => match glslang::compile(text, stage) {
+        Language::Glsl => match glslang::compile(text, stage, vulkan) {
             Ok(words) => Ok(spirv_workgroup(&words)),
             Err(mut diagnostic) => {
+                // `subgroupBroadcast`'s lane, and the quads', must be
+                // constants before SPIR-V 1.5; glslang names only its own
+                // parameter (`id`).
+                if vulkan == VulkanVersion::V1_1
+                    && diagnostic
+                        .message
+                        .contains("argument must be compile-time constant")
+                {
+                    diagnostic.notes.push(
+                        "for Vulkan 1.1 (SPIR-V 1.3), the linker's default, the lane of \
+                         `subgroupBroadcast` and `subgroupQuadBroadcast` must be a constant; from \
+                         Vulkan 1.2 it may be dynamically uniform: link for the version the \
+                         shader is built for (`--vulkan 1.2`, `LinkOptions::vulkan`), or use \
+                         `subgroupShuffle`"
+                            .to_string(),
+                    );
+                }
                 if assumed {
                     diagnostic.notes.push(
                         "glslang compiled it as a compute shader, as its file name has no stage \

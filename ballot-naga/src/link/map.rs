@@ -20,12 +20,31 @@ impl Written {
         path: &str,
     ) -> Result<reconverge::Printed, LinkError> {
         let language = shader.target.language();
-        converge::converge(&self.text, language, &shader.prefix, &self.functions).map_err(|r| {
+        // naga's types of the shader's declarations, read only where the
+        // pass needs one.
+        let types = std::cell::OnceCell::new();
+        let init_type = |init: Range<usize>| {
+            let user = self.origin(&init)?;
+            types
+                .get_or_init(|| shader.declaration_types())
+                .get(&user.start)
+                .cloned()
+        };
+        converge::converge(
+            &self.text,
+            language,
+            &shader.prefix,
+            &self.functions,
+            &init_type,
+        )
+        .map_err(|r| {
             // A text the reader cannot read is most often one naga rejects:
             // its verdict says more. One it accepts is refused, never
             // linked unconverted.
             if r.unread {
-                if let Err(rejected) = judge::judge(shader.target, &self.text, shader.stage) {
+                if let Err(rejected) =
+                    judge::judge(shader.target, &self.text, shader.stage, shader.vulkan)
+                {
                     return self.error(shader, path, rejected.1);
                 }
             }

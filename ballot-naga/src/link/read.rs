@@ -215,6 +215,9 @@ pub(in crate::link) struct Shader<'a> {
     /// The stage glslang compiles a GLSL shader as, from its path, and
     /// whether that was assumed ([`judge::glsl_stage`]).
     pub(in crate::link) stage: (&'static str, bool),
+    /// The Vulkan version glslang compiles a GLSL shader for
+    /// ([`LinkOptions::vulkan`]).
+    pub(in crate::link) vulkan: VulkanVersion,
     /// Whether the shader names any subgroup function or built-in (WGSL's
     /// own too): `wgsl-web` then needs `enable subgroups;`.
     pub(in crate::link) uses_subgroups: bool,
@@ -581,6 +584,7 @@ impl<'a> Shader<'a> {
             has_entry_point: false,
             literal_sizes: Vec::new(),
             stage: ("comp", false),
+            vulkan: VulkanVersion::default(),
             lane_from_rank: false,
             workgroup_layouts: Vec::new(),
             specialised_workgroup: false,
@@ -689,6 +693,31 @@ impl<'a> Shader<'a> {
         }
     }
 
+    /// This WGSL shader linked for `wgsl`, where every collective is
+    /// WGSL's own, for naga to read its types; `None` where the linker
+    /// cannot read it so.
+    fn hardware(&self) -> Option<Written> {
+        let mut hardware = Shader::read(self.text, Target::Wgsl).ok()?;
+        // naga's rule on the lane id in two dimensions is no concern here,
+        // nor its want of a `u32` lane.
+        hardware.lane_from_rank = true;
+        Some(hardware.write(&sizes(32, [64, 1, 1])))
+    }
+
+    /// The type naga gives each local declaration of this WGSL shader
+    /// ([`types::declarations`]), keyed by the place in the user's text
+    /// that function keys it by. The if-conversion asks for it where a
+    /// declaration without a type is declared apart from its initialiser.
+    pub(in crate::link) fn declaration_types(&self) -> BTreeMap<usize, String> {
+        let Some(written) = self.hardware() else {
+            return BTreeMap::new();
+        };
+        types::declarations(&written.text)
+            .into_iter()
+            .filter_map(|(at, ty)| Some((written.origin(&(at..at + 1))?.start, ty)))
+            .collect()
+    }
+
     /// On `wgsl-no-subgroup`, each generic call's operation and types, as
     /// naga reads them in the shader linked for `wgsl` ([`types`]). Where
     /// that shader does not read or validate, the calls keep the `u32`
@@ -706,13 +735,9 @@ impl<'a> Shader<'a> {
         for u in self.uses.iter_mut().filter(|u| types::is_typed(u.op)) {
             u.typed = Some(types::Typed::plain(u.op));
         }
-        let Ok(mut hardware) = Shader::read(self.text, Target::Wgsl) else {
+        let Some(written) = self.hardware() else {
             return Ok(());
         };
-        // naga's rule on the lane id in two dimensions is no concern here,
-        // nor its want of a `u32` lane.
-        hardware.lane_from_rank = true;
-        let written = hardware.write(&sizes(32, [64, 1, 1]));
         for (at, found) in types::calls(&written.text) {
             let Some(user) = written.origin(&(at..at + 1)) else {
                 continue;

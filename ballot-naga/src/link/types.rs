@@ -255,18 +255,7 @@ pub(super) fn calls(text: &str) -> BTreeMap<usize, Result<Typed, Untyped>> {
     let Ok((module, info)) = valid::diagnose(Target::Wgsl, text) else {
         return found;
     };
-    let functions = module
-        .functions
-        .iter()
-        .map(|(handle, f)| (f, &info[handle]))
-        .chain(
-            module
-                .entry_points
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (&e.function, info.get_entry_point(i))),
-        );
-    for (function, analysis) in functions {
+    for (function, analysis) in functions(&module, &info) {
         let mut blocks = vec![&function.body];
         while let Some(block) = blocks.pop() {
             for (statement, span) in block.span_iter() {
@@ -333,6 +322,71 @@ pub(super) fn calls(text: &str) -> BTreeMap<usize, Result<Typed, Untyped>> {
                         .type_resolution_to_string(&analysis[argument].ty)),
                 };
                 found.insert(at, result);
+            }
+        }
+    }
+    found
+}
+
+/// Every function of `module` and every entry point's, with naga's
+/// analysis of it.
+fn functions<'m>(
+    module: &'m naga::Module,
+    info: &'m naga::valid::ModuleInfo,
+) -> impl Iterator<Item = (&'m naga::Function, &'m naga::valid::FunctionInfo)> {
+    module
+        .functions
+        .iter()
+        .map(|(handle, f)| (f, &info[handle]))
+        .chain(
+            module
+                .entry_points
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (&e.function, info.get_entry_point(i))),
+        )
+}
+
+/// The types naga gives the local declarations of the WGSL `text`, each
+/// as WGSL writes it, by where it is: a `let`'s at its initialiser's
+/// start, a `var`'s at the start of its declaration (naga keeps no span of
+/// a `var`'s initialiser). A type no declaration may spell is left out:
+/// a pointer, an atomic, or a type of naga's own (the result of
+/// `atomicCompareExchangeWeak`). Empty where naga rejects the text.
+pub(super) fn declarations(text: &str) -> BTreeMap<usize, String> {
+    let mut found = BTreeMap::new();
+    let Ok((module, info)) = valid::diagnose(Target::Wgsl, text) else {
+        return found;
+    };
+    let spelled = |inner: &TypeInner| {
+        !matches!(
+            inner,
+            TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. } | TypeInner::Atomic(_)
+        )
+    };
+    let mut keep = |at: Option<std::ops::Range<usize>>, name: String| {
+        if let Some(at) = at {
+            if !name.starts_with("__") {
+                found.insert(at.start, name);
+            }
+        }
+    };
+    for (function, analysis) in functions(&module, &info) {
+        for handle in function.named_expressions.keys() {
+            let ty = &analysis[*handle].ty;
+            if spelled(ty.inner_with(&module.types)) {
+                keep(
+                    function.expressions.get_span(*handle).to_range(),
+                    module.types.type_resolution_to_string(ty),
+                );
+            }
+        }
+        for (handle, local) in function.local_variables.iter() {
+            if spelled(&module.types[local.ty].inner) {
+                keep(
+                    function.local_variables.get_span(handle).to_range(),
+                    module.types.type_to_string(local.ty),
+                );
             }
         }
     }

@@ -44,8 +44,9 @@
 //! other invocations make it), a GLSL `case` that falls through into
 //! statements, a `discard` in a converted function, a WGSL declaration
 //! without a type whose initialiser has side effects in code that not
-//! every invocation runs (but for one that is a call of the shader's own
-//! function, which takes its declared return type), a GLSL broadcast
+//! every invocation runs, unless it is a call of the shader's own
+//! function (which takes its declared return type) or the caller tells
+//! its type ([`Request::init_type`]; the linker asks naga), a GLSL broadcast
 //! whose value's type the pass cannot tell, and a call that must be kept
 //! in a temporary of a GLSL name overloaded with different return types.
 
@@ -148,10 +149,11 @@ pub(crate) enum Step {
         ty: Option<String>,
         value: Piece,
     },
-    /// A variable, declared without its initialiser.
+    /// A variable, declared without its initialiser; `ty` is its type's
+    /// text.
     Declare {
         name: Range<usize>,
-        ty: Range<usize>,
+        ty: String,
         suffix: Option<Range<usize>>,
     },
     /// `place = value`, where `Active` is set.
@@ -217,6 +219,9 @@ pub(crate) struct Request<'a> {
     /// The shader's own barriers and other calls that every invocation of
     /// the workgroup must make together: never guarded.
     pub barriers: &'a [&'a str],
+    /// The type of a WGSL initialiser at a range of `text`, where the
+    /// caller knows it ([`super::Options::init_type`]).
+    pub init_type: &'a dyn Fn(Range<usize>) -> Option<String>,
 }
 
 /// Built-in functions with side effects: an initialiser that calls one is
@@ -1577,7 +1582,11 @@ impl<'r, 'a> Pass<'r, 'a> {
             steps.push(Step::Plain(piece));
             return Ok(());
         }
-        let Some(ty) = d.ty.clone().or_else(|| self.called_type(d)) else {
+        let Some(ty) =
+            d.ty.as_ref()
+                .map(|t| self.text(t).trim().to_string())
+                .or_else(|| self.init_type(&s.range, d))
+        else {
             let x = &d.declarators[0];
             return self.refuse(
                 &x.name,
@@ -1607,18 +1616,28 @@ impl<'r, 'a> Pass<'r, 'a> {
         Ok(())
     }
 
-    /// The type of a WGSL declaration without one whose initialiser is a
-    /// call of one of the shader's own functions, and nothing else: that
-    /// function's declared return type (WGSL has no overloads). `None`
-    /// for any other initialiser, whose type the pass cannot tell.
-    fn called_type(&self, d: &Decl) -> Option<Range<usize>> {
+    /// The type of a WGSL declaration without one: where its initialiser
+    /// is a call of one of the shader's own functions, and nothing else,
+    /// that function's declared return type (WGSL has no overloads); else
+    /// what the caller tells ([`Request::init_type`]), asked at the
+    /// initialiser and then at the declaration `at`. `None` where neither
+    /// tells.
+    fn init_type(&self, at: &Range<usize>, d: &Decl) -> Option<String> {
         let [x] = &d.declarators[..] else {
             return None;
         };
         let e = x.init.as_ref()?;
-        let call = self.calls(e).iter().find(|c| c.range == e.range)?;
-        let f = self.callee(call).function?;
-        self.request.unit.functions[f].ret.clone()
+        let called = self
+            .calls(e)
+            .iter()
+            .find(|c| c.range == e.range)
+            .and_then(|call| self.callee(call).function)
+            .and_then(|f| self.request.unit.functions[f].ret.clone());
+        match called {
+            Some(ret) => Some(self.text(&ret).trim().to_string()),
+            None => (self.request.init_type)(e.range.clone())
+                .or_else(|| (self.request.init_type)(at.clone())),
+        }
     }
 
     fn if_(

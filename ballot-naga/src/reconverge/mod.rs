@@ -65,6 +65,12 @@ pub(crate) struct Options<'a> {
     /// Functions left as they are, and whose calls are no calls of the
     /// shader's own (the linked helpers: pure, or exchanges).
     pub skip: &'a [String],
+    /// The type of a WGSL declaration without one, where the caller can
+    /// tell it, asked at its initialiser's range and then at the whole
+    /// declaration's: a `let` or `var` whose initialiser has side effects
+    /// is declared apart from it, and needs a type. The pass asks only
+    /// there, so a caller may compute the types on the first question.
+    pub init_type: &'a dyn Fn(Range<usize>) -> Option<String>,
 }
 
 /// The conversion of `text`: the same text where no function reaches an
@@ -87,6 +93,7 @@ pub(crate) fn convert(
         unit: &unit,
         exchanges: options.exchanges,
         barriers: options.barriers,
+        init_type: options.init_type,
     };
     let converted = masked::convert(&request).map_err(|r| Refused {
         message: r.message,

@@ -324,7 +324,7 @@ impl Writer<'_> {
                 out.push((";\n".into(), None));
             }
             Step::Declare { name, ty, suffix } => {
-                let (name, ty) = (&self.text[name.clone()], self.text[ty.clone()].trim());
+                let name = &self.text[name.clone()];
                 let line = match self.language {
                     Language::Wgsl => format!("var {name}: {ty};"),
                     Language::Glsl => {

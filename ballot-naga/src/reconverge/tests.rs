@@ -35,6 +35,7 @@ fn wgsl(body: &str) -> Result<String, super::Refused> {
         prefix: "x_",
         vote: "x_any",
         skip: &[],
+        init_type: &|_| None,
     };
     let (printed, _) = convert(&text, Language::Wgsl, &options)?;
     Ok(printed.text)
@@ -195,6 +196,7 @@ fn a_shader_without_exchanges_is_unchanged() {
         prefix: "x_",
         vote: "x_any",
         skip: &[],
+        init_type: &|_| None,
     };
     let (printed, vote) = convert(&text, Language::Wgsl, &options).unwrap();
     assert_eq!(printed.text, text);
@@ -222,6 +224,7 @@ fn glsl_shapes_convert_with_typed_temporaries() {
         prefix: "x_",
         vote: "x_any",
         skip: &[],
+        init_type: &|_| None,
     };
     let (printed, vote) = convert(text, Language::Glsl, &options).unwrap();
     let out = printed.text;
@@ -252,6 +255,7 @@ fn a_glsl_case_falling_through_is_refused() {
         prefix: "x_",
         vote: "x_any",
         skip: &[],
+        init_type: &|_| None,
     };
     let e = convert(text, Language::Glsl, &options).unwrap_err();
     assert_eq!(&text[e.at.clone()], "case 0u");
@@ -438,6 +442,7 @@ fn glsl_arms_of_the_conditional_operator_run_with_their_activity() {
         prefix: "x_",
         vote: "x_any",
         skip: &[],
+        init_type: &|_| None,
     };
     let (printed, _) = convert(text, Language::Glsl, &options).unwrap();
     let out = printed.text;
@@ -517,6 +522,7 @@ fn glsl(body: &str) -> Result<String, super::Refused> {
         prefix: "x_",
         vote: "x_any",
         skip: &[],
+        init_type: &|_| None,
     };
     convert(&text, Language::Glsl, &options).map(|(printed, _)| printed.text)
 }

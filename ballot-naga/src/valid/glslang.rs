@@ -41,15 +41,69 @@ pub(crate) fn glsl_stage(path: &str) -> (&'static str, bool) {
     }
 }
 
-/// The Vulkan version glslang compiles a stage for: 1.1, the subgroups'
-/// own, but 1.2 for the stages that exist only from SPIR-V 1.4 on (task
-/// and mesh shaders of GL_EXT_mesh_shader, and ray tracing's), which
-/// glslang refuses to compile for 1.1.
-fn target_env(stage: &str) -> &'static str {
-    match stage {
-        "task" | "mesh" | "rgen" | "rint" | "rahit" | "rchit" | "rmiss" | "rcall" => "vulkan1.2",
-        _ => "vulkan1.1",
+/// The Vulkan version a GLSL shader is compiled for, as glslang's
+/// `--target-env`: it sets the SPIR-V version, and with it what the
+/// language allows (from SPIR-V 1.5, Vulkan 1.2, `subgroupBroadcast`'s lane
+/// need only be dynamically uniform, not a constant).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum VulkanVersion {
+    /// Vulkan 1.1 (SPIR-V 1.3), where subgroups begin: the default, so
+    /// that a linked shader runs on every Vulkan device with subgroups.
+    #[default]
+    V1_1,
+    /// Vulkan 1.2 (SPIR-V 1.5).
+    V1_2,
+    /// Vulkan 1.3 (SPIR-V 1.6).
+    V1_3,
+}
+
+impl VulkanVersion {
+    /// Every version, oldest first.
+    pub const ALL: [VulkanVersion; 3] = [Self::V1_1, Self::V1_2, Self::V1_3];
+
+    /// The version written `1.2` or `vulkan1.2`; `None` for any other text.
+    pub fn parse(text: &str) -> Option<Self> {
+        let number = text.strip_prefix("vulkan").unwrap_or(text);
+        Self::ALL.into_iter().find(|v| v.number() == number)
     }
+
+    /// `1.1`, `1.2` or `1.3`.
+    pub fn number(self) -> &'static str {
+        match self {
+            Self::V1_1 => "1.1",
+            Self::V1_2 => "1.2",
+            Self::V1_3 => "1.3",
+        }
+    }
+
+    /// glslang's `--target-env` for it.
+    fn env(self) -> &'static str {
+        match self {
+            Self::V1_1 => "vulkan1.1",
+            Self::V1_2 => "vulkan1.2",
+            Self::V1_3 => "vulkan1.3",
+        }
+    }
+}
+
+impl std::fmt::Display for VulkanVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Vulkan {}", self.number())
+    }
+}
+
+/// The Vulkan version glslang compiles a stage for: `vulkan`, but at
+/// least 1.2 for the stages that exist only from SPIR-V 1.4 on (task and
+/// mesh shaders of GL_EXT_mesh_shader, and ray tracing's), which glslang
+/// refuses to compile for 1.1.
+fn target_env(stage: &str, vulkan: VulkanVersion) -> &'static str {
+    let least = match stage {
+        "task" | "mesh" | "rgen" | "rint" | "rahit" | "rchit" | "rmiss" | "rcall" => {
+            VulkanVersion::V1_2
+        }
+        _ => VulkanVersion::V1_1,
+    };
+    vulkan.max(least).env()
 }
 
 fn glslang_program() -> PathBuf {
@@ -73,26 +127,35 @@ pub(crate) fn runs() -> bool {
     })
 }
 
-/// Compiles `text` as a Vulkan 1.1 shader of `stage` (1.2 where the
+/// Compiles `text` as a shader of `stage` for `vulkan` (1.2 where the
 /// stage needs it: [`target_env`]) with glslang: its
 /// SPIR-V words, or glslang's first error as a diagnostic on `text` (its
 /// later errors as notes). A glslang that cannot run, or that runs past
 /// [`GLSLANG_TIMEOUT`], is a diagnostic without a place, saying so.
-pub(crate) fn compile(text: &str, stage: &str) -> Result<Vec<u32>, Diagnostic> {
-    run(text, stage, false).0
+pub(crate) fn compile(
+    text: &str,
+    stage: &str,
+    vulkan: VulkanVersion,
+) -> Result<Vec<u32>, Diagnostic> {
+    run(text, stage, vulkan, false).0
 }
 
 /// glslang's intermediate tree of `text` (its `-i` listing, bounded as
 /// its report is), where it compiles: what it knows of every
 /// expression's type, line by line.
-pub(crate) fn intermediate(text: &str, stage: &str) -> Option<String> {
-    let (compiled, report) = run(text, stage, true);
+pub(crate) fn intermediate(text: &str, stage: &str, vulkan: VulkanVersion) -> Option<String> {
+    let (compiled, report) = run(text, stage, vulkan, true);
     compiled.ok().map(|_| report)
 }
 
 /// glslang on `text`: the SPIR-V or the diagnostic, and its report (with
 /// `intermediate`, the tree first).
-fn run(text: &str, stage: &str, intermediate: bool) -> (Result<Vec<u32>, Diagnostic>, String) {
+fn run(
+    text: &str,
+    stage: &str,
+    vulkan: VulkanVersion,
+    intermediate: bool,
+) -> (Result<Vec<u32>, Diagnostic>, String) {
     let program = glslang_program();
     let plain = |message: String| Diagnostic {
         message,
@@ -110,7 +173,7 @@ fn run(text: &str, stage: &str, intermediate: bool) -> (Result<Vec<u32>, Diagnos
         .args([
             "-V",
             "--target-env",
-            target_env(stage),
+            target_env(stage, vulkan),
             "--stdin",
             "-S",
             stage,

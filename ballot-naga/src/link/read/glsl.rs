@@ -117,7 +117,9 @@ impl Shader<'_> {
     /// if-conversion can declare a temporary of it. Where glslang's types
     /// do not match the calls line by line, none is taken.
     pub(in crate::link) fn type_glsl_values(&mut self) -> Result<(), ReadError> {
-        let Some(mut found) = glsl_types::values(self.text, self.stage.0, &self.defines) else {
+        let Some(mut found) =
+            glsl_types::values(self.text, self.stage.0, self.vulkan, &self.defines)
+        else {
             return Ok(());
         };
         // The uses are in the text's order: one pass counts their lines.
