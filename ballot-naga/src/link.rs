@@ -12,6 +12,10 @@
 //! | WGSL | WGSL's own `subgroupBallot`, `subgroupBroadcast`, `subgroupBroadcastFirst`, and the rest of WGSL's `subgroups`: `subgroupAll`, `subgroupAny`, `subgroupAdd` … `subgroupXor`, `subgroupInclusiveAdd`, `subgroupExclusiveMul`, `subgroupShuffle`, `subgroupShuffleXor`, `subgroupShuffleUp`, `subgroupShuffleDown`, `quadBroadcast`, `quadSwapX`, `quadSwapY`, `quadSwapDiagonal`; the GLSL names of the ballot functions WGSL lacks: `subgroupBallotBitCount`, `subgroupBallotFindMSB`, `subgroupInverseBallot`, `subgroupElect()`, and the masks as functions, `subgroupEqMask()` … `subgroupLtMask()` |
 //! | GLSL | `GL_KHR_shader_subgroup_ballot`'s functions and built-ins (`subgroupBallotBitCount`, `gl_SubgroupEqMask`, `gl_SubgroupInvocationID`, `gl_SubgroupSize`, …), and the functions of `_vote`, `_arithmetic`, `_clustered`, `_shuffle`, `_shuffle_relative` and `_quad` |
 //!
+//! naga's `subgroupBallot()`, without its predicate, is the ballot of
+//! `true` on the targets naga reads (`wgsl`, `wgsl-no-subgroup`); on
+//! `wgsl-web`, whose Tint wants the predicate, it is an error saying so.
+//!
 //! A name that starts like a ballot function (`subgroupBallot…`,
 //! `subgroupInverseBallot…`) but is none of them is an error at its
 //! token, unless the shader defines it itself; a function (GLSL: or a

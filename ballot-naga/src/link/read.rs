@@ -489,8 +489,28 @@ impl<'a> Shader<'a> {
                             token.range(),
                         ));
                     }
-                    let [first, second] = match called {
-                        true => arguments(text, &tokens, i, arity)?,
+                    // naga reads `subgroupBallot()` as `subgroupBallot(true)`;
+                    // WGSL's own (Tint's, `wgsl-web`) takes its argument.
+                    let naga_ballot = op == Op::Ballot
+                        && language == Language::Wgsl
+                        && target != Target::WgslWeb
+                        && punct(i + 2, b')');
+                    let [first, second] = match called && !naga_ballot {
+                        true => arguments(text, &tokens, i, arity).map_err(|(kind, m, at)| {
+                            let web = op == Op::Ballot && target == Target::WgslWeb;
+                            match web && punct(i + 2, b')') {
+                                true => (
+                                    kind,
+                                    format!(
+                                        "{m}: WGSL's `subgroupBallot` takes its predicate, which \
+                                         naga lets you leave out (as `true`) and Tint does not; \
+                                         write `subgroupBallot(true)`"
+                                    ),
+                                    at,
+                                ),
+                                false => (kind, m, at),
+                            }
+                        })?,
                         false => [None, None],
                     };
                     let cluster = match op {

@@ -75,7 +75,13 @@ impl Shader<'_> {
                 Some((after_open, more)) => {
                     edit!(u.name.clone(), name, u.name.clone());
                     if emulated && is_collective(u.op) {
-                        let on = if more { "true, " } else { "true" };
+                        let on = match (more, u.op) {
+                            (true, _) => "true, ",
+                            // naga's `subgroupBallot()`: its predicate
+                            // `true` too.
+                            (false, Op::Ballot) => "true, true",
+                            (false, _) => "true",
+                        };
                         edit!(after_open..after_open, on, u.name.clone());
                     }
                     // The value's type, written as a constructor (which
