@@ -194,6 +194,9 @@ pub(in crate::link) struct Shader<'a> {
     /// Ranges to delete: `enable subgroups;` (WGSL read by naga), the
     /// subgroup `#extension` lines (emulated GLSL).
     pub(in crate::link) deletions: Vec<Range<usize>>,
+    /// Ranges written otherwise: a WGSL struct's member that the
+    /// emulation would leave the struct empty without.
+    pub(in crate::link) replacements: Vec<(Range<usize>, String)>,
     /// Whether a `wgsl-web` shader has the directives itself.
     pub(in crate::link) has_enable: bool,
     pub(in crate::link) has_diagnostic: bool,
@@ -596,6 +599,7 @@ impl<'a> Shader<'a> {
             entries: Vec::new(),
             structs: BTreeMap::new(),
             deletions: Vec::new(),
+            replacements: Vec::new(),
             has_enable: false,
             has_diagnostic: false,
             library_at: 0,

@@ -59,6 +59,9 @@ impl Shader<'_> {
         for range in &self.deletions {
             edit!(range.clone(), "", range.clone());
         }
+        for (range, text) in &self.replacements {
+            edit!(range.clone(), text.as_str(), range.clone());
+        }
         for lane in self.uses.iter().filter_map(|u| u.lane.as_ref()) {
             if self.lane_as_u32 {
                 edit!(lane.start..lane.start, "u32(".to_string(), lane.clone());

@@ -6,7 +6,8 @@
 //! - [`glsl_functions`]: GLSL prototypes, overloads and `#pragma` lines;
 //! - [`clustered`]: GLSL's clustered reductions, and a cluster over the
 //!   virtual subgroup;
-//! - [`own_calls`]: an untyped WGSL `let` of the shader's own function;
+//! - [`own_calls`]: untyped WGSL declarations after a divergent `return`;
+//! - [`structs`]: a WGSL entry point's struct of subgroup built-ins only;
 //! - [`specialised`]: a workgroup size the pipeline specialises
 //!   (`local_size_x_id`), and workgroups of 512 and 1,024.
 
@@ -17,4 +18,5 @@ mod clustered;
 mod glsl_functions;
 mod own_calls;
 mod specialised;
+mod structs;
 mod switch;

@@ -323,16 +323,46 @@ impl Shader<'_> {
             }
         }
         for (name, members) in removed {
+            let mut members = members.into_iter();
             if self.structs[name].fields == members.len() {
-                let at = members[0].range.clone();
-                return Err((
-                    LinkErrorKind::Unsupported,
-                    format!(
-                        "struct `{name}` holds only subgroup built-ins, which the emulation \
-                         replaces: a struct left empty is no WGSL; declare them as the entry \
-                         point's parameters"
-                    ),
-                    at,
+                // A struct left empty is no WGSL: its first member becomes
+                // a built-in that no entry point taking it reads otherwise
+                // (the emulation adds `local_invocation_index` where
+                // missing, so not that one), which nothing reads.
+                let taken: BTreeSet<&str> = self
+                    .entries
+                    .iter()
+                    .filter(|e| e.params.iter().any(|q| q.ty == name))
+                    .flat_map(|e| &e.params)
+                    .flat_map(|q| {
+                        let members = self.structs.get(&q.ty).map(|d| &d.builtins);
+                        std::iter::once(q.builtin.as_str())
+                            .chain(members.into_iter().flatten().map(|m| m.builtin.as_str()))
+                    })
+                    .collect();
+                let spare = [
+                    "num_workgroups",
+                    "workgroup_id",
+                    "global_invocation_id",
+                    "local_invocation_id",
+                ]
+                .into_iter()
+                .find(|b| !taken.contains(b));
+                let (Some(spare), Some(first)) = (spare, members.next()) else {
+                    let at = self.structs[name].builtins[0].range.clone();
+                    return Err((
+                        LinkErrorKind::Unsupported,
+                        format!(
+                            "struct `{name}` holds only subgroup built-ins, which the emulation \
+                             replaces, and its entry points read every other vector built-in: \
+                             declare them as the entry point's parameters"
+                        ),
+                        at,
+                    ));
+                };
+                self.replacements.push((
+                    first.range.clone(),
+                    format!("@builtin({spare}) {}unused: vec3<u32>,", self.prefix),
                 ));
             }
             for m in members {

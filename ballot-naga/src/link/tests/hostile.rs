@@ -379,7 +379,8 @@ fn subgroup_built_ins_in_an_entry_points_struct() {
         "{}",
         l.text
     );
-    // A struct that would be left empty is refused, at its member.
+    // A struct that would be left empty keeps a built-in the entry point
+    // does not read (an empty struct is no WGSL).
     let only = IN_STRUCT
         .replace("    @builtin(global_invocation_id) id: vec3<u32>,\n", "")
         .replace(
@@ -388,7 +389,23 @@ fn subgroup_built_ins_in_an_entry_points_struct() {
         )
         .replace("input.id", "gid");
     linked(&only, Target::Wgsl);
-    let e = error(&only, Target::WgslNoSubgroup);
+    let l = linked(&only, Target::WgslNoSubgroup);
+    assert!(
+        l.text
+            .contains("struct In {\n    @builtin(num_workgroups) ballot_unused: vec3<u32>,\n}"),
+        "{}",
+        l.text
+    );
+    // Where the entry point reads every such built-in itself, it is
+    // refused, at the struct's member.
+    let all = only.replace(
+        "@builtin(global_invocation_id) gid: vec3<u32>) {",
+        "@builtin(global_invocation_id) gid: vec3<u32>, \
+         @builtin(num_workgroups) n: vec3<u32>, @builtin(workgroup_id) w: vec3<u32>, \
+         @builtin(local_invocation_id) l: vec3<u32>) {",
+    );
+    linked(&all, Target::Wgsl);
+    let e = error(&all, Target::WgslNoSubgroup);
     assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
     assert_eq!(e.location.expect("at the member").line, 2, "{}", e.message);
 }
