@@ -86,7 +86,10 @@
 //!   naga's reading of the shader linked for `wgsl`), a GLSL broadcast inside a guarded statement whose value's
 //!   type it cannot tell, and a collective in a GLSL `#define`'s body
 //!   (the pass sees the macro's call, not the collective, and the linker
-//!   does not expand macros). Comments inside a converted function are not
+//!   does not expand macros), but for a macro that only renames one
+//!   (`#define shfl(v, m) subgroupShuffleXor(v, m)`: its parameters, in
+//!   order, each once, as the call's arguments), whose calls are linked as
+//!   the collective's. Comments inside a converted function are not
 //!   kept; its preprocessor lines (`#pragma unroll`, a `#define`) are, as
 //!   written, each on its own line, in their order among the statements. A collective's arguments are evaluated in every invocation.
 //! - `@builtin(subgroup_invocation_id)` and `@builtin(subgroup_size)`

@@ -6,6 +6,7 @@
 //! - [`glsl_functions`]: GLSL prototypes, overloads and `#pragma` lines;
 //! - [`clustered`]: GLSL's clustered reductions, and a cluster over the
 //!   virtual subgroup;
+//! - [`macros`]: a GLSL macro that renames a collective;
 //! - [`own_calls`]: untyped WGSL declarations after a divergent `return`;
 //! - [`structs`]: a WGSL entry point's struct of subgroup built-ins only;
 //! - [`specialised`]: a workgroup size the pipeline specialises
@@ -16,6 +17,7 @@ mod common;
 
 mod clustered;
 mod glsl_functions;
+mod macros;
 mod own_calls;
 mod specialised;
 mod structs;

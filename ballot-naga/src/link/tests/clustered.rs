@@ -234,11 +234,30 @@ fn on_glsl_glslang_judges_the_cluster_size_and_a_macro_may_hold_no_collective_em
     let three = GUARDED.replace("values[i], 4u)", "values[i], 3u)");
     let e = glsl_error(&three, Target::Glsl);
     assert_eq!(e.location.as_ref().map(|l| l.line), Some(9), "{e}");
-    // Emulated: a collective in a macro's body is refused at it, as the
+    // Emulated: a macro that only renames a collective is linked as the
+    // collective, at its calls (`read::collective_alias`).
+    let alias = GUARDED
+        .replace("in;\n", "in;\n#define FIRST(x) subgroupBroadcastFirst(x)\n")
+        .replace("subgroupClusteredAdd(values[i], 4u)", "FIRST(values[i])")
+        .replace(
+            "#extension GL_KHR_shader_subgroup_clustered : require",
+            "#extension GL_KHR_shader_subgroup_ballot : require",
+        );
+    let l = glsl_linked(&alias, Target::GlslNoSubgroup);
+    assert!(
+        l.text
+            .contains("ballot_subgroupBroadcastFirst(ballot_active, uint(values[i]))"),
+        "{}",
+        l.text
+    );
+    // Any other collective in a macro's body is refused at it, as the
     // if-conversion would leave it where only active invocations run;
     // on hardware the macro is glslang's.
     let hidden = GUARDED
-        .replace("in;\n", "in;\n#define FIRST(x) subgroupBroadcastFirst(x)\n")
+        .replace(
+            "in;\n",
+            "in;\n#define FIRST(x) subgroupBroadcastFirst(x + 0u)\n",
+        )
         .replace("subgroupClusteredAdd(values[i], 4u)", "FIRST(values[i])")
         .replace(
             "#extension GL_KHR_shader_subgroup_clustered : require",

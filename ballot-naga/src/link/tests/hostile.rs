@@ -845,3 +845,68 @@ void main() {
         ("k.comp", "no `count.glsl`")
     );
 }
+
+/// A GLSL macro that only renames a collective (its parameters, in
+/// order, each once, as the call's arguments) is linked as the collective
+/// on `glsl-no-subgroup`; any other macro holding one is refused at the
+/// collective, as the if-conversion would see the macro's call only.
+#[test]
+fn only_a_macro_that_renames_a_collective_links_emulated() {
+    if !glslang_here("macros around collectives, judged by glslang") {
+        return;
+    }
+    let shader = |define: &str, call: &str| {
+        format!(
+            "#version 450\n#extension GL_KHR_shader_subgroup_shuffle : require\n\
+             layout(local_size_x = 64) in;\n\
+             layout(std430, binding = 0) buffer Out {{ uint words[]; }};\n{define}\n\
+             void main() {{\n    uint i = gl_LocalInvocationIndex;\n    \
+             if (i >= 45u) {{ return; }}\n    words[i] = {call};\n}}\n"
+        )
+    };
+    let renames = [
+        "#define S(v, m) subgroupShuffleXor(v, m)",
+        "#define S(v,m)   subgroupShuffleXor( v , m )",
+        "#define S(v, m) \\\n    subgroupShuffleXor(v, m)",
+    ];
+    for define in renames {
+        let l = glsl_linked(&shader(define, "S(i, 1u)"), Target::GlslNoSubgroup);
+        assert!(
+            l.text
+                .contains("ballot_subgroupShuffleXor(ballot_active, i, 1u)"),
+            "{define}:\n{}",
+            l.text
+        );
+    }
+    let others = [
+        // Arguments out of order, repeated, or an expression.
+        "#define S(v, m) subgroupShuffleXor(m, v)",
+        "#define S(v, m) subgroupShuffleXor(v, v)",
+        "#define S(v, m) subgroupShuffleXor(v + 0u, m)",
+        // More than the call.
+        "#define S(v, m) (subgroupShuffleXor(v, m))",
+        "#define S(v, m) subgroupShuffleXor(v, m) + 0u",
+        // Object-like: a space before the parenthesis.
+        "#define S (v, m) subgroupShuffleXor(v, m)",
+    ];
+    for define in others {
+        let e = glsl_error(&shader(define, "S(i, 1u)"), Target::GlslNoSubgroup);
+        assert_eq!(e.kind, LinkErrorKind::Unsupported, "{define}: {e}");
+        assert!(
+            e.message.contains("`subgroupShuffleXor` in a `#define`"),
+            "{define}: {e}"
+        );
+    }
+    // The renaming macro's call inside another macro: refused there.
+    let nested = shader(
+        "#define S(v, m) subgroupShuffleXor(v, m)\n#define T(v) S(v, 1u)",
+        "T(i)",
+    );
+    let e = glsl_error(&nested, Target::GlslNoSubgroup);
+    assert!(e.message.contains("`S` in a `#define`"), "{e}");
+    // On hardware every one is glslang's (but the object-like macro,
+    // whose expansion is no GLSL).
+    for define in renames.iter().chain(&others[..others.len() - 1]) {
+        glsl_linked(&shader(define, "S(i, 1u)"), Target::Glsl);
+    }
+}
