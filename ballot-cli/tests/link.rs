@@ -284,16 +284,7 @@ fn defines_reach_glsl_as_glslangs_do() {
 fn the_vulkan_version_reaches_glslang_and_a_bad_one_is_a_usage_error() {
     let out = dir("vulkan");
     let file = out.join("v.comp");
-    std::fs::write(
-        &file,
-        "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
-         layout(local_size_x = 64) in;\n\
-         layout(set = 0, binding = 0) buffer B { uint data[]; };\n\
-         layout(push_constant) uniform P { uint src; };\n\
-         void main() {\n    data[gl_LocalInvocationID.x] = \
-         subgroupBroadcast(data[gl_LocalInvocationID.x], src);\n}\n",
-    )
-    .unwrap();
+    std::fs::write(&file, ballot_testkit::DYNAMIC_BROADCAST_COMP).unwrap();
     let run = ballot(&["link", s(&file), "--target", "glsl", "--vulkan", "1.5"]);
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&run.stderr);

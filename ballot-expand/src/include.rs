@@ -479,16 +479,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ballot-include-v-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("v.comp");
-        std::fs::write(
-            &path,
-            "#version 450\n#extension GL_KHR_shader_subgroup_ballot : require\n\
-             layout(local_size_x = 64) in;\n\
-             layout(set = 0, binding = 0) buffer B { uint data[]; };\n\
-             layout(push_constant) uniform P { uint src; };\n\
-             void main() { data[gl_LocalInvocationID.x] = \
-             subgroupBroadcast(data[gl_LocalInvocationID.x], src); }\n",
-        )
-        .unwrap();
+        std::fs::write(&path, ballot_testkit::DYNAMIC_BROADCAST_COMP).unwrap();
         let path = path.to_string_lossy().to_string();
         let out = include(
             Language::Glsl,

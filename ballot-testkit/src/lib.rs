@@ -112,6 +112,20 @@ pub const SPIRV_DIS: Tool = Tool {
 /// What GLSL's checks beyond naga run: [`GLSLANG`], then [`SPIRV_VAL`].
 pub const GLSL_TOOLS: [Tool; 2] = [GLSLANG, SPIRV_VAL];
 
+/// A compute shader whose `subgroupBroadcast` lane is dynamically uniform
+/// (a push constant), not constant: GL_KHR_shader_subgroup_ballot allows
+/// it from SPIR-V 1.5 (Vulkan 1.2) only, so glslang compiles it for Vulkan
+/// 1.2 and refuses it for 1.1. The broadcast is on line 7.
+pub const DYNAMIC_BROADCAST_COMP: &str = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { uint data[]; };
+layout(push_constant) uniform P { uint src; };
+void main() {
+    data[gl_LocalInvocationID.x] = subgroupBroadcast(data[gl_LocalInvocationID.x], src);
+}
+";
+
 impl Tool {
     /// Whether the program runs: `Err` says why not. Asked once per
     /// process and program.
