@@ -127,6 +127,35 @@ fn a_tolerance_certifies_the_float_sum() {
     );
 }
 
+/// The mean of a large value every lane shares: 1e37 times the lanes
+/// summed overflows f32 (whose largest value is about 3.4e38) past 34
+/// lanes, so a full subgroup of 64 or 128 sums to infinity where one of 32
+/// gives about 1e37. No tolerance covers that: it is no rounding.
+#[ballot::kernel]
+fn overflowing_mean(#[uniform] x: f32) -> f32 {
+    let v = 1.0e37 + x % 2.0;
+    subgroup_f_add(v) / subgroup_size() as f32
+}
+
+#[test]
+fn a_tolerance_never_takes_an_infinity_for_a_close_value() {
+    let c = caught(
+        overflowing_mean::portability()
+            .invocations(128, 128)
+            .tolerance(1e-5)
+            .check(),
+    );
+    assert!(c.to_string().contains("inf"), "{c}");
+    // The same test the oracle compares with: finite values round, the
+    // rest must be the same bits.
+    use ballot::sim::f32_close;
+    assert!(f32_close(1.0e37, 1.000001e37, 1e-5));
+    assert!(!f32_close(1.0e37, f32::INFINITY, 1e-5));
+    assert!(!f32_close(f32::INFINITY, f32::NEG_INFINITY, 1e-5));
+    assert!(f32_close(f32::INFINITY, f32::INFINITY, 1e-5));
+    assert!(!f32_close(f32::NAN, 1.0, 1e-5));
+}
+
 #[test]
 fn a_tolerance_that_is_no_number_is_refused_by_name() {
     for bad in [f32::NAN, -1.0, f32::INFINITY] {
@@ -329,4 +358,80 @@ fn a_kernel_that_never_ends_is_an_error_naming_the_step_budget_never_a_certifica
     let reason = not_run(oracle().models([]).check());
     assert!(reason.contains("reference run"), "{reason}");
     assert!(reason.contains("step budget of 64"), "{reason}");
+}
+
+/// Every lane but lane 0 broadcasts from lane 0, which is not in the
+/// branch: undefined at every size of two lanes or more, on every input of
+/// two invocations or more (GL_KHR_shader_subgroup_ballot: the source lane
+/// must be active), defined only where the subgroup is one lane.
+#[ballot::kernel]
+fn broadcast_from_an_inactive_lane(v: u32) -> u32 {
+    if subgroup_local_invocation_id() != 0 {
+        subgroup_broadcast(v, 0)
+    } else {
+        0
+    }
+}
+
+/// A loop of 40 trips per lane of the subgroup: the same answer at every
+/// size, but 5,120 trips at 128, past the default step budget of 4,096.
+#[ballot::kernel]
+fn trips_grow_with_the_size(x: u32) -> u32 {
+    let mut i = 0u32;
+    while i < subgroup_size() * 40 {
+        i += 1;
+    }
+    x + i - subgroup_size() * 40
+}
+
+/// The reason of a check that ran nothing at some size.
+fn not_run_at<S: Subject>(result: Result<Certificate, PortabilityError<S>>) -> String {
+    match result {
+        Err(PortabilityError::NotRun { reason, .. }) => reason,
+        Err(e) => panic!("expected a check that ran nothing, got another error: {e}"),
+        Ok(c) => panic!("a size the oracle never ran was certified: {c}"),
+    }
+}
+
+#[test]
+fn a_size_where_no_input_ran_is_never_certified() {
+    // With the size in the contract each size is compared with itself:
+    // only size 1 runs, and the others are named, never certified.
+    let reason = not_run_at(
+        broadcast_from_an_inactive_lane::portability()
+            .invocations(2, 64)
+            .size_is_contract()
+            .check(),
+    );
+    assert!(
+        reason.starts_with("at subgroup sizes 2, 4, 8, 16, 32, 64, 128 no input ran")
+            && reason.contains("source lane 0 is inactive"),
+        "{reason}"
+    );
+    // Left out, the sizes it serves are checked: size 1 alone.
+    certified(
+        broadcast_from_an_inactive_lane::portability()
+            .invocations(2, 64)
+            .sizes([1])
+            .size_is_contract()
+            .check(),
+    );
+}
+
+#[test]
+fn a_run_past_the_step_budget_is_no_difference_and_a_larger_budget_checks_it() {
+    // At 128 every run stops at the budget: not a difference from size
+    // 32's answer, but a size not run.
+    let reason = not_run_at(trips_grow_with_the_size::portability().models([]).check());
+    assert!(
+        reason.starts_with("at subgroup size 128 no input ran") && reason.contains("step budget"),
+        "{reason}"
+    );
+    let c = certified(
+        trips_grow_with_the_size::portability()
+            .models([])
+            .step_budget(1 << 13)
+            .check(),
+    );
+    assert_eq!(c.sizes.len(), 8);
 }

@@ -47,6 +47,10 @@ pub struct Args {
     /// other lanes, in another order, may change [default: 0, bit for bit].
     #[arg(long, default_value_t = 0.0)]
     tolerance: f32,
+    /// Loop iterations a run may take before it is taken for one that
+    /// never ends; a size where every run takes more is not checked.
+    #[arg(long, default_value_t = ballot_sim::portability::DEFAULT_STEP_BUDGET)]
+    step_budget: u64,
     /// Only the kernel of this name (repeatable).
     #[arg(long = "kernel", short)]
     kernels: Vec<String>,
@@ -162,7 +166,8 @@ fn check(args: &Args) -> ExitCode {
                 .models(models)
                 .cases(args.cases)
                 .seed(args.seed)
-                .tolerance(args.tolerance);
+                .tolerance(args.tolerance)
+                .step_budget(args.step_budget);
             if !args.sizes.is_empty() {
                 oracle = oracle.sizes(args.sizes.iter().copied());
             }

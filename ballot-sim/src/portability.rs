@@ -398,6 +398,31 @@ impl<S: Subject> Portability<S> {
                         reason: "no schedule of the models asked for was run".into(),
                     });
                 }
+                // A size where no input ran (each one's own run failed,
+                // with the size in the contract, or ran past the step
+                // budget) was compared with nothing: the certificate would
+                // name a size it never ran.
+                let unrun: Vec<(u32, &str)> = settings
+                    .sizes
+                    .iter()
+                    .zip(&tally.at_size)
+                    .filter(|(_, (count, _))| *count == 0)
+                    .map(|(size, (_, why))| (size.get(), why.as_deref().unwrap_or("")))
+                    .collect();
+                if let Some(&(_, why)) = unrun.first() {
+                    let sizes: Vec<String> = unrun.iter().map(|(s, _)| s.to_string()).collect();
+                    return Err(PortabilityError::NotRun {
+                        kernel: kernel(),
+                        reason: format!(
+                            "at subgroup size{} {} no input ran: its run failed on each of \
+                             the {} inputs that ran elsewhere ({why}); leave out the sizes the \
+                             kernel does not serve (`sizes`, `--sizes`)",
+                            if sizes.len() > 1 { "s" } else { "" },
+                            sizes.join(", "),
+                            tally.inputs
+                        ),
+                    });
+                }
                 Ok(Certificate {
                     kernel: self.subject.name().to_owned(),
                     sizes: settings.sizes,

@@ -456,8 +456,15 @@ pub trait Lane: Copy + Default + fmt::Debug + 'static {
 /// [`Lane::close`] for `f32`s: the same bits, or finite values within
 /// `tolerance` of each other, relative above 1 and absolute below.
 pub fn f32_close(a: f32, b: f32, tolerance: f32) -> bool {
+    // Only finite values round: an infinity or a NaN against anything
+    // else (a sum that overflows at one size only, an infinity whose sign
+    // flips) is a different answer, whatever the tolerance, and the
+    // relative bound, infinite there, would take it for a close one.
     a.to_bits() == b.to_bits()
-        || (tolerance > 0.0 && (a - b).abs() <= tolerance * 1f32.max(a.abs()).max(b.abs()))
+        || (tolerance > 0.0
+            && a.is_finite()
+            && b.is_finite()
+            && (a - b).abs() <= tolerance * 1f32.max(a.abs()).max(b.abs()))
 }
 
 macro_rules! lane_by_eq {

@@ -116,6 +116,10 @@ impl Subject for Interpreted<'_> {
         }
     }
 
+    fn unfinished(error: &Self::Error) -> bool {
+        matches!(error, crate::interp::InterpError::IterationLimit { .. })
+    }
+
     fn explain(error: &Self::Error) -> String {
         use crate::interp::InterpError;
         match error {

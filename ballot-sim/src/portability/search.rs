@@ -25,6 +25,10 @@ pub(super) struct Tally {
     pub(super) split: u64,
     pub(super) enumerated: u64,
     pub(super) sampled: u64,
+    /// Per size of [`Settings::sizes`], how many inputs ran there (the
+    /// others' own runs failed there, with the size in the contract, or
+    /// ran past the step budget), and what the first such run reported.
+    pub(super) at_size: Vec<(u64, Option<String>)>,
 }
 
 pub(super) enum Verdict<S: Subject> {
@@ -102,7 +106,9 @@ impl Settings {
         // outside it, and an input with no size left is outside it too.
         let mut outside = None;
         let mut compared = 0usize;
-        for &size in &self.sizes {
+        let mut ran = vec![false; self.sizes.len()];
+        tally.at_size.resize(self.sizes.len(), (0, None));
+        for (k, &size) in self.sizes.iter().enumerate() {
             let at_size = run(
                 subject,
                 &input.uniform,
@@ -110,9 +116,19 @@ impl Settings {
                 (size, self.step_budget),
                 Schedule::Maximal,
             );
+            // A run stopped by the step budget says nothing of the
+            // kernel's answer at this size: compared with nothing, it is
+            // a size this input did not run at ([`Tally::at_size`]).
+            if let (Err(e), false) = (&at_size, self.size_is_contract) {
+                if S::unfinished(e) {
+                    tally.at_size[k].1.get_or_insert_with(|| S::explain(e));
+                    continue;
+                }
+            }
             let expected = if self.size_is_contract {
                 if let Err(e) = &at_size {
-                    outside.get_or_insert_with(|| S::explain(e));
+                    let why = outside.get_or_insert_with(|| S::explain(e));
+                    tally.at_size[k].1.get_or_insert_with(|| why.clone());
                     continue;
                 }
                 &at_size
@@ -120,6 +136,7 @@ impl Settings {
                 &reference
             };
             compared += 1;
+            ran[k] = true;
             // A difference at this size: what every counterexample of it
             // says, the run's own fields aside.
             let differs = |expected: Outcome<S>, model, subgroup, choices, got, trace| {
@@ -174,6 +191,9 @@ impl Settings {
             return Verdict::Outside(outside.unwrap_or_else(|| "no size was run".into()));
         }
         tally.inputs += 1;
+        for (count, ran) in tally.at_size.iter_mut().zip(ran) {
+            count.0 += u64::from(ran);
+        }
         tally.invocations = if tally.inputs == 1 {
             (n, n)
         } else {

@@ -122,13 +122,23 @@ pub trait Subject {
     fn explain(error: &Self::Error) -> String {
         error.to_string()
     }
+
+    /// Whether a run that reported `error` stopped at the oracle's own
+    /// limit (its step budget) rather than at the kernel's fault: such a
+    /// run says nothing of the kernel's answer, and is compared with
+    /// nothing. `false` unless the subject knows its limits.
+    fn unfinished(error: &Self::Error) -> bool {
+        let _ = error;
+        false
+    }
 }
 
 /// [`Subject::explain`] for a run that ran past the oracle's step budget.
 pub(super) fn past_budget(budget: u64) -> String {
     format!(
         "every run ran past the step budget of {budget} loop iterations \
-         (`Portability::step_budget`): the kernel most likely never ends"
+         (`Portability::step_budget`, `--step-budget`): the kernel most likely never ends, \
+         or needs a larger budget"
     )
 }
 
@@ -173,6 +183,10 @@ impl<K: SimKernel> Subject for Native<K> {
             SimError::StepBudget { budget, .. } => past_budget(*budget),
             other => other.to_string(),
         }
+    }
+
+    fn unfinished(error: &SimError) -> bool {
+        matches!(error, SimError::StepBudget { .. })
     }
 }
 
