@@ -241,3 +241,34 @@ fn the_operator_limit_applies_per_item_not_per_file() {
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("1 kernels: 1 portable, 0 not"), "{stdout}");
 }
+
+/// A file the Rust lexer cannot read (an unclosed string, a bracket
+/// closed by another, a character with no token) is an error at the line
+/// and column where lexing stopped, not at the file's start.
+#[test]
+fn a_file_that_is_no_rust_tokens_is_an_error_where_lexing_stopped() {
+    let cases = [
+        (
+            "string.rs",
+            "fn a() -> u32 {\n    let x = \"open;\n}\n",
+            ":2:13:",
+        ),
+        (
+            "bracket.rs",
+            "#[ballot::kernel]\nfn a(x: u32) -> u32 {\n    let y = (x + 1;\n    y\n}\n",
+            ":5:1:",
+        ),
+        ("char.rs", "fn a() {\n  let c = \u{a7};\n}\n", ":2:11:"),
+    ];
+    for (name, contents, at) in cases {
+        let file = temp_file(name, contents);
+        let out = ballot(&["portability", arg(&file)]);
+        assert_no_panic_output(&out);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{name}{at}")) && stderr.contains("no Rust tokens"),
+            "{name}: {stderr}"
+        );
+    }
+}

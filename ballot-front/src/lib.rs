@@ -51,8 +51,6 @@ mod tests;
 
 use std::collections::BTreeSet;
 
-use proc_macro2::Span;
-
 use ballot_ir::ir;
 use builder::Builder;
 use error::Errors;
@@ -114,9 +112,15 @@ pub fn lower_file_kernels(source: &str) -> syn::Result<Vec<FileKernel>> {
 /// Parses `source` as a `T`, after the token checks the macro makes, so
 /// that no text can overflow syn's recursion.
 fn parse_checked<T: syn::parse::Parse>(source: &str) -> syn::Result<T> {
-    let tokens: proc_macro2::TokenStream = source
-        .parse()
-        .map_err(|e| syn::Error::new(Span::call_site(), e))?;
+    // Where the lexer stopped (with proc-macro2's `span-locations`, as a
+    // tool reading a file enables, its line and column).
+    let tokens: proc_macro2::TokenStream = source.parse().map_err(|e: proc_macro2::LexError| {
+        syn::Error::new(
+            e.span(),
+            "the text is no Rust tokens from here: an unclosed bracket or string, or a \
+             character Rust has no token for",
+        )
+    })?;
     limits::check_tokens(tokens.clone())?;
     syn::parse2(tokens)
 }
