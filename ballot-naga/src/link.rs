@@ -89,7 +89,11 @@
 //!   does not expand macros), but for a macro that only renames one
 //!   (`#define shfl(v, m) subgroupShuffleXor(v, m)`: its parameters, in
 //!   order, each once, as the call's arguments), whose calls are linked as
-//!   the collective's. Comments inside a converted function are not
+//!   the collective's. A function whose body the pass cannot read (a
+//!   macro used as a statement) is left as written where it reaches no
+//!   collective, and refused where it does; a GLSL macro that stands for
+//!   an attribute or for nothing (`#define UNROLL [[unroll]]`) before a
+//!   statement is read as the attribute is. Comments inside a converted function are not
 //!   kept; its preprocessor lines (`#pragma unroll`, a `#define`) are, as
 //!   written, each on its own line, in their order among the statements. A collective's arguments are evaluated in every invocation.
 //! - `@builtin(subgroup_invocation_id)` and `@builtin(subgroup_size)`

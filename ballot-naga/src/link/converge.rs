@@ -57,6 +57,31 @@ pub(super) fn vote(prefix: &str) -> String {
     format!("{prefix}workgroup_any")
 }
 
+/// The object-like macros `text` defines (GLSL) as nothing or as
+/// attributes (GL_EXT_control_flow_attributes' `[[unroll]]`): what a
+/// shader writes before a loop as `UNROLL for (…)`. A `-D` define is among
+/// them, as the linked text writes it after `#version`.
+fn hint_macros(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix('#')?.trim_start();
+            let rest = rest.strip_prefix("define")?;
+            let rest = rest.strip_prefix([' ', '\t'])?.trim_start();
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let (name, value) = rest.split_at(end);
+            // Function-like (`NAME(`) or continued: no hint.
+            let value = value.trim();
+            let hint = !name.is_empty()
+                && !value.starts_with('(')
+                && !value.ends_with('\\')
+                && (value.is_empty() || value.starts_with("[[") && value.ends_with("]]"));
+            hint.then_some(name)
+        })
+        .collect()
+}
+
 /// `text` converted; a refusal at a range of `text`. `init_type` tells
 /// the type of a WGSL initialiser at a range of `text`
 /// ([`Options::init_type`]).
@@ -79,6 +104,7 @@ pub(super) fn converge(
         vote: &vote,
         skip: linked,
         init_type,
+        hints: &hint_macros(text),
     };
     reconverge::convert(text, language, &options).map(|(printed, _)| printed)
 }

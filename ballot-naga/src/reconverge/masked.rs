@@ -206,6 +206,9 @@ pub(crate) struct Converted {
 pub(crate) struct Refusal {
     pub message: String,
     pub at: Range<usize>,
+    /// Whether the function could not be read at all
+    /// ([`super::tree::Unread`]), rather than refused by the pass.
+    pub unread: bool,
 }
 
 /// What the pass takes.
@@ -332,14 +335,18 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
         .map(|f| {
             let mut callees = BTreeSet::new();
             let mut exchange = false;
-            each_call(unit, &f.body.stmts, &mut |c: &Call| {
-                let callee = &names[c.callee as usize];
+            let mut call = |name: super::tree::Name| {
+                let callee = &names[name as usize];
                 if callee.exchange.is_some() {
                     exchange = true;
                 } else {
-                    callees.extend(&overloads[c.callee as usize]);
+                    callees.extend(&overloads[name as usize]);
                 }
-            });
+            };
+            match &f.unread {
+                Some(u) => u.calls.iter().for_each(|&n| call(n)),
+                None => each_call(unit, &f.body.stmts, &mut |c: &Call| call(c.callee)),
+            }
             if exchange {
                 callees.insert(usize::MAX);
             }
@@ -381,6 +388,13 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
         if !reaches[i] {
             continue;
         }
+        if let Some(u) = &f.unread {
+            return Err(Refusal {
+                message: u.error.message.clone(),
+                at: u.error.at.clone(),
+                unread: true,
+            });
+        }
         if let Some(stage @ (Stage::Fragment | Stage::Vertex)) = f.stage {
             let stage = if stage == Stage::Fragment {
                 "fragment"
@@ -394,6 +408,7 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
                     &text[f.name.clone()]
                 ),
                 at: f.name.clone(),
+                unread: false,
             });
         }
         // A body that ends with a `return` of no collective keeps it as
@@ -751,6 +766,7 @@ impl<'r, 'a> Pass<'r, 'a> {
         Err(Refusal {
             message: message.into(),
             at: at.clone(),
+            unread: false,
         })
     }
 

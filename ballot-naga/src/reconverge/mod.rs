@@ -71,6 +71,10 @@ pub(crate) struct Options<'a> {
     /// is declared apart from it, and needs a type. The pass asks only
     /// there, so a caller may compute the types on the first question.
     pub init_type: &'a dyn Fn(Range<usize>) -> Option<String>,
+    /// GLSL macros that expand to nothing or to attributes (`#define
+    /// UNROLL [[unroll]]`): before a statement, hints, as the attributes
+    /// are ([`tree::read_with`]).
+    pub hints: &'a [&'a str],
 }
 
 /// The conversion of `text`: the same text where no function reaches an
@@ -80,7 +84,7 @@ pub(crate) fn convert(
     language: Language,
     options: &Options<'_>,
 ) -> Result<(Printed, bool), Refused> {
-    let mut unit = tree::read(text, language).map_err(|e| Refused {
+    let mut unit = tree::read_with(text, language, options.hints).map_err(|e| Refused {
         message: e.message,
         at: e.at,
         unread: true,
@@ -98,7 +102,7 @@ pub(crate) fn convert(
     let converted = masked::convert(&request).map_err(|r| Refused {
         message: r.message,
         at: r.at,
-        unread: false,
+        unread: r.unread,
     })?;
     let uses_vote = converted.iter().any(|c| c.uses_vote);
     Ok((

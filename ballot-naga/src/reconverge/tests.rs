@@ -36,6 +36,7 @@ fn wgsl(body: &str) -> Result<String, super::Refused> {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        hints: &[],
     };
     let (printed, _) = convert(&text, Language::Wgsl, &options)?;
     Ok(printed.text)
@@ -197,6 +198,7 @@ fn a_shader_without_exchanges_is_unchanged() {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        hints: &[],
     };
     let (printed, vote) = convert(&text, Language::Wgsl, &options).unwrap();
     assert_eq!(printed.text, text);
@@ -225,6 +227,7 @@ fn glsl_shapes_convert_with_typed_temporaries() {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        hints: &[],
     };
     let (printed, vote) = convert(text, Language::Glsl, &options).unwrap();
     let out = printed.text;
@@ -256,6 +259,7 @@ fn a_glsl_case_falling_through_is_refused() {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        hints: &[],
     };
     let e = convert(text, Language::Glsl, &options).unwrap_err();
     assert_eq!(&text[e.at.clone()], "case 0u");
@@ -443,6 +447,7 @@ fn glsl_arms_of_the_conditional_operator_run_with_their_activity() {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        hints: &[],
     };
     let (printed, _) = convert(text, Language::Glsl, &options).unwrap();
     let out = printed.text;
@@ -523,6 +528,7 @@ fn glsl(body: &str) -> Result<String, super::Refused> {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        hints: &[],
     };
     convert(&text, Language::Glsl, &options).map(|(printed, _)| printed.text)
 }

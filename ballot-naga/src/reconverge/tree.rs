@@ -99,6 +99,21 @@ pub(crate) struct Function {
     /// Set for an entry point: WGSL's `@compute`, `@fragment` or `@vertex`
     /// (GLSL: `main`, whose stage is the file's, and taken as compute).
     pub stage: Option<Stage>,
+    /// Set where the body could not be read (a macro used as a statement,
+    /// a construct the reader does not know): its [`Function::body`] is
+    /// then empty. Such a function is left as written unless it reaches a
+    /// collective, where the pass refuses it with this error.
+    pub unread: Option<Unread>,
+}
+
+/// A function body the reader could not read.
+#[derive(Clone, Debug)]
+pub(crate) struct Unread {
+    /// Why, and where.
+    pub error: ReadError,
+    /// The names its tokens call (a name before `(`), for the pass to
+    /// tell whether it reaches a collective.
+    pub calls: Vec<Name>,
 }
 
 /// A parameter.
@@ -271,7 +286,15 @@ pub(crate) const GLSL_QUALIFIERS: &[&str] = &[
 
 /// Reads the functions of `text`. Everything outside function bodies is
 /// skipped, but for the names and stages of the functions.
+#[cfg(test)]
 pub(crate) fn read(text: &str, language: Language) -> Result<Unit, ReadError> {
+    read_with(text, language, &[])
+}
+
+/// [`read`], where `hints` names GLSL macros that expand to nothing or to
+/// attributes (`#define UNROLL [[unroll]]`): before a statement, such a
+/// name is a hint, as the attribute it stands for is.
+pub(crate) fn read_with(text: &str, language: Language, hints: &[&str]) -> Result<Unit, ReadError> {
     let tokens = lex(text, language);
     // Room for a shader dense in calls (the linked bench's has a call in
     // 6.5 tokens, an argument in 3.3), so that the arrays seldom move as
@@ -279,6 +302,7 @@ pub(crate) fn read(text: &str, language: Language) -> Result<Unit, ReadError> {
     let mut r = Reader {
         text,
         language,
+        hints,
         tokens: &tokens,
         at: 0,
         depth: 0,
@@ -318,6 +342,8 @@ fn index(i: usize) -> u32 {
 struct Reader<'a> {
     text: &'a str,
     language: Language,
+    /// [`read_with`]'s macros that stand for attributes or nothing.
+    hints: &'a [&'a str],
     tokens: &'a [Token],
     at: usize,
     depth: usize,
@@ -492,7 +518,37 @@ impl<'a> Reader<'a> {
         }
         let params = self.params(open, close);
         self.at = j;
-        let body = self.block()?;
+        let (calls, args, depth) = (self.calls.len(), self.args.len(), self.depth);
+        let (body, unread) = match self.block() {
+            Ok(body) => (body, None),
+            Err(error) => {
+                // The body by its brackets (a text whose brackets do not
+                // close is unread as a whole), and the names it calls.
+                let end = self.matching(j).map_err(|_| error.clone())?;
+                self.calls.truncate(calls);
+                self.args.truncate(args);
+                self.depth = depth;
+                self.groups.clear();
+                self.opens.clear();
+                let named: Vec<Range<usize>> = (j..end)
+                    .filter(|&k| self.tokens[k].kind == Kind::Ident && self.code(k + 1) == b'(')
+                    .map(|k| self.tokens[k].range())
+                    .collect();
+                let called: Vec<Name> = named.into_iter().map(|r| self.name(r)).collect();
+                self.at = end + 1;
+                let body = Block {
+                    range: self.start(j)..self.end(end),
+                    stmts: Vec::new(),
+                };
+                (
+                    body,
+                    Some(Unread {
+                        error,
+                        calls: called,
+                    }),
+                )
+            }
+        };
         let id = self.name(name.clone());
         Ok(Some(Function {
             id,
@@ -503,6 +559,7 @@ impl<'a> Reader<'a> {
             ret,
             body,
             stage,
+            unread,
         }))
     }
 
@@ -828,11 +885,20 @@ impl<'a> Reader<'a> {
         // `[[flatten]]`, `[[loop]]`, … before a statement are hints to the
         // compiler, not code; the statement's text keeps them where it is
         // written as it was, and a converted loop drops them with its head.
-        while self.language == Language::Glsl
-            && self.peek() == Some("[")
-            && self.tok(self.at + 1) == Some("[")
-        {
-            self.at = self.matching(self.at)? + 1;
+        // So do the macros that stand for them, or for nothing.
+        while self.language == Language::Glsl {
+            if self.peek() == Some("[") && self.tok(self.at + 1) == Some("[") {
+                self.at = self.matching(self.at)? + 1;
+            } else if self
+                .tokens
+                .get(self.at)
+                .is_some_and(|t| t.kind == Kind::Ident)
+                && self.peek().is_some_and(|t| self.hints.contains(&t))
+            {
+                self.at += 1;
+            } else {
+                break;
+            }
         }
         let Some(t) = self.peek() else {
             return Err(self.error(self.at, "expected a statement"));

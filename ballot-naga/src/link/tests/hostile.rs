@@ -910,3 +910,104 @@ fn only_a_macro_that_renames_a_collective_links_emulated() {
         glsl_linked(&shader(define, "S(i, 1u)"), Target::Glsl);
     }
 }
+
+/// A macro that stands for a GL_EXT_control_flow_attributes attribute, or
+/// for nothing, before a loop (`UNROLL for (…)`, as ggml's shaders write
+/// it with `-DUNROLL=[[unroll]]`) is a hint to the if-conversion, as the
+/// attribute is; a macro that stands for code there is not read.
+#[test]
+fn a_macro_standing_for_an_attribute_before_a_loop_is_a_hint() {
+    if !glslang_here("attribute macros, judged by glslang") {
+        return;
+    }
+    let shader = |define: &str| {
+        format!(
+            "#version 450\n#extension GL_EXT_control_flow_attributes : enable\n\
+             #extension GL_KHR_shader_subgroup_ballot : require\n{define}\n\
+             layout(local_size_x = 64) in;\n\
+             layout(std430, binding = 0) buffer Out {{ uint words[]; }};\n\
+             void main() {{\n    uint i = gl_LocalInvocationIndex;\n    \
+             if (i >= 45u) {{ return; }}\n    uint n = 0u;\n    \
+             UNROLL for (uint k = 0u; k < i % 3u; ++k) {{\n        \
+             n += subgroupBallotBitCount(subgroupBallot(true));\n    }}\n    \
+             words[i] = n;\n}}\n"
+        )
+    };
+    for define in [
+        "#define UNROLL [[unroll]]",
+        "#define UNROLL",
+        "#define UNROLL  [[dont_unroll]] ",
+    ] {
+        let l = glsl_linked(&shader(define), Target::GlslNoSubgroup);
+        assert!(
+            l.text.contains("ballot_subgroupBallot(ballot_active"),
+            "{}",
+            l.text
+        );
+    }
+    // From the command line's `-D`, written after `#version`.
+    let options = LinkOptions::default().define("UNROLL", "[[unroll]]");
+    link(&shader(""), "k.comp", Target::GlslNoSubgroup, &options)
+        .unwrap_or_else(|e| panic!("-D UNROLL: {e}"));
+    // A macro that stands for code is no hint: its statement is not read.
+    let e = glsl_error(
+        &shader("#define UNROLL if (i < 40u)"),
+        Target::GlslNoSubgroup,
+    );
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+}
+
+/// A function body the if-conversion cannot read (here a macro used as a
+/// statement, without `;`, as ggml's `flash_attn_dequant.glsl` writes
+/// them) is left as written where it reaches no collective, and refused,
+/// at what could not be read, where it does.
+#[test]
+fn a_body_the_pass_cannot_read_is_left_as_written_unless_it_reaches_a_collective() {
+    if !glslang_here("unread bodies, judged by glslang") {
+        return;
+    }
+    let shader = |main_body: &str| {
+        format!(
+            "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : enable\n\
+             layout(local_size_x = 64) in;\n\
+             layout(std430, binding = 0) buffer B {{ float d[]; }};\n\
+             #define LOAD(i) {{ return d[i]; }}\n\
+             float load(uint k) {{\n    switch (k) {{\n        case 0u: LOAD(0)\n        \
+             case 1u: LOAD(1)\n    }}\n    return 0.0;\n}}\n\
+             void main() {{\n{main_body}\n}}\n"
+        )
+    };
+    let read = "    uint i = gl_LocalInvocationIndex;\n    if (i >= 45u) { return; }\n    \
+                d[i] = subgroupAdd(load(i & 1u));";
+    let l = glsl_linked(&shader(read), Target::GlslNoSubgroup);
+    assert!(
+        l.text.contains(
+            "    switch (k) {\n        case 0u: LOAD(0)\n        case 1u: LOAD(1)\n    }"
+        ),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text.contains("ballot_subgroupAdd(ballot_active"),
+        "{}",
+        l.text
+    );
+    // The same statement in a function that reaches a collective.
+    let unread = shader(
+        "    uint i = gl_LocalInvocationIndex;\n    if (i >= 45u) { return; }\n    \
+         switch (i) {\n        case 0u: LOAD(0)\n    }\n    d[i] = subgroupAdd(d[i]);",
+    )
+    .replace("{ return d[i]; }", "{ d[i] = 1.0; }");
+    let e = glsl_error(&unread, Target::GlslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("cannot read this one"), "{e}");
+    // Where the reader stopped: the `}` on the line after the macro's
+    // statement in `main`.
+    let lines: Vec<&str> = unread.lines().collect();
+    let line = lines.iter().rposition(|l| l.ends_with("LOAD(0)")).unwrap() + 2;
+    assert_eq!(
+        e.location.as_ref().map(|l| l.line as usize),
+        Some(line),
+        "{e}"
+    );
+}
