@@ -53,7 +53,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use super::tree::{Call, Decl, DeclKind, Expr, Stage, Stmt, StmtKind, Unit, GLSL_QUALIFIERS};
+use super::tree::{
+    Call, Decl, DeclKind, Expr, Function, Stage, Stmt, StmtKind, Unit, GLSL_QUALIFIERS,
+};
 use ballot_shader::back::Language;
 
 /// An exchange's result type.
@@ -1215,13 +1217,30 @@ impl<'r, 'a> Pass<'r, 'a> {
                 }
             };
         }
-        // A converted function: its declared return type.
+        // A converted function: its declared return type. Of overloads
+        // with different ones, the overloads the call's argument count
+        // leaves must agree on it: which of those a call calls depends on
+        // its arguments' types, which the pass does not know.
+        let ret = |f: &Function| f.ret.as_ref().map(|r| self.text(r).trim());
         if self.callee(c).mixed_returns {
+            let mut fitting = self
+                .request
+                .unit
+                .functions
+                .iter()
+                .filter(|f| f.id == c.callee && f.params.len() == self.args(c).len());
+            if let Some(first) = fitting.next() {
+                let first_ret = ret(first);
+                if fitting.all(|f| ret(f) == first_ret) {
+                    return Ok(Some(first_ret.unwrap_or("void").to_string()));
+                }
+            }
             return self.refuse(
                 &c.name,
                 format!(
                     "`{}` is overloaded with different return types, and which overload a call \
-                     calls depends on its arguments' types: without subgroups, a call inside a \
+                     calls depends on its arguments' types (not their number alone, here): \
+                     without subgroups, a call inside a \
                      statement that not every invocation runs needs its value in a variable of \
                      a declared type; compute the call into one first",
                     self.text(&c.name)

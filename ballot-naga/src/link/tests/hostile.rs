@@ -1011,3 +1011,42 @@ fn a_body_the_pass_cannot_read_is_left_as_written_unless_it_reaches_a_collective
         "{e}"
     );
 }
+
+/// Overloads of one name with different return types: a call kept in a
+/// temporary takes the type of the overloads of its argument count where
+/// they agree (Granite's `volumetric_diffuse.h` overloads by count), and is
+/// refused where overloads of that count differ.
+#[test]
+fn an_overload_the_argument_count_picks_gives_its_return_type() {
+    if !glslang_here("overloads, judged by glslang") {
+        return;
+    }
+    let shader = |second: &str| {
+        format!(
+            "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : enable\n\
+             layout(local_size_x = 64) in;\n\
+             layout(std430, binding = 0) buffer B {{ vec4 d[]; }};\n\
+             vec4 f(int i, vec3 p) {{ return vec4(p, float(i)); }}\n{second}\n\
+             vec3 f(vec3 p) {{\n    vec4 acc = vec4(0.0);\n    if (p.x > 0.0) {{\n        \
+             acc += f(1, p);\n    }}\n    return subgroupAdd(acc).xyz;\n}}\n\
+             void main() {{\n    d[gl_LocalInvocationID.x].xyz = f(d[gl_LocalInvocationID.x].xyz);\n}}\n"
+        )
+    };
+    let l = glsl_linked(&shader(""), Target::GlslNoSubgroup);
+    assert!(
+        l.text.contains("vec4 ballot_t1 = f(ballot_active, 1, p);"),
+        "{}",
+        l.text
+    );
+    // Another overload of two arguments, returning another type: the
+    // types pick, which the pass does not know.
+    let e = glsl_error(
+        &shader("float f(float i, vec3 p) { return i; }"),
+        Target::GlslNoSubgroup,
+    );
+    assert!(
+        e.message
+            .contains("is overloaded with different return types"),
+        "{e}"
+    );
+}
