@@ -337,4 +337,26 @@ mod tests {
         assert_eq!(found[&6], ["vec2", ""]);
         assert_eq!(found[&7], ["uint"]);
     }
+
+    /// A shader whose intermediate tree is larger than glslang's messages
+    /// may be (ggml's flash attention: 1.4 MB from 130 KB of GLSL) is read
+    /// whole: its last broadcast has its type.
+    #[test]
+    fn a_large_shader_s_tree_is_read_whole() {
+        if !ballot_testkit::have_tools("glslang's types", &[ballot_testkit::GLSLANG]) {
+            return;
+        }
+        let mut text = String::from(
+            "#version 450\nlayout(local_size_x = 32) in;\n\
+             layout(binding = 0) buffer B { vec4 v; } b;\nvoid main() {\n    vec4 x = b.v;\n",
+        );
+        for k in 0..6000 {
+            text.push_str(&format!("    x = x * 1.5 + vec4({k}.0, 1.0, 2.0, 3.0);\n"));
+        }
+        text.push_str("    b.v = subgroupBroadcastFirst(x);\n}\n");
+        let line = text.lines().count() as u32 - 1;
+        let found =
+            types(&values(&text, "comp", VulkanVersion::V1_1, "").expect("glslang compiles it"));
+        assert_eq!(found[&line], ["vec4"]);
+    }
 }

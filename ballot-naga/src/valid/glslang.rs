@@ -205,13 +205,22 @@ fn run(
             let _ = pipe.write_all(&text);
         })
     });
-    let reader = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+    // glslang's report on a text of at most 16 MiB, bounded all the same:
+    // its messages at 1 MiB; its intermediate tree, which lists every
+    // node of every expression (ggml's flash attention, 130 KB of GLSL,
+    // gives 1.4 MB; a chain of vector arithmetic 25 bytes a byte), at 64
+    // bytes a byte of the text and at most 256 MiB, so that a large
+    // shader's tree is read whole. Past the bound glslang's pipe closes,
+    // and the run fails.
+    let bound = match intermediate {
+        true => (text.len() as u64).saturating_mul(64).clamp(1 << 20, 1 << 28),
+        false => 1 << 20,
+    };
+    let reader = move |pipe: Option<Box<dyn std::io::Read + Send>>| {
         std::thread::spawn(move || {
             let mut out = Vec::new();
             if let Some(pipe) = pipe {
-                // glslang's report on a text of at most 16 MiB; bounded
-                // all the same.
-                let _ = pipe.take(1 << 20).read_to_end(&mut out);
+                let _ = pipe.take(bound).read_to_end(&mut out);
             }
             out
         })
