@@ -434,4 +434,12 @@ fn a_run_past_the_step_budget_is_no_difference_and_a_larger_budget_checks_it() {
             .check(),
     );
     assert_eq!(c.sizes.len(), 8);
+    // No model asked for: the certificate says no schedule was searched.
+    let said = c.to_string();
+    assert!(
+        said.ends_with(
+            "each compared with size 32; maximal reconvergence only, no schedule searched"
+        ),
+        "{said}"
+    );
 }

@@ -117,6 +117,20 @@ fn check(args: &Args) -> ExitCode {
         return at(&args.files[kernels[kernel].file], &e);
     }
     let found = named(&kernels, &args.files);
+    // Nothing to check is no certificate: a file of no kernel (no
+    // `#[ballot::kernel]` function, as `lower_file_kernels` finds them)
+    // fails, as a check that ran nothing does.
+    if found.is_empty() {
+        let files: Vec<String> = args
+            .files
+            .iter()
+            .map(|f| format!("`{}`", f.display()))
+            .collect();
+        return crate::fail(&format!(
+            "no `#[ballot::kernel]` function in {}: nothing to check",
+            files.join(", ")
+        ));
+    }
     for name in &args.kernels {
         if !found.iter().any(|k| selects(name, &k.name)) {
             crate::usage_error(

@@ -272,3 +272,19 @@ fn a_file_that_is_no_rust_tokens_is_an_error_where_lexing_stopped() {
         );
     }
 }
+
+/// A file of no kernel has nothing to check: no "0 kernels" certificate,
+/// exit 1, as a check that ran nothing.
+#[test]
+fn a_file_of_no_kernel_is_no_certificate() {
+    let file = temp_file("none.rs", "fn plain() -> u32 {\n    1\n}\n");
+    let out = ballot(&["portability", arg(&file)]);
+    assert_no_panic_output(&out);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("no `#[ballot::kernel]` function in") && stderr.contains("none.rs"),
+        "{stderr}"
+    );
+    assert!(!text(&out.stdout).contains("portable"));
+}

@@ -213,7 +213,9 @@ fn run(
     // shader's tree is read whole. Past the bound glslang's pipe closes,
     // and the run fails.
     let bound = match intermediate {
-        true => (text.len() as u64).saturating_mul(64).clamp(1 << 20, 1 << 28),
+        true => (text.len() as u64)
+            .saturating_mul(64)
+            .clamp(1 << 20, 1 << 28),
         false => 1 << 20,
     };
     let reader = move |pipe: Option<Box<dyn std::io::Read + Send>>| {

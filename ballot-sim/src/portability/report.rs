@@ -51,15 +51,21 @@ impl fmt::Display for Certificate {
             Some(r) => write!(f, ", each compared with size {r}")?,
             None => f.write_str(", each compared with itself (size is part of the contract)")?,
         }
-        write!(
-            f,
-            "; models maximal, {}: {} schedules ({} splitting a collective), every schedule of {} subgroups and a sample of {}",
-            list(self.models.iter().map(|m| m.to_string()).collect()),
-            self.schedules,
-            self.split,
-            self.enumerated,
-            self.sampled
-        )?;
+        // The sizes alone (no model asked for): maximal reconvergence, no
+        // schedule searched.
+        if self.models.is_empty() {
+            f.write_str("; maximal reconvergence only, no schedule searched")?;
+        } else {
+            write!(
+                f,
+                "; models maximal, {}: {} schedules ({} splitting a collective), every schedule of {} subgroups and a sample of {}",
+                list(self.models.iter().map(|m| m.to_string()).collect()),
+                self.schedules,
+                self.split,
+                self.enumerated,
+                self.sampled
+            )?;
+        }
         if self.tolerance > 0.0 {
             write!(f, "; f32 outputs within a tolerance of {}", self.tolerance)?;
         }
