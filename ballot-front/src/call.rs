@@ -43,6 +43,16 @@ pub(super) enum Callee {
     Unknown(String),
 }
 
+/// Whether a call of `name` is a subgroup operation or built-in of the
+/// kernel language, whatever the kernels of the file are named.
+pub(super) fn is_operation(name: &str) -> bool {
+    Op::from_spirv_std_name(name).is_some()
+        || matches!(
+            name,
+            "subgroup_local_invocation_id" | "subgroup_size" | "subgroup_quad_swap"
+        )
+}
+
 /// Resolves a call path in the kernel called `kernel`.
 pub(super) fn resolve(path: &syn::Path, kernel: &str) -> Callee {
     let names: Vec<String> = path.segments.iter().map(|s| name_of(&s.ident)).collect();

@@ -18,6 +18,19 @@ impl Lowerer {
     /// Checks the signature, declares the parameters in a new scope (closed
     /// by [`Lowerer::body`]) and records the return type.
     pub(super) fn signature(&mut self, sig: &syn::Signature) -> Vec<Param> {
+        // In a kernel a call of an operation's name is the operation,
+        // never a kernel: a kernel named like one (`subgroup_size`) would
+        // be silently passed over where it is called, as Rust would not.
+        let name = sig.ident.to_string();
+        if crate::call::is_operation(&name) {
+            self.errors.spanned(
+                &sig.ident,
+                format!(
+                    "a kernel cannot be named `{name}`: in kernels a call of `{name}` is the \
+                     subgroup operation; rename it"
+                ),
+            );
+        }
         self.qualifiers(sig);
         self.generics(&sig.generics);
         self.ret = self.return_type(&sig.output);

@@ -431,3 +431,22 @@ fn unknown_names() {
         ],
     );
 }
+
+/// A call of an operation's name is the operation: a kernel named like
+/// one would be passed over where it is called (Rust would call the
+/// kernel), so the name is refused; a kernel whose name merely starts
+/// like one is not.
+#[test]
+fn a_kernel_named_like_an_operation() {
+    for name in ["subgroup_size", "subgroup_ballot", "subgroup_i_add"] {
+        let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
+        check_err(
+            parse_quote! { fn #ident() -> u32 { 5 } },
+            &[&format!(
+                "a kernel cannot be named `{name}`: in kernels a call of `{name}` is the \
+                 subgroup operation; rename it"
+            )],
+        );
+    }
+    lowered(parse_quote! { fn subgroup_kept(keep: bool) -> u32 { u32::from(keep) } });
+}
