@@ -89,7 +89,7 @@
 //!   does not expand macros), but for a macro that only renames one
 //!   (`#define shfl(v, m) subgroupShuffleXor(v, m)`: its parameters, in
 //!   order, each once, as the call's arguments), whose calls are linked as
-//!   the collective's. A function whose body the pass cannot read (a
+//!   the collective's, and whose definition goes. A function whose body the pass cannot read (a
 //!   macro used as a statement) is left as written where it reaches no
 //!   collective, and refused where it does; a GLSL macro that stands for
 //!   an attribute or for nothing (`#define UNROLL [[unroll]]`) before a

@@ -500,6 +500,9 @@ impl<'a> Shader<'a> {
         // and their bodies, which no call expands any more, are left be.
         let mut aliases: naga::FastHashMap<&str, (Op, usize)> = naga::FastHashMap::default();
         let mut alias_end = 0;
+        // Their `#define` lines, which go: every call is linked, and the
+        // emulated text names no subgroup function.
+        let mut alias_lines = Vec::new();
         for (i, token) in tokens.iter().enumerate() {
             if token.kind == Kind::Directive {
                 define_end = logical_line_end(text, token.range().end);
@@ -509,6 +512,7 @@ impl<'a> Shader<'a> {
                     {
                         aliases.insert(alias, (op, arity(op)));
                         alias_end = define_end;
+                        alias_lines.push(token.range().start..define_end);
                     }
                 }
                 continue;
@@ -685,7 +689,7 @@ impl<'a> Shader<'a> {
             builtins,
             entries: Vec::new(),
             structs: BTreeMap::new(),
-            deletions: Vec::new(),
+            deletions: alias_lines,
             replacements: Vec::new(),
             has_enable: false,
             has_diagnostic: false,

@@ -877,6 +877,14 @@ fn only_a_macro_that_renames_a_collective_links_emulated() {
             "{define}:\n{}",
             l.text
         );
+        // Its definition goes: the emulated text names no subgroup
+        // function.
+        assert!(!l.text.contains("#define S"), "{define}:\n{}", l.text);
+        assert!(
+            !l.text.contains(" subgroupShuffleXor("),
+            "{define}:\n{}",
+            l.text
+        );
     }
     let others = [
         // Arguments out of order, repeated, or an expression.
