@@ -104,7 +104,11 @@ pub(super) fn converge(
         vote: &vote,
         skip: linked,
         init_type,
-        hints: &hint_macros(text),
+        // WGSL has no preprocessor.
+        hints: &match language {
+            Language::Glsl => hint_macros(text),
+            Language::Wgsl => Vec::new(),
+        },
     };
     reconverge::convert(text, language, &options).map(|(printed, _)| printed)
 }

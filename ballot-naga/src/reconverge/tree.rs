@@ -889,10 +889,11 @@ impl<'a> Reader<'a> {
         while self.language == Language::Glsl {
             if self.peek() == Some("[") && self.tok(self.at + 1) == Some("[") {
                 self.at = self.matching(self.at)? + 1;
-            } else if self
-                .tokens
-                .get(self.at)
-                .is_some_and(|t| t.kind == Kind::Ident)
+            } else if !self.hints.is_empty()
+                && self
+                    .tokens
+                    .get(self.at)
+                    .is_some_and(|t| t.kind == Kind::Ident)
                 && self.peek().is_some_and(|t| self.hints.contains(&t))
             {
                 self.at += 1;
