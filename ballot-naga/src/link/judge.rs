@@ -33,8 +33,10 @@ pub(super) enum Size {
     /// A constant.
     Fixed([u32; 3]),
     /// One the pipeline specialises: GLSL's `local_size_x_id`. (WGSL's
-    /// overridable sizes are refused: an array in naga's WGSL cannot be
-    /// sized by an override, which the exchange memory would need.)
+    /// overridable sizes are refused: a WGSL workgroup array sized by an
+    /// override takes it as a bare name, and the emulation's arrays are
+    /// sized by expressions of its constants, which would each need an
+    /// override of their own in the helpers' text.)
     Specialised,
 }
 
