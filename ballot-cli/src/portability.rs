@@ -45,7 +45,7 @@ pub struct Args {
     /// How far `f32` outputs may differ, relative to the larger (or to 1
     /// below 1), and still be the same answer: the rounding a sum over
     /// other lanes, in another order, may change [default: 0, bit for bit].
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     tolerance: f32,
     /// Loop iterations a run may take before it is taken for one that
     /// never ends; a size where every run takes more is not checked.
@@ -145,6 +145,15 @@ fn check(args: &Args) -> ExitCode {
     } else {
         args.models.iter().map(|m| m.model()).collect()
     };
+    // A bad option is the command's fault whatever the kernel: refused
+    // before any report begins.
+    let first = found.iter().find_map(|k| {
+        let closure = k.closure.as_ref().ok()?;
+        Interpreted::new(closure, &closure[0].name)
+    });
+    if let Some(e) = first.and_then(|s| configured(s.portability(), args).setting_error()) {
+        crate::usage_error("portability", ErrorKind::InvalidValue, e);
+    }
     let (mut checked, mut failed, mut unchecked) = (0, 0, 0);
     for kernel in &found {
         if !args.kernels.is_empty() && !args.kernels.iter().any(|n| selects(n, &kernel.name)) {
@@ -174,17 +183,8 @@ fn check(args: &Args) -> ExitCode {
             let Some(subject) = Interpreted::new(closure, &closure[0].name) else {
                 continue;
             };
-            let mut oracle: Portability<Interpreted> = subject
-                .with_name(kernel.name.clone())
-                .portability()
-                .models(models)
-                .cases(args.cases)
-                .seed(args.seed)
-                .tolerance(args.tolerance)
-                .step_budget(args.step_budget);
-            if !args.sizes.is_empty() {
-                oracle = oracle.sizes(args.sizes.iter().copied());
-            }
+            let mut oracle = configured(subject.with_name(kernel.name.clone()).portability(), args)
+                .models(models);
             if contract {
                 oracle = oracle.size_is_contract();
             }
@@ -227,6 +227,22 @@ fn check(args: &Args) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// `oracle` with the settings every check of `args` shares.
+fn configured<'a>(
+    oracle: Portability<Interpreted<'a>>,
+    args: &Args,
+) -> Portability<Interpreted<'a>> {
+    let oracle = oracle
+        .cases(args.cases)
+        .seed(args.seed)
+        .tolerance(args.tolerance)
+        .step_budget(args.step_budget);
+    match args.sizes.is_empty() {
+        true => oracle,
+        false => oracle.sizes(args.sizes.iter().copied()),
     }
 }
 

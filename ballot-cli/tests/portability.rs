@@ -288,3 +288,29 @@ fn a_file_of_no_kernel_is_no_certificate() {
     );
     assert!(!text(&out.stdout).contains("portable"));
 }
+
+/// An invalid option is the command's fault: a usage error naming it
+/// (exit 2) before any kernel's report begins, a negative number
+/// included.
+#[test]
+fn an_invalid_option_is_refused_before_any_report() {
+    let file = temp_file(
+        "options.rs",
+        "#[ballot::kernel]\nfn k(x: u32) -> u32 {\n    x\n}\n",
+    );
+    for (args, option) in [
+        (["--tolerance", "-1"], "invalid `tolerance`"),
+        (["--tolerance", "1e40"], "invalid `tolerance`"),
+        (["--sizes", "3"], "invalid `sizes`"),
+        (["--step-budget", "0"], "invalid `step_budget`"),
+    ] {
+        let mut all = vec!["portability", arg(&file)];
+        all.extend(args);
+        let out = ballot(&all);
+        assert_no_panic_output(&out);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(option), "{args:?}: {stderr}");
+        assert_eq!(text(&out.stdout), "", "{args:?}");
+    }
+}

@@ -259,6 +259,14 @@ impl<S: Subject> Portability<S> {
         self
     }
 
+    /// The first invalid setting, as [`Portability::check`] would report
+    /// it, without running anything: for a tool that checks its options
+    /// before its output begins.
+    #[must_use]
+    pub fn setting_error(&self) -> Option<SettingError> {
+        self.validate().err()
+    }
+
     fn validate(&self) -> Result<Settings, SettingError> {
         let invalid = |option, reason: String| SettingError::Invalid { option, reason };
         let mut sizes = Vec::new();
