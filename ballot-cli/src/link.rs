@@ -47,22 +47,11 @@ pub struct Args {
     /// --target-env: 1.1 (where subgroups begin), 1.2 or 1.3. A shader
     /// built for a later version than 1.1 needs it (from 1.2 a
     /// subgroupBroadcast lane may be dynamically uniform).
-    #[arg(long, value_name = "VERSION", value_parser = parse_vulkan, default_value = "1.1")]
+    #[arg(long, value_name = "VERSION", value_parser = VulkanVersion::parse, default_value = "1.1")]
     vulkan: VulkanVersion,
     /// Write to FILE instead of stdout.
     #[arg(long, short)]
     output: Option<PathBuf>,
-}
-
-/// `--vulkan`'s value: `1.1`, `1.2`, `1.3` (or `vulkan1.2`, as glslang
-/// writes it).
-fn parse_vulkan(text: &str) -> Result<VulkanVersion, String> {
-    VulkanVersion::parse(text).ok_or_else(|| {
-        format!(
-            "unknown Vulkan version `{text}`: one of {}",
-            VulkanVersion::ALL.map(VulkanVersion::number).join(", ")
-        )
-    })
 }
 
 /// Why a file did not link.

@@ -209,22 +209,11 @@ fn expand(language: Language, input: TokenStream, limits: &Limits) -> syn::Resul
         options.subgroup_size = size.base10_parse()?;
     }
     if let Some(version) = &args.vulkan {
-        if language != Language::Glsl {
-            return Err(syn::Error::new(
-                version.span(),
-                "`vulkan` is for GLSL, which glslang compiles for a Vulkan version: WGSL takes none",
-            ));
+        let at = |message: String| syn::Error::new(version.span(), message);
+        options.vulkan = VulkanVersion::parse(&version.value()).map_err(at)?;
+        if let Some(message) = options.vulkan_error(language) {
+            return Err(at(message));
         }
-        options.vulkan = VulkanVersion::parse(&version.value()).ok_or_else(|| {
-            syn::Error::new(
-                version.span(),
-                format!(
-                    "unknown Vulkan version `{}`: one of {}",
-                    version.value(),
-                    VulkanVersion::ALL.map(VulkanVersion::number).join(", ")
-                ),
-            )
-        })?;
     }
     // Each define on its own, so that an error falls on its string.
     for define in &args.defines {

@@ -293,6 +293,14 @@ impl LinkOptions {
         })
     }
 
+    /// Why the Vulkan version does not fit `language`: WGSL takes none.
+    pub fn vulkan_error(&self, language: Language) -> Option<String> {
+        (language == Language::Wgsl && self.vulkan != VulkanVersion::default()).then(|| {
+            "`vulkan` is for GLSL, which glslang compiles for a Vulkan version: WGSL takes none"
+                .to_string()
+        })
+    }
+
     /// The defines as `#define` lines, each after a line break.
     fn define_lines(&self) -> String {
         self.defines
@@ -541,7 +549,10 @@ fn link_text(
             None,
         ));
     }
-    if let Some(message) = options.define_error(target.language()) {
+    if let Some(message) = options
+        .define_error(target.language())
+        .or_else(|| options.vulkan_error(target.language()))
+    {
         return Err(fail(LinkErrorKind::Options, message, None));
     }
     check::admit(target, source.as_bytes(), &Limits::default())

@@ -279,6 +279,21 @@ fn is_defined(macros: &BTreeMap<String, Macro>, name: &str) -> Option<bool> {
     }
 }
 
+/// The object-like macros `text` `#define`s, each with its body (comments
+/// dropped, continuations joined), in text order.
+pub(super) fn object_macros(text: &str) -> Vec<(String, String)> {
+    logical_lines(text)
+        .into_iter()
+        .filter_map(|line| {
+            let (word, rest) = directive(&text[line])?;
+            match (word, definition(&rest)?) {
+                ("define", (name, Macro::Object(body))) => Some((name.to_string(), body)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 /// The ranges of the text's lines, a line continued by `\` at its end
 /// running on into the next, each range with its line break.
 fn logical_lines(text: &str) -> Vec<Range<usize>> {

@@ -61,24 +61,11 @@ pub(super) fn vote(prefix: &str) -> String {
 /// attributes (GL_EXT_control_flow_attributes' `[[unroll]]`): what a
 /// shader writes before a loop as `UNROLL for (…)`. A `-D` define is among
 /// them, as the linked text writes it after `#version`.
-fn hint_macros(text: &str) -> Vec<&str> {
-    text.lines()
-        .filter_map(|line| {
-            let rest = line.trim_start().strip_prefix('#')?.trim_start();
-            let rest = rest.strip_prefix("define")?;
-            let rest = rest.strip_prefix([' ', '\t'])?.trim_start();
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            let (name, value) = rest.split_at(end);
-            // Function-like (`NAME(`) or continued: no hint.
-            let value = value.trim();
-            let hint = !name.is_empty()
-                && !value.starts_with('(')
-                && !value.ends_with('\\')
-                && (value.is_empty() || value.starts_with("[[") && value.ends_with("]]"));
-            hint.then_some(name)
-        })
+fn hint_macros(text: &str) -> Vec<String> {
+    super::conditional::object_macros(text)
+        .into_iter()
+        .filter(|(_, body)| body.is_empty() || body.starts_with("[[") && body.ends_with("]]"))
+        .map(|(name, _)| name)
         .collect()
 }
 
@@ -94,6 +81,11 @@ pub(super) fn converge(
 ) -> Result<Printed, reconverge::Refused> {
     let exchanges = exchanges(prefix);
     let vote = vote(prefix);
+    // WGSL has no preprocessor.
+    let hints = match language {
+        Language::Glsl => hint_macros(text),
+        Language::Wgsl => Vec::new(),
+    };
     let options = Options {
         exchanges: &exchanges,
         barriers: match language {
@@ -104,11 +96,7 @@ pub(super) fn converge(
         vote: &vote,
         skip: linked,
         init_type,
-        // WGSL has no preprocessor.
-        hints: &match language {
-            Language::Glsl => hint_macros(text),
-            Language::Wgsl => Vec::new(),
-        },
+        hints: &hints.iter().map(String::as_str).collect::<Vec<_>>(),
     };
     reconverge::convert(text, language, &options).map(|(printed, _)| printed)
 }

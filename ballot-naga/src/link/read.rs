@@ -191,12 +191,12 @@ pub(in crate::link) struct Shader<'a> {
     pub(in crate::link) entries: Vec<Entry>,
     /// The WGSL structs with built-in members, by name.
     pub(in crate::link) structs: BTreeMap<String, Struct>,
-    /// Ranges to delete: `enable subgroups;` (WGSL read by naga), the
-    /// subgroup `#extension` lines (emulated GLSL).
-    pub(in crate::link) deletions: Vec<Range<usize>>,
-    /// Ranges written otherwise: a WGSL struct's member that the
-    /// emulation would leave the struct empty without.
-    pub(in crate::link) replacements: Vec<(Range<usize>, String)>,
+    /// Ranges written otherwise, an empty text deleting: `enable
+    /// subgroups;` (WGSL read by naga), the subgroup `#extension` lines and
+    /// the renaming macros' definitions (emulated GLSL), a WGSL struct's
+    /// subgroup built-ins (emulated WGSL; the first kept as a spare
+    /// built-in where the struct would be left empty).
+    pub(in crate::link) rewrites: Vec<(Range<usize>, String)>,
     /// Whether a `wgsl-web` shader has the directives itself.
     pub(in crate::link) has_enable: bool,
     pub(in crate::link) has_diagnostic: bool,
@@ -512,7 +512,7 @@ impl<'a> Shader<'a> {
                     {
                         aliases.insert(alias, (op, arity(op)));
                         alias_end = define_end;
-                        alias_lines.push(token.range().start..define_end);
+                        alias_lines.push((token.range().start..define_end, String::new()));
                     }
                 }
                 continue;
@@ -585,25 +585,21 @@ impl<'a> Shader<'a> {
                     }
                     // naga reads `subgroupBallot()` as `subgroupBallot(true)`;
                     // WGSL's own (Tint's, `wgsl-web`) takes its argument.
-                    let naga_ballot = op == Op::Ballot
-                        && language == Language::Wgsl
-                        && target != Target::WgslWeb
-                        && punct(i + 2, b')');
-                    let [first, second] = match called && !naga_ballot {
+                    let no_predicate =
+                        op == Op::Ballot && language == Language::Wgsl && punct(i + 2, b')');
+                    let [first, second] = match called
+                        && !(no_predicate && target != Target::WgslWeb)
+                    {
                         true => arguments(text, &tokens, i, arity).map_err(|(kind, m, at)| {
-                            let web = op == Op::Ballot && target == Target::WgslWeb;
-                            match web && punct(i + 2, b')') {
-                                true => (
-                                    kind,
-                                    format!(
-                                        "{m}: WGSL's `subgroupBallot` takes its predicate, which \
-                                         naga lets you leave out (as `true`) and Tint does not; \
-                                         write `subgroupBallot(true)`"
-                                    ),
-                                    at,
+                            let m = match no_predicate {
+                                true => format!(
+                                    "{m}: WGSL's `subgroupBallot` takes its predicate, which naga \
+                                     lets you leave out (as `true`) and Tint does not; write \
+                                     `subgroupBallot(true)`"
                                 ),
-                                false => (kind, m, at),
-                            }
+                                false => m,
+                            };
+                            (kind, m, at)
                         })?,
                         false => [None, None],
                     };
@@ -689,8 +685,7 @@ impl<'a> Shader<'a> {
             builtins,
             entries: Vec::new(),
             structs: BTreeMap::new(),
-            deletions: alias_lines,
-            replacements: Vec::new(),
+            rewrites: alias_lines,
             has_enable: false,
             has_diagnostic: false,
             library_at: 0,

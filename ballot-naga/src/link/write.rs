@@ -56,10 +56,7 @@ impl Shader<'_> {
                 })
             };
         }
-        for range in &self.deletions {
-            edit!(range.clone(), "", range.clone());
-        }
-        for (range, text) in &self.replacements {
+        for (range, text) in &self.rewrites {
             edit!(range.clone(), text.as_str(), range.clone());
         }
         for lane in self.uses.iter().filter_map(|u| u.lane.as_ref()) {

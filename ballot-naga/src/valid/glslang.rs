@@ -61,10 +61,22 @@ impl VulkanVersion {
     /// Every version, oldest first.
     pub const ALL: [VulkanVersion; 3] = [Self::V1_1, Self::V1_2, Self::V1_3];
 
-    /// The version written `1.2` or `vulkan1.2`; `None` for any other text.
-    pub fn parse(text: &str) -> Option<Self> {
+    /// The version written `1.2` or `vulkan1.2`; for any other text, the
+    /// error naming it and the versions there are.
+    ///
+    /// # Errors
+    /// A text that names no version.
+    pub fn parse(text: &str) -> Result<Self, String> {
         let number = text.strip_prefix("vulkan").unwrap_or(text);
-        Self::ALL.into_iter().find(|v| v.number() == number)
+        Self::ALL
+            .into_iter()
+            .find(|v| v.number() == number)
+            .ok_or_else(|| {
+                format!(
+                    "unknown Vulkan version `{text}`: one of {}",
+                    Self::ALL.map(Self::number).join(", ")
+                )
+            })
     }
 
     /// `1.1`, `1.2` or `1.3`.

@@ -84,7 +84,7 @@ impl Shader<'_> {
                         .is_some_and(|e| e.starts_with("GL_KHR_shader_subgroup"))
                     && !self.target.has_subgroups()
                 {
-                    self.deletions.push(token.range());
+                    self.rewrites.push((token.range(), String::new()));
                 }
             }
             if s(i) == "void" && s(i + 1) == "main" && s(i + 2) == "(" {

@@ -34,7 +34,7 @@ impl Shader<'_> {
                         // Last in the list: the comma before it goes.
                         tokens[k - 1].range().start..tokens[k].range().end
                     };
-                    self.deletions.push(range);
+                    self.rewrites.push((range, String::new()));
                 }
             }
             // Any global filter of the rule: a second one of another
@@ -360,13 +360,14 @@ impl Shader<'_> {
                         at,
                     ));
                 };
-                self.replacements.push((
+                self.rewrites.push((
                     first.range.clone(),
                     format!("@builtin({spare}) {}unused: vec3<u32>,", self.prefix),
                 ));
             }
             for m in members {
-                self.deletions.push(whole_line(text, m.range.clone()));
+                self.rewrites
+                    .push((whole_line(text, m.range.clone()), String::new()));
             }
         }
         self.builtins.extend(reads);

@@ -1058,3 +1058,17 @@ fn an_overload_the_argument_count_picks_gives_its_return_type() {
         "{e}"
     );
 }
+
+/// A Vulkan version is GLSL's: set for a WGSL target it is an option
+/// error naming it, not silently passed over.
+#[test]
+fn a_vulkan_version_for_wgsl_is_an_option_error() {
+    let options = LinkOptions::default().vulkan(VulkanVersion::V1_2);
+    for target in WGSL_TARGETS {
+        let e = link(FOUR, "f.wgsl", target, &options).expect_err("WGSL takes no Vulkan version");
+        assert_eq!(e.kind, LinkErrorKind::Options, "{target}: {e}");
+        assert!(e.message.contains("`vulkan` is for GLSL"), "{target}: {e}");
+    }
+    // The default is no choice of the caller's.
+    linked(FOUR, Target::Wgsl);
+}
