@@ -167,6 +167,36 @@ pub fn shared_ballots(x: u32) -> u32 {
     packed
 }
 
+/// Consecutive votes and ballots, which the emulated targets make one
+/// exchange, in a branch only some lanes take: `Any` and a ballot of one
+/// predicate (one slot); an `All` of the same predicate (another: its flags
+/// are the predicate's negation); two `All`s of the opposite predicate,
+/// which publish the first one's flags; an `Any` of another past a store it
+/// does not read; then an `All` that reads a vote before it, which needs an
+/// exchange of its own. Each vote is a bit of the packed value.
+#[ballot::kernel]
+pub fn shared_votes(x: u32) -> u32 {
+    let mut packed = 0u32;
+    if x % 3 != 0 {
+        let a = subgroup_any(x % 16 == 7);
+        let b = subgroup_ballot(x % 16 == 7);
+        let c = subgroup_all(x % 16 == 7);
+        packed = subgroup_ballot_bit_count(b) << 8;
+        let d = subgroup_all(x % 16 != 7);
+        let e = subgroup_all(x % 16 != 7);
+        let f = subgroup_any(x > 11);
+        let g = subgroup_all(a || x % 2 == 1);
+        packed = packed
+            | (a as u32)
+            | ((c as u32) << 1)
+            | ((d as u32) << 2)
+            | ((e as u32) << 3)
+            | ((f as u32) << 4)
+            | ((g as u32) << 5);
+    }
+    packed
+}
+
 /// FindLSB and FindMSB of each side's ballot (undefined when a side's
 /// ballot is empty: that subgroup is skipped).
 #[ballot::kernel]
@@ -607,6 +637,7 @@ pub fn programs() -> Vec<Program> {
         cts(split_members::kernels(), Some(splits)),
         cts(split_counts::kernels(), Some(splits)),
         cts(shared_ballots::kernels(), None),
+        cts(shared_votes::kernels(), None),
         cts(split_find::kernels(), Some(splits)),
         cts(split_broadcast::kernels(), Some(splits)),
         cts(builtin_mask::kernels(), Some(which_mask)),

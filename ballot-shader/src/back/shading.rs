@@ -13,6 +13,7 @@ use super::{Language, Level};
 use crate::lower::fold::Folded;
 use crate::lower::helpers::Helper;
 use crate::lower::masked::{Cond, Dest, Flag, Masked, Shared, Step};
+use crate::lower::share::Read;
 use ballot_ir::ir::{
     BinaryOp, Block, Expr, Handle, Kernel, Literal, Local, MaskFn, Stmt, Type, UnaryOp,
 };
@@ -581,10 +582,11 @@ fn write_exchange<T: Shading>(
     let active = flag_name(Flag::Active);
     let mut published = std::collections::BTreeSet::new();
     for s in shared {
-        let predicate = crate::lower::share::ballot_predicate(f.kernel, s.expr);
-        if let (true, Some(p)) = (published.insert(s.slot), predicate) {
-            write!(w, "{indent}ballot_publish(({active} && ")?;
-            w.write_expr(f, p)?;
+        let flag = crate::lower::share::flag_of(f.kernel, s.expr);
+        if let (true, Some(flag)) = (published.insert(s.slot), flag) {
+            let not = if flag.negated() { "!" } else { "" };
+            write!(w, "{indent}ballot_publish(({active} && {not}")?;
+            w.write_expr(f, flag.predicate)?;
             writeln!(w, "), {}u);", s.slot)?;
         }
     }
@@ -597,13 +599,28 @@ fn write_exchange<T: Shading>(
             0 => at.clone(),
             k => format!("({at} + {k}u * ballot_slot_stride)"),
         };
+        let read = crate::lower::share::flag_of(f.kernel, s.expr).map(|flag| flag.read);
+        let [open, close] = vote_read(T::LANGUAGE, read);
         writeln!(
             w,
-            "{indent}{decl}{} = ballot_gather({slot});",
+            "{indent}{decl}{} = {open}ballot_gather({slot}){close};",
             temp_name(s.temp)
         )?;
     }
     Ok(())
+}
+
+/// What goes around the ballot of an exchange's slot to give the value
+/// of `read`: nothing for a ballot, whether any flag is set for `Any`, or
+/// none for `All`.
+const fn vote_read(language: Language, read: Option<Read>) -> [&'static str; 2] {
+    match (language, read) {
+        (_, None | Some(Read::Ballot)) => ["", ""],
+        (Language::Glsl, Some(Read::Any)) => ["(", " != uvec4(0u))"],
+        (Language::Glsl, Some(Read::All)) => ["(", " == uvec4(0u))"],
+        (Language::Wgsl, Some(Read::Any)) => ["any((", " != vec4<u32>(0u)))"],
+        (Language::Wgsl, Some(Read::All)) => ["all((", " == vec4<u32>(0u)))"],
+    }
 }
 
 /// Writes a set of invocations as a `bool`, fully parenthesised: GLSL and

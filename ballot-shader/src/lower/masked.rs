@@ -195,15 +195,14 @@ pub enum Step {
     Tangle(Tangle),
 }
 
-/// One ballot of a [`Step::Exchange`].
+/// One ballot or vote of a [`Step::Exchange`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shared {
     /// The temporary that holds its value.
     pub temp: usize,
-    /// The ballot.
+    /// The ballot or vote ([`super::share::flag_of`]).
     pub expr: Handle<Expr>,
-    /// Its slot of the exchange memory, shared by ballots of the same
-    /// predicate.
+    /// Its slot of the exchange memory, shared by those of the same flag.
     pub slot: usize,
 }
 

@@ -1,17 +1,18 @@
 //! Exchange sharing: on the emulated targets every exchange meets the
-//! workgroup at a barrier, so consecutive ballots share one.
+//! workgroup at a barrier, so consecutive ballots and votes share one.
 //!
 //! The pass rewrites the if-converted form ([`super::masked`]) of an
-//! emulated target. A run of ballots ([`Step::Bind`]s of [`Op::Ballot`])
-//! that nothing between them can tell apart from one simultaneous
-//! exchange becomes one [`Step::Exchange`]: each ballot publishes its flag
-//! into a slot of the exchange memory, the workgroup meets at one barrier,
-//! and each ballot reads its slot. Ballots of the same predicate share a
-//! slot, so they cost one flag. A ballot followed by lane-local ops on its
-//! value (a bit count, a find) is already one exchange: those need no
-//! other lane.
+//! emulated target. A run of ballots and votes ([`Step::Bind`]s of
+//! [`Op::Ballot`], [`Op::Any`] and [`Op::All`], each a ballot of one flag
+//! per lane: [`flag_of`]) that nothing between them can tell apart from
+//! one simultaneous exchange becomes one [`Step::Exchange`]: each publishes
+//! its flag into a slot of the exchange memory, the workgroup meets at one
+//! barrier, and each reads its slot, a vote as whether any flag is set.
+//! Those of the same flag share a slot, so they cost one. A ballot followed
+//! by lane-local ops on its value (a bit count, a find) is already one
+//! exchange: those need no other lane.
 //!
-//! A ballot joins the run before it when:
+//! A ballot or vote joins the run before it when:
 //! - the steps since the run began are only [`Step::Store`]s and
 //!   [`Step::Eval`]s, which change no flag, so `Active` is the same;
 //! - its predicate reads no local those steps store, and no value the run
@@ -88,9 +89,9 @@ fn sequence(kernel: &Kernel, steps: Vec<Step>) -> Vec<Step> {
             expr,
         } = step
         {
-            if let Some(predicate) = ballot_predicate(kernel, expr) {
+            if let Some(flag) = flag_of(kernel, expr) {
                 if let Some(r) = run.as_mut() {
-                    if let Some(slot) = joins(kernel, r, predicate) {
+                    if let Some(slot) = joins(kernel, r, flag) {
                         r.shared.push(Shared { temp, expr, slot });
                         continue;
                     }
@@ -137,29 +138,60 @@ fn close(out: &mut [Step], run: Option<Run>) {
     };
 }
 
-/// The predicate of `expr`, if it is a ballot: what a [`Step::Exchange`]
-/// publishes for it.
-pub fn ballot_predicate(kernel: &Kernel, expr: Handle<Expr>) -> Option<Handle<Expr>> {
-    match kernel.exprs.get(expr) {
-        Some(Expr::Op {
-            op: Op::Ballot,
-            args,
-        }) => match args[..] {
-            [p] if p < expr => Some(p),
-            _ => None,
-        },
+/// The flag an exchange publishes for a ballot or vote, and how its ballot
+/// is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag {
+    /// The operand of the ballot or vote: the flag is its value in each
+    /// active lane, negated for [`Read::All`].
+    pub predicate: Handle<Expr>,
+    /// What the ballot of the flags gives.
+    pub read: Read,
+}
+
+/// What a ballot or vote makes of the ballot of its flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Read {
+    /// The ballot itself.
+    Ballot,
+    /// Whether any flag is set.
+    Any,
+    /// Whether none is: the flags are the lanes whose predicate fails.
+    All,
+}
+
+impl Flag {
+    /// Whether the flag is the predicate's negation.
+    pub fn negated(self) -> bool {
+        self.read == Read::All
+    }
+}
+
+/// The flag `expr` publishes, if it is a ballot or a vote.
+pub fn flag_of(kernel: &Kernel, expr: Handle<Expr>) -> Option<Flag> {
+    let Some(Expr::Op { op, args }) = kernel.exprs.get(expr) else {
+        return None;
+    };
+    let read = match op {
+        Op::Ballot => Read::Ballot,
+        Op::Any => Read::Any,
+        Op::All => Read::All,
+        _ => return None,
+    };
+    match args[..] {
+        [predicate] if predicate < expr => Some(Flag { predicate, read }),
         _ => None,
     }
 }
 
-/// The slot a ballot of `predicate` takes in `run`, if it can join it.
-fn joins(kernel: &Kernel, run: &Run, predicate: Handle<Expr>) -> Option<usize> {
-    if !movable(kernel, run, predicate) {
+/// The slot `flag` takes in `run`, if it can join it.
+fn joins(kernel: &Kernel, run: &Run, flag: Flag) -> Option<usize> {
+    if !movable(kernel, run, flag.predicate) {
         return None;
     }
     for shared in &run.shared {
-        if let Some(p) = ballot_predicate(kernel, shared.expr) {
-            if same(kernel, p, predicate) {
+        if let Some(other) = flag_of(kernel, shared.expr) {
+            if other.negated() == flag.negated() && same(kernel, other.predicate, flag.predicate) {
                 return Some(shared.slot);
             }
         }
@@ -235,7 +267,7 @@ mod tests {
         for step in steps {
             match step {
                 Step::Exchange(shared) => out.push(shared.iter().map(|s| s.slot).collect()),
-                Step::Bind { expr, .. } if ballot_predicate(kernel, *expr).is_some() => {
+                Step::Bind { expr, .. } if flag_of(kernel, *expr).is_some() => {
                     out.push(vec![0]);
                 }
                 Step::Branch(steps) | Step::Loop { steps, .. } => {
@@ -303,6 +335,22 @@ mod tests {
             [vec![0], vec![0], vec![0], vec![0]]
         );
         assert_eq!(slots(&masked), 1);
+    }
+
+    #[test]
+    fn votes_join_ballots_and_share_a_slot_only_with_the_same_flag() {
+        let (kernel, masked) = shared(
+            "fn k(x: u32) -> u32 {
+                let a = subgroup_any(x > 1u32);
+                let b = subgroup_ballot(x > 1u32);
+                let c = subgroup_all(x > 1u32);
+                let d = subgroup_all(x > 1u32);
+                let e = subgroup_any(x < 9u32);
+                subgroup_ballot_bit_count(b) + (a as u32) + (c as u32) + (d as u32) + (e as u32)
+            }",
+        );
+        // Any and the ballot publish x > 1; both Alls publish !(x > 1).
+        assert_eq!(exchanges(&kernel, &masked.steps), [vec![0, 0, 1, 1, 2]]);
     }
 
     #[test]

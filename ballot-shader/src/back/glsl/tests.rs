@@ -282,8 +282,12 @@ fn the_rest_of_the_family() {
     assert_contains(
         &emulated,
         &[
-            "ballot_all(ballot_active, p)",
-            "ballot_any(ballot_active, p)",
+            // All and Any of p share one exchange (lower::share): All
+            // publishes the lanes against, Any the lanes for.
+            "ballot_publish((ballot_active && !p), 0u);",
+            "ballot_publish((ballot_active && p), 1u);",
+            "(ballot_gather(ballot_x1) == uvec4(0u))",
+            "(ballot_gather((ballot_x1 + 1u * ballot_slot_stride)) != uvec4(0u))",
             // AllEqual compares floats as floats, the rest bit for bit.
             // The last argument: the words the exchange moves, one for a
             // scalar, four for a mask.

@@ -595,8 +595,12 @@ fn the_rest_of_the_family() {
     assert!(!native.contains("ballot_active"), "{native}");
     let emulated = emit(Target::WgslNoSubgroup, Form::Helpers, &family, &options);
     for piece in [
-        "ballot_all(ballot_active, p)",
-        "ballot_any(ballot_active, p)",
+        // All and Any of p share one exchange (lower::share): All
+        // publishes the lanes against, Any the lanes for.
+        "ballot_publish((ballot_active && !p), 0u);",
+        "ballot_publish((ballot_active && p), 1u);",
+        "all((ballot_gather(ballot_x1) == vec4<u32>(0u)))",
+        "any((ballot_gather((ballot_x1 + 1u * ballot_slot_stride)) != vec4<u32>(0u)))",
         // The last argument: the words the exchange moves, one for a
         // scalar, four for a mask.
         "ballot_all_equal(ballot_active, vec4<u32>(u32(p), 0u, 0u, 0u), false, 1u)",
