@@ -39,26 +39,71 @@ fn options(target: Target, subgroup: u32) -> PrimitiveOptions {
     }
 }
 
-/// The compaction for `target` with `spins` reads of an unpublished
-/// predecessor before the fallback sums it.
+/// The compaction for `target` with `options`: GLSL through glslang, as
+/// everywhere in this benchmark.
 fn compaction_with(
     gpu: &Gpu,
     target: Target,
-    subgroup: u32,
-    spins: u32,
+    options: &PrimitiveOptions,
 ) -> Result<Compaction, String> {
-    let options = PrimitiveOptions {
-        spins,
-        ..options(target, subgroup)
-    };
     let e = |e: PrimitiveError| e.to_string();
     if target.language() == Language::Glsl {
-        let words = spirv(Primitive::Compact, target, &options)?;
+        let words = spirv(Primitive::Compact, target, options)?;
         // SAFETY: glslang's compilation of this shader.
-        return unsafe { Compaction::from_spirv(gpu.device(), target, &options, &words) }
-            .map_err(e);
+        return unsafe { Compaction::from_spirv(gpu.device(), target, options, &words) }.map_err(e);
     }
-    Compaction::new(gpu.device(), target, &options).map_err(e)
+    Compaction::new(gpu.device(), target, options).map_err(e)
+}
+
+/// The fallbacks' compaction at 2^24 and 2^28, at 5%, 50% and 95% kept,
+/// as the virtual subgroup grows from 8 lanes to 128, half the workgroup:
+/// the larger the subgroup, the fewer counts a tile scans, and the more
+/// flags each ballot reads. Every output is checked.
+pub fn virtual_sizes(gpu: &Gpu, quick: bool) -> Result<(), String> {
+    let logs: &[u32] = if quick { &[16] } else { &[24, 28] };
+    let sizes = [8u32, 16, 32, 64, 128];
+    println!("## Fallback compaction against the virtual subgroup size (ms)\n");
+    println!(
+        "| n | kept | target | {} |",
+        sizes.map(|s| format!("{s} lanes")).join(" | ")
+    );
+    println!("|---|---|---|{}", "---|".repeat(sizes.len()));
+    let device = gpu.device();
+    for &log in logs {
+        let n = 1u32 << log;
+        let xs = random_words(n);
+        let input = timing::storage(gpu, "xs", padded_words(n) as usize);
+        gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
+        let output = timing::storage(gpu, "ys", n as usize);
+        let workspace = Workspace::new(device, n);
+        for percent in [5u64, 50, 95] {
+            let keep = Keep::Below(((1u64 << 32) * percent / 100) as u32);
+            let expected = reference::compact(&xs, keep);
+            for target in [Target::GlslNoSubgroup, Target::WgslNoSubgroup] {
+                let mut cells = Vec::new();
+                for &size in &sizes {
+                    let options = PrimitiveOptions {
+                        subgroup_size: size,
+                        ..PrimitiveOptions::default()
+                    };
+                    let compaction = compaction_with(gpu, target, &options)?;
+                    let bound = compaction
+                        .bind(device, &workspace, n, keep, &input, &output)
+                        .map_err(|e| e.to_string())?;
+                    let t = timed(gpu, &bound);
+                    check(gpu, &workspace, &output, &expected, expected.len() as u32)
+                        .map_err(|why| format!("{size} lanes on {target}: {why}"))?;
+                    cells.push(format!("{:.3}", t.median));
+                }
+                println!(
+                    "| 2^{log} | {percent}% | {target} | {} |",
+                    cells.join(" | ")
+                );
+            }
+        }
+    }
+    println!();
+    Ok(())
 }
 
 /// The compaction at 2^24 and 2^28, 50% kept, as `PrimitiveOptions::spins`
@@ -85,7 +130,11 @@ pub fn spins(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         for target in [Target::Glsl, Target::WgslNoSubgroup] {
             let mut cells = Vec::new();
             for &count in &counts {
-                let compaction = compaction_with(gpu, target, subgroup, count)?;
+                let options = PrimitiveOptions {
+                    spins: count,
+                    ..options(target, subgroup)
+                };
+                let compaction = compaction_with(gpu, target, &options)?;
                 let bound = compaction
                     .bind(device, &workspace, n, keep, &input, &output)
                     .map_err(|e| e.to_string())?;

@@ -2,7 +2,7 @@
 //! Vulkan).
 //!
 //! ```text
-//! gpu_bench [ops|compaction|copy|why|spins|tiles|guard|shapes|spirv|dump DIR|files FILE…|all] [--quick]
+//! gpu_bench [ops|compaction|copy|why|spins|virtual|tiles|guard|shapes|spirv|dump DIR|files FILE…|all] [--quick]
 //! ```
 //!
 //! - `ops`: every subgroup operation (the ballot family, then votes,
@@ -21,6 +21,8 @@
 //!   the GLSL fallback compiled by glslang and by naga, and through the WGSL
 //!   fallback, with and without wgpu's runtime checks.
 //! - `spins`: the compaction as `PrimitiveOptions::spins` varies.
+//! - `virtual`: the fallbacks' compaction as the virtual subgroup grows
+//!   from 8 lanes to 128.
 //! - `tiles`: `glsl` compaction and scan at 2^28 in the library's layout
 //!   and others (the count published after the scan, workgroups that take
 //!   tiles in turn, loading the next ahead or not), and the library's
@@ -112,6 +114,7 @@ fn main() -> ExitCode {
             | "copy"
             | "why"
             | "spins"
+            | "virtual"
             | "tiles"
             | "guard"
             | "shapes"
@@ -121,7 +124,7 @@ fn main() -> ExitCode {
             | "all"
     ) {
         eprintln!(
-            "usage: gpu_bench [ops|compaction|copy|why|spins|tiles|guard|shapes|spirv|dump DIR|files FILE…|all] [--quick]"
+            "usage: gpu_bench [ops|compaction|copy|why|spins|virtual|tiles|guard|shapes|spirv|dump DIR|files FILE…|all] [--quick]"
         );
         return ExitCode::from(2);
     }
@@ -196,6 +199,9 @@ fn main() -> ExitCode {
         }
         if what == "spins" {
             return compaction::spins(&gpu, subgroup, quick);
+        }
+        if what == "virtual" {
+            return compaction::virtual_sizes(&gpu, quick);
         }
         if what == "files" {
             return ops::files(&gpu, subgroup, &rest);
