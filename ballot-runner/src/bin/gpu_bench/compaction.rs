@@ -39,6 +39,28 @@ fn options(target: Target, subgroup: u32) -> PrimitiveOptions {
     }
 }
 
+/// One size's random input on the device, the output and the workspace.
+struct Data {
+    xs: Vec<u32>,
+    input: wgpu::Buffer,
+    output: wgpu::Buffer,
+    workspace: Workspace,
+}
+
+impl Data {
+    fn new(gpu: &Gpu, n: u32) -> Data {
+        let xs = random_words(n);
+        let input = timing::storage(gpu, "xs", padded_words(n) as usize);
+        gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
+        Data {
+            xs,
+            input,
+            output: timing::storage(gpu, "ys", n as usize),
+            workspace: Workspace::new(gpu.device(), n),
+        }
+    }
+}
+
 /// The compaction for `target` with `options`: GLSL through glslang, as
 /// everywhere in this benchmark.
 fn compaction_with(
@@ -71,11 +93,12 @@ pub fn virtual_sizes(gpu: &Gpu, quick: bool) -> Result<(), String> {
     let device = gpu.device();
     for &log in logs {
         let n = 1u32 << log;
-        let xs = random_words(n);
-        let input = timing::storage(gpu, "xs", padded_words(n) as usize);
-        gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
-        let output = timing::storage(gpu, "ys", n as usize);
-        let workspace = Workspace::new(device, n);
+        let Data {
+            xs,
+            input,
+            output,
+            workspace,
+        } = Data::new(gpu, n);
         for percent in [5u64, 50, 95] {
             let keep = Keep::Below(((1u64 << 32) * percent / 100) as u32);
             let expected = reference::compact(&xs, keep);
@@ -120,11 +143,12 @@ pub fn spins(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     let device = gpu.device();
     for &log in logs {
         let n = 1u32 << log;
-        let xs = random_words(n);
-        let input = timing::storage(gpu, "xs", padded_words(n) as usize);
-        gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
-        let output = timing::storage(gpu, "ys", n as usize);
-        let workspace = Workspace::new(device, n);
+        let Data {
+            xs,
+            input,
+            output,
+            workspace,
+        } = Data::new(gpu, n);
         let keep = Keep::Below(1 << 31);
         let expected = reference::compact(&xs, keep);
         for target in [Target::Glsl, Target::WgslNoSubgroup] {
@@ -260,11 +284,12 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     let mut limit_rows = Vec::new();
     for &log in &sizes {
         let n = 1u32 << log;
-        let xs = random_words(n);
-        let input = timing::storage(gpu, "xs", padded_words(n) as usize);
-        gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
-        let output = timing::storage(gpu, "ys", n as usize);
-        let workspace = Workspace::new(device, n);
+        let Data {
+            xs,
+            input,
+            output,
+            workspace,
+        } = Data::new(gpu, n);
         let copy_group = copy.bind(gpu, &[&input, &output]);
         let copy_ms =
             timing::time(gpu, &copy, &copy_group, grid(n / 4 / 256), REPEATS, &|_| {}).median;
@@ -591,11 +616,12 @@ pub fn tiles(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     let log = if quick { 16 } else { 28 };
     let n = 1u32 << log;
     let device = gpu.device();
-    let xs = random_words(n);
-    let input = timing::storage(gpu, "xs", padded_words(n) as usize);
-    gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
-    let output = timing::storage(gpu, "ys", n as usize);
-    let workspace = Workspace::new(device, n);
+    let Data {
+        xs,
+        input,
+        output,
+        workspace,
+    } = Data::new(gpu, n);
     let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
     let copy_group = copy.bind(gpu, &[&input, &output]);
     let copy_ms = timing::time(gpu, &copy, &copy_group, grid(n / 4 / 256), REPEATS, &|_| {}).median;
@@ -736,11 +762,12 @@ pub fn guard(gpu: &Gpu, subgroup: u32) -> Result<(), String> {
     let log = 18;
     let n = 1u32 << log;
     let device = gpu.device();
-    let xs = random_words(n);
-    let input = timing::storage(gpu, "xs", padded_words(n) as usize);
-    gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
-    let output = timing::storage(gpu, "ys", n as usize);
-    let workspace = Workspace::new(device, n);
+    let Data {
+        xs,
+        input,
+        output,
+        workspace,
+    } = Data::new(gpu, n);
     let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
     let copy_group = copy.bind(gpu, &[&input, &output]);
     let variants: Vec<Pipelines> = VARIANTS
