@@ -145,19 +145,28 @@ uvec4 ballot_ballot(bool act, bool p) {
 }
 
 // Whether any invocation of the workgroup passes true: loops that reach
-// barriers run until none is active, so that all leave them together. Every
-// invocation reads the whole workgroup's flags after the exchange's one
-// barrier: the same flags, so the same answer, and no second barrier (GLSL
-// as naga reads it has no atomics to count the votes in one word). The flags
-// stay until the exchange after next, which writes them only after the next
-// exchange's barrier, which no invocation reaches before these reads.
+// barriers run until none is active, so that all leave them together.
+// Invocation 0 writes the result between the exchange's barrier and its own;
+// every invocation reads it before it can reach the barrier of the next vote.
+// Where the virtual subgroup is the whole workgroup, its ballot is the vote:
+// every invocation reads the same flags after the one barrier, and no second
+// barrier is needed.
+shared bool ballot_vote;
 bool ballot_workgroup_any(bool act) {
     uint at = ballot_share(act);
-    uvec4 votes = uvec4(0u);
-    for (uint i = 0u; i < (ballot_workgroup_size + 3u) / 4u; i = i + 1u) {
-        votes = votes | ballot_flags[(at >> 2u) + i];
+    if (ballot_subgroup_size >= ballot_workgroup_size) {
+        return ballot_gather(at) != uvec4(0u);
     }
-    return votes != uvec4(0u);
+    if (ballot_index == 0u) {
+        uint votes = 0u;
+        for (uint i = 0u; i < (ballot_workgroup_size + 3u) / 4u; i = i + 1u) {
+            uvec4 q = ballot_flags[(at >> 2u) + i];
+            votes = votes | ((q.x | q.y) | (q.z | q.w));
+        }
+        ballot_vote = votes != 0u;
+    }
+    barrier();
+    return ballot_vote;
 }
 
 void ballot_init(uint local_invocation_index) {
