@@ -114,14 +114,9 @@ helpers! {
     /// a plane per word, so that a value of fewer words moves only those
     /// (`ballot_put`, `ballot_get`).
     Values,
-    /// Emulated WGSL: each lane's activity in a slot of its own, published
-    /// by a barrier (`ballot_mark_sync`), where a ballot would have every
-    /// lane of the subgroup set a bit of one word with `atomicOr`.
-    Present,
     /// Emulated: the lowest lane of the subgroup whose flag an exchange
-    /// published, read a chunk of four lanes at a time, up to the first set
-    /// one (GLSL: from the exchange's flags; WGSL: from the marks of
-    /// [`Helper::Present`]).
+    /// published (GLSL: read from the exchange a chunk of four lanes at a
+    /// time, up to the first set one; WGSL: of the ballot it gathered).
     LowestFlag,
     /// Native WGSL: how many lanes are active, where they are lanes
     /// 0..count; 0 where they are not.
@@ -285,7 +280,7 @@ impl Helper {
     pub const fn name(self) -> Option<&'static str> {
         use Helper::*;
         Some(match self {
-            LaneState | Guard | Share | Values | Present => return None,
+            LaneState | Guard | Share | Values => return None,
             LowestFlag => "ballot_lowest_flag",
             PrefixCount => "ballot_prefix_count",
             TakeLowest => "ballot_take_lowest",
@@ -393,12 +388,11 @@ impl Helper {
                 ExclusiveBitCount => &[MaskCount, LtMask],
                 FindLsb | FindMsb => &[Below],
                 Share => &[MaskFirst],
-                Values | Present => &[Share],
-                LowestFlag => &[Present],
-                Elect if emulated => &[Present, LowestFlag],
+                Values => &[Share],
+                Elect if emulated => &[Share, LowestFlag],
                 Ballot => &[Share],
-                BroadcastFirst => &[Values, Present, LowestFlag],
-                Broadcast => &[Values, Present],
+                BroadcastFirst => &[Share, Values, LowestFlag],
+                Broadcast => &[Share, Values],
                 All | Any => &[Share],
                 AllEqual if emulated => &[BroadcastFirst, All],
                 ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwap => &[Broadcast],

@@ -6,15 +6,14 @@
 // The virtual subgroup size, the invocations per workgroup, the slots
 // of whole virtual subgroups they fill, the slots of each half of the
 // broadcast values, the words of flag bits per exchange buffer, and a
-// virtual subgroup's words and vec4s of slots; the ballots one
-// exchange holds, and the words of each one's buffers.
+// virtual subgroup's words; the ballots one exchange holds, and the
+// words of each one's buffers.
 const ballot_subgroup_size: u32 = 128u;
 const ballot_workgroup_size: u32 = 128u;
 const ballot_padded_size: u32 = 128u;
 const ballot_exchange_size: u32 = 128u;
 const ballot_exchange_words: u32 = 4u;
 const ballot_subgroup_words: u32 = 4u;
-const ballot_subgroup_chunks: u32 = 32u;
 const ballot_exchange_slots: u32 = 1u;
 const ballot_slot_stride: u32 = 3u * ballot_exchange_words;
 
@@ -260,6 +259,9 @@ fn ballot_gather(at: u32) -> vec4<u32> {
 // values writes one half before its barrier; the next writes the other, so
 // no write overtakes a read.
 var<workgroup> ballot_values: array<u32, (8u * ballot_exchange_size)>;
+// Beside each value, whether its invocation was active: Broadcast reads one
+// lane's, without the contention of every lane setting a bit in one word.
+var<workgroup> ballot_present: array<u32, (2u * ballot_exchange_size)>;
 
 // Writes the first `words` words of this invocation's value into the half the
 // next exchange publishes.
@@ -305,56 +307,34 @@ fn ballot_values_sync() -> u32 {
     return half;
 }
 
-// Each invocation's activity in the exchange's two halves, in a slot of its
-// own: its bit of a 32-lane word where it is active, 0 where not, so that no
-// two invocations write one word, where a ballot's atomicOr has the whole
-// subgroup contend for one. The slots are vec4s of four lanes, read four at
-// a time.
-var<workgroup> ballot_present: array<vec4<u32>, (ballot_exchange_size / 2u)>;
-
-// Marks this invocation's activity in the half the next exchange publishes,
-// waits for the workgroup, and returns that half. It holds a barrier: every
-// invocation of the workgroup calls it, in uniform control flow. It takes
-// the next half of the values, as ballot_values_sync does, and leaves the
-// flag buffers to the next exchange that sets bits.
-fn ballot_mark_sync(on: bool) -> u32 {
-    let half = ballot_half;
-    let s = (half + ballot_index);
-    ballot_present[(s >> 2u)][(s & 3u)] = select(0u, ballot_bit, on);
-    ballot_half = (ballot_exchange_size - half);
-    workgroupBarrier();
-    return half;
-}
-
-// The lowest lane of this virtual subgroup that ballot_mark_sync marked in
-// the half at `at`, or the subgroup size when none did. The marks are read a
-// chunk of four lanes at a time, up to the first chunk holding one: a
-// subgroup whose first lanes are active reads one vec4.
-fn ballot_lowest_flag(at: u32) -> u32 {
-    let first = ((at + ballot_base) >> 2u);
-    for (var i = 0u; i < ballot_subgroup_chunks; i++) {
-        let q = ballot_present[(first + i)];
-        let marked = ((((q.x | q.y) | (q.z | q.w)) >> ballot_shift) & ballot_count_bits[(i >> 3u)]);
-        if (marked != 0u) {
-            return ((32u * (i >> 3u)) + firstTrailingBit(marked));
-        }
+// The lowest lane set in a ballot of this virtual subgroup, or the subgroup
+// size when none is.
+fn ballot_lowest_flag(m: vec4<u32>) -> u32 {
+    // Subgroups of up to 32 lanes have only the first word.
+    if (((m.y | m.z) | m.w) == 0u) {
+        return select(ballot_subgroup_size, firstTrailingBit(m.x), (m.x != 0u));
     }
-    return ballot_subgroup_size;
+    let t = firstTrailingBit(m);
+    var lowest = (96u + t.w);
+    lowest = select(lowest, (64u + t.z), (m.z != 0u));
+    lowest = select(lowest, (32u + t.y), (m.y != 0u));
+    lowest = select(lowest, t.x, (m.x != 0u));
+    return lowest;
 }
 
 // subgroupElect: whether this is the lowest active lane.
 fn ballot_elect(on: bool) -> bool {
-    return (ballot_lowest_flag(ballot_mark_sync(on)) == ballot_lane);
+    return (ballot_lowest_flag(ballot_gather(ballot_share(on))) == ballot_lane);
 }
 
 // subgroupBroadcastFirst(value): the value of the lowest active lane, of which
 // the first `words` words move. The value goes to the half of the values that
-// ballot_mark_sync's barrier publishes; the read stays within the subgroup's
+// ballot_share's barrier publishes; the read stays within the subgroup's
 // slots.
 fn ballot_broadcast_first(on: bool, value: vec4<u32>, words: u32) -> vec4<u32> {
+    let half = ballot_half;
     ballot_put(value, words);
-    let half = ballot_mark_sync(on);
-    let lowest = ballot_lowest_flag(half);
+    let lowest = ballot_lowest_flag(ballot_gather(ballot_share(on)));
     let got = ballot_get(((half + ballot_base) + min(lowest, (ballot_subgroup_size - 1u))), words);
     return select(value, got, (lowest < ballot_count));
 }
@@ -365,9 +345,10 @@ fn ballot_broadcast_first(on: bool, value: vec4<u32>, words: u32) -> vec4<u32> {
 // reads stay within the subgroup's slots, whatever id is, and neither waits
 // for the other.
 fn ballot_broadcast(on: bool, value: vec4<u32>, id: u32, words: u32) -> vec4<u32> {
+    ballot_present[(ballot_half + ballot_index)] = select(0u, 1u, on);
     ballot_put(value, words);
-    let slot = ((ballot_mark_sync(on) + ballot_base) + min(id, (ballot_subgroup_size - 1u)));
-    let present = ballot_present[(slot >> 2u)][(slot & 3u)];
+    let slot = ((ballot_values_sync() + ballot_base) + min(id, (ballot_subgroup_size - 1u)));
+    let present = ballot_present[slot];
     let got = ballot_get(slot, words);
     return select(value, got, ((id < ballot_count) && (present != 0u)));
 }

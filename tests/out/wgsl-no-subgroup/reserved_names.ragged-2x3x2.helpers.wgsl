@@ -12,15 +12,14 @@
 // The virtual subgroup size, the invocations per workgroup, the slots
 // of whole virtual subgroups they fill, the slots of each half of the
 // broadcast values, the words of flag bits per exchange buffer, and a
-// virtual subgroup's words and vec4s of slots; the ballots one
-// exchange holds, and the words of each one's buffers.
+// virtual subgroup's words; the ballots one exchange holds, and the
+// words of each one's buffers.
 const ballot_subgroup_size: u32 = 8u;
 const ballot_workgroup_size: u32 = 12u;
 const ballot_padded_size: u32 = 16u;
 const ballot_exchange_size: u32 = 16u;
 const ballot_exchange_words: u32 = 1u;
 const ballot_subgroup_words: u32 = 1u;
-const ballot_subgroup_chunks: u32 = 2u;
 const ballot_exchange_slots: u32 = 1u;
 const ballot_slot_stride: u32 = 3u * ballot_exchange_words;
 

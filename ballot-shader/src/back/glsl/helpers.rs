@@ -78,7 +78,7 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
         ExclusiveScan => EXCLUSIVE_SCAN,
         Clustered => CLUSTERED,
         WorkgroupAny => ANY_ACTIVE,
-        F32Bits | Present | PrefixCount | TakeLowest | ShuffleWords | FirstWords => return None,
+        F32Bits | PrefixCount | TakeLowest | ShuffleWords | FirstWords => return None,
     })
 }
 

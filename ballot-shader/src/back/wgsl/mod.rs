@@ -360,18 +360,17 @@ pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u3
         "\n// The virtual subgroup size, the invocations per workgroup, the slots\n\
          // of whole virtual subgroups they fill, the slots of each half of the\n\
          // broadcast values, the words of flag bits per exchange buffer, and a\n\
-         // virtual subgroup's words and vec4s of slots; the ballots one\n\
-         // exchange holds, and the words of each one's buffers.\n\
+         // virtual subgroup's words; the ballots one exchange holds, and the\n\
+         // words of each one's buffers.\n\
          const ballot_subgroup_size: u32 = {}u;\n\
          const ballot_workgroup_size: u32 = {}u;\n\
          const ballot_padded_size: u32 = {}u;\n\
          const ballot_exchange_size: u32 = {}u;\n\
          const ballot_exchange_words: u32 = {}u;\n\
          const ballot_subgroup_words: u32 = {}u;\n\
-         const ballot_subgroup_chunks: u32 = {}u;\n\
          const ballot_exchange_slots: u32 = {}u;\n\
          const ballot_slot_stride: u32 = 3u * ballot_exchange_words;\n",
-        e.subgroup, e.workgroup, e.padded, e.half, e.words, e.subgroup_words, e.chunks, e.slots
+        e.subgroup, e.workgroup, e.padded, e.half, e.words, e.subgroup_words, e.slots
     )
 }
 
