@@ -41,6 +41,7 @@ fn options(target: Target, subgroup: u32) -> PrimitiveOptions {
 
 /// One size's random input on the device, the output and the workspace.
 struct Data {
+    n: u32,
     xs: Vec<u32>,
     input: wgpu::Buffer,
     output: wgpu::Buffer,
@@ -53,6 +54,7 @@ impl Data {
         let input = timing::storage(gpu, "xs", padded_words(n) as usize);
         gpu.queue().write_buffer(&input, 0, timing::bytes(&xs));
         Data {
+            n,
             xs,
             input,
             output: timing::storage(gpu, "ys", n as usize),
@@ -77,6 +79,39 @@ fn compaction_with(
     Compaction::new(gpu.device(), target, options).map_err(e)
 }
 
+/// `target`'s compaction with `options` over `data`, keeping by `keep`,
+/// timed and then checked against `expected`: the median, as a table's
+/// cell, or what was wrong.
+fn checked_median(
+    gpu: &Gpu,
+    target: Target,
+    options: &PrimitiveOptions,
+    data: &Data,
+    keep: Keep,
+    expected: &[u32],
+) -> Result<String, String> {
+    let compaction = compaction_with(gpu, target, options)?;
+    let bound = compaction
+        .bind(
+            gpu.device(),
+            &data.workspace,
+            data.n,
+            keep,
+            &data.input,
+            &data.output,
+        )
+        .map_err(|e| e.to_string())?;
+    let t = timed(gpu, &bound);
+    check(
+        gpu,
+        &data.workspace,
+        &data.output,
+        expected,
+        expected.len() as u32,
+    )?;
+    Ok(format!("{:.3}", t.median))
+}
+
 /// The fallbacks' compaction at 2^24 and 2^28, at 5%, 50% and 95% kept,
 /// as the virtual subgroup grows from 8 lanes to 128, half the workgroup:
 /// the larger the subgroup, the fewer counts a tile scans, and the more
@@ -90,18 +125,11 @@ pub fn virtual_sizes(gpu: &Gpu, quick: bool) -> Result<(), String> {
         sizes.map(|s| format!("{s} lanes")).join(" | ")
     );
     println!("|---|---|---|{}", "---|".repeat(sizes.len()));
-    let device = gpu.device();
     for &log in logs {
-        let n = 1u32 << log;
-        let Data {
-            xs,
-            input,
-            output,
-            workspace,
-        } = Data::new(gpu, n);
+        let data = Data::new(gpu, 1 << log);
         for percent in [5u64, 50, 95] {
             let keep = Keep::Below(((1u64 << 32) * percent / 100) as u32);
-            let expected = reference::compact(&xs, keep);
+            let expected = reference::compact(&data.xs, keep);
             for target in [Target::GlslNoSubgroup, Target::WgslNoSubgroup] {
                 let mut cells = Vec::new();
                 for &size in &sizes {
@@ -109,14 +137,9 @@ pub fn virtual_sizes(gpu: &Gpu, quick: bool) -> Result<(), String> {
                         subgroup_size: size,
                         ..PrimitiveOptions::default()
                     };
-                    let compaction = compaction_with(gpu, target, &options)?;
-                    let bound = compaction
-                        .bind(device, &workspace, n, keep, &input, &output)
-                        .map_err(|e| e.to_string())?;
-                    let t = timed(gpu, &bound);
-                    check(gpu, &workspace, &output, &expected, expected.len() as u32)
+                    let cell = checked_median(gpu, target, &options, &data, keep, &expected)
                         .map_err(|why| format!("{size} lanes on {target}: {why}"))?;
-                    cells.push(format!("{:.3}", t.median));
+                    cells.push(cell);
                 }
                 println!(
                     "| 2^{log} | {percent}% | {target} | {} |",
@@ -143,14 +166,16 @@ pub fn spins(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
     let device = gpu.device();
     for &log in logs {
         let n = 1u32 << log;
+        let data = Data::new(gpu, n);
         let Data {
             xs,
             input,
             output,
             workspace,
-        } = Data::new(gpu, n);
+            ..
+        } = &data;
         let keep = Keep::Below(1 << 31);
-        let expected = reference::compact(&xs, keep);
+        let expected = reference::compact(xs, keep);
         for target in [Target::Glsl, Target::WgslNoSubgroup] {
             let mut cells = Vec::new();
             for &count in &counts {
@@ -158,14 +183,9 @@ pub fn spins(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
                     spins: count,
                     ..options(target, subgroup)
                 };
-                let compaction = compaction_with(gpu, target, &options)?;
-                let bound = compaction
-                    .bind(device, &workspace, n, keep, &input, &output)
-                    .map_err(|e| e.to_string())?;
-                let t = timed(gpu, &bound);
-                check(gpu, &workspace, &output, &expected, expected.len() as u32)
+                let cell = checked_median(gpu, target, &options, &data, keep, &expected)
                     .map_err(|why| format!("spins {count} on {target}: {why}"))?;
-                cells.push(format!("{:.3}", t.median));
+                cells.push(cell);
             }
             println!("| 2^{log} | {target} | {} |", cells.join(" | "));
         }
@@ -185,10 +205,10 @@ pub fn spins(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             }
             .map_err(|e| e.to_string())?;
             let bound = compaction
-                .bind(device, &workspace, n, keep, &input, &output)
+                .bind(device, workspace, n, keep, input, output)
                 .map_err(|e| e.to_string())?;
             let t = timed(gpu, &bound);
-            let right = check(gpu, &workspace, &output, &expected, expected.len() as u32).is_ok();
+            let right = check(gpu, workspace, output, &expected, expected.len() as u32).is_ok();
             Ok((t, right))
         };
         let verdict = |right: bool| if right { "right" } else { "wrong" };
@@ -289,6 +309,7 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             input,
             output,
             workspace,
+            ..
         } = Data::new(gpu, n);
         let copy_group = copy.bind(gpu, &[&input, &output]);
         let copy_ms =
@@ -621,6 +642,7 @@ pub fn tiles(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         input,
         output,
         workspace,
+        ..
     } = Data::new(gpu, n);
     let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
     let copy_group = copy.bind(gpu, &[&input, &output]);
@@ -767,6 +789,7 @@ pub fn guard(gpu: &Gpu, subgroup: u32) -> Result<(), String> {
         input,
         output,
         workspace,
+        ..
     } = Data::new(gpu, n);
     let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
     let copy_group = copy.bind(gpu, &[&input, &output]);
