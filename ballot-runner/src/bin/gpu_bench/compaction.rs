@@ -297,7 +297,7 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         .iter()
         .map(|&variant| pipelines(gpu, variant, subgroup))
         .collect::<Result<_, _>>()?;
-    let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
+    let copy = copy_kernel(gpu)?;
     let device = gpu.device();
     let mut compaction_rows = Vec::new();
     let mut scan_rows = Vec::new();
@@ -311,9 +311,7 @@ pub fn run(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
             workspace,
             ..
         } = Data::new(gpu, n);
-        let copy_group = copy.bind(gpu, &[&input, &output]);
-        let copy_ms =
-            timing::time(gpu, &copy, &copy_group, grid(n / 4 / 256), REPEATS, &|_| {}).median;
+        let copy_ms = copy_ms(gpu, &copy, &input, &output, n);
         println!("csv,copy,{log},100,copy,{copy_ms:.4}");
         for percent in [5u64, 50, 95] {
             let keep = Keep::Below(((1u64 << 32) * percent / 100) as u32);
@@ -470,10 +468,29 @@ fn check(
     }
 }
 
+/// The device copy, the bandwidth limit's measure: `n` words read and
+/// written, a `uvec4` per invocation.
+fn copy_kernel(gpu: &Gpu) -> Result<timing::Kernel, String> {
+    timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])
+}
+
+/// The median time of `copy` from the first `n` words of `input` into
+/// `output`.
+fn copy_ms(
+    gpu: &Gpu,
+    copy: &timing::Kernel,
+    input: &wgpu::Buffer,
+    output: &wgpu::Buffer,
+    n: u32,
+) -> f64 {
+    let group = copy.bind(gpu, &[input, output]);
+    timing::time(gpu, copy, &group, grid(n / 4 / 256), REPEATS, &|_| {}).median
+}
+
 /// The device copy alone at every size from 2^20 to 2^28: where the
 /// bandwidth limit itself changes with size.
 pub fn copy_sweep(gpu: &Gpu) -> Result<(), String> {
-    let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
+    let copy = copy_kernel(gpu)?;
     println!("## Device copy (read + write)\n");
     println!("| n (u32) | copy (ms) | TB/s |");
     println!("|---|---|---|");
@@ -481,16 +498,7 @@ pub fn copy_sweep(gpu: &Gpu) -> Result<(), String> {
         let n = 1usize << log;
         let input = timing::storage(gpu, "src", n);
         let output = timing::storage(gpu, "dst", n);
-        let group = copy.bind(gpu, &[&input, &output]);
-        let ms = timing::time(
-            gpu,
-            &copy,
-            &group,
-            grid((n / 4 / 256) as u32),
-            REPEATS,
-            &|_| {},
-        )
-        .median;
+        let ms = copy_ms(gpu, &copy, &input, &output, n as u32);
         println!("| 2^{log} | {ms:.3} | {:.2} |", (8 * n) as f64 / ms / 1e9);
     }
     println!();
@@ -644,9 +652,8 @@ pub fn tiles(gpu: &Gpu, subgroup: u32, quick: bool) -> Result<(), String> {
         workspace,
         ..
     } = Data::new(gpu, n);
-    let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
-    let copy_group = copy.bind(gpu, &[&input, &output]);
-    let copy_ms = timing::time(gpu, &copy, &copy_group, grid(n / 4 / 256), REPEATS, &|_| {}).median;
+    let copy = copy_kernel(gpu)?;
+    let copy_ms = copy_ms(gpu, &copy, &input, &output, n);
     let layout = |loads, workgroups, prefetch| Layout {
         loads,
         workgroups,
@@ -791,7 +798,7 @@ pub fn guard(gpu: &Gpu, subgroup: u32) -> Result<(), String> {
         workspace,
         ..
     } = Data::new(gpu, n);
-    let copy = timing::Kernel::new(gpu, Target::Wgsl, "copy", timing::COPY_WGSL, &[true, false])?;
+    let copy = copy_kernel(gpu)?;
     let copy_group = copy.bind(gpu, &[&input, &output]);
     let variants: Vec<Pipelines> = VARIANTS
         .iter()
