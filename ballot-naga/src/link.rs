@@ -648,7 +648,17 @@ fn link_text(
             };
         let read = read.map_err(|(kind, m)| fail(kind, m, at_entry()))?;
         if read == Size::Specialised && !shader.specialised_workgroup {
-            if shader.workgroup_layouts.is_empty() {
+            if language_is_wgsl(target) && shader.spelled_invocations().is_none() {
+                return Err(fail(
+                    LinkErrorKind::Unsupported,
+                    "the pipeline overrides the workgroup size, but the compute entry points \
+                     do not all spell the same `@workgroup_size(…)`: one emulation, its \
+                     exchange memory sized from those arguments, serves every entry point"
+                        .to_string(),
+                    at_entry(),
+                ));
+            }
+            if !language_is_wgsl(target) && shader.workgroup_layouts.is_empty() {
                 return Err(fail(
                     LinkErrorKind::Unsupported,
                     "the pipeline specialises the workgroup size, but its `layout(…) in;` \
@@ -661,7 +671,9 @@ fn link_text(
                 ));
             }
             // Linked again, its exchange memory sized by expressions of
-            // `gl_WorkGroupSize`; no linked code changes the size.
+            // `gl_WorkGroupSize` (GLSL) or overrides of the entry point's
+            // `@workgroup_size` arguments (WGSL); no linked code changes
+            // the size.
             shader.specialised_workgroup = true;
             size = None;
             continue;

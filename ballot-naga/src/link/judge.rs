@@ -32,11 +32,8 @@ pub(super) type Workgroup = Result<Size, (LinkErrorKind, String)>;
 pub(super) enum Size {
     /// A constant.
     Fixed([u32; 3]),
-    /// One the pipeline specialises: GLSL's `local_size_x_id`. (WGSL's
-    /// overridable sizes are refused: a WGSL workgroup array sized by an
-    /// override takes it as a bare name, and the emulation's arrays are
-    /// sized by expressions of its constants, which would each need an
-    /// override of their own in the helpers' text.)
+    /// One the pipeline specialises: GLSL's `local_size_x_id`, or WGSL's
+    /// `@workgroup_size` of an `override`.
     Specialised,
 }
 
@@ -105,42 +102,41 @@ pub(super) fn validator(language: Language) -> &'static str {
     }
 }
 
-/// The workgroup size every compute entry point has, as naga reads it.
+/// The workgroup size every compute entry point has, as naga reads it: a
+/// constant, or one the pipeline overrides ([`Size::Specialised`]; that
+/// every entry point spells the same one is the linker's to check, on the
+/// text).
 fn naga_workgroup(module: &naga::Module) -> Workgroup {
-    let mut size: Option<([u32; 3], &str)> = None;
+    let mut size: Option<(Size, &str)> = None;
     for entry in &module.entry_points {
         if entry.stage != naga::ShaderStage::Compute {
             continue;
         }
-        if entry.workgroup_size_overrides.is_some() {
-            return Err(overridable(&entry.name));
-        }
+        let this = match entry.workgroup_size_overrides {
+            Some(_) => Size::Specialised,
+            None => Size::Fixed(entry.workgroup_size),
+        };
         match size {
-            Some((s, other)) if s != entry.workgroup_size => {
+            Some((s, other)) if s != this => {
+                let show = |s: Size| match s {
+                    Size::Fixed(s) => format!("{s:?}"),
+                    Size::Specialised => "overridable".to_string(),
+                };
                 return Err((
                     LinkErrorKind::Unsupported,
                     format!(
-                        "entry points `{other}` ({s:?}) and `{}` ({:?}) have different \
+                        "entry points `{other}` ({}) and `{}` ({}) have different \
                          workgroup sizes: one emulation serves every entry point",
-                        entry.name, entry.workgroup_size
+                        show(s),
+                        entry.name,
+                        show(this)
                     ),
-                ))
+                ));
             }
-            _ => size = Some((entry.workgroup_size, &entry.name)),
+            _ => size = Some((this, &entry.name)),
         }
     }
-    size.map(|(s, _)| Size::Fixed(s))
-        .ok_or_else(no_compute_entry)
-}
-
-fn overridable(entry: &str) -> (LinkErrorKind, String) {
-    (
-        LinkErrorKind::Unsupported,
-        format!(
-            "entry point `{entry}` has a pipeline-overridable workgroup size: the emulated \
-             subgroups' exchange arrays are sized at link time, so it must be a constant"
-        ),
-    )
+    size.map(|(s, _)| s).ok_or_else(no_compute_entry)
 }
 
 fn no_compute_entry() -> (LinkErrorKind, String) {

@@ -215,6 +215,10 @@ pub(in crate::link) struct Shader<'a> {
     /// Each compute entry point's workgroup size, where it is spelled in
     /// integer literals (GLSL: the one `layout(local_size_x = …) in;`).
     pub(in crate::link) literal_sizes: Vec<Option<[u32; 3]>>,
+    /// WGSL: each compute entry point's `@workgroup_size` arguments as
+    /// written, in the order of [`Self::literal_sizes`] (none where the
+    /// attribute is missing).
+    pub(in crate::link) workgroup_args: Vec<Vec<String>>,
     /// The stage glslang compiles a GLSL shader as, from its path, and
     /// whether that was assumed ([`judge::glsl_stage`]).
     pub(in crate::link) stage: (&'static str, bool),
@@ -693,6 +697,7 @@ impl<'a> Shader<'a> {
             prefix,
             has_entry_point: false,
             literal_sizes: Vec::new(),
+            workgroup_args: Vec::new(),
             stage: ("comp", false),
             vulkan: VulkanVersion::default(),
             lane_from_rank: false,
@@ -716,6 +721,36 @@ impl<'a> Shader<'a> {
             .iter()
             .all(|&s| s == Some(first))
             .then_some(first)
+    }
+
+    /// WGSL: the entry points' invocation count as a `u32` expression of
+    /// their `@workgroup_size` arguments as written (`u32(n) * u32(1)`),
+    /// where every compute entry point spells the same ones: what an
+    /// overridable size's exchange memory is computed from.
+    pub(in crate::link) fn spelled_invocations(&self) -> Option<String> {
+        let first = self.workgroup_args.first()?;
+        let same = |a: &Vec<String>| {
+            let words = |v: &Vec<String>| -> Vec<String> {
+                v.iter().map(|s| s.split_whitespace().collect()).collect()
+            };
+            words(a) == words(first)
+        };
+        (!first.is_empty() && first.len() <= 3 && self.workgroup_args.iter().all(same)).then(|| {
+            first
+                .iter()
+                .map(|arg| format!("u32({arg})"))
+                .collect::<Vec<_>>()
+                .join(" * ")
+        })
+    }
+
+    /// WGSL, where the pipeline overrides the workgroup size
+    /// ([`Self::specialised_workgroup`]): the invocation count the
+    /// emulation's overrides are computed from ([`Self::spelled_invocations`]).
+    pub(in crate::link) fn overridden_invocations(&self) -> Option<String> {
+        (self.specialised_workgroup && self.target.language() == Language::Wgsl)
+            .then(|| self.spelled_invocations())
+            .flatten()
     }
 
     /// A shader that calls a ballot function (or reads a subgroup built-in

@@ -80,17 +80,61 @@ fn the_emulation_is_sized_from_the_entry_point() {
     assert!(l.text.contains("const ballot_workgroup_size: u32 = 48u;"));
 }
 
+/// An overridable size: on `wgsl-no-subgroup` the exchange memory's sizes
+/// are overrides of the entry point's `@workgroup_size` arguments, the
+/// invocation count declared under the library's prefix. (The runs at
+/// several sizes are `ballot-runner/tests/linked/overridden.rs`.)
 #[test]
-fn an_overridable_workgroup_size_is_refused() {
+fn an_overridable_workgroup_size_sizes_the_exchange_by_overrides() {
     let source = format!(
         "override W: u32 = 64u;\n{}",
-        FOUR.replace("@workgroup_size(64)", "@workgroup_size(W)")
+        FOUR.replace("@workgroup_size(64)", "@workgroup_size(W, 1)")
     );
-    let e = error(&source, Target::WgslNoSubgroup);
-    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
-    assert!(e.message.contains("pipeline-overridable"), "{e}");
+    let l = linked(&source, Target::WgslNoSubgroup);
+    assert_eq!(l.workgroup_size, None, "the size is the pipeline's");
+    for line in [
+        "override ballot_workgroup_size: u32 = u32(W) * u32(1);",
+        "override ballot_padded_size: u32 = (ballot_workgroup_size + 31u) / 32u * 32u;",
+        "override ballot_slot_stride: u32 = 3u * ballot_exchange_words;",
+        "const ballot_subgroup_size: u32 = 32u;",
+    ] {
+        assert!(l.text.contains(line), "no `{line}` in\n{}", l.text);
+    }
+    // The shader's own names are kept where the library's are renamed.
+    let clash = source
+        .replace("let b =", "let ballot_b =")
+        .replace("(b", "(ballot_b");
+    let clash = clash
+        .replace("override W:", "override ballot_w:")
+        .replace("(W,", "(ballot_w,");
+    let l = linked(&clash, Target::WgslNoSubgroup);
+    assert!(
+        l.text
+            .contains("override ballot1_workgroup_size: u32 = u32(ballot_w) * u32(1);"),
+        "{}",
+        l.text
+    );
     // Hardware subgroups need no size.
     linked(&source, Target::Wgsl);
+}
+
+#[test]
+fn entry_points_of_different_overridable_sizes_are_refused() {
+    let two = format!(
+        "override W: u32 = 64u;\noverride V: u32 = 32u;\n{}\n\
+         @compute @workgroup_size(V)\nfn other() {{}}\n",
+        FOUR.replace("@workgroup_size(64)", "@workgroup_size(W)")
+    );
+    let e = error(&two, Target::WgslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("do not all spell the same"), "{e}");
+    // One overridable and one fixed: naga's reading differs.
+    let mixed = two.replace("@workgroup_size(V)", "@workgroup_size(32)");
+    let e = error(&mixed, Target::WgslNoSubgroup);
+    assert!(e.message.contains("different workgroup sizes"), "{e}");
+    // The same spelling serves both.
+    let same = two.replace("@workgroup_size(V)", "@workgroup_size( W )");
+    assert_eq!(linked(&same, Target::WgslNoSubgroup).workgroup_size, None);
 }
 
 #[test]

@@ -245,6 +245,7 @@ impl Shader<'_> {
             // glslang reads `gl_WorkGroupSize` as the layout declared so
             // far: a specialised one's layout lines come again before the
             // library's sizes.
+            // (WGSL has no such lines: its override is declared below.)
             let layouts: Option<String> = self.specialised_workgroup.then(|| {
                 self.workgroup_layouts
                     .iter()
@@ -289,7 +290,14 @@ impl Shader<'_> {
                     text.insert_str(0, &types::glsl_wide_extensions(&wide));
                 }
             }
-            rename(&text, language, p)
+            let mut text = rename(&text, language, p);
+            // WGSL's overridable size: the invocation count, an override
+            // of the shader's own expression, declared after the renaming,
+            // which is the library's names' and not the shader's.
+            if let Some(count) = self.overridden_invocations() {
+                text.push_str(&format!("override {p}workgroup_size: u32 = {count};\n"));
+            }
+            text
         };
         let functions = defined_functions(&library, language);
         // The caller's defines, after `#version` and before all else.
@@ -424,7 +432,9 @@ pub(super) fn statements(text: &str, body: usize, statements: &[String]) -> Stri
 /// `gl_` (`ballot_subgroupBallotBitCount`, `ballot_subgroupEqMask`).
 /// `specialised`: where the pipeline gives the workgroup size
 /// ([`Shader::specialised_workgroup`]), the shader's layout lines, which
-/// `glsl-no-subgroup` writes before its sizes.
+/// `glsl-no-subgroup` writes before its sizes; `wgsl-no-subgroup` then
+/// declares its sizes as overrides of `ballot_workgroup_size`, which the
+/// caller declares ([`Shader::overridden_invocations`]).
 pub(super) fn library(
     target: Target,
     ops: &[Op],
@@ -464,9 +474,12 @@ pub(super) fn library(
             if emulated {
                 helpers = with_vote(language, helpers, ops, barrier);
             }
-            out.push_str(&ballot_shader::back::wgsl::lane_state(
-                emulated, options, &helpers, 1,
-            ));
+            out.push_str(&match specialised {
+                Some(_) if emulated => {
+                    ballot_shader::back::wgsl::specialised_lane_state(options, &helpers, 1)
+                }
+                _ => ballot_shader::back::wgsl::lane_state(emulated, options, &helpers, 1),
+            });
             for helper in helpers {
                 out.push('\n');
                 out.push_str(

@@ -7,6 +7,7 @@
 //! - [`clustered`]: GLSL's clustered reductions, and a cluster over the
 //!   virtual subgroup;
 //! - [`macros`]: a GLSL macro that renames a collective;
+//! - [`overridden`]: a WGSL workgroup size the pipeline overrides;
 //! - [`own_calls`]: untyped WGSL declarations after a divergent `return`;
 //! - [`structs`]: a WGSL entry point's struct of subgroup built-ins only;
 //! - [`specialised`]: a workgroup size the pipeline specialises
@@ -18,6 +19,7 @@ mod common;
 mod clustered;
 mod glsl_functions;
 mod macros;
+mod overridden;
 mod own_calls;
 mod specialised;
 mod structs;

@@ -44,8 +44,8 @@
 // The virtual subgroup size, the invocations per workgroup, the slots
 // of whole virtual subgroups they fill, the slots of each half of the
 // broadcast values, the words of flag bits per exchange buffer, and a
-// virtual subgroup's words; the ballots one exchange holds, and the
-// words of each one's buffers.
+// virtual subgroup's words; the ballots one exchange holds, the words
+// of each one's buffers, and the lengths of the exchange arrays.
 const ballot_subgroup_size: u32 = 32u;
 const ballot_workgroup_size: u32 = 64u;
 const ballot_padded_size: u32 = 64u;
@@ -54,6 +54,9 @@ const ballot_exchange_words: u32 = 3u;
 const ballot_subgroup_words: u32 = 1u;
 const ballot_exchange_slots: u32 = 1u;
 const ballot_slot_stride: u32 = 3u * ballot_exchange_words;
+const ballot_words_length: u32 = ballot_exchange_slots * ballot_slot_stride;
+const ballot_values_length: u32 = 8u * ballot_exchange_size;
+const ballot_present_length: u32 = 2u * ballot_exchange_size;
 
 // The invocation's place: its local_invocation_index, its lane, and its
 // virtual subgroup's first invocation, lane count and size.
@@ -238,7 +241,7 @@ fn ballot_find_msb(v: vec4<u32>) -> u32 {
 // after barrier k. Ballots that share an exchange (ballot_publish, then one
 // ballot_sync) take one slot each. WGSL zeroes workgroup memory, so the first
 // buffers start clear.
-var<workgroup> ballot_words: array<atomic<u32>, (ballot_exchange_slots * ballot_slot_stride)>;
+var<workgroup> ballot_words: array<atomic<u32>, ballot_words_length>;
 // The buffer the next exchange writes, as its first word: the same in every
 // invocation, since every invocation makes every exchange.
 var<private> ballot_round: u32;
@@ -303,10 +306,10 @@ fn ballot_gather(at: u32) -> vec4<u32> {
 // constant of the call): one for a scalar, four for a mask. An exchange of
 // values writes one half before its barrier; the next writes the other, so
 // no write overtakes a read.
-var<workgroup> ballot_values: array<u32, (8u * ballot_exchange_size)>;
+var<workgroup> ballot_values: array<u32, ballot_values_length>;
 // Beside each value, whether its invocation was active: Broadcast reads one
 // lane's, without the contention of every lane setting a bit in one word.
-var<workgroup> ballot_present: array<u32, (2u * ballot_exchange_size)>;
+var<workgroup> ballot_present: array<u32, ballot_present_length>;
 
 // Writes the first `words` words of this invocation's value into the half the
 // next exchange publishes.

@@ -398,14 +398,16 @@ impl Shader<'_> {
     pub(in crate::link) fn read_wgsl_attributes(&mut self, tokens: &[Token]) {
         let text = self.text;
         let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
-        let (mut compute, mut size) = (false, None);
+        let (mut compute, mut size, mut spelled) = (false, None, Vec::new());
         let mut i = 0;
         while i < tokens.len() {
             if tokens[i].kind != Kind::Punct(b'@') {
                 if compute && s(i) == "fn" {
                     self.literal_sizes.push(size);
+                    self.workgroup_args.push(std::mem::take(&mut spelled));
                 }
                 (compute, size) = (false, None);
+                spelled.clear();
                 i += 1;
                 continue;
             }
@@ -432,10 +434,42 @@ impl Shader<'_> {
                     self.has_entry_point = true;
                 }
                 "vertex" | "fragment" => self.has_entry_point = true,
-                "workgroup_size" => size = literal_size(text, &tokens[args.clone()]),
+                "workgroup_size" => {
+                    size = literal_size(text, &tokens[args.clone()]);
+                    spelled = arguments(text, &tokens[args.clone()]);
+                }
                 _ => {}
             }
             i = j;
         }
     }
+}
+
+/// An attribute's arguments as written, split at its top-level commas, each
+/// trimmed to its tokens (a trailing comma adds none).
+fn arguments(text: &str, args: &[Token]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut first: Option<&Token> = None;
+    let mut last: Option<&Token> = None;
+    let mut flush = |first: &mut Option<&Token>, last: Option<&Token>| {
+        if let (Some(a), Some(b)) = (first.take(), last) {
+            out.push(text[a.range().start..b.range().end].to_string());
+        }
+    };
+    for t in args {
+        match t.kind {
+            Kind::Punct(b',') if depth == 0 => {
+                flush(&mut first, last);
+                continue;
+            }
+            Kind::Punct(b'(' | b'[') => depth += 1,
+            Kind::Punct(b')' | b']') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        first.get_or_insert(t);
+        last = Some(t);
+    }
+    flush(&mut first, last);
+    out
 }

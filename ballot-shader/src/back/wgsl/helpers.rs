@@ -115,7 +115,7 @@ const SHARE: &str = "\
 // after barrier k. Ballots that share an exchange (ballot_publish, then one
 // ballot_sync) take one slot each. WGSL zeroes workgroup memory, so the first
 // buffers start clear.
-var<workgroup> ballot_words: array<atomic<u32>, (ballot_exchange_slots * ballot_slot_stride)>;
+var<workgroup> ballot_words: array<atomic<u32>, ballot_words_length>;
 // The buffer the next exchange writes, as its first word: the same in every
 // invocation, since every invocation makes every exchange.
 var<private> ballot_round: u32;
@@ -182,10 +182,10 @@ const VALUES: &str = "\
 // constant of the call): one for a scalar, four for a mask. An exchange of
 // values writes one half before its barrier; the next writes the other, so
 // no write overtakes a read.
-var<workgroup> ballot_values: array<u32, (8u * ballot_exchange_size)>;
+var<workgroup> ballot_values: array<u32, ballot_values_length>;
 // Beside each value, whether its invocation was active: Broadcast reads one
 // lane's, without the contention of every lane setting a bit in one word.
-var<workgroup> ballot_present: array<u32, (2u * ballot_exchange_size)>;
+var<workgroup> ballot_present: array<u32, ballot_present_length>;
 
 // Writes the first `words` words of this invocation's value into the half the
 // next exchange publishes.

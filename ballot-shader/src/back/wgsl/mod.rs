@@ -326,14 +326,40 @@ pub fn lane_state(
     helpers: &std::collections::BTreeSet<helpers::Helper>,
     slots: u32,
 ) -> String {
-    let (mut out, state) = if emulated {
+    let constants = if emulated {
         let guard = helpers.contains(&helpers::Helper::Guard);
-        (
-            emulated_constants(options, guard, slots),
-            EMULATED_LANE_STATE,
-        )
+        emulated_constants(options, guard, slots)
     } else {
-        (String::new(), NATIVE_LANE_STATE)
+        String::new()
+    };
+    lane_state_after(constants, emulated, helpers)
+}
+
+/// [`lane_state`] for an emulated target where the pipeline overrides the
+/// workgroup size: the constants are [`specialised_emulated_constants`]',
+/// and the caller declares `ballot_workgroup_size`.
+pub fn specialised_lane_state(
+    options: &ShaderOptions,
+    helpers: &std::collections::BTreeSet<helpers::Helper>,
+    slots: u32,
+) -> String {
+    lane_state_after(
+        specialised_emulated_constants(options, slots),
+        true,
+        helpers,
+    )
+}
+
+/// The lane state after `constants`.
+fn lane_state_after(
+    mut out: String,
+    emulated: bool,
+    helpers: &std::collections::BTreeSet<helpers::Helper>,
+) -> String {
+    let state = if emulated {
+        EMULATED_LANE_STATE
+    } else {
+        NATIVE_LANE_STATE
     };
     // `ballot_init` ends the text; the masks go at its end.
     let body = state
@@ -356,21 +382,63 @@ pub fn lane_state(
 /// the workgroup.
 pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u32) -> String {
     let e = ExchangeMemory::new(options, guard, slots);
+    let sizes = format!(
+        "const ballot_workgroup_size: u32 = {}u;\n\
+         const ballot_padded_size: u32 = {}u;\n\
+         const ballot_exchange_size: u32 = {}u;\n\
+         const ballot_exchange_words: u32 = {}u;\n",
+        e.workgroup, e.padded, e.half, e.words
+    );
+    constants(&e, &sizes, "const")
+}
+
+/// [`emulated_constants`] for a shader whose workgroup size the pipeline
+/// overrides (`@workgroup_size(n)` with `override n: u32`): the exchange
+/// memory's sizes are `override` declarations computed from
+/// `ballot_workgroup_size`, which the caller declares as an `override`
+/// whose value is the entry point's invocation count, so that the
+/// workgroup arrays (WGSL sizes those by override-expressions) and the
+/// ragged last subgroup follow the size the pipeline gives. The caller
+/// declares it because its initialiser is the shader's own expression,
+/// whose names are not the library's to rename. The virtual subgroup's
+/// constants stay `const`. No guard: the libraries know their size.
+pub fn specialised_emulated_constants(options: &ShaderOptions, slots: u32) -> String {
+    let e = ExchangeMemory::new(options, false, slots);
+    // Whole virtual subgroups, and whole vec4s of slots: ExchangeMemory's
+    // padding, and its words of flag bits, as expressions.
+    let unit = e.subgroup.max(4);
+    let sizes = format!(
+        "override ballot_padded_size: u32 = (ballot_workgroup_size + {}u) / {unit}u * {unit}u;\n\
+         override ballot_exchange_size: u32 = ballot_padded_size;\n\
+         override ballot_exchange_words: u32 = (ballot_padded_size + 31u) / 32u;\n",
+        unit - 1
+    );
+    constants(&e, &sizes, "override")
+}
+
+/// The constants block of both: the workgroup's `sizes` as declared, the
+/// rest from `e`, and what follows from the sizes declared as `derived`
+/// (`const`, or `override` where the sizes are overrides).
+fn constants(e: &ExchangeMemory, sizes: &str, derived: &str) -> String {
+    // The workgroup arrays are sized by bare names: naga gives an array
+    // size that is an override-expression of its own an unnamed override,
+    // which its pipeline-constant pass (naga 30's `process_overrides`)
+    // reaches as `unreachable!()` when a named override follows it.
     format!(
         "\n// The virtual subgroup size, the invocations per workgroup, the slots\n\
          // of whole virtual subgroups they fill, the slots of each half of the\n\
          // broadcast values, the words of flag bits per exchange buffer, and a\n\
-         // virtual subgroup's words; the ballots one exchange holds, and the\n\
-         // words of each one's buffers.\n\
+         // virtual subgroup's words; the ballots one exchange holds, the words\n\
+         // of each one's buffers, and the lengths of the exchange arrays.\n\
          const ballot_subgroup_size: u32 = {}u;\n\
-         const ballot_workgroup_size: u32 = {}u;\n\
-         const ballot_padded_size: u32 = {}u;\n\
-         const ballot_exchange_size: u32 = {}u;\n\
-         const ballot_exchange_words: u32 = {}u;\n\
+         {sizes}\
          const ballot_subgroup_words: u32 = {}u;\n\
          const ballot_exchange_slots: u32 = {}u;\n\
-         const ballot_slot_stride: u32 = 3u * ballot_exchange_words;\n",
-        e.subgroup, e.workgroup, e.padded, e.half, e.words, e.subgroup_words, e.slots
+         {derived} ballot_slot_stride: u32 = 3u * ballot_exchange_words;\n\
+         {derived} ballot_words_length: u32 = ballot_exchange_slots * ballot_slot_stride;\n\
+         {derived} ballot_values_length: u32 = 8u * ballot_exchange_size;\n\
+         {derived} ballot_present_length: u32 = 2u * ballot_exchange_size;\n",
+        e.subgroup, e.subgroup_words, e.slots
     )
 }
 

@@ -1,0 +1,220 @@
+//! A WGSL shader whose workgroup size the pipeline overrides
+//! (`@workgroup_size(BLOCK)` with `override BLOCK: u32`), linked for
+//! `wgsl-no-subgroup` at virtual sizes 4 to 32 and run at several sizes on
+//! wgpu's Vulkan adapter and, where it is installed, on Dawn.
+//!
+//! The emulation declares its exchange memory's sizes as overrides of the
+//! entry point's `@workgroup_size` arguments, and sizes its workgroup
+//! arrays by them, so one linked text serves every size the pipeline
+//! gives. Each size is given as the override's default in the linked
+//! text: the value the pipeline takes where it is given no constant, and
+//! the same override-expression evaluation at pipeline creation as a
+//! constant the pipeline sets.
+//!
+//! Invocations below `min(45, size)` write the count of even invocations
+//! among their virtual subgroup's active members (a ballot), the sum of
+//! their indices (`subgroupAdd`), and `num_subgroups`; the others return
+//! first. The hardware `wgsl` target runs the default size too. A second
+//! shader's workgroup is two-dimensional, `@workgroup_size(WIDTH, 2)`.
+//! Both have a workgroup array of their own, sized by an override that
+//! naga reads after the emulation's: its pipeline-constant pass panicked
+//! on such a module while the emulation's arrays were sized by
+//! override-expressions (unnamed overrides) rather than by names.
+//!
+//! Without an adapter the tests say why and pass, unless
+//! `BALLOT_REQUIRE_GPU=1`.
+
+use ballot_naga::link::{link, LinkOptions};
+use ballot_runner::dawn::{Dawn, StorageJob};
+use ballot_runner::job::UNWRITTEN;
+use ballot_runner::Gpu;
+use ballot_shader::back::Target;
+
+use crate::common::{loud, required, skip};
+
+const WGSL: &str = "override BLOCK: u32 = 64u;
+@group(0) @binding(0) var<storage, read_write> words: array<u32>;
+var<workgroup> scratch: array<u32, LENGTH>;
+override LENGTH: u32 = 4u;
+@compute @workgroup_size(BLOCK)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(num_subgroups) n: u32) {
+    scratch[i % LENGTH] = i;
+    if (i >= 45u) { return; }
+    let even = subgroupBallotBitCount(subgroupBallot((i & 1u) == 0u));
+    let sum = subgroupAdd(i);
+    words[i * 3u] = even;
+    words[i * 3u + 1u] = sum;
+    words[i * 3u + 2u] = n;
+}
+";
+
+/// The override's declaration, whose default each run replaces.
+const BLOCK: &str = "override BLOCK: u32 = 64u;";
+
+/// The same in a workgroup of `WIDTH` by 2.
+fn two_dimensional() -> String {
+    WGSL.replace(BLOCK, "override WIDTH: i32 = 32;")
+        .replace("@workgroup_size(BLOCK)", "@workgroup_size(WIDTH, 2)")
+}
+
+/// The words invocation `i` writes in a workgroup of `size` in subgroups
+/// of `v` (module docs).
+fn expected(i: u32, v: u32, size: u32) -> [u32; 3] {
+    if i >= 45 || i >= size {
+        return [UNWRITTEN; 3];
+    }
+    let base = i - i % v;
+    let members: Vec<u32> = (base..base + v).filter(|&j| j < 45 && j < size).collect();
+    let even = members.iter().filter(|&&j| j % 2 == 0).count() as u32;
+    [even, members.iter().sum(), size.div_ceil(v)]
+}
+
+/// One linked text's run: the target, the virtual (or hardware) subgroup
+/// size, the invocations per workgroup, and the text with the override's
+/// default set to give them.
+struct Run {
+    target: Target,
+    v: u32,
+    size: u32,
+    text: String,
+}
+
+/// Links `shader` for `target` at subgroup size `v`: the size is the
+/// pipeline's, and the override's declaration is kept.
+fn linked(shader: &str, declaration: &str, target: Target, v: u32) -> String {
+    let linked = link(
+        shader,
+        "overridden.wgsl",
+        target,
+        &LinkOptions::default().subgroup_size(v),
+    )
+    .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
+    assert_eq!(
+        linked.workgroup_size, None,
+        "{target}: the size is the pipeline's"
+    );
+    assert!(
+        linked.text.contains(declaration),
+        "{target}: the override is kept"
+    );
+    linked.text
+}
+
+#[test]
+fn one_linked_text_serves_every_workgroup_size_the_pipeline_overrides() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("overridden workgroup", &e.to_string()),
+    };
+    let two = two_dimensional();
+    let mut runs = Vec::new();
+    let emulated = Target::WgslNoSubgroup;
+    if gpu.unsupported(emulated).is_none() {
+        for v in [4, 8, 16, 32] {
+            let text = linked(WGSL, BLOCK, emulated, v);
+            // Whole subgroups, a ragged last one, and fewer invocations
+            // than the default, down to fewer than one virtual subgroup.
+            for size in [64, 40, 37, 32, 16, 5] {
+                let text = text.replace(BLOCK, &format!("override BLOCK: u32 = {size}u;"));
+                runs.push(Run {
+                    target: emulated,
+                    v,
+                    size,
+                    text,
+                });
+            }
+            let declaration = "override WIDTH: i32 = 32;";
+            let text = linked(&two, declaration, emulated, v);
+            for width in [32, 20, 3] {
+                let text = text.replace(declaration, &format!("override WIDTH: i32 = {width};"));
+                runs.push(Run {
+                    target: emulated,
+                    v,
+                    size: 2 * width,
+                    text,
+                });
+            }
+        }
+    }
+    let info = gpu.info();
+    if gpu.unsupported(Target::Wgsl).is_none() && info.subgroup_min_size == info.subgroup_max_size {
+        let v = info.subgroup_min_size;
+        runs.push(Run {
+            target: Target::Wgsl,
+            v,
+            size: 64,
+            text: linked(WGSL, BLOCK, Target::Wgsl, v),
+        });
+    }
+    if runs.is_empty() {
+        if required() {
+            panic!("overridden workgroup: no WGSL target runs on this adapter");
+        }
+        loud("overridden workgroup: no WGSL target runs on this adapter: skipped");
+        return;
+    }
+    let mut failures = Vec::new();
+    for run in &runs {
+        let got = gpu
+            .run_storage(run.target, &run.text, [run.size, 1, 1], [1, 1, 1], 64 * 3)
+            .unwrap_or_else(|e| {
+                panic!(
+                    "{}, size {}, workgroup {}: {e}",
+                    run.target, run.v, run.size
+                )
+            });
+        failures.extend(mismatches("wgpu", run, &got));
+    }
+    // Dawn (Tint) reads the overrides and their arrays itself.
+    match Dawn::find() {
+        Ok(dawn) => {
+            let emulated: Vec<&Run> = runs.iter().filter(|r| r.target == emulated).collect();
+            let jobs: Vec<StorageJob> = emulated
+                .iter()
+                .map(|run| StorageJob {
+                    name: format!("size {}, workgroup {}", run.v, run.size),
+                    target: run.target,
+                    shader: run.text.clone(),
+                    workgroups: [1, 1, 1],
+                    words: 64 * 3,
+                })
+                .collect();
+            let results = dawn.run_storage(&jobs).expect("Dawn runs");
+            for (run, got) in emulated.into_iter().zip(results) {
+                let got = got.unwrap_or_else(|e| {
+                    panic!("Dawn, size {}, workgroup {}: {e}", run.v, run.size)
+                });
+                failures.extend(mismatches("Dawn", run, &got));
+            }
+        }
+        Err(why) => loud(&format!(
+            "overridden workgroup: no Dawn ({why}): wgpu alone"
+        )),
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+/// The words of the first 64 invocations against [`expected`]: one line
+/// for each that differs.
+fn mismatches(on: &str, run: &Run, got: &[u32]) -> Vec<String> {
+    (0..64)
+        .filter_map(|i| {
+            let at = i as usize * 3;
+            let want = expected(i, run.v, run.size);
+            (got[at..at + 3] != want).then(|| {
+                format!(
+                    "{on}: {}, size {}, workgroup {}, invocation {i}: expected {want:?}, got {:?}",
+                    run.target,
+                    run.v,
+                    run.size,
+                    &got[at..at + 3]
+                )
+            })
+        })
+        .collect()
+}
