@@ -324,7 +324,10 @@ pub struct Linked {
     pub ops: BTreeSet<Op>,
     /// The functions the linker added, by name.
     pub functions: Vec<String>,
-    /// The workgroup size the emulation was sized for (emulated targets).
+    /// The workgroup size the emulation was sized for (emulated targets);
+    /// `None` on the hardware targets, and where the pipeline gives the
+    /// size (GLSL's `local_size_x_id`, WGSL's `override`), which the
+    /// emulation reads as the pipeline sets it.
     pub workgroup_size: Option<[u32; 3]>,
     /// The files `#include` brought in (GLSL), by the paths the
     /// [`Includes`] gave: what a build depends on beside the shader.
