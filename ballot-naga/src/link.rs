@@ -199,6 +199,7 @@ mod glsl_types;
 mod include;
 mod judge;
 mod lex;
+mod macros;
 mod map;
 mod read;
 mod types;
@@ -483,24 +484,42 @@ pub fn link_with(
         })?;
     // The emulated target rewrites the shader's functions: the
     // conditionals the text decides are resolved first (`conditional`),
-    // every offset and line kept.
-    let resolve = |text: &str| match target {
-        Target::GlslNoSubgroup => conditional::resolve(text, &options.defines),
-        _ => None,
+    // every offset and line kept, then the macros that call a collective
+    // are expanded where they are called (`macros`), every line kept.
+    let prepare = |text: &str| -> Result<Option<String>, LinkError> {
+        if target != Target::GlslNoSubgroup {
+            return Ok(None);
+        }
+        let resolved = conditional::resolve(text, &options.defines);
+        let base = resolved.as_deref().unwrap_or(text);
+        match macros::expand(base, glsl_collective) {
+            Ok(Some(expanded)) => Ok(Some(expanded)),
+            Ok(None) => Ok(resolved),
+            Err((message, at)) => Err(LinkError {
+                kind: LinkErrorKind::Unsupported,
+                path: path.to_string(),
+                target,
+                message,
+                location: Some(Box::new(locate(base, at, String::new()))),
+                notes: Box::default(),
+            }),
+        }
     };
     let Some(expanded) = expanded else {
-        return match resolve(source) {
-            Some(resolved) => link_text(&resolved, path, target, options),
+        return match prepare(source)? {
+            Some(prepared) => link_text(&prepared, path, target, options),
             None => link_text(source, path, target, options),
         };
     };
-    let resolved = resolve(&expanded.text);
-    match link_text(
-        resolved.as_deref().unwrap_or(&expanded.text),
-        path,
-        target,
-        options,
-    ) {
+    let linked = prepare(&expanded.text).and_then(|prepared| {
+        link_text(
+            prepared.as_deref().unwrap_or(&expanded.text),
+            path,
+            target,
+            options,
+        )
+    });
+    match linked {
         Ok(mut linked) => {
             linked.includes = expanded.files[1..].iter().map(|(p, _)| p.clone()).collect();
             Ok(linked)
@@ -521,6 +540,13 @@ pub fn link_with(
             Err(e)
         }
     }
+}
+
+/// Whether `name` is a GLSL collective's, which `glsl-no-subgroup`
+/// if-converts where it is called.
+fn glsl_collective(name: &str) -> bool {
+    source_ops(Language::Glsl)
+        .any(|op| is_collective(op) && source_name(Language::Glsl, op) == name)
 }
 
 /// [`link`] of a text whose includes are expanded.

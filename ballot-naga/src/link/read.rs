@@ -375,64 +375,6 @@ pub(in crate::link) fn arguments(
     ))
 }
 
-/// The macro that the GLSL `#define` at token `at` (its line ending at
-/// `end`) defines, where it only renames a collective: a function-like
-/// macro whose body is one call of a collective of `by_name`, with the
-/// macro's parameters as its arguments, in their order, each once
-/// (nvpro's `NVPRO_PYRAMID_SHUFFLE_XOR(in_, mask_)`, `shfl(v, i)` for
-/// `subgroupShuffleXor(v, i)`). Its calls mean the collective's with the
-/// same arguments, so the emulated target links them as the collective's.
-pub(in crate::link) fn collective_alias<'t>(
-    text: &'t str,
-    tokens: &[Token],
-    at: usize,
-    end: usize,
-    by_name: &naga::FastHashMap<&str, (Op, usize)>,
-) -> Option<(&'t str, Op)> {
-    if text[tokens[at].range()][1..].trim() != "define" {
-        return None;
-    }
-    // The line's tokens, but its `\` continuations.
-    let line: Vec<&Token> = tokens[at + 1..]
-        .iter()
-        .take_while(|t| t.range().start < end)
-        .filter(|t| t.kind != Kind::Punct(b'\\'))
-        .collect();
-    let s = |i: usize| line.get(i).map_or("", |t| &text[t.range()]);
-    let is_ident = |i: usize| line.get(i).is_some_and(|t| t.kind == Kind::Ident);
-    // Function-like: `(` right after the name.
-    if !is_ident(0) || s(1) != "(" || line[1].range().start != line[0].range().end {
-        return None;
-    }
-    // `(p, q, …)`, from `from`, and the index after it.
-    let list = |from: usize| -> Option<(Vec<&'t str>, usize)> {
-        let mut names = Vec::new();
-        let mut i = from;
-        if s(i) == ")" {
-            return Some((names, i + 1));
-        }
-        loop {
-            if !is_ident(i) {
-                return None;
-            }
-            names.push(&text[line[i].range()]);
-            match s(i + 1) {
-                "," => i += 2,
-                ")" => return Some((names, i + 2)),
-                _ => return None,
-            }
-        }
-    };
-    let (params, body) = list(2)?;
-    let (op, _) = *by_name.get(s(body)).filter(|_| is_ident(body))?;
-    if !is_collective(op) || s(body + 1) != "(" {
-        return None;
-    }
-    let (args, after) = list(body + 2)?;
-    let distinct = params.iter().collect::<BTreeSet<_>>().len() == params.len();
-    (args == params && distinct && after == line.len()).then(|| (s(0), op))
-}
-
 /// Whether `name` looks like a ballot function's.
 pub(in crate::link) fn looks_like_ballot(name: &str) -> bool {
     name.starts_with("subgroupBallot") || name.starts_with("subgroupInverseBallot")
@@ -499,40 +441,15 @@ impl<'a> Shader<'a> {
         let mut uses_subgroups = false;
         // The end of the `#define` line the tokens are in, if any.
         let mut define_end = 0;
-        // GLSL macros that only rename a collective, on the emulated
-        // target ([`collective_alias`]): their calls are the collective's,
-        // and their bodies, which no call expands any more, are left be.
-        let mut aliases: naga::FastHashMap<&str, (Op, usize)> = naga::FastHashMap::default();
-        let mut alias_end = 0;
-        // Their `#define` lines, which go: every call is linked, and the
-        // emulated text names no subgroup function.
-        let mut alias_lines = Vec::new();
         for (i, token) in tokens.iter().enumerate() {
             if token.kind == Kind::Directive {
                 define_end = logical_line_end(text, token.range().end);
-                if language == Language::Glsl && !target.has_subgroups() {
-                    if let Some((alias, op)) =
-                        collective_alias(text, &tokens, i, define_end, &by_name)
-                    {
-                        aliases.insert(alias, (op, arity(op)));
-                        alias_end = define_end;
-                        alias_lines.push((token.range().start..define_end, String::new()));
-                    }
-                }
-                continue;
-            }
-            if token.range().start < alias_end {
                 continue;
             }
             let Some(name) = ident(i) else { continue };
-            let alias = match aliases.is_empty() {
-                true => None,
-                false => aliases.get(name).copied(),
-            };
             // Every name read below starts so (`source_names_are_prefixed`):
             // the other words, nearly all of a shader's, cost one test.
-            if alias.is_none() && (!is_subgroup_word(name) || defined.contains(name))
-                || (i > 0 && punct(i - 1, b'.'))
+            if (!is_subgroup_word(name) || defined.contains(name)) || (i > 0 && punct(i - 1, b'.'))
             {
                 continue;
             }
@@ -555,34 +472,27 @@ impl<'a> Shader<'a> {
                 });
                 continue;
             }
-            match alias.or_else(|| by_name.get(name).copied()) {
+            match by_name.get(name).copied() {
                 Some((op, arity)) => {
-                    let variable = alias.is_none() && language == Language::Glsl && is_mask(op);
+                    let variable = language == Language::Glsl && is_mask(op);
                     if !called && !variable {
                         continue;
                     }
                     // The if-conversion sees a macro's call, not the
                     // collective in its body, which would run only where
                     // the invocation is active: some would miss its
-                    // barrier.
+                    // barrier. `macros` expands every such macro first;
+                    // one it could not read stays refused.
                     if token.range().start < define_end
                         && is_collective(op)
                         && !target.has_subgroups()
                     {
-                        let or_rename = match alias {
-                            Some(_) => String::new(),
-                            None => format!(
-                                ", or make the macro only rename it (`#define F(a, b) \
-                                 {name}(a, b)`)"
-                            ),
-                        };
                         return Err((
                             LinkErrorKind::Unsupported,
                             format!(
-                                "`{name}` in a `#define`: on `{target}` every collective is \
-                                 if-converted where the shader calls it, and the linker does \
-                                 not expand macros, so it cannot convert this one; call \
-                                 `{name}` in the function instead{or_rename}"
+                                "`{name}` in a `#define` the linker cannot read: on `{target}` \
+                                 every collective is if-converted where the shader calls it; \
+                                 call `{name}` in the function instead"
                             ),
                             token.range(),
                         ));
@@ -689,7 +599,7 @@ impl<'a> Shader<'a> {
             builtins,
             entries: Vec::new(),
             structs: BTreeMap::new(),
-            rewrites: alias_lines,
+            rewrites: Vec::new(),
             has_enable: false,
             has_diagnostic: false,
             library_at: 0,

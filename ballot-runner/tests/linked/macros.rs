@@ -62,3 +62,70 @@ fn a_macro_that_renames_a_collective_is_linked_as_the_collective() {
         expected,
     );
 }
+
+const STATEMENTS: &str = "#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+// As Granite's SHUFFLE_PASS: a statement that calls a collective.
+#define XOR_PASS(a, s) { \\
+    uint b = subgroupShuffleXor(a, s); \\
+    if ((gl_SubgroupInvocationID & (s)) == 0u) { \\
+        a = a + b; \\
+    } else { \\
+        a = a - b; \\
+    } \\
+}
+#define EVENS subgroupBallotBitCount(subgroupBallot((i & 1u) == 0u))
+#define PASS_AND_COUNT(a, s) XOR_PASS(a, s); n = EVENS
+
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 32u) { return; }
+    uint a = i * 5u + 3u;
+    uint n = 0u;
+    XOR_PASS(a, 1u);
+    PASS_AND_COUNT(a,
+                   2u);
+    words[i * 2u] = a;
+    words[i * 2u + 1u] = n;
+}
+";
+
+/// One `XOR_PASS` at distance `s` of the values `a` (module docs of the
+/// test below), for invocation `i`.
+fn xor_pass(a: impl Fn(u32) -> u32, i: u32, s: u32) -> u32 {
+    let b = a(i ^ s);
+    match i & s {
+        0 => a(i).wrapping_add(b),
+        _ => a(i).wrapping_sub(b),
+    }
+}
+
+/// The words invocation `i` writes in subgroups of `v`: invocations 32 and
+/// up return, so every subgroup that runs is whole and each shuffle reads
+/// an active lane, `i ^ s`; the ballot counts the even lanes, `v / 2`.
+fn expected_statements(i: u32, v: u32) -> [u32; 2] {
+    if i >= 32 {
+        return [UNWRITTEN; 2];
+    }
+    let first = |j: u32| xor_pass(|k| k * 5 + 3, j, 1);
+    [xor_pass(first, i, 2), v / 2]
+}
+
+/// Macros whose bodies call collectives beyond a rename: a statement (a
+/// block holding a shuffle and a branch on the lane), an object-like macro
+/// holding a ballot, and a macro calling both, its call over two lines.
+/// Each is expanded where it is called and if-converted there.
+#[test]
+fn macros_that_call_collectives_are_expanded_where_called() {
+    assert_linked_agree(
+        "macros calling collectives",
+        (STATEMENTS, "statements.comp"),
+        [Target::GlslNoSubgroup, Target::Glsl],
+        64,
+        expected_statements,
+    );
+}
