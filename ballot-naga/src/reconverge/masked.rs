@@ -922,9 +922,14 @@ impl<'r, 'a> Pass<'r, 'a> {
                 ));
             }
         }
-        // A short circuit's left operand inside the piece: its flag.
+        // A short circuit's left operand inside the piece: its flag; one
+        // inside another's (`(b || f(b)) || g(b)`) is part of that flag's
+        // value, computed before, and is not written again.
         for (r, flag) in self.lefts.range(range.clone()).map(|(_, l)| l) {
-            if r.end <= range.end && *r != range {
+            let within_another = subs.iter().any(|(s, sub)| {
+                matches!(sub, Sub::Flag(_)) && s.start <= r.start && r.end <= s.end && s != r
+            });
+            if r.end <= range.end && *r != range && !within_another {
                 subs.retain(|(s, _)| !(r.start <= s.start && s.end <= r.end));
                 subs.push((r.clone(), Sub::Flag(*flag)));
             }

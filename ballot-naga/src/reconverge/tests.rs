@@ -512,6 +512,30 @@ fn a_chain_of_one_operator_is_one_short_circuit() {
     assert_eq!(&text[e.at.clone()], "x_elect");
 }
 
+/// A short circuit in the left operand of another (`(a || f) || g`): the
+/// inner one's flag is part of the outer one's value, computed before it,
+/// and the statement names only the outer one's flag.
+#[test]
+fn a_short_circuit_inside_another_s_left_operand_is_its_value() {
+    let out = wgsl(
+        "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+         @compute @workgroup_size(64)\n\
+         fn main(@builtin(local_invocation_index) i: u32) {\n\
+             if i >= arrayLength(&data) { return; }\n\
+             let ok = (i == 1u || x_elect(true)) || x_elect(true);\n\
+             data[i] = select(0u, 1u, ok);\n\
+         }\n",
+    )
+    .unwrap();
+    valid_wgsl(&out);
+    let main = function(&out, "main");
+    // The inner left operand, then the outer one from it and the inner
+    // call's temporary, then the statement from the outer flag alone.
+    assert!(main.contains("x_taken1 = (i == 1u);"), "{main}");
+    assert!(main.contains("x_taken4 = ((x_taken1 || x_t3));"), "{main}");
+    assert!(main.contains("let ok = x_taken4 || x_t6;"), "{main}");
+}
+
 /// A GLSL text with the stand-in exchanges, and `body` after them.
 fn glsl(body: &str) -> Result<String, super::Refused> {
     let text = format!(

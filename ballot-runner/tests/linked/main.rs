@@ -3,6 +3,7 @@
 //! answer: one test binary, as each costs a link of wgpu.
 //!
 //! - [`switch`]: a `switch` whose cases each reach a collective;
+//! - [`circuits`]: collectives under nested short circuits;
 //! - [`glsl_functions`]: GLSL prototypes, overloads and `#pragma` lines;
 //! - [`clustered`]: GLSL's clustered reductions, and a cluster over the
 //!   virtual subgroup;
@@ -16,6 +17,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod circuits;
 mod clustered;
 mod glsl_functions;
 mod macros;
