@@ -604,6 +604,76 @@ pub(super) fn glsl_moves_wide(op: Op, ty: &str) -> bool {
     op.arith().is_none() && glsl_wide(ty).is_some()
 }
 
+/// The `double` arithmetic `glsl-no-subgroup` links ([`DOUBLE_ARITH`]):
+/// Add, Mul, Min and Max, reductions and scans, of a `double` or a `dvec`
+/// (GL_KHR_shader_subgroup_arithmetic's `genDType`); as the operation of
+/// `op`'s kind on a float, `None` for any other.
+fn glsl_double_arith(op: Op, ty: &str) -> Option<Op> {
+    use ArithOp::*;
+    let Op::Arith(arith, scan) = op else {
+        return None;
+    };
+    let float = match arith {
+        IAdd | FAdd => FAdd,
+        IMul | FMul => FMul,
+        SMin | UMin | FMin => FMin,
+        SMax | UMax | FMax => FMax,
+        And | Or | Xor => return None,
+    };
+    (glsl_wide(ty)?.0.name == "double").then_some(Op::Arith(float, scan))
+}
+
+/// Whether `glsl-no-subgroup` links a generic call of `op` on a value of
+/// `ty` in [`glsl_wide_overloads`]: a move ([`glsl_moves_wide`]) or
+/// `double` arithmetic.
+pub(super) fn glsl_links_wide(op: Op, ty: &str) -> bool {
+    glsl_moves_wide(op, ty) || glsl_double_arith(op, ty).is_some()
+}
+
+/// The arithmetic collectives of a `double`: op numbered as in
+/// `ballot_identity` (1 FAdd, 3 FMul, 6 FMin, 9 FMax), `kind` 0 for the
+/// reduction, 1 the inclusive scan, 2 the exclusive one. One exchange of
+/// the value's two words (`ballot_put`, whose helpers the operation's own
+/// arithmetic brings), then every lane combines the values of the lanes
+/// it takes in lane order, from the identity, as the 32-bit helpers do:
+/// inactive lanes wrote the identity, and lanes a ragged subgroup lacks
+/// are not read. A subgroup's reads, rather than the 32-bit helpers' two
+/// exchanges of about its square root, keep the code apart from theirs;
+/// the library's own `ballot_combine` is over 32-bit words, and a `double`
+/// there would ask every shader for 64-bit floats.
+const DOUBLE_ARITH: &str = "
+double ballot_double_identity(uint op) {
+    switch (op) {
+    case 3u: return double(1.0);
+    case 6u: return packDouble2x32(uvec2(0u, 0x7FF00000u));
+    case 9u: return packDouble2x32(uvec2(0u, 0xFFF00000u));
+    default: return double(0.0);
+    }
+}
+
+double ballot_double_combine(uint op, double a, double b) {
+    switch (op) {
+    case 3u: return a * b;
+    case 6u: return min(a, b);
+    case 9u: return max(a, b);
+    default: return a + b;
+    }
+}
+
+double ballot_double_arith(bool act, double v, uint op, uint kind) {
+    double identity = ballot_double_identity(op);
+    ballot_put(uvec4(unpackDouble2x32(act ? ballot_double_combine(op, identity, v) : identity), 0u, 0u), 2u);
+    uint at = ballot_sync() + ballot_base;
+    double r = identity;
+    for (uint k = 0u; k < ballot_subgroup_size; k = k + 1u) {
+        bool taken = k < ballot_count && (kind == 0u || k < ballot_lane || (kind == 1u && k == ballot_lane));
+        double w = packDouble2x32(ballot_get(at + k, 2u).xy);
+        r = taken ? ballot_double_combine(op, r, w) : r;
+    }
+    return r;
+}
+";
+
 /// The `glsl-no-subgroup` overloads of the generic calls `used` (each an
 /// operation and a value type for which [`glsl_moves_wide`] holds), over
 /// [`glsl_overloads`]' own: a value of 8, 16 or 64 bits goes through its
@@ -614,18 +684,23 @@ pub(super) fn glsl_moves_wide(op: Op, ty: &str) -> bool {
 /// nothing), against the lowest active lane's, through the library's
 /// `ballot_broadcast_first` and `ballot_all`, which its `AllEqual` holds.
 pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
-    // Scalars first: the 64-bit vectors call them.
+    // Scalars first: the 64-bit vectors call them. `double` arithmetic as
+    // its float operation, whichever namesake the call was read as.
     let mut wanted: BTreeSet<(usize, Op, &'static str)> = BTreeSet::new();
     for (op, ty) in used {
-        let Some((wide, n)) = glsl_wide(ty).filter(|_| glsl_moves_wide(*op, ty)) else {
+        let Some((wide, n)) = glsl_wide(ty).filter(|_| glsl_links_wide(*op, ty)) else {
             continue;
         };
+        let op = glsl_double_arith(*op, ty).unwrap_or(*op);
         if n > 1 && wide.carrier == "uvec2" {
-            wanted.insert((1, *op, wide.name));
+            wanted.insert((1, op, wide.name));
         }
-        wanted.insert((n, *op, wide.name));
+        wanted.insert((n, op, wide.name));
     }
     let mut out = String::new();
+    if wanted.iter().any(|&(_, op, _)| op.arith().is_some()) {
+        out.push_str(DOUBLE_ARITH);
+    }
     for (n, op, scalar) in wanted {
         let Some(wide) = GLSL_WIDE.iter().find(|w| w.name == scalar) else {
             continue;
@@ -655,6 +730,11 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
                 format!("{ty}({})", names.join(", "))
             };
             format!("{locals}    return {result};\n")
+        } else if let Op::Arith(arith, scan) = op {
+            // `double` arithmetic, the one arithmetic here.
+            let code = ballot_shader::back::shading::arith_code(arith);
+            let kind = scan as u32;
+            format!("    return ballot_double_arith(on, value, {code}u, {kind}u);\n")
         } else if all_equal && wide.name == "double" {
             "    uvec4 first = ballot_broadcast_first(on, uvec4(unpackDouble2x32(value), 0u, 0u), 2u);\n    \
              return ballot_all(on, value == packDouble2x32(first.xy));\n"

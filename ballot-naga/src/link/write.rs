@@ -284,7 +284,7 @@ impl Shader<'_> {
                         .uses
                         .iter()
                         .filter_map(|u| Some((u.op, u.value.as_ref()?.1.clone()?)))
-                        .filter(|(op, ty)| types::glsl_moves_wide(*op, ty))
+                        .filter(|(op, ty)| types::glsl_links_wide(*op, ty))
                         .collect();
                     text.push_str(&types::glsl_wide_overloads(&wide));
                     text.insert_str(0, &types::glsl_wide_extensions(&wide));

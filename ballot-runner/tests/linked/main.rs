@@ -4,6 +4,7 @@
 //!
 //! - [`switch`]: a `switch` whose cases each reach a collective;
 //! - [`circuits`]: collectives under nested short circuits;
+//! - [`doubles`]: `double` arithmetic collectives;
 //! - [`glsl_functions`]: GLSL prototypes, overloads and `#pragma` lines;
 //! - [`clustered`]: GLSL's clustered reductions, and a cluster over the
 //!   virtual subgroup;
@@ -19,6 +20,7 @@ mod common;
 
 mod circuits;
 mod clustered;
+mod doubles;
 mod glsl_functions;
 mod macros;
 mod overridden;

@@ -158,14 +158,15 @@ impl Shader<'_> {
                 if ty.is_empty() {
                     continue;
                 }
-                if !glsl_types::carried(&ty) && !types::glsl_moves_wide(u.op, &ty) {
+                if !glsl_types::carried(&ty) && !types::glsl_links_wide(u.op, &ty) {
                     if u.op.arith().is_some() {
                         return Err((
                             LinkErrorKind::Unsupported,
                             format!(
                                 "`{}` of a `{ty}`: the emulation's arithmetic takes `int`, \
                                  `uint` and `float` (and `bool` for And, Or and Xor) and their \
-                                 vectors",
+                                 vectors, and `double` and its vectors for Add, Mul, Min and \
+                                 Max but the clustered ones",
                                 &self.text[u.name.clone()]
                             ),
                             u.name.clone(),

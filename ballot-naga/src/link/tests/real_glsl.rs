@@ -255,10 +255,12 @@ fn moves_of_8_16_and_64_bit_values_go_through_32_bit_words() {
         // A type no call moves gets no overload.
         assert!(!l.text.contains("on, int16_t value"), "{}", l.text);
     }
-    // The arithmetic takes only 32-bit types: a sum of doubles would need
-    // the double's own additions.
+    // The arithmetic on doubles has functions of its own (run by
+    // `ballot-runner/tests/linked/doubles.rs`); the clustered reductions
+    // and the bitwise operations have none.
     let arith = "#version 450
 #extension GL_KHR_shader_subgroup_arithmetic : enable
+#extension GL_KHR_shader_subgroup_clustered : enable
 layout(local_size_x = 32) in;
 layout(binding = 0) buffer Data { double vals[]; };
 void main() {
@@ -268,14 +270,26 @@ void main() {
 }
 ";
     glsl_linked(arith, Target::Glsl);
-    let e = glsl_error(arith, Target::GlslNoSubgroup);
+    let l = glsl_linked(arith, Target::GlslNoSubgroup);
+    assert!(
+        l.text
+            .contains("double ballot_subgroupAdd(bool on, double value)"),
+        "{}",
+        l.text
+    );
+    let clustered = arith.replace("subgroupAdd(mine)", "subgroupClusteredAdd(mine, 4u)");
+    glsl_linked(&clustered, Target::Glsl);
+    let e = glsl_error(&clustered, Target::GlslNoSubgroup);
     assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
     assert_eq!(
         e.location.as_ref().map(|l| (l.line, l.column)),
-        Some((7, 18)),
+        Some((8, 18)),
         "{e}"
     );
-    assert!(e.message.contains("`subgroupAdd` of a `double`"), "{e}");
+    assert!(
+        e.message.contains("`subgroupClusteredAdd` of a `double`"),
+        "{e}"
+    );
 }
 
 /// A shader built with `-D`: its workgroup size and a branch are the
@@ -406,19 +420,27 @@ void main() {
         assert!(l.text.contains(overload), "no {overload} in\n{}", l.text);
     }
     assert!(!l.text.contains("GL_KHR_shader_subgroup_arithmetic"));
-    let arith = source.replace("subgroupMin(int(i) - 4)", "int(subgroupMin(double(i)))");
+    // 64-bit integers have no arithmetic of the emulation's.
+    let arith = source
+        .replace("subgroupMin(int(i) - 4)", "int(subgroupMin(int64_t(i)))")
+        .replace(
+            "layout(local_size_x = 64) in;",
+            "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n\
+             #extension GL_EXT_shader_subgroup_extended_types_int64 : require\n\
+             layout(local_size_x = 64) in;",
+        );
     let e = link(
         &arith,
         "f.comp",
         Target::GlslNoSubgroup,
         &LinkOptions::default(),
     )
-    .expect_err("a double is refused");
+    .expect_err("a 64-bit integer's minimum is refused");
     assert!(
         e.message.contains("the emulation's arithmetic takes"),
         "{e}"
     );
-    assert_eq!(e.location.as_ref().map(|l| l.line), Some(12), "{e}");
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(14), "{e}");
 }
 
 #[test]
