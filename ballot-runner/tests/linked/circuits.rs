@@ -64,7 +64,7 @@ fn expected(i: u32, v: u32, r3: bool) -> [u32; 3] {
     if i >= 45 {
         return [UNWRITTEN; 3];
     }
-    let b = |j: u32| j % 3 == 0;
+    let b = |j: u32| j.is_multiple_of(3);
     // r1: where `b` is false, the inner vote over those members; where it
     // is false too, the outer one over the same members.
     let not_b = members(i, v, |j| !b(j));
