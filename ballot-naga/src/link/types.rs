@@ -604,76 +604,115 @@ pub(super) fn glsl_moves_wide(op: Op, ty: &str) -> bool {
     op.arith().is_none() && glsl_wide(ty).is_some()
 }
 
-/// The `double` arithmetic `glsl-no-subgroup` links ([`DOUBLE_ARITH`]):
-/// Add, Mul, Min and Max, reductions and scans, of a `double` or a `dvec`
-/// (GL_KHR_shader_subgroup_arithmetic's `genDType`); as the operation of
-/// `op`'s kind on a float, `None` for any other.
-fn glsl_double_arith(op: Op, ty: &str) -> Option<Op> {
+/// The 64-bit arithmetic `glsl-no-subgroup` links ([`wide_arith`]): Add,
+/// Mul, Min and Max of a `double` or a `dvec` (GL_KHR_shader_subgroup_
+/// arithmetic's `genDType`), and those and And, Or and Xor of an
+/// `int64_t`, a `uint64_t` or their vectors (GL_EXT_shader_subgroup_
+/// extended_types_int64), reductions and scans: as the operation of
+/// `op`'s kind on the type, `None` for any other.
+fn glsl_wide_arith(op: Op, ty: &str) -> Option<Op> {
     use ArithOp::*;
     let Op::Arith(arith, scan) = op else {
         return None;
     };
-    let float = match arith {
-        IAdd | FAdd => FAdd,
-        IMul | FMul => FMul,
-        SMin | UMin | FMin => FMin,
-        SMax | UMax | FMax => FMax,
-        And | Or | Xor => return None,
+    let typed = match (glsl_wide(ty)?.0.name, arith) {
+        ("double", IAdd | FAdd) => FAdd,
+        ("double", IMul | FMul) => FMul,
+        ("double", SMin | UMin | FMin) => FMin,
+        ("double", SMax | UMax | FMax) => FMax,
+        ("int64_t" | "uint64_t", IAdd | FAdd) => IAdd,
+        ("int64_t" | "uint64_t", IMul | FMul) => IMul,
+        ("int64_t", SMin | UMin | FMin) => SMin,
+        ("int64_t", SMax | UMax | FMax) => SMax,
+        ("uint64_t", SMin | UMin | FMin) => UMin,
+        ("uint64_t", SMax | UMax | FMax) => UMax,
+        ("int64_t" | "uint64_t", And | Or | Xor) => arith,
+        _ => return None,
     };
-    (glsl_wide(ty)?.0.name == "double").then_some(Op::Arith(float, scan))
+    Some(Op::Arith(typed, scan))
 }
 
 /// Whether `glsl-no-subgroup` links a generic call of `op` on a value of
 /// `ty` in [`glsl_wide_overloads`]: a move ([`glsl_moves_wide`]) or
-/// `double` arithmetic.
+/// 64-bit arithmetic ([`glsl_wide_arith`]).
 pub(super) fn glsl_links_wide(op: Op, ty: &str) -> bool {
-    glsl_moves_wide(op, ty) || glsl_double_arith(op, ty).is_some()
+    glsl_moves_wide(op, ty) || glsl_wide_arith(op, ty).is_some()
 }
 
-/// The arithmetic collectives of a `double`: op numbered as in
-/// `ballot_identity` (1 FAdd, 3 FMul, 6 FMin, 9 FMax), `kind` 0 for the
-/// reduction, 1 the inclusive scan, 2 the exclusive one. One exchange of
-/// the value's two words (`ballot_put`, whose helpers the operation's own
-/// arithmetic brings), then every lane combines the values of the lanes
-/// it takes in lane order, from the identity, as the 32-bit helpers do:
-/// inactive lanes wrote the identity, and lanes a ragged subgroup lacks
-/// are not read. A subgroup's reads, rather than the 32-bit helpers' two
-/// exchanges of about its square root, keep the code apart from theirs;
-/// the library's own `ballot_combine` is over 32-bit words, and a `double`
-/// there would ask every shader for 64-bit floats.
-const DOUBLE_ARITH: &str = "
-double ballot_double_identity(uint op) {
+/// The identities of the 64-bit arithmetic, as a value's two words (low,
+/// high), op numbered as in `ballot_identity`.
+const WIDE_IDENTITY: &str = "
+uvec2 ballot_wide_identity(uint op) {
     switch (op) {
-    case 3u: return double(1.0);
-    case 6u: return packDouble2x32(uvec2(0u, 0x7FF00000u));
-    case 9u: return packDouble2x32(uvec2(0u, 0xFFF00000u));
-    default: return double(0.0);
+    case 2u: return uvec2(1u, 0u);
+    case 3u: return uvec2(0u, 0x3FF00000u);
+    case 4u: return uvec2(0xFFFFFFFFu, 0x7FFFFFFFu);
+    case 5u:
+    case 10u: return uvec2(0xFFFFFFFFu);
+    case 6u: return uvec2(0u, 0x7FF00000u);
+    case 7u: return uvec2(0u, 0x80000000u);
+    case 9u: return uvec2(0u, 0xFFF00000u);
+    default: return uvec2(0u);
     }
-}
-
-double ballot_double_combine(uint op, double a, double b) {
-    switch (op) {
-    case 3u: return a * b;
-    case 6u: return min(a, b);
-    case 9u: return max(a, b);
-    default: return a + b;
-    }
-}
-
-double ballot_double_arith(bool act, double v, uint op, uint kind) {
-    double identity = ballot_double_identity(op);
-    ballot_put(uvec4(unpackDouble2x32(act ? ballot_double_combine(op, identity, v) : identity), 0u, 0u), 2u);
-    uint at = ballot_sync() + ballot_base;
-    double r = identity;
-    for (uint k = 0u; k < ballot_subgroup_size; k = k + 1u) {
-        bool taken = k < ballot_count && (kind == 0u || k < ballot_lane || (kind == 1u && k == ballot_lane));
-        double w = packDouble2x32(ballot_get(at + k, 2u).xy);
-        r = taken ? ballot_double_combine(op, r, w) : r;
-    }
-    return r;
 }
 ";
 
+/// The arithmetic collectives of `wide`, a 64-bit scalar: `op` numbered as
+/// in `ballot_identity`, `kind` 0 for the reduction, 1 the inclusive scan,
+/// 2 the exclusive one. One exchange of the value's two words
+/// (`ballot_put`, whose helpers the operation's own arithmetic brings),
+/// then every lane combines the values of the lanes it takes in lane
+/// order, from the identity, as the 32-bit helpers do: inactive lanes
+/// wrote the identity, and lanes a ragged subgroup lacks are not read. A
+/// subgroup's reads, rather than the 32-bit helpers' two exchanges of
+/// about its square root, keep the code apart from theirs: the library's
+/// `ballot_combine` is over 32-bit words, and a 64-bit type there would
+/// ask every shader for it.
+fn wide_arith(wide: &GlslWide) -> String {
+    let t = wide.name;
+    let back = |words: &str| wide.back.replace("{}", words);
+    let to = wide.to.replace("{}", "mine");
+    let (min, max) = match t {
+        "double" => ("6u", "9u"),
+        "int64_t" => ("4u", "7u"),
+        _ => ("5u", "8u"),
+    };
+    let bitwise = match t {
+        "double" => String::new(),
+        _ => "    case 10u: return a & b;\n    case 11u: return a | b;\n    case 12u: return a ^ b;\n"
+            .to_string(),
+    };
+    format!(
+        "
+{t} ballot_combine_{t}(uint op, {t} a, {t} b) {{
+    switch (op) {{
+    case 2u:
+    case 3u: return a * b;
+    case {min}: return min(a, b);
+    case {max}: return max(a, b);
+{bitwise}    default: return a + b;
+    }}
+}}
+
+{t} ballot_arith_{t}(bool act, {t} v, uint op, uint kind) {{
+    uvec2 id = ballot_wide_identity(op);
+    {t} identity = {identity};
+    {t} mine = act ? ballot_combine_{t}(op, identity, v) : identity;
+    ballot_put(uvec4({to}, 0u, 0u), 2u);
+    uint at = ballot_sync() + ballot_base;
+    {t} r = identity;
+    for (uint k = 0u; k < ballot_subgroup_size; k = k + 1u) {{
+        bool taken = k < ballot_count && (kind == 0u || k < ballot_lane || (kind == 1u && k == ballot_lane));
+        uvec2 w = ballot_get(at + k, 2u).xy;
+        r = taken ? ballot_combine_{t}(op, r, {w}) : r;
+    }}
+    return r;
+}}
+",
+        identity = back("id"),
+        w = back("w"),
+    )
+}
 /// The `glsl-no-subgroup` overloads of the generic calls `used` (each an
 /// operation and a value type for which [`glsl_moves_wide`] holds), over
 /// [`glsl_overloads`]' own: a value of 8, 16 or 64 bits goes through its
@@ -691,15 +730,24 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
         let Some((wide, n)) = glsl_wide(ty).filter(|_| glsl_links_wide(*op, ty)) else {
             continue;
         };
-        let op = glsl_double_arith(*op, ty).unwrap_or(*op);
+        let op = glsl_wide_arith(*op, ty).unwrap_or(*op);
         if n > 1 && wide.carrier == "uvec2" {
             wanted.insert((1, op, wide.name));
         }
         wanted.insert((n, op, wide.name));
     }
     let mut out = String::new();
-    if wanted.iter().any(|&(_, op, _)| op.arith().is_some()) {
-        out.push_str(DOUBLE_ARITH);
+    // The arithmetic's functions, each type's once, before the overloads.
+    let arithmetic: BTreeSet<&str> = wanted
+        .iter()
+        .filter(|&&(_, op, _)| op.arith().is_some())
+        .map(|&(_, _, name)| name)
+        .collect();
+    if !arithmetic.is_empty() {
+        out.push_str(WIDE_IDENTITY);
+    }
+    for wide in GLSL_WIDE.iter().filter(|w| arithmetic.contains(w.name)) {
+        out.push_str(&wide_arith(wide));
     }
     for (n, op, scalar) in wanted {
         let Some(wide) = GLSL_WIDE.iter().find(|w| w.name == scalar) else {
@@ -731,10 +779,13 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
             };
             format!("{locals}    return {result};\n")
         } else if let Op::Arith(arith, scan) = op {
-            // `double` arithmetic, the one arithmetic here.
+            // 64-bit arithmetic, the one arithmetic here.
             let code = ballot_shader::back::shading::arith_code(arith);
             let kind = scan as u32;
-            format!("    return ballot_double_arith(on, value, {code}u, {kind}u);\n")
+            format!(
+                "    return ballot_arith_{}(on, value, {code}u, {kind}u);\n",
+                wide.name
+            )
         } else if all_equal && wide.name == "double" {
             "    uvec4 first = ballot_broadcast_first(on, uvec4(unpackDouble2x32(value), 0u, 0u), 2u);\n    \
              return ballot_all(on, value == packDouble2x32(first.xy));\n"

@@ -165,8 +165,8 @@ impl Shader<'_> {
                             format!(
                                 "`{}` of a `{ty}`: the emulation's arithmetic takes `int`, \
                                  `uint` and `float` (and `bool` for And, Or and Xor) and their \
-                                 vectors, and `double` and its vectors for Add, Mul, Min and \
-                                 Max but the clustered ones",
+                                 vectors; and, but in the clustered reductions, `double`, \
+                                 `int64_t`, `uint64_t` and their vectors",
                                 &self.text[u.name.clone()]
                             ),
                             u.name.clone(),

@@ -255,7 +255,7 @@ fn moves_of_8_16_and_64_bit_values_go_through_32_bit_words() {
         // A type no call moves gets no overload.
         assert!(!l.text.contains("on, int16_t value"), "{}", l.text);
     }
-    // The arithmetic on doubles has functions of its own (run by
+    // The 64-bit arithmetic has functions of its own (run by
     // `ballot-runner/tests/linked/doubles.rs`); the clustered reductions
     // and the bitwise operations have none.
     let arith = "#version 450
@@ -420,13 +420,13 @@ void main() {
         assert!(l.text.contains(overload), "no {overload} in\n{}", l.text);
     }
     assert!(!l.text.contains("GL_KHR_shader_subgroup_arithmetic"));
-    // 64-bit integers have no arithmetic of the emulation's.
+    // 16-bit integers have no arithmetic of the emulation's.
     let arith = source
-        .replace("subgroupMin(int(i) - 4)", "int(subgroupMin(int64_t(i)))")
+        .replace("subgroupMin(int(i) - 4)", "int(subgroupMin(int16_t(i)))")
         .replace(
             "layout(local_size_x = 64) in;",
-            "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n\
-             #extension GL_EXT_shader_subgroup_extended_types_int64 : require\n\
+            "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n\
+             #extension GL_EXT_shader_subgroup_extended_types_int16 : require\n\
              layout(local_size_x = 64) in;",
         );
     let e = link(
@@ -435,7 +435,7 @@ void main() {
         Target::GlslNoSubgroup,
         &LinkOptions::default(),
     )
-    .expect_err("a 64-bit integer's minimum is refused");
+    .expect_err("a 16-bit integer's minimum is refused");
     assert!(
         e.message.contains("the emulation's arithmetic takes"),
         "{e}"
