@@ -87,21 +87,20 @@ impl Element {
 pub(super) type Untyped = String;
 
 /// The arithmetic operation WGSL's `op` is on a value of `element`: `None`
-/// where the emulation has none. f16 arithmetic would round once, in
-/// f32, where a driver rounds each step to f16.
+/// where the emulation has none. f16's are the float operations, which its
+/// own functions ([`F16_ARITH`]) compute in f16.
 fn arith(op: SubgroupOperation, element: Element) -> Option<ArithOp> {
     use Element::*;
     use SubgroupOperation as S;
     Some(match (op, element) {
-        (_, F16) => return None,
-        (S::Add, F32) => ArithOp::FAdd,
+        (S::Add, F32 | F16) => ArithOp::FAdd,
         (S::Add, _) => ArithOp::IAdd,
-        (S::Mul, F32) => ArithOp::FMul,
+        (S::Mul, F32 | F16) => ArithOp::FMul,
         (S::Mul, _) => ArithOp::IMul,
-        (S::Min, F32) => ArithOp::FMin,
+        (S::Min, F32 | F16) => ArithOp::FMin,
         (S::Min, I32) => ArithOp::SMin,
         (S::Min, U32) => ArithOp::UMin,
-        (S::Max, F32) => ArithOp::FMax,
+        (S::Max, F32 | F16) => ArithOp::FMax,
         (S::Max, I32) => ArithOp::SMax,
         (S::Max, U32) => ArithOp::UMax,
         (S::And, U32 | I32) => ArithOp::And,
@@ -150,13 +149,36 @@ impl Typed {
         Some(format!("_{ty}"))
     }
 
+    /// Whether it is f16 arithmetic, which [`F16_ARITH`] computes.
+    pub fn is_f16_arith(&self) -> bool {
+        self.scalar == Element::F16 && self.op.arith().is_some()
+    }
+
     /// The WGSL function, under `ballot_`: the value's bits in the
     /// exchange's four words (f16 widened to f32, which is exact both
     /// ways), the exchange, and the bits back. Broadcasts go through the
-    /// library's `vec4<u32>` functions, the rest through their helpers.
+    /// library's `vec4<u32>` functions, the rest through their helpers;
+    /// f16 arithmetic through [`F16_ARITH`].
     pub fn wrapper(&self) -> String {
         let ty = self.ty();
         let n = self.width;
+        if let (true, Op::Arith(arith, scan)) = (self.is_f16_arith(), self.op) {
+            let padded = match n {
+                1 => "vec4<f16>(value, f16(), f16(), f16())",
+                2 => "vec4<f16>(value, vec2<f16>())",
+                3 => "vec4<f16>(value, f16())",
+                _ => "value",
+            };
+            let swizzle = ["", ".x", ".xy", ".xyz", ""][n as usize];
+            let code = ballot_shader::back::shading::arith_code(arith);
+            let kind = scan as u32;
+            let name = super::linked_name(self.op);
+            let suffix = self.suffix().unwrap_or_default();
+            return format!(
+                "\nfn {name}{suffix}(on: bool, value: {ty}) -> {ty} {{\n    \
+                 return ballot_arith_f16(on, {padded}, {code}u, {kind}u, {n}u){swizzle};\n}}\n"
+            );
+        }
         let words = match n {
             1 => "u32".to_string(),
             n => format!("vec{n}<u32>"),
@@ -219,6 +241,40 @@ impl Typed {
         names
     }
 }
+
+/// The arithmetic collectives of f16 values (WGSL's `enable f16;`), over
+/// the first `words` components of a `vec4<f16>`: `op` numbered as in
+/// `ballot_identity` (1 FAdd, 3 FMul, 6 FMin, 9 FMax), `kind` 0 for the
+/// reduction, 1 the inclusive scan, 2 the exclusive one. One exchange of
+/// the components widened to f32 (exact), then every lane combines the
+/// values of the lanes it takes in lane order, in f16, from the identity
+/// (the library's f32 identity narrowed, infinities included), so that
+/// each step rounds to f16 as a driver's does, where the f32 helpers
+/// would round once. Inactive lanes wrote the identity; lanes a ragged
+/// subgroup lacks are not read.
+pub(super) const F16_ARITH: &str = "
+fn ballot_combine_f16(op: u32, a: vec4<f16>, b: vec4<f16>) -> vec4<f16> {
+    switch op {
+        case 3u: { return a * b; }
+        case 6u: { return min(a, b); }
+        case 9u: { return max(a, b); }
+        default: { return a + b; }
+    }
+}
+
+fn ballot_arith_f16(on: bool, v: vec4<f16>, op: u32, kind: u32, words: u32) -> vec4<f16> {
+    let identity = vec4<f16>(bitcast<vec4<f32>>(ballot_identity(op)));
+    ballot_put(bitcast<vec4<u32>>(vec4<f32>(select(identity, ballot_combine_f16(op, identity, v), on))), words);
+    let at = (ballot_values_sync() + ballot_base);
+    var r = identity;
+    for (var k = 0u; k < ballot_subgroup_size; k++) {
+        let taken = (k < ballot_count) && ((kind == 0u) || (k < ballot_lane) || ((kind == 1u) && (k == ballot_lane)));
+        let w = vec4<f16>(bitcast<vec4<f32>>(ballot_get((at + k), words)));
+        r = select(r, ballot_combine_f16(op, r, w), taken);
+    }
+    return r;
+}
+";
 
 /// The call that moves `words`, a value's four exchange words, through
 /// `op`'s exchange, in a typed function whose parameters are `on`, `value`

@@ -270,6 +270,9 @@ impl Shader<'_> {
             if emulated {
                 let typed: BTreeSet<types::Typed> =
                     self.uses.iter().filter_map(|u| u.typed).collect();
+                if typed.iter().any(types::Typed::is_f16_arith) {
+                    text.push_str(types::F16_ARITH);
+                }
                 for t in typed.iter().filter(|t| t.suffix().is_some()) {
                     text.push_str(&t.wrapper());
                 }

@@ -8,6 +8,7 @@
 //! - [`glsl_functions`]: GLSL prototypes, overloads and `#pragma` lines;
 //! - [`clustered`]: GLSL's clustered reductions, and a cluster over the
 //!   virtual subgroup;
+//! - [`halves`]: WGSL f16 arithmetic collectives;
 //! - [`macros`]: a GLSL macro that renames a collective;
 //! - [`overridden`]: a WGSL workgroup size the pipeline overrides;
 //! - [`own_calls`]: untyped WGSL declarations after a divergent `return`;
@@ -22,6 +23,7 @@ mod circuits;
 mod clustered;
 mod doubles;
 mod glsl_functions;
+mod halves;
 mod macros;
 mod overridden;
 mod own_calls;
