@@ -660,115 +660,208 @@ pub(super) fn glsl_moves_wide(op: Op, ty: &str) -> bool {
     op.arith().is_none() && glsl_wide(ty).is_some()
 }
 
-/// The 64-bit arithmetic `glsl-no-subgroup` links ([`wide_arith`]): Add,
-/// Mul, Min and Max of a `double` or a `dvec` (GL_KHR_shader_subgroup_
-/// arithmetic's `genDType`), and those and And, Or and Xor of an
-/// `int64_t`, a `uint64_t` or their vectors (GL_EXT_shader_subgroup_
-/// extended_types_int64), reductions and scans: as the operation of
-/// `op`'s kind on the type, `None` for any other.
+/// What arithmetic a [`GlslWide`] type takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WideClass {
+    Float,
+    Signed,
+    Unsigned,
+}
+
+impl GlslWide {
+    fn class(&self) -> WideClass {
+        if self.name.starts_with("int") {
+            WideClass::Signed
+        } else if self.name.starts_with("uint") {
+            WideClass::Unsigned
+        } else {
+            WideClass::Float
+        }
+    }
+
+    /// Its bits.
+    fn bits(&self) -> u32 {
+        match self.name {
+            "double" | "int64_t" | "uint64_t" => 64,
+            "int8_t" | "uint8_t" => 8,
+            _ => 16,
+        }
+    }
+
+    /// The identity of `arith` (numbered as in `ballot_identity`) in this
+    /// type, as a GLSL expression: built from its bits, as GLSL has no
+    /// infinity literal.
+    fn identity(&self, arith: ArithOp) -> String {
+        use ArithOp::*;
+        let bits = self.bits();
+        let ones = u64::MAX >> (64 - bits);
+        let value: u64 = match (self.class(), arith) {
+            (WideClass::Float, FMul) if bits == 64 => 1f64.to_bits(),
+            (WideClass::Float, FMin) if bits == 64 => f64::INFINITY.to_bits(),
+            (WideClass::Float, FMax) if bits == 64 => f64::NEG_INFINITY.to_bits(),
+            // float16_t through its f32 carrier.
+            (WideClass::Float, FMul) => u64::from(1f32.to_bits()),
+            (WideClass::Float, FMin) => u64::from(f32::INFINITY.to_bits()),
+            (WideClass::Float, FMax) => u64::from(f32::NEG_INFINITY.to_bits()),
+            (_, IMul) => 1,
+            (_, SMin) => ones >> 1,
+            (_, SMax) => 1 << (bits - 1),
+            (_, UMin | And) => ones,
+            _ => 0,
+        };
+        match self.carrier {
+            "uvec2" => {
+                let words = format!("uvec2({:#x}u, {:#x}u)", value as u32, value >> 32);
+                self.back.replace("{}", &words)
+            }
+            "float" => format!("{}(uintBitsToFloat({value:#x}u))", self.name),
+            // Sign-extended from the type's bits, as the type reads them.
+            "int" => {
+                let signed = ((value << (64 - bits)) as i64) >> (64 - bits);
+                format!("{}({signed})", self.name)
+            }
+            _ => format!("{}({value}u)", self.name),
+        }
+    }
+}
+
+/// The arithmetic `glsl-no-subgroup` links for the types of [`GLSL_WIDE`]
+/// ([`wide_arith`]): Add, Mul, Min and Max of `double`, `float16_t` and
+/// their vectors (GL_KHR_shader_subgroup_arithmetic's `genDType`,
+/// GL_EXT_shader_subgroup_extended_types_float16), and those and And, Or
+/// and Xor of the 8-, 16- and 64-bit integers and their vectors
+/// (GL_EXT_shader_subgroup_extended_types_int8, `_int16`, `_int64`),
+/// reductions and scans: as the operation of `op`'s kind on the type,
+/// `None` for any other.
 fn glsl_wide_arith(op: Op, ty: &str) -> Option<Op> {
     use ArithOp::*;
     let Op::Arith(arith, scan) = op else {
         return None;
     };
-    let typed = match (glsl_wide(ty)?.0.name, arith) {
-        ("double", IAdd | FAdd) => FAdd,
-        ("double", IMul | FMul) => FMul,
-        ("double", SMin | UMin | FMin) => FMin,
-        ("double", SMax | UMax | FMax) => FMax,
-        ("int64_t" | "uint64_t", IAdd | FAdd) => IAdd,
-        ("int64_t" | "uint64_t", IMul | FMul) => IMul,
-        ("int64_t", SMin | UMin | FMin) => SMin,
-        ("int64_t", SMax | UMax | FMax) => SMax,
-        ("uint64_t", SMin | UMin | FMin) => UMin,
-        ("uint64_t", SMax | UMax | FMax) => UMax,
-        ("int64_t" | "uint64_t", And | Or | Xor) => arith,
-        _ => return None,
+    let typed = match (glsl_wide(ty)?.0.class(), arith) {
+        (WideClass::Float, IAdd | FAdd) => FAdd,
+        (WideClass::Float, IMul | FMul) => FMul,
+        (WideClass::Float, SMin | UMin | FMin) => FMin,
+        (WideClass::Float, SMax | UMax | FMax) => FMax,
+        (WideClass::Float, And | Or | Xor) => return None,
+        (_, IAdd | FAdd) => IAdd,
+        (_, IMul | FMul) => IMul,
+        (WideClass::Signed, SMin | UMin | FMin) => SMin,
+        (WideClass::Signed, SMax | UMax | FMax) => SMax,
+        (WideClass::Unsigned, SMin | UMin | FMin) => UMin,
+        (WideClass::Unsigned, SMax | UMax | FMax) => UMax,
+        (_, And | Or | Xor) => arith,
     };
     Some(Op::Arith(typed, scan))
 }
 
 /// Whether `glsl-no-subgroup` links a generic call of `op` on a value of
 /// `ty` in [`glsl_wide_overloads`]: a move ([`glsl_moves_wide`]) or
-/// 64-bit arithmetic ([`glsl_wide_arith`]).
+/// arithmetic ([`glsl_wide_arith`]).
 pub(super) fn glsl_links_wide(op: Op, ty: &str) -> bool {
     glsl_moves_wide(op, ty) || glsl_wide_arith(op, ty).is_some()
 }
 
-/// The identities of the 64-bit arithmetic, as a value's two words (low,
-/// high), op numbered as in `ballot_identity`.
-const WIDE_IDENTITY: &str = "
-uvec2 ballot_wide_identity(uint op) {
-    switch (op) {
-    case 2u: return uvec2(1u, 0u);
-    case 3u: return uvec2(0u, 0x3FF00000u);
-    case 4u: return uvec2(0xFFFFFFFFu, 0x7FFFFFFFu);
-    case 5u:
-    case 10u: return uvec2(0xFFFFFFFFu);
-    case 6u: return uvec2(0u, 0x7FF00000u);
-    case 7u: return uvec2(0u, 0x80000000u);
-    case 9u: return uvec2(0u, 0xFFF00000u);
-    default: return uvec2(0u);
-    }
-}
-";
-
-/// The arithmetic collectives of `wide`, a 64-bit scalar: `op` numbered as
-/// in `ballot_identity`, `kind` 0 for the reduction, 1 the inclusive scan,
-/// 2 the exclusive one. One exchange of the value's two words
-/// (`ballot_put`, whose helpers the operation's own arithmetic brings),
-/// then every lane combines the values of the lanes it takes in lane
-/// order, from the identity, as the 32-bit helpers do: inactive lanes
-/// wrote the identity, and lanes a ragged subgroup lacks are not read. A
-/// subgroup's reads, rather than the 32-bit helpers' two exchanges of
-/// about its square root, keep the code apart from theirs: the library's
-/// `ballot_combine` is over 32-bit words, and a 64-bit type there would
-/// ask every shader for it.
+/// The arithmetic collectives of `wide`, a scalar of [`GLSL_WIDE`]: `op`
+/// numbered as in `ballot_identity`, `kind` 0 for the reduction, 1 the
+/// inclusive scan, 2 the exclusive one. One exchange of the value's words
+/// through its carrier (`ballot_put`, whose helpers the operation's own
+/// arithmetic brings), then every lane combines the values of the lanes
+/// it takes in lane order, in the type, from the identity, as the 32-bit
+/// helpers do: inactive lanes wrote the identity, and lanes a ragged
+/// subgroup lacks are not read. In the type, so that each step rounds (a
+/// `float16_t`) or wraps (an `int8_t`) as the type's own does, where the
+/// 32-bit helpers would do it once. A subgroup's reads, rather than the
+/// 32-bit helpers' two exchanges of about its square root, keep the code
+/// apart from theirs: the library's `ballot_combine` is over 32-bit words,
+/// and these types there would ask every shader for them.
 fn wide_arith(wide: &GlslWide) -> String {
+    use ArithOp::*;
     let t = wide.name;
-    let back = |words: &str| wide.back.replace("{}", words);
-    let to = wide.to.replace("{}", "mine");
-    let (min, max) = match t {
-        "double" => ("6u", "9u"),
-        "int64_t" => ("4u", "7u"),
-        _ => ("5u", "8u"),
+    let class = wide.class();
+    let codes: &[ArithOp] = match class {
+        WideClass::Float => &[FAdd, FMul, FMin, FMax],
+        WideClass::Signed => &[IAdd, IMul, SMin, SMax, And, Or, Xor],
+        WideClass::Unsigned => &[IAdd, IMul, UMin, UMax, And, Or, Xor],
     };
-    let bitwise = match t {
-        "double" => String::new(),
-        _ => "    case 10u: return a & b;\n    case 11u: return a | b;\n    case 12u: return a ^ b;\n"
-            .to_string(),
+    let case = |arith: ArithOp| ballot_shader::back::shading::arith_code(arith);
+    let mut identities = String::new();
+    let mut combines = String::new();
+    for &arith in codes {
+        let code = case(arith);
+        identities.push_str(&format!(
+            "    case {code}u: return {};\n",
+            wide.identity(arith)
+        ));
+        let combined = match arith {
+            FAdd | IAdd => "a + b",
+            FMul | IMul => "a * b",
+            FMin | SMin | UMin => "min(a, b)",
+            FMax | SMax | UMax => "max(a, b)",
+            And => "a & b",
+            Or => "a | b",
+            Xor => "a ^ b",
+        };
+        combines.push_str(&format!("    case {code}u: return {combined};\n"));
+    }
+    let to = wide.to.replace("{}", "mine");
+    let (words, put, word, value) = match wide.carrier {
+        "uvec2" => (
+            2,
+            format!("uvec4({to}, 0u, 0u)"),
+            "uvec2 w = ballot_get(at + k, 2u).xy;",
+            wide.back.replace("{}", "w"),
+        ),
+        "float" => (
+            1,
+            format!("uvec4(floatBitsToUint({to}), 0u, 0u, 0u)"),
+            "uint w = ballot_get(at + k, 1u).x;",
+            wide.back.replace("{}", "uintBitsToFloat(w)"),
+        ),
+        "int" => (
+            1,
+            format!("uvec4(uint({to}), 0u, 0u, 0u)"),
+            "uint w = ballot_get(at + k, 1u).x;",
+            wide.back.replace("{}", "int(w)"),
+        ),
+        _ => (
+            1,
+            format!("uvec4({to}, 0u, 0u, 0u)"),
+            "uint w = ballot_get(at + k, 1u).x;",
+            wide.back.replace("{}", "w"),
+        ),
     };
     format!(
         "
+{t} ballot_identity_{t}(uint op) {{
+    switch (op) {{
+{identities}    default: return {t}(0);
+    }}
+}}
+
 {t} ballot_combine_{t}(uint op, {t} a, {t} b) {{
     switch (op) {{
-    case 2u:
-    case 3u: return a * b;
-    case {min}: return min(a, b);
-    case {max}: return max(a, b);
-{bitwise}    default: return a + b;
+{combines}    default: return a;
     }}
 }}
 
 {t} ballot_arith_{t}(bool act, {t} v, uint op, uint kind) {{
-    uvec2 id = ballot_wide_identity(op);
-    {t} identity = {identity};
+    {t} identity = ballot_identity_{t}(op);
     {t} mine = act ? ballot_combine_{t}(op, identity, v) : identity;
-    ballot_put(uvec4({to}, 0u, 0u), 2u);
+    ballot_put({put}, {words}u);
     uint at = ballot_sync() + ballot_base;
     {t} r = identity;
     for (uint k = 0u; k < ballot_subgroup_size; k = k + 1u) {{
         bool taken = k < ballot_count && (kind == 0u || k < ballot_lane || (kind == 1u && k == ballot_lane));
-        uvec2 w = ballot_get(at + k, 2u).xy;
-        r = taken ? ballot_combine_{t}(op, r, {w}) : r;
+        {word}
+        r = taken ? ballot_combine_{t}(op, r, {value}) : r;
     }}
     return r;
 }}
-",
-        identity = back("id"),
-        w = back("w"),
+"
     )
 }
+
 /// The `glsl-no-subgroup` overloads of the generic calls `used` (each an
 /// operation and a value type for which [`glsl_moves_wide`] holds), over
 /// [`glsl_overloads`]' own: a value of 8, 16 or 64 bits goes through its
@@ -787,7 +880,7 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
             continue;
         };
         let op = glsl_wide_arith(*op, ty).unwrap_or(*op);
-        if n > 1 && wide.carrier == "uvec2" {
+        if n > 1 && (wide.carrier == "uvec2" || op.arith().is_some()) {
             wanted.insert((1, op, wide.name));
         }
         wanted.insert((n, op, wide.name));
@@ -799,9 +892,6 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
         .filter(|&&(_, op, _)| op.arith().is_some())
         .map(|&(_, _, name)| name)
         .collect();
-    if !arithmetic.is_empty() {
-        out.push_str(WIDE_IDENTITY);
-    }
     for wide in GLSL_WIDE.iter().filter(|w| arithmetic.contains(w.name)) {
         out.push_str(&wide_arith(wide));
     }
@@ -819,9 +909,10 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
         };
         let all_equal = op == Op::AllEqual;
         let ret = if all_equal { "bool" } else { &ty };
-        let body = if n > 1 && wide.carrier == "uvec2" {
+        let body = if n > 1 && (wide.carrier == "uvec2" || op.arith().is_some()) {
             // One component at a time, each its own collective, into a
-            // local first: `&&` would skip the later ones.
+            // local first: `&&` would skip the later ones. Arithmetic so
+            // too, in the type.
             let names = &["x", "y", "z", "w"][..n];
             let local = if all_equal { "bool" } else { wide.name };
             let locals: String = names

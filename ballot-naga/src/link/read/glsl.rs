@@ -166,7 +166,8 @@ impl Shader<'_> {
                                 "`{}` of a `{ty}`: the emulation's arithmetic takes `int`, \
                                  `uint` and `float` (and `bool` for And, Or and Xor) and their \
                                  vectors; and, but in the clustered reductions, `double`, \
-                                 `int64_t`, `uint64_t` and their vectors",
+                                 `float16_t`, the 8-, 16- and 64-bit integers and their \
+                                 vectors",
                                 &self.text[u.name.clone()]
                             ),
                             u.name.clone(),

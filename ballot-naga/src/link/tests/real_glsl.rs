@@ -420,13 +420,18 @@ void main() {
         assert!(l.text.contains(overload), "no {overload} in\n{}", l.text);
     }
     assert!(!l.text.contains("GL_KHR_shader_subgroup_arithmetic"));
-    // 16-bit integers have no arithmetic of the emulation's.
+    // The clustered reductions of 16-bit integers have no functions of
+    // the emulation's (their other arithmetic has).
     let arith = source
-        .replace("subgroupMin(int(i) - 4)", "int(subgroupMin(int16_t(i)))")
+        .replace(
+            "subgroupMin(int(i) - 4)",
+            "int(subgroupClusteredMin(int16_t(i), 2u))",
+        )
         .replace(
             "layout(local_size_x = 64) in;",
             "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n\
              #extension GL_EXT_shader_subgroup_extended_types_int16 : require\n\
+             #extension GL_KHR_shader_subgroup_clustered : require\n\
              layout(local_size_x = 64) in;",
         );
     let e = link(
@@ -435,12 +440,12 @@ void main() {
         Target::GlslNoSubgroup,
         &LinkOptions::default(),
     )
-    .expect_err("a 16-bit integer's minimum is refused");
+    .expect_err("a 16-bit integer's clustered minimum is refused");
     assert!(
         e.message.contains("the emulation's arithmetic takes"),
         "{e}"
     );
-    assert_eq!(e.location.as_ref().map(|l| l.line), Some(14), "{e}");
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(15), "{e}");
 }
 
 #[test]
