@@ -14,7 +14,8 @@
 //! Invocations below `min(45, size)` write the count of even invocations
 //! among their virtual subgroup's active members (a ballot), the sum of
 //! their indices (`subgroupAdd`), and `num_subgroups`; the others return
-//! first. The hardware `wgsl` target runs the default size too. A second
+//! first: the words of `specialised.rs`' GLSL shader, whose answers and
+//! checks these runs share. The hardware `wgsl` target runs the default size too. A second
 //! shader's workgroup is two-dimensional, `@workgroup_size(WIDTH, 2)`.
 //! Both have a workgroup array of their own, sized by an override that
 //! naga reads after the emulation's: its pipeline-constant pass panicked
@@ -24,13 +25,15 @@
 //! Without an adapter the tests say why and pass, unless
 //! `BALLOT_REQUIRE_GPU=1`.
 
-use ballot_naga::link::{link, LinkOptions};
 use ballot_runner::dawn::{Dawn, StorageJob};
-use ballot_runner::job::UNWRITTEN;
 use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
 use crate::common::{loud, required, skip};
+use crate::specialised::{assert_none, linked_for_the_pipeline, mismatches};
+
+/// This file's name, as the linker is told it.
+const PATH: &str = "overridden.wgsl";
 
 const WGSL: &str = "override BLOCK: u32 = 64u;
 @group(0) @binding(0) var<storage, read_write> words: array<u32>;
@@ -57,18 +60,6 @@ fn two_dimensional() -> String {
         .replace("@workgroup_size(BLOCK)", "@workgroup_size(WIDTH, 2)")
 }
 
-/// The words invocation `i` writes in a workgroup of `size` in subgroups
-/// of `v` (module docs).
-fn expected(i: u32, v: u32, size: u32) -> [u32; 3] {
-    if i >= 45 || i >= size {
-        return [UNWRITTEN; 3];
-    }
-    let base = i - i % v;
-    let members: Vec<u32> = (base..base + v).filter(|&j| j < 45 && j < size).collect();
-    let even = members.iter().filter(|&&j| j % 2 == 0).count() as u32;
-    [even, members.iter().sum(), size.div_ceil(v)]
-}
-
 /// One linked text's run: the target, the virtual (or hardware) subgroup
 /// size, the invocations per workgroup, and the text with the override's
 /// default set to give them.
@@ -77,27 +68,6 @@ struct Run {
     v: u32,
     size: u32,
     text: String,
-}
-
-/// Links `shader` for `target` at subgroup size `v`: the size is the
-/// pipeline's, and the override's declaration is kept.
-fn linked(shader: &str, declaration: &str, target: Target, v: u32) -> String {
-    let linked = link(
-        shader,
-        "overridden.wgsl",
-        target,
-        &LinkOptions::default().subgroup_size(v),
-    )
-    .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
-    assert_eq!(
-        linked.workgroup_size, None,
-        "{target}: the size is the pipeline's"
-    );
-    assert!(
-        linked.text.contains(declaration),
-        "{target}: the override is kept"
-    );
-    linked.text
 }
 
 #[test]
@@ -111,7 +81,7 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_overrides() {
     let emulated = Target::WgslNoSubgroup;
     if gpu.unsupported(emulated).is_none() {
         for v in [4, 8, 16, 32] {
-            let text = linked(WGSL, BLOCK, emulated, v);
+            let text = linked_for_the_pipeline((WGSL, PATH), BLOCK, emulated, v);
             // Whole subgroups, a ragged last one, and fewer invocations
             // than the default, down to fewer than one virtual subgroup.
             for size in [64, 40, 37, 32, 16, 5] {
@@ -124,7 +94,7 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_overrides() {
                 });
             }
             let declaration = "override WIDTH: i32 = 32;";
-            let text = linked(&two, declaration, emulated, v);
+            let text = linked_for_the_pipeline((&two, PATH), declaration, emulated, v);
             for width in [32, 20, 3] {
                 let text = text.replace(declaration, &format!("override WIDTH: i32 = {width};"));
                 runs.push(Run {
@@ -143,7 +113,7 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_overrides() {
             target: Target::Wgsl,
             v,
             size: 64,
-            text: linked(WGSL, BLOCK, Target::Wgsl, v),
+            text: linked_for_the_pipeline((WGSL, PATH), BLOCK, Target::Wgsl, v),
         });
     }
     if runs.is_empty() {
@@ -163,7 +133,7 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_overrides() {
                     run.target, run.v, run.size
                 )
             });
-        failures.extend(mismatches("wgpu", run, &got));
+        failures.extend(mismatches("wgpu", (run.target, run.v, run.size), &got));
     }
     // Dawn (Tint) reads the overrides and their arrays itself.
     match Dawn::find() {
@@ -184,37 +154,12 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_overrides() {
                 let got = got.unwrap_or_else(|e| {
                     panic!("Dawn, size {}, workgroup {}: {e}", run.v, run.size)
                 });
-                failures.extend(mismatches("Dawn", run, &got));
+                failures.extend(mismatches("Dawn", (run.target, run.v, run.size), &got));
             }
         }
         Err(why) => loud(&format!(
             "overridden workgroup: no Dawn ({why}): wgpu alone"
         )),
     }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures[..failures.len().min(20)].join("\n")
-    );
-}
-
-/// The words of the first 64 invocations against [`expected`]: one line
-/// for each that differs.
-fn mismatches(on: &str, run: &Run, got: &[u32]) -> Vec<String> {
-    (0..64)
-        .filter_map(|i| {
-            let at = i as usize * 3;
-            let want = expected(i, run.v, run.size);
-            (got[at..at + 3] != want).then(|| {
-                format!(
-                    "{on}: {}, size {}, workgroup {}, invocation {i}: expected {want:?}, got {:?}",
-                    run.target,
-                    run.v,
-                    run.size,
-                    &got[at..at + 3]
-                )
-            })
-        })
-        .collect()
+    assert_none(&failures);
 }

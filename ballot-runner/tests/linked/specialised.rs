@@ -50,9 +50,10 @@ void main() {
 const LAYOUT: &str = "layout(local_size_x_id = 0, local_size_x = 64) in;";
 
 /// The words invocation `i` writes in a workgroup of `size` in subgroups
-/// of `v` (module docs).
-fn expected(i: u32, v: u32, size: u32) -> [u32; 3] {
-    if i >= 45 {
+/// of `v` (module docs); those past the workgroup, none. The WGSL shader
+/// of [`super::overridden`] writes the same.
+pub(crate) fn expected(i: u32, v: u32, size: u32) -> [u32; 3] {
+    if i >= 45 || i >= size {
         return [UNWRITTEN; 3];
     }
     let base = i - i % v;
@@ -90,22 +91,8 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_gives() {
     }
     let mut failures = Vec::new();
     for (target, v, size) in runs {
-        let linked = link(
-            GLSL,
-            "specialised.comp",
-            target,
-            &LinkOptions::default().subgroup_size(v),
-        )
-        .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
-        assert_eq!(
-            linked.workgroup_size, None,
-            "{target}: the size is the pipeline's"
-        );
-        assert!(
-            linked.text.contains(LAYOUT),
-            "{target}: the layout line is kept"
-        );
-        let text = linked.text.replace(
+        let linked = linked_for_the_pipeline((GLSL, "specialised.comp"), LAYOUT, target, v);
+        let text = linked.replace(
             LAYOUT,
             &format!("layout(local_size_x_id = 0, local_size_x = {size}) in;"),
         );
@@ -114,24 +101,58 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_gives() {
     assert_none(&failures);
 }
 
+/// `shader` (and its path) linked for `target` at subgroup size `v`,
+/// where the pipeline gives the workgroup size: the linker says it sized
+/// the emulation for none, and `declaration`, the shader's line that
+/// gives the size, is kept.
+pub(crate) fn linked_for_the_pipeline(
+    (shader, path): (&str, &str),
+    declaration: &str,
+    target: Target,
+    v: u32,
+) -> String {
+    let linked = link(
+        shader,
+        path,
+        target,
+        &LinkOptions::default().subgroup_size(v),
+    )
+    .unwrap_or_else(|e| panic!("{target}, size {v}: {e}"));
+    assert_eq!(
+        linked.workgroup_size, None,
+        "{target}: the size is the pipeline's"
+    );
+    assert!(
+        linked.text.contains(declaration),
+        "{target}: `{declaration}` is kept"
+    );
+    linked.text
+}
+
 /// Runs `text`, linked for `target` at subgroup size `v`, in one
-/// workgroup of `size`, and compares the words of the first 64
-/// invocations with [`expected`]: one line for each that differs.
+/// workgroup of `size`: [`mismatches`].
 fn run(gpu: &Gpu, target: Target, text: &str, v: u32, size: u32) -> Vec<String> {
     let got = gpu
         .run_storage(target, text, [size, 1, 1], [1, 1, 1], 64 * 3)
         .unwrap_or_else(|e| panic!("{target}, size {v}, workgroup {size}: {e}"));
+    mismatches("wgpu", (target, v, size), &got)
+}
+
+/// The words of the first 64 invocations, run `on` a driver for
+/// `target` at subgroup size `v` in a workgroup of `size`, against
+/// [`expected`]: one line for each that differs.
+pub(crate) fn mismatches(
+    on: &str,
+    (target, v, size): (Target, u32, u32),
+    got: &[u32],
+) -> Vec<String> {
     (0..64)
         .filter_map(|i| {
             let at = i as usize * 3;
-            let want = if i < size {
-                expected(i, v, size)
-            } else {
-                [UNWRITTEN; 3]
-            };
+            let want = expected(i, v, size);
             (got[at..at + 3] != want).then(|| {
                 format!(
-                    "{target}, size {v}, workgroup {size}, invocation {i}: \
+                    "{on}: {target}, size {v}, workgroup {size}, invocation {i}: \
                      expected {want:?}, got {:?}",
                     &got[at..at + 3]
                 )
@@ -140,7 +161,7 @@ fn run(gpu: &Gpu, target: Target, text: &str, v: u32, size: u32) -> Vec<String> 
         .collect()
 }
 
-fn assert_none(failures: &[String]) {
+pub(crate) fn assert_none(failures: &[String]) {
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",
