@@ -458,6 +458,20 @@ impl<'a> Shader<'a> {
             uses_subgroups = true;
             let called = punct(i + 1, b'(');
             if let Some(memory) = subgroup_barrier(language, name).filter(|_| called) {
+                // naga's, not WGSL's: Tint, which `wgsl-web` is for, has
+                // no such function ("unresolved call target").
+                if target == Target::WgslWeb {
+                    return Err((
+                        LinkErrorKind::Unsupported,
+                        format!(
+                            "`{name}` is naga's, not WGSL's: browsers (Tint) refuse it on \
+                             `{target}`; where the whole workgroup reaches it, \
+                             `workgroupBarrier()` orders memory for the subgroup too, or link \
+                             for `wgsl` (wgpu) or `wgsl-no-subgroup`"
+                        ),
+                        token.range(),
+                    ));
+                }
                 if !punct(i + 2, b')') {
                     return Err((
                         LinkErrorKind::Invalid,

@@ -639,6 +639,13 @@ fn subgroup_barriers_become_the_workgroups_on_the_emulated_targets() {
     assert!(linked(&source, Target::Wgsl)
         .text
         .contains("subgroupBarrier();"));
+    // naga's function, not WGSL's: Dawn's Tint says "unresolved call
+    // target 'subgroupBarrier'", so `wgsl-web` refuses it at the call.
+    let e = error(&source, Target::WgslWeb);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("naga's, not WGSL's"), "{e}");
+    let at = e.location.clone().expect("at the call");
+    assert_eq!((at.line, at.column), (5, 22), "{e}");
     let l = linked(&source, Target::WgslNoSubgroup);
     assert!(
         l.text.contains("ballot_subgroupBarrier(ballot_active)"),
