@@ -491,8 +491,10 @@ const MAXIMALLY_RECONVERGES_NAME: &str = "maximally_reconverges";
 /// has not implemented that extension), as blank space, so that naga reads
 /// the rest, the `wgsl` text, at its own offsets, lines and columns. Other
 /// enables stay (`f16`: naga needs it as the browser does). Only whole
-/// lines that hold a directive and nothing that could reach past the line
-/// (a block comment) are taken.
+/// lines that hold a directive, and a line comment after it, or a line
+/// comment alone (whatever it holds: `//****` opens no block comment), are
+/// taken; the first line that holds anything else, or a block comment,
+/// which could reach past the line, ends them.
 fn after_directives(text: &str) -> String {
     let blank = |part: &str| -> String {
         part.chars()
@@ -508,17 +510,28 @@ fn after_directives(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for line in text.split_inclusive('\n') {
-        let code = line.trim();
-        let whole = !code.contains("/*") && !code.contains("//") && code.ends_with(';');
-        if whole && code.starts_with("enable ") {
-            out.push_str(&without_subgroups(line, &blank));
-        } else if whole && (code.starts_with("requires ") || code.starts_with("diagnostic")) {
-            out.push_str(&blank(line));
-        } else if code.is_empty() || (code.starts_with("//") && !code.contains("/*")) {
-            out.push_str(line);
+        // The code before a line comment, and the comment with the break.
+        let (before, comment) = line.split_at(line.find("//").unwrap_or(line.len()));
+        let (before, comment) = match comment {
+            "" => line.split_at(line.trim_end().len()),
+            _ => (before, comment),
+        };
+        let code = before.trim();
+        if code.contains("/*") {
+            break;
+        }
+        if code.ends_with(';') && code.starts_with("enable ") {
+            out.push_str(&without_subgroups(before, &blank));
+        } else if code.ends_with(';')
+            && (code.starts_with("requires ") || code.starts_with("diagnostic"))
+        {
+            out.push_str(&blank(before));
+        } else if code.is_empty() {
+            out.push_str(before);
         } else {
             break;
         }
+        out.push_str(comment);
         at += line.len();
     }
     out + &text[at..]

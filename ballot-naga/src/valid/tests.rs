@@ -68,6 +68,15 @@ fn only_leading_whole_line_directives_are_read_as_blank() {
     // A block comment could reach past the line: the line stays.
     let comment = "enable subgroups; /*\n*/ fn f() {}\n";
     assert_eq!(after_directives(comment), comment);
+    // A line comment is one whatever it holds (webgpu-sorting's files open
+    // with a `//****` banner), and one after a directive stays as written.
+    let banner = "//****\nenable subgroups; // for the scans\nfn f() {}\n";
+    assert_eq!(
+        after_directives(banner),
+        "//****\n                  // for the scans\nfn f() {}\n"
+    );
+    let (module, _) = crate::valid::diagnose(Target::WgslWeb, banner).expect("naga reads it");
+    assert_eq!(module.functions.len(), 1);
 }
 
 /// A `glsl` compute shader as a user writes it: the extensions' names,
