@@ -326,9 +326,10 @@ pub struct Linked {
     /// The functions the linker added, by name.
     pub functions: Vec<String>,
     /// The workgroup size the emulation was sized for (emulated targets);
-    /// `None` on the hardware targets, and where the pipeline gives the
-    /// size (GLSL's `local_size_x_id`, WGSL's `override`), which the
-    /// emulation reads as the pipeline sets it.
+    /// `None` on the hardware targets, where the pipeline gives the size
+    /// (GLSL's `local_size_x_id`, WGSL's `override`), which the emulation
+    /// reads as the pipeline sets it, and where WGSL entry points have
+    /// different sizes, each of which sets its own.
     pub workgroup_size: Option<[u32; 3]>,
     /// The files `#include` brought in (GLSL), by the paths the
     /// [`Includes`] gave: what a build depends on beside the shader.
@@ -707,6 +708,63 @@ fn link_text(
             size = None;
             continue;
         }
+        // The workgroup's bounds, each entry point's where they differ.
+        let fits = |read: [u32; 3], entry: Option<&str>| {
+            sizes(subgroup_size, read)
+                .validate_up_to(max_invocations(target))
+                .map_err(|e: OptionError| {
+                    // The workgroup is the file's: too many invocations is
+                    // its fault; a subgroup larger than the workgroup is
+                    // the option's to change.
+                    let [x, y, z] = read;
+                    let whose =
+                        entry.map_or("the entry point's".to_string(), |n| format!("`{n}`'s"));
+                    match e {
+                        OptionError::Mismatch { .. } => fail(
+                            LinkErrorKind::Options,
+                            format!("{e} (the workgroup size is {whose})"),
+                            at_entry(),
+                        ),
+                        _ => fail(
+                            LinkErrorKind::Unsupported,
+                            format!(
+                                "{whose} workgroup size {x}x{y}x{z} has {} invocations; the \
+                                 emulated subgroups' exchange memory on `{target}` serves 1 to \
+                                 {}: make the workgroup smaller",
+                                u64::from(x) * u64::from(y) * u64::from(z),
+                                max_invocations(target)
+                            ),
+                            at_entry(),
+                        ),
+                    }
+                })
+        };
+        // Entry points of different sizes (WGSL): the exchange memory is
+        // laid out for the largest, and each entry point sets its own
+        // count before its init.
+        let read = match read {
+            Size::PerEntry(each) => {
+                let mut counts = Vec::with_capacity(each.len());
+                for (name, read) in &each {
+                    // An entry point smaller than the virtual subgroup is
+                    // one partial subgroup (another entry point may use no
+                    // collective at all); too many invocations is refused.
+                    match fits(*read, Some(name)) {
+                        Err(e) if e.kind != LinkErrorKind::Options => return Err(e),
+                        _ => {}
+                    }
+                    counts.push((name.clone(), read.iter().product::<u32>()));
+                }
+                let most = counts.iter().map(|&(_, n)| n).max().unwrap_or(1);
+                if shader.entry_sizes.as_ref() != Some(&counts) {
+                    shader.entry_sizes = Some(counts);
+                    size = Some([most, 1, 1]);
+                    continue;
+                }
+                Size::Fixed([most, 1, 1])
+            }
+            other => other,
+        };
         let read = match read {
             // Linked at the size the validator read, or at the pipeline's.
             Size::Fixed(read) if size != Some(read) => read,
@@ -720,39 +778,14 @@ fn link_text(
                     text: converged.text,
                     ops: shader.linked_ops(),
                     workgroup_size: match done {
-                        Size::Fixed(read) => Some(read),
-                        Size::Specialised => None,
+                        Size::Fixed(read) if shader.entry_sizes.is_none() => Some(read),
+                        _ => None,
                     },
                     includes: Vec::new(),
                 });
             }
         };
-        sizes(subgroup_size, read)
-            .validate_up_to(max_invocations(target))
-            .map_err(|e: OptionError| {
-                // The workgroup is the file's: too many invocations is its
-                // fault; a subgroup larger than the workgroup is the
-                // option's to change.
-                let [x, y, z] = read;
-                match e {
-                    OptionError::Mismatch { .. } => fail(
-                        LinkErrorKind::Options,
-                        format!("{e} (the workgroup size is the entry point's)"),
-                        at_entry(),
-                    ),
-                    _ => fail(
-                        LinkErrorKind::Unsupported,
-                        format!(
-                            "the entry point's workgroup size {x}x{y}x{z} has {} invocations; \
-                             the emulated subgroups' exchange memory on `{target}` serves 1 \
-                             to {}: make the workgroup smaller",
-                            u64::from(x) * u64::from(y) * u64::from(z),
-                            max_invocations(target)
-                        ),
-                        at_entry(),
-                    ),
-                }
-            })?;
+        fits(read, None)?;
         size = Some(read);
     }
     Err(fail(

@@ -28,13 +28,16 @@ pub(super) use crate::valid::glslang::glsl_stage;
 pub(super) type Workgroup = Result<Size, (LinkErrorKind, String)>;
 
 /// The workgroup size the validator read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Size {
     /// A constant.
     Fixed([u32; 3]),
     /// One the pipeline specialises: GLSL's `local_size_x_id`, or WGSL's
     /// `@workgroup_size` of an `override`.
     Specialised,
+    /// WGSL: constants that differ between the compute entry points, each
+    /// entry point's by its name.
+    PerEntry(Vec<(String, [u32; 3])>),
 }
 
 /// A rejection: the workgroup, where the validator read one (naga's module
@@ -103,40 +106,47 @@ pub(super) fn validator(language: Language) -> &'static str {
 }
 
 /// The workgroup size every compute entry point has, as naga reads it: a
-/// constant, or one the pipeline overrides ([`Size::Specialised`]; that
+/// constant, one the pipeline overrides ([`Size::Specialised`]; that
 /// every entry point spells the same one is the linker's to check, on the
-/// text).
+/// text), or constants that differ ([`Size::PerEntry`]).
 fn naga_workgroup(module: &naga::Module) -> Workgroup {
-    let mut size: Option<(Size, &str)> = None;
-    for entry in &module.entry_points {
-        if entry.stage != naga::ShaderStage::Compute {
-            continue;
+    let computes: Vec<&naga::EntryPoint> = module
+        .entry_points
+        .iter()
+        .filter(|e| e.stage == naga::ShaderStage::Compute)
+        .collect();
+    let overridden = |e: &&naga::EntryPoint| e.workgroup_size_overrides.is_some();
+    match computes.as_slice() {
+        [] => Err(no_compute_entry()),
+        all if all.iter().all(overridden) => Ok(Size::Specialised),
+        all if all.iter().any(overridden) => {
+            let (a, b) = (
+                all.iter().find(|e| overridden(e)).expect("one is"),
+                all.iter().find(|e| !overridden(e)).expect("one is not"),
+            );
+            Err((
+                LinkErrorKind::Unsupported,
+                format!(
+                    "entry points `{}` (overridable) and `{}` ({:?}) have different workgroup \
+                     sizes: the emulation follows either a size the pipeline gives every entry \
+                     point or constants",
+                    a.name, b.name, b.workgroup_size
+                ),
+            ))
         }
-        let this = match entry.workgroup_size_overrides {
-            Some(_) => Size::Specialised,
-            None => Size::Fixed(entry.workgroup_size),
-        };
-        match size {
-            Some((s, other)) if s != this => {
-                let show = |s: Size| match s {
-                    Size::Fixed(s) => format!("{s:?}"),
-                    Size::Specialised => "overridable".to_string(),
-                };
-                return Err((
-                    LinkErrorKind::Unsupported,
-                    format!(
-                        "entry points `{other}` ({}) and `{}` ({}) have different \
-                         workgroup sizes: one emulation serves every entry point",
-                        show(s),
-                        entry.name,
-                        show(this)
-                    ),
-                ));
-            }
-            _ => size = Some((this, &entry.name)),
+        [first, rest @ ..]
+            if rest
+                .iter()
+                .all(|e| e.workgroup_size == first.workgroup_size) =>
+        {
+            Ok(Size::Fixed(first.workgroup_size))
         }
+        all => Ok(Size::PerEntry(
+            all.iter()
+                .map(|e| (e.name.clone(), e.workgroup_size))
+                .collect(),
+        )),
     }
-    size.map(|(s, _)| s).ok_or_else(no_compute_entry)
 }
 
 fn no_compute_entry() -> (LinkErrorKind, String) {

@@ -246,6 +246,11 @@ pub(in crate::link) struct Shader<'a> {
     /// after a copy of [`Self::workgroup_layouts`], as glslang reads
     /// `gl_WorkGroupSize` as the layout declared so far.
     pub(in crate::link) specialised_workgroup: bool,
+    /// WGSL: where the compute entry points' workgroup sizes differ, each
+    /// one's invocation count by its name. The exchange memory is then
+    /// laid out for the largest, and each entry point sets its own count
+    /// (`ballot_workgroup_size`, a private variable) before its init.
+    pub(in crate::link) entry_sizes: Option<Vec<(String, u32)>>,
 }
 
 pub(in crate::link) type ReadError = (LinkErrorKind, String, Range<usize>);
@@ -627,6 +632,7 @@ impl<'a> Shader<'a> {
             lane_from_rank: false,
             workgroup_layouts: Vec::new(),
             specialised_workgroup: false,
+            entry_sizes: None,
             lane_as_u32: language == Language::Wgsl,
             uses_subgroups,
         };

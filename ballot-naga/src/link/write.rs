@@ -163,6 +163,14 @@ impl Shader<'_> {
                             }
                         };
                         body = vec![init_call(&[&index])];
+                        // Its own invocation count, where entry points'
+                        // differ, before the init reads it.
+                        let name = &self.text[entry.name.clone()];
+                        if let Some((_, count)) =
+                            self.entry_sizes.iter().flatten().find(|(n, _)| n == name)
+                        {
+                            body.insert(0, format!("{p}workgroup_size = {count}u;"));
+                        }
                         // The subgroup built-ins become the emulation's.
                         for q in &entry.params {
                             let Some(value) = BuiltinValue::of_wgsl(&q.builtin) else {
@@ -252,13 +260,12 @@ impl Shader<'_> {
                     .map(|r| format!("\n{}", &self.text[r.clone()]))
                     .collect()
             });
-            let mut text = library(
-                target,
-                &ops,
-                layout,
-                self.links_barrier(),
-                layouts.as_deref(),
-            );
+            let sizing = match (&layouts, &self.entry_sizes) {
+                (Some(layouts), _) => Sizing::Specialised(layouts),
+                (None, Some(_)) => Sizing::PerEntry,
+                (None, None) => Sizing::Fixed,
+            };
+            let mut text = library(target, &ops, layout, self.links_barrier(), sizing);
             if self.links_barrier() {
                 text.push_str(barrier_function(language));
             }
@@ -433,17 +440,13 @@ pub(super) fn statements(text: &str, body: usize, statements: &[String]) -> Stri
 /// The functions (and lane state) behind `ops` on `target`, named
 /// `ballot_*`, each public one under `ballot_` + its GLSL name without
 /// `gl_` (`ballot_subgroupBallotBitCount`, `ballot_subgroupEqMask`).
-/// `specialised`: where the pipeline gives the workgroup size
-/// ([`Shader::specialised_workgroup`]), the shader's layout lines, which
-/// `glsl-no-subgroup` writes before its sizes; `wgsl-no-subgroup` then
-/// declares its sizes as overrides of `ballot_workgroup_size`, which the
-/// caller declares ([`Shader::overridden_invocations`]).
+/// `sizing`: how the emulation's sizes follow the workgroup's.
 pub(super) fn library(
     target: Target,
     ops: &[Op],
     options: &ShaderOptions,
     barrier: bool,
-    specialised: Option<&str>,
+    sizing: Sizing<'_>,
 ) -> String {
     let language = target.language();
     let emulated = !target.has_subgroups();
@@ -456,16 +459,16 @@ pub(super) fn library(
             out.push_str("#extension GL_KHR_shader_subgroup_ballot : require\n");
         }
         (Language::Glsl, true) => {
-            match specialised {
-                Some(layouts) => {
+            match sizing {
+                Sizing::Specialised(layouts) => {
                     out.insert_str(0, layouts);
                     out.push_str(&ballot_shader::back::glsl::specialised_emulated_constants(
                         options, 1,
                     ));
                 }
-                None => out.push_str(&ballot_shader::back::glsl::emulated_constants(
-                    options, false, 1,
-                )),
+                Sizing::Fixed | Sizing::PerEntry => out.push_str(
+                    &ballot_shader::back::glsl::emulated_constants(options, false, 1),
+                ),
             }
             let helpers = polyfill::helpers_of(language, true, ops);
             let helpers = with_vote(language, helpers, ops, barrier);
@@ -477,9 +480,12 @@ pub(super) fn library(
             if emulated {
                 helpers = with_vote(language, helpers, ops, barrier);
             }
-            out.push_str(&match specialised {
-                Some(_) if emulated => {
+            out.push_str(&match sizing {
+                Sizing::Specialised(_) if emulated => {
                     ballot_shader::back::wgsl::specialised_lane_state(options, &helpers, 1)
+                }
+                Sizing::PerEntry if emulated => {
+                    ballot_shader::back::wgsl::per_entry_lane_state(options, &helpers, 1)
                 }
                 _ => ballot_shader::back::wgsl::lane_state(emulated, options, &helpers, 1),
             });
@@ -495,6 +501,22 @@ pub(super) fn library(
     // A blank line between the linked functions and the shader's own code.
     out.push('\n');
     out
+}
+
+/// How the emulation's sizes follow the workgroup's ([`library`]).
+pub(super) enum Sizing<'a> {
+    /// Constants, of the one size the shader is linked at.
+    Fixed,
+    /// The pipeline's ([`Shader::specialised_workgroup`]): GLSL's layout
+    /// lines, which `glsl-no-subgroup` writes before its sizes;
+    /// `wgsl-no-subgroup` declares its sizes as overrides of
+    /// `ballot_workgroup_size`, which the caller declares
+    /// ([`Shader::overridden_invocations`]).
+    Specialised(&'a str),
+    /// WGSL entry points of different sizes ([`Shader::entry_sizes`]): the
+    /// exchange memory laid out for the largest, the one linked at, and
+    /// `ballot_workgroup_size` a private variable each entry point sets.
+    PerEntry,
 }
 
 /// The operations of `ops` whose public functions the polyfill library

@@ -163,3 +163,89 @@ fn one_linked_text_serves_every_workgroup_size_the_pipeline_overrides() {
     }
     assert_none(&failures);
 }
+
+/// The same body in three entry points of constant sizes: 64 (`main`), 40
+/// (`other`, whose last virtual subgroup is ragged at 16 and 32) and 4
+/// (`tiny`, under most virtual sizes, which calls no collective).
+const ENTRIES: &str = "@group(0) @binding(0) var<storage, read_write> words: array<u32>;
+fn body(i: u32, n: u32) {
+    if (i >= 45u) { return; }
+    let even = subgroupBallotBitCount(subgroupBallot((i & 1u) == 0u));
+    let sum = subgroupAdd(i);
+    words[i * 3u] = even;
+    words[i * 3u + 1u] = sum;
+    words[i * 3u + 2u] = n;
+}
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(num_subgroups) n: u32) {
+    body(i, n);
+}
+@compute @workgroup_size(40)
+fn other(@builtin(local_invocation_index) i: u32, @builtin(num_subgroups) n: u32) {
+    body(i, n);
+}
+@compute @workgroup_size(4)
+fn tiny(@builtin(local_invocation_index) i: u32) {
+    words[i] = 7u;
+}
+";
+
+/// Entry points of different constant sizes share one emulation: its
+/// exchange memory is laid out for the largest, and each entry point sets
+/// its own invocation count before its init. The runners dispatch the
+/// entry point `main`, so `other` runs as the same linked text with the
+/// two names swapped.
+#[test]
+fn entry_points_of_different_sizes_each_get_their_own_count() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("entry points of different sizes", &e.to_string()),
+    };
+    let target = Target::WgslNoSubgroup;
+    if let Some(why) = gpu.unsupported(target) {
+        if required() {
+            panic!("entry points of different sizes: {why}");
+        }
+        loud(&format!("entry points of different sizes: skipped: {why}"));
+        return;
+    }
+    let mut runs = Vec::new();
+    for v in [4, 8, 16, 32] {
+        let linked = ballot_naga::link::link(
+            ENTRIES,
+            "entries.wgsl",
+            target,
+            &ballot_naga::link::LinkOptions::default().subgroup_size(v),
+        )
+        .unwrap_or_else(|e| panic!("size {v}: {e}"));
+        assert_eq!(
+            linked.workgroup_size, None,
+            "the sizes are each entry point's"
+        );
+        let swapped = linked
+            .text
+            .replace("fn main(", "fn ballot_swap(")
+            .replace("fn other(", "fn main(")
+            .replace("fn ballot_swap(", "fn other(");
+        runs.push(Run {
+            target,
+            v,
+            size: 64,
+            text: linked.text,
+        });
+        runs.push(Run {
+            target,
+            v,
+            size: 40,
+            text: swapped,
+        });
+    }
+    let mut failures = Vec::new();
+    for run in &runs {
+        let got = gpu
+            .run_storage(run.target, &run.text, [run.size, 1, 1], [1, 1, 1], 64 * 3)
+            .unwrap_or_else(|e| panic!("size {}, workgroup {}: {e}", run.v, run.size));
+        failures.extend(mismatches("wgpu", (run.target, run.v, run.size), &got));
+    }
+    assert_none(&failures);
+}

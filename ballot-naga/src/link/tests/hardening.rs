@@ -69,11 +69,35 @@ fn every_entry_point_is_initialised() {
         // The definition and one call per entry point.
         assert_eq!(inits, 3, "{target}:\n{}", l.text);
     }
+    // Of different sizes, each sets its own invocation count first, and
+    // the exchange memory is laid out for the largest.
     let other = TWO.replacen("@workgroup_size(64)", "@workgroup_size(32)", 1);
     linked(&other, Target::Wgsl);
-    let e = error(&other, Target::WgslNoSubgroup);
+    let l = linked(&other, Target::WgslNoSubgroup);
+    assert_eq!(l.workgroup_size, None);
+    assert!(
+        l.text.contains("var<private> ballot_workgroup_size: u32;"),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text.contains("const ballot_padded_size: u32 = 64u;"),
+        "{}",
+        l.text
+    );
+    for count in [
+        "ballot_workgroup_size = 32u; ballot_init(",
+        "ballot_workgroup_size = 64u; ballot_init(",
+    ] {
+        let compact = l.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(compact.contains(count), "no `{count}` in\n{}", l.text);
+    }
+    // Past the emulation's 256 invocations in one of them: refused, and
+    // named.
+    let large = TWO.replacen("@workgroup_size(64)", "@workgroup_size(512)", 1);
+    let e = error(&large, Target::WgslNoSubgroup);
     assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
-    assert!(e.message.contains("different"), "{e}");
+    assert!(e.message.contains("512x1x1 has 512 invocations"), "{e}");
 }
 
 #[test]

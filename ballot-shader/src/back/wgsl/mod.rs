@@ -350,6 +350,27 @@ pub fn specialised_lane_state(
     )
 }
 
+/// [`lane_state`] for an emulated target whose entry points have
+/// different workgroup sizes: the exchange memory laid out for `options`'
+/// size, the largest, and `ballot_workgroup_size` a private variable,
+/// which each entry point sets to its own invocation count before it
+/// calls `ballot_init`.
+pub fn per_entry_lane_state(
+    options: &ShaderOptions,
+    helpers: &std::collections::BTreeSet<helpers::Helper>,
+    slots: u32,
+) -> String {
+    let e = ExchangeMemory::new(options, false, slots);
+    let sizes = format!(
+        "var<private> ballot_workgroup_size: u32;\n\
+         const ballot_padded_size: u32 = {}u;\n\
+         const ballot_exchange_size: u32 = {}u;\n\
+         const ballot_exchange_words: u32 = {}u;\n",
+        e.padded, e.half, e.words
+    );
+    lane_state_after(constants(&e, &sizes, "const"), true, helpers)
+}
+
 /// The lane state after `constants`.
 fn lane_state_after(
     mut out: String,
