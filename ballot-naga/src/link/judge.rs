@@ -16,6 +16,8 @@
 //! glslang writes for GLSL, where the size may be spelled through macros
 //! or constants).
 
+use std::collections::BTreeMap;
+
 use super::LinkErrorKind;
 use crate::valid::glslang;
 use crate::valid::{self, Diagnostic, VulkanVersion};
@@ -166,6 +168,7 @@ mod spv {
     pub const MAGIC: u32 = 0x0723_0203;
     pub const OP_ENTRY_POINT: u16 = 15;
     pub const OP_EXECUTION_MODE: u16 = 16;
+    pub const OP_CONSTANT: u16 = 43;
     pub const OP_SPEC_CONSTANT_COMPOSITE: u16 = 51;
     pub const OP_DECORATE: u16 = 71;
     pub const OP_EXECUTION_MODE_ID: u16 = 331;
@@ -179,7 +182,9 @@ mod spv {
 /// The compute entry point's `LocalSize` in the module `words`, or
 /// [`Size::Specialised`] for a workgroup given through specialization
 /// constants (`local_size_x_id`): glslang writes it as a `WorkgroupSize`
-/// built-in that is an `OpSpecConstantComposite`, or as `LocalSizeId`.
+/// built-in that is an `OpSpecConstantComposite`, or as `LocalSizeId` of
+/// ids that are not all `OpConstant`s. (For SPIR-V 1.6, Vulkan 1.3,
+/// glslang writes a constant size as `LocalSizeId` too, of constants.)
 fn spirv_workgroup(words: &[u32]) -> Workgroup {
     let bug = |what: &str| (LinkErrorKind::Bug, format!("glslang's SPIR-V: {what}"));
     if words.len() < 5 || words[0] != spv::MAGIC {
@@ -187,7 +192,9 @@ fn spirv_workgroup(words: &[u32]) -> Workgroup {
     }
     let mut compute = Vec::new();
     let mut local_size = None;
-    let mut by_id = false;
+    let mut size_ids = None;
+    // The scalar `OpConstant`s, by id.
+    let mut constants: BTreeMap<u32, u32> = BTreeMap::new();
     let mut workgroup_builtin = None;
     let mut spec_composites = Vec::new();
     let mut at = 5;
@@ -202,7 +209,14 @@ fn spirv_workgroup(words: &[u32]) -> Workgroup {
             (spv::OP_EXECUTION_MODE, [id, spv::LOCAL_SIZE, x, y, z]) if compute.contains(id) => {
                 local_size = Some([*x, *y, *z]);
             }
-            (spv::OP_EXECUTION_MODE_ID, [_, spv::LOCAL_SIZE_ID, ..]) => by_id = true,
+            (spv::OP_EXECUTION_MODE_ID, [id, spv::LOCAL_SIZE_ID, x, y, z])
+                if compute.contains(id) =>
+            {
+                size_ids = Some([*x, *y, *z]);
+            }
+            (spv::OP_CONSTANT, [_, id, value]) => {
+                constants.insert(*id, *value);
+            }
             (spv::OP_DECORATE, [id, spv::BUILT_IN, spv::WORKGROUP_SIZE]) => {
                 workgroup_builtin = Some(*id);
             }
@@ -214,7 +228,14 @@ fn spirv_workgroup(words: &[u32]) -> Workgroup {
     if compute.is_empty() {
         return Err(no_compute_entry());
     }
-    if by_id || workgroup_builtin.is_some_and(|id| spec_composites.contains(&id)) {
+    // Constants are declared after the execution modes that name them.
+    let by_id = size_ids.map(|ids| ids.map(|id| constants.get(&id).copied()));
+    match by_id {
+        Some([Some(x), Some(y), Some(z)]) => local_size = Some([x, y, z]),
+        Some(_) => return Ok(Size::Specialised),
+        None => {}
+    }
+    if workgroup_builtin.is_some_and(|id| spec_composites.contains(&id)) {
         return Ok(Size::Specialised);
     }
     local_size
@@ -268,6 +289,25 @@ mod tests {
             (spv::OP_SPEC_CONSTANT_COMPOSITE, &[7, 9, 5, 6, 6]),
         ]);
         assert_eq!(spirv_workgroup(&overridable), Ok(Size::Specialised));
+        // SPIR-V 1.6 (glslang for Vulkan 1.3): LocalSizeId of constants
+        // (OpConstant %uint 64, declared after the mode) is that size; of
+        // a spec constant (OpSpecConstant, 50), the pipeline's.
+        let by_id = |x_opcode: u16| {
+            module(&[
+                (spv::OP_ENTRY_POINT, entry),
+                (
+                    spv::OP_EXECUTION_MODE_ID,
+                    &[4, spv::LOCAL_SIZE_ID, 10, 11, 11],
+                ),
+                (x_opcode, &[2, 10, 64]),
+                (spv::OP_CONSTANT, &[2, 11, 1]),
+            ])
+        };
+        assert_eq!(
+            spirv_workgroup(&by_id(spv::OP_CONSTANT)),
+            Ok(Size::Fixed([64, 1, 1]))
+        );
+        assert_eq!(spirv_workgroup(&by_id(50)), Ok(Size::Specialised));
         // A fragment shader has no compute entry point.
         let fragment = module(&[(spv::OP_ENTRY_POINT, &[4, 4, name, 0])]);
         assert!(spirv_workgroup(&fragment)

@@ -508,6 +508,33 @@ fn glslang_s_verdict_is_on_the_users_line() {
     }
 }
 
+/// For Vulkan 1.3 (SPIR-V 1.6) glslang writes a constant workgroup size as
+/// `LocalSizeId` of constants: the size is that constant, not the
+/// pipeline's (vk_tessellated_clusters builds so, its size a macro).
+#[test]
+fn a_constant_size_for_vulkan_1_3_is_read_as_the_constant() {
+    if !glslang_here("a Vulkan 1.3 workgroup, judged by glslang") {
+        return;
+    }
+    let options = LinkOptions::default().vulkan(crate::valid::VulkanVersion::V1_3);
+    let l = link(VULKAN_GLSL, "k.comp", Target::GlslNoSubgroup, &options)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(l.workgroup_size, Some([64, 1, 1]));
+    assert!(
+        l.text.contains("const uint ballot_workgroup_size = 64u;"),
+        "{}",
+        l.text
+    );
+    // A specialised one stays the pipeline's.
+    let specialised = VULKAN_GLSL.replace(
+        "layout(local_size_x = WG) in;",
+        "layout(local_size_x_id = 0) in;",
+    );
+    let l = link(&specialised, "k.comp", Target::GlslNoSubgroup, &options)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(l.workgroup_size, None);
+}
+
 /// `local_size_x_id`: on `glsl-no-subgroup` the exchange memory is sized
 /// by expressions of `gl_WorkGroupSize`, which glslang reads as the layout
 /// declared so far, so the library repeats the layout line before them.
