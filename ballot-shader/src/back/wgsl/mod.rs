@@ -413,8 +413,9 @@ pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u3
     constants(&e, &sizes, "const")
 }
 
-/// [`emulated_constants`] for a shader whose workgroup size the pipeline
-/// overrides (`@workgroup_size(n)` with `override n: u32`): the exchange
+/// The emulated constants of [`lane_state`], for a shader whose workgroup
+/// size the pipeline overrides (`@workgroup_size(n)` with
+/// `override n: u32`): the exchange
 /// memory's sizes are `override` declarations computed from
 /// `ballot_workgroup_size`, which the caller declares as an `override`
 /// whose value is the entry point's invocation count, so that the
