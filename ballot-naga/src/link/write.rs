@@ -480,14 +480,15 @@ pub(super) fn library(
             if emulated {
                 helpers = with_vote(language, helpers, ops, barrier);
             }
-            out.push_str(&match sizing {
-                Sizing::Specialised(_) if emulated => {
-                    ballot_shader::back::wgsl::specialised_lane_state(options, &helpers, 1)
-                }
-                Sizing::PerEntry if emulated => {
-                    ballot_shader::back::wgsl::per_entry_lane_state(options, &helpers, 1)
-                }
-                _ => ballot_shader::back::wgsl::lane_state(emulated, options, &helpers, 1),
+            use ballot_shader::back::wgsl::{self, WorkgroupCount};
+            let count = match sizing {
+                Sizing::Fixed => WorkgroupCount::Fixed,
+                Sizing::Specialised(_) => WorkgroupCount::Overridden,
+                Sizing::PerEntry => WorkgroupCount::PerEntry,
+            };
+            out.push_str(&match emulated {
+                true => wgsl::emulated_lane_state(options, &helpers, 1, count),
+                false => wgsl::lane_state(false, options, &helpers, 1),
             });
             for helper in helpers {
                 out.push('\n');

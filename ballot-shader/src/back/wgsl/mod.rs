@@ -326,49 +326,45 @@ pub fn lane_state(
     helpers: &std::collections::BTreeSet<helpers::Helper>,
     slots: u32,
 ) -> String {
-    let constants = if emulated {
-        let guard = helpers.contains(&helpers::Helper::Guard);
-        emulated_constants(options, guard, slots)
-    } else {
-        String::new()
-    };
-    lane_state_after(constants, emulated, helpers)
+    if emulated {
+        return emulated_lane_state(options, helpers, slots, WorkgroupCount::Fixed);
+    }
+    lane_state_after(String::new(), false, helpers)
 }
 
-/// [`lane_state`] for an emulated target where the pipeline overrides the
-/// workgroup size: the constants are [`specialised_emulated_constants`]',
-/// and the caller declares `ballot_workgroup_size`.
-pub fn specialised_lane_state(
+/// Where an emulated module's invocation count, `ballot_workgroup_size`,
+/// comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkgroupCount {
+    /// A constant: the options' workgroup size.
+    Fixed,
+    /// The pipeline's (`@workgroup_size(n)` with `override n: u32`): an
+    /// `override` the caller declares, whose initialiser is the shader's
+    /// own expression, which is not the library's to rename. The exchange
+    /// memory's sizes are `override`s computed from it, so that the
+    /// workgroup arrays (WGSL sizes those by override-expressions) and the
+    /// ragged last subgroup follow the size the pipeline gives.
+    Overridden,
+    /// Entry points of different sizes: a private variable each entry
+    /// point sets to its own count before it calls `ballot_init`; the
+    /// exchange memory is laid out for the options' size, the largest.
+    PerEntry,
+}
+
+/// [`lane_state`] of an emulated target, its invocation count from
+/// `count`.
+pub fn emulated_lane_state(
     options: &ShaderOptions,
     helpers: &std::collections::BTreeSet<helpers::Helper>,
     slots: u32,
+    count: WorkgroupCount,
 ) -> String {
+    let guard = helpers.contains(&helpers::Helper::Guard);
     lane_state_after(
-        specialised_emulated_constants(options, slots),
+        emulated_constants(options, guard, slots, count),
         true,
         helpers,
     )
-}
-
-/// [`lane_state`] for an emulated target whose entry points have
-/// different workgroup sizes: the exchange memory laid out for `options`'
-/// size, the largest, and `ballot_workgroup_size` a private variable,
-/// which each entry point sets to its own invocation count before it
-/// calls `ballot_init`.
-pub fn per_entry_lane_state(
-    options: &ShaderOptions,
-    helpers: &std::collections::BTreeSet<helpers::Helper>,
-    slots: u32,
-) -> String {
-    let e = ExchangeMemory::new(options, false, slots);
-    let sizes = format!(
-        "var<private> ballot_workgroup_size: u32;\n\
-         const ballot_padded_size: u32 = {}u;\n\
-         const ballot_exchange_size: u32 = {}u;\n\
-         const ballot_exchange_words: u32 = {}u;\n",
-        e.padded, e.half, e.words
-    );
-    lane_state_after(constants(&e, &sizes, "const"), true, helpers)
 }
 
 /// The lane state after `constants`.
@@ -397,48 +393,58 @@ fn lane_state_after(
 }
 
 /// The emulated targets' constants: the virtual subgroup size, the
-/// invocations per workgroup, and the exchange memory's layout
-/// ([`ExchangeMemory`]), which the helpers and lane state read. With the `guard`
-/// (polyfill libraries), a spare slot takes the writes of invocations past
-/// the workgroup.
-pub(crate) fn emulated_constants(options: &ShaderOptions, guard: bool, slots: u32) -> String {
+/// invocations per workgroup (from `count`), and the exchange memory's
+/// layout ([`ExchangeMemory`]), which the helpers and lane state read.
+/// With the `guard` (polyfill libraries), a spare slot takes the writes of
+/// invocations past the workgroup.
+pub(crate) fn emulated_constants(
+    options: &ShaderOptions,
+    guard: bool,
+    slots: u32,
+    count: WorkgroupCount,
+) -> String {
     let e = ExchangeMemory::new(options, guard, slots);
-    let sizes = format!(
-        "const ballot_workgroup_size: u32 = {}u;\n\
-         const ballot_padded_size: u32 = {}u;\n\
-         const ballot_exchange_size: u32 = {}u;\n\
-         const ballot_exchange_words: u32 = {}u;\n",
-        e.workgroup, e.padded, e.half, e.words
-    );
-    constants(&e, &sizes, "const")
+    let layout = || {
+        format!(
+            "const ballot_padded_size: u32 = {}u;\n\
+             const ballot_exchange_size: u32 = {}u;\n\
+             const ballot_exchange_words: u32 = {}u;\n",
+            e.padded, e.half, e.words
+        )
+    };
+    let (sizes, derived) = match count {
+        WorkgroupCount::Fixed => (
+            format!(
+                "const ballot_workgroup_size: u32 = {}u;\n{}",
+                e.workgroup,
+                layout()
+            ),
+            "const",
+        ),
+        WorkgroupCount::PerEntry => (
+            format!("var<private> ballot_workgroup_size: u32;\n{}", layout()),
+            "const",
+        ),
+        // Whole virtual subgroups, and whole vec4s of slots:
+        // ExchangeMemory's padding, and its words of flag bits, as
+        // expressions; no guard, as the libraries know their size.
+        WorkgroupCount::Overridden => {
+            let unit = e.subgroup.max(4);
+            (
+                format!(
+                    "override ballot_padded_size: u32 = (ballot_workgroup_size + {}u) / {unit}u * {unit}u;\n\
+                     override ballot_exchange_size: u32 = ballot_padded_size;\n\
+                     override ballot_exchange_words: u32 = (ballot_padded_size + 31u) / 32u;\n",
+                    unit - 1
+                ),
+                "override",
+            )
+        }
+    };
+    constants(&e, &sizes, derived)
 }
 
-/// The emulated constants of [`lane_state`], for a shader whose workgroup
-/// size the pipeline overrides (`@workgroup_size(n)` with
-/// `override n: u32`): the exchange
-/// memory's sizes are `override` declarations computed from
-/// `ballot_workgroup_size`, which the caller declares as an `override`
-/// whose value is the entry point's invocation count, so that the
-/// workgroup arrays (WGSL sizes those by override-expressions) and the
-/// ragged last subgroup follow the size the pipeline gives. The caller
-/// declares it because its initialiser is the shader's own expression,
-/// whose names are not the library's to rename. The virtual subgroup's
-/// constants stay `const`. No guard: the libraries know their size.
-pub fn specialised_emulated_constants(options: &ShaderOptions, slots: u32) -> String {
-    let e = ExchangeMemory::new(options, false, slots);
-    // Whole virtual subgroups, and whole vec4s of slots: ExchangeMemory's
-    // padding, and its words of flag bits, as expressions.
-    let unit = e.subgroup.max(4);
-    let sizes = format!(
-        "override ballot_padded_size: u32 = (ballot_workgroup_size + {}u) / {unit}u * {unit}u;\n\
-         override ballot_exchange_size: u32 = ballot_padded_size;\n\
-         override ballot_exchange_words: u32 = (ballot_padded_size + 31u) / 32u;\n",
-        unit - 1
-    );
-    constants(&e, &sizes, "override")
-}
-
-/// The constants block of both: the workgroup's `sizes` as declared, the
+/// The constants block of every count: the workgroup's `sizes` as declared, the
 /// rest from `e`, and what follows from the sizes declared as `derived`
 /// (`const`, or `override` where the sizes are overrides).
 fn constants(e: &ExchangeMemory, sizes: &str, derived: &str) -> String {
