@@ -731,13 +731,11 @@ impl GlslWide {
 /// GL_EXT_shader_subgroup_extended_types_float16), and those and And, Or
 /// and Xor of the 8-, 16- and 64-bit integers and their vectors
 /// (GL_EXT_shader_subgroup_extended_types_int8, `_int16`, `_int64`),
-/// reductions and scans: as the operation of `op`'s kind on the type,
-/// `None` for any other.
+/// reductions, scans and clustered reductions: as the operation of `op`'s
+/// kind on the type, `None` for any other.
 fn glsl_wide_arith(op: Op, ty: &str) -> Option<Op> {
     use ArithOp::*;
-    let Op::Arith(arith, scan) = op else {
-        return None;
-    };
+    let arith = op.arith()?;
     let typed = match (glsl_wide(ty)?.0.class(), arith) {
         (WideClass::Float, IAdd | FAdd) => FAdd,
         (WideClass::Float, IMul | FMul) => FMul,
@@ -752,7 +750,10 @@ fn glsl_wide_arith(op: Op, ty: &str) -> Option<Op> {
         (WideClass::Unsigned, SMax | UMax | FMax) => UMax,
         (_, And | Or | Xor) => arith,
     };
-    Some(Op::Arith(typed, scan))
+    Some(match op {
+        Op::Arith(_, scan) => Op::Arith(typed, scan),
+        _ => Op::Clustered(typed),
+    })
 }
 
 /// Whether `glsl-no-subgroup` links a generic call of `op` on a value of
@@ -764,7 +765,9 @@ pub(super) fn glsl_links_wide(op: Op, ty: &str) -> bool {
 
 /// The arithmetic collectives of `wide`, a scalar of [`GLSL_WIDE`]: `op`
 /// numbered as in `ballot_identity`, `kind` 0 for the reduction, 1 the
-/// inclusive scan, 2 the exclusive one. One exchange of the value's words
+/// inclusive scan, 2 the exclusive one, over the lanes of the caller's
+/// cluster of `cluster` lanes (the subgroup's size but for a clustered
+/// reduction: the lanes whose ids agree above log2(`cluster`)). One exchange of the value's words
 /// through its carrier (`ballot_put`, whose helpers the operation's own
 /// arithmetic brings), then every lane combines the values of the lanes
 /// it takes in lane order, in the type, from the identity, as the 32-bit
@@ -845,14 +848,15 @@ fn wide_arith(wide: &GlslWide) -> String {
     }}
 }}
 
-{t} ballot_arith_{t}(bool act, {t} v, uint op, uint kind) {{
+{t} ballot_arith_{t}(bool act, {t} v, uint op, uint kind, uint cluster) {{
     {t} identity = ballot_identity_{t}(op);
     {t} mine = act ? ballot_combine_{t}(op, identity, v) : identity;
     ballot_put({put}, {words}u);
     uint at = ballot_sync() + ballot_base;
     {t} r = identity;
     for (uint k = 0u; k < ballot_subgroup_size; k = k + 1u) {{
-        bool taken = k < ballot_count && (kind == 0u || k < ballot_lane || (kind == 1u && k == ballot_lane));
+        bool taken = k < ballot_count && k / cluster == ballot_lane / cluster
+            && (kind == 0u || k < ballot_lane || (kind == 1u && k == ballot_lane));
         {word}
         r = taken ? ballot_combine_{t}(op, r, {value}) : r;
     }}
@@ -925,12 +929,16 @@ pub(super) fn glsl_wide_overloads(used: &BTreeSet<(Op, String)>) -> String {
                 format!("{ty}({})", names.join(", "))
             };
             format!("{locals}    return {result};\n")
-        } else if let Op::Arith(arith, scan) = op {
-            // 64-bit arithmetic, the one arithmetic here.
+        } else if let Some(arith) = op.arith() {
+            // A scalar's arithmetic, the one arithmetic here: a clustered
+            // reduction is a reduction over its cluster.
             let code = ballot_shader::back::shading::arith_code(arith);
-            let kind = scan as u32;
+            let (kind, cluster) = match op {
+                Op::Arith(_, scan) => (scan as u32, "ballot_subgroup_size"),
+                _ => (0, operand.unwrap_or_default()),
+            };
             format!(
-                "    return ballot_arith_{}(on, value, {code}u, {kind}u);\n",
+                "    return ballot_arith_{}(on, value, {code}u, {kind}u, {cluster});\n",
                 wide.name
             )
         } else if all_equal && wide.name == "double" {

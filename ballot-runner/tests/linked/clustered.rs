@@ -20,7 +20,7 @@ use ballot_runner::job::UNWRITTEN;
 use ballot_runner::Gpu;
 use ballot_shader::back::Target;
 
-use crate::common::{linked_mismatches, loud, required, skip};
+use crate::common::{assert_linked_agree, linked_mismatches, loud, required, skip};
 
 const SHADER: &str = "#version 450
 #extension GL_KHR_shader_subgroup_clustered : require
@@ -181,4 +181,85 @@ fn a_cluster_over_the_virtual_subgroup_reduces_the_whole_subgroup() {
         },
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Clustered reductions of the types other than 32 bits
+/// (GL_EXT_shader_subgroup_extended_types_*, and `genDType`): each
+/// combines in the type, over the active lanes of the cluster, as the
+/// 32-bit ones do. Every sum and product is exact in the type, or wraps as
+/// it does (an `int8_t` product of 12s), so the answer is the spec's in
+/// any order. The invocations of [`active`] run them.
+const WIDE_TYPES: &str = "#version 450
+#extension GL_KHR_shader_subgroup_clustered : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_subgroup_extended_types_int8 : require
+#extension GL_EXT_shader_subgroup_extended_types_float16 : require
+#extension GL_EXT_shader_subgroup_extended_types_int64 : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+const uint PAIR = 2u;
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 60u || i % 7u == 3u) { return; }
+    uint at = i * 8u;
+    double d = double(i) + 0.5;
+    uvec2 sum = unpackDouble2x32(subgroupClusteredAdd(d, 4u));
+    words[at] = sum.x;
+    words[at + 1u] = sum.y;
+    uint64_t top = subgroupClusteredMax(uint64_t(i) << 40ul, PAIR);
+    words[at + 2u] = uint(top);
+    words[at + 3u] = uint(top >> 32ul);
+    words[at + 4u] = floatBitsToUint(float(subgroupClusteredAdd(float16_t(i) * float16_t(0.25), 4u)));
+    words[at + 5u] = uint(int(subgroupClusteredMul(i % 2u == 0u ? int8_t(12) : int8_t(1), 4u)));
+    uvec2 low = unpackDouble2x32(subgroupClusteredMin(dvec2(d, -d), PAIR).y);
+    words[at + 6u] = low.x;
+    words[at + 7u] = low.y ^ uint(subgroupClusteredXor(i64vec2(int64_t(i), -1l), 1u).x);
+}
+";
+
+/// The eight words invocation `i` writes at virtual size `v`
+/// ([`WIDE_TYPES`]), from the spec.
+fn expected_wide(i: u32, v: u32) -> [u32; 8] {
+    if !active(i) {
+        return [UNWRITTEN; 8];
+    }
+    let over = |n: u32| cluster(i, n, v);
+    let d = |j: u32| f64::from(j) + 0.5;
+    let sum: f64 = over(4).iter().map(|&j| d(j)).sum();
+    let top = over(2).iter().map(|&j| u64::from(j) << 40).max().unwrap();
+    // Quarters summed up to 59: exact in a float16_t, and in an f32.
+    let quarters: f32 = over(4).iter().map(|&j| j as f32 * 0.25).sum();
+    let product = over(4)
+        .iter()
+        .map(|&j| if j % 2 == 0 { 12i8 } else { 1 })
+        .fold(1i8, i8::wrapping_mul);
+    let low = over(2).iter().map(|&j| -d(j)).fold(f64::INFINITY, f64::min);
+    let words = |x: u64| [x as u32, (x >> 32) as u32];
+    let [s0, s1] = words(sum.to_bits());
+    let [t0, t1] = words(top);
+    let [l0, l1] = words(low.to_bits());
+    // A cluster of one lane: its own value, the low word of `i`.
+    [
+        s0,
+        s1,
+        t0,
+        t1,
+        quarters.to_bits(),
+        i32::from(product) as u32,
+        l0,
+        l1 ^ i,
+    ]
+}
+
+#[test]
+fn clustered_reductions_of_other_types_combine_in_the_type() {
+    assert_linked_agree(
+        "clustered reductions of other types",
+        (WIDE_TYPES, "clustered_wide.comp"),
+        [Target::GlslNoSubgroup, Target::Glsl],
+        INVOCATIONS,
+        expected_wide,
+    );
 }

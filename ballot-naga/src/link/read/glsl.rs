@@ -165,9 +165,8 @@ impl Shader<'_> {
                             format!(
                                 "`{}` of a `{ty}`: the emulation's arithmetic takes `int`, \
                                  `uint` and `float` (and `bool` for And, Or and Xor) and their \
-                                 vectors; and, but in the clustered reductions, `double`, \
-                                 `float16_t`, the 8-, 16- and 64-bit integers and their \
-                                 vectors",
+                                 vectors, and `double`, `float16_t`, the 8-, 16- and 64-bit \
+                                 integers and their vectors",
                                 &self.text[u.name.clone()]
                             ),
                             u.name.clone(),

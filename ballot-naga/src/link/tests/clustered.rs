@@ -132,8 +132,9 @@ void main() {
         .text
         .contains("subgroupClusteredXor(b.k + ivec4(i), HALF)"));
 
-    // A `double` is the hardware's only (the emulation's arithmetic is
-    // 32-bit): refused at its call.
+    // A `double` combines as a `double`, in its own function over one
+    // exchange of its words: FAdd (code 1), as a reduction (kind 0) over
+    // the call's cluster.
     let double = "#version 450
 #extension GL_KHR_shader_subgroup_clustered : require
 layout(local_size_x = 32) in;
@@ -142,14 +143,13 @@ void main() {
     d[gl_LocalInvocationIndex] = subgroupClusteredAdd(d[gl_LocalInvocationIndex], 4u);
 }
 ";
-    let e = glsl_error(double, Target::GlslNoSubgroup);
-    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
-    assert_eq!(e.location.as_ref().map(|l| l.line), Some(6), "{e}");
-    assert!(
-        e.to_string()
-            .contains("`subgroupClusteredAdd` of a `double`"),
-        "{e}"
-    );
+    let l = glsl_linked(double, Target::GlslNoSubgroup);
+    for function in [
+        "double ballot_subgroupClusteredAdd(bool on, double value, uint clusterSize)",
+        "return ballot_arith_double(on, value, 1u, 0u, clusterSize);",
+    ] {
+        assert!(l.text.contains(function), "no {function} in\n{}", l.text);
+    }
 }
 
 /// The error linking `GUARDED` with its size `4u` written as `size`, at a
