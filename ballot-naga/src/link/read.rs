@@ -344,6 +344,9 @@ pub(in crate::link) fn arguments(
         match tokens[i].kind {
             Kind::Punct(b'(' | b'[') => depth += 1,
             Kind::Punct(b')') if depth == 0 => break,
+            // A `]` that closes nothing: the call is cut short, as where
+            // the text ends (the validator says where).
+            Kind::Punct(b']') if depth == 0 => return Ok([None, None]),
             Kind::Punct(b')' | b']') => depth -= 1,
             Kind::Punct(b',') if depth == 0 => {
                 argument(tokens[start].range().start..tokens[i - 1].range().end);

@@ -1104,3 +1104,35 @@ fn a_vulkan_version_for_wgsl_is_an_option_error() {
     // The default is no choice of the caller's.
     linked(FOUR, Target::Wgsl);
 }
+
+#[test]
+fn a_stray_bracket_in_a_collective_s_call_is_the_validator_s_error_at_its_line() {
+    // A `]` that closes nothing inside the call's parentheses: the call is
+    // read as cut short, and the validator names the line, on every
+    // target, rather than the argument scan stepping below depth zero.
+    let glsl = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint d[]; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    d[i] = subgroupBallotBitCount(s] == subgroupBallot(true));
+}
+";
+    let wgsl = "@group(0) @binding(0) var<storage, read_write> d: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    d[i] = subgroupBroadcast(i], 0u);
+}
+";
+    for target in Target::ALL {
+        let (source, line) = match target.language() {
+            Language::Glsl => (glsl, 7),
+            Language::Wgsl => (wgsl, 4),
+        };
+        let e = link(source, "s", target, &LinkOptions::default())
+            .expect_err("a stray bracket is an error");
+        assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
+        assert_eq!(e.location.map(|l| l.line), Some(line), "{target}");
+    }
+}
