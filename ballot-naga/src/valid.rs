@@ -490,11 +490,11 @@ const MAXIMALLY_RECONVERGES_NAME: &str = "maximally_reconverges";
 /// `diagnostic` directives, and `subgroups` in its `enable` lists (naga
 /// has not implemented that extension), as blank space, so that naga reads
 /// the rest, the `wgsl` text, at its own offsets, lines and columns. Other
-/// enables stay (`f16`: naga needs it as the browser does). Only whole
-/// lines that hold a directive, and a line comment after it, or a line
-/// comment alone (whatever it holds: `//****` opens no block comment), are
-/// taken; the first line that holds anything else, or a block comment,
-/// which could reach past the line, ends them.
+/// enables stay (`f16`: naga needs it as the browser does). Blank space
+/// and comments (line comments, whatever they hold, and block comments,
+/// which nest in WGSL) may come before, between and after the directives,
+/// and stay as written; the first token that starts no directive ends
+/// them, as does a directive with a comment inside it.
 fn after_directives(text: &str) -> String {
     let blank = |part: &str| -> String {
         part.chars()
@@ -509,32 +509,67 @@ fn after_directives(text: &str) -> String {
     };
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        // The code before a line comment, and the comment with the break.
-        let (before, comment) = line.split_at(line.find("//").unwrap_or(line.len()));
-        let (before, comment) = match comment {
-            "" => line.split_at(line.trim_end().len()),
-            _ => (before, comment),
-        };
-        let code = before.trim();
-        if code.contains("/*") {
+    loop {
+        let code = past_blank_and_comments(text, at);
+        out.push_str(&text[at..code]);
+        at = code;
+        let rest = &text[at..];
+        let word = &rest[..rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len())];
+        if !matches!(word, "enable" | "requires" | "diagnostic") {
             break;
         }
-        if code.ends_with(';') && code.starts_with("enable ") {
-            out.push_str(&without_subgroups(before, &blank));
-        } else if code.ends_with(';')
-            && (code.starts_with("requires ") || code.starts_with("diagnostic"))
-        {
-            out.push_str(&blank(before));
-        } else if code.is_empty() {
-            out.push_str(before);
+        let Some(semicolon) = rest.find(';') else {
+            break;
+        };
+        let directive = &rest[..=semicolon];
+        if directive.contains("//") || directive.contains("/*") {
+            break;
+        }
+        if word == "enable" {
+            out.push_str(&without_subgroups(directive, &blank));
+        } else {
+            out.push_str(&blank(directive));
+        }
+        at += directive.len();
+    }
+    out + &text[at..]
+}
+
+/// The offset in `text` of the first byte from `at` that is neither blank
+/// space nor inside a comment (WGSL, section 3.2: block comments nest);
+/// the text's end where a block comment is never closed.
+fn past_blank_and_comments(text: &str, mut at: usize) -> usize {
+    let bytes = text.as_bytes();
+    while at < bytes.len() {
+        if bytes[at].is_ascii_whitespace() {
+            at += 1;
+        } else if bytes[at..].starts_with(b"//") {
+            at = text[at..]
+                .find(['\n', '\r'])
+                .map_or(bytes.len(), |end| at + end);
+        } else if bytes[at..].starts_with(b"/*") {
+            let mut depth = 0usize;
+            while at < bytes.len() {
+                if bytes[at..].starts_with(b"/*") {
+                    depth += 1;
+                    at += 2;
+                } else if bytes[at..].starts_with(b"*/") {
+                    depth -= 1;
+                    at += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    at += 1;
+                }
+            }
         } else {
             break;
         }
-        out.push_str(comment);
-        at += line.len();
     }
-    out + &text[at..]
+    at.min(bytes.len())
 }
 
 /// An `enable` line with each `subgroups` in its list, and the comma

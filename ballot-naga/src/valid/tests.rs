@@ -61,13 +61,28 @@ fn web_text_is_read_after_its_directives_at_its_own_lines() {
 }
 
 #[test]
-fn only_leading_whole_line_directives_are_read_as_blank() {
+fn only_leading_directives_are_read_as_blank() {
     // A directive after a declaration is not one naga should miss.
     let late = "fn f() {}\nenable subgroups;\n";
     assert_eq!(after_directives(late), late);
-    // A block comment could reach past the line: the line stays.
-    let comment = "enable subgroups; /*\n*/ fn f() {}\n";
-    assert_eq!(after_directives(comment), comment);
+    // Block comments, nested as WGSL nests them, before, between and
+    // after the directives, stay as written (gridwise's generated kernels
+    // open with one); one inside a directive leaves it as written.
+    let comment = "/* a /* nested */ one */\nenable subgroups; /*\n*/ diagnostic(off, subgroup_uniformity);\nfn f() {}\n";
+    assert_eq!(
+        after_directives(comment),
+        format!(
+            "/* a /* nested */ one */\n{}/*\n*/ {}\nfn f() {{}}\n",
+            " ".repeat("enable subgroups; ".len()),
+            " ".repeat("diagnostic(off, subgroup_uniformity);".len())
+        )
+    );
+    let (module, _) = crate::valid::diagnose(Target::WgslWeb, comment).expect("naga reads it");
+    assert_eq!(module.functions.len(), 1);
+    let inside = "enable /* the browser's */ subgroups;\nfn f() {}\n";
+    assert_eq!(after_directives(inside), inside);
+    let open = "/* never closed\nenable subgroups;\n";
+    assert_eq!(after_directives(open), open);
     // A line comment is one whatever it holds (webgpu-sorting's files open
     // with a `//****` banner), and one after a directive stays as written.
     let banner = "//****\nenable subgroups; // for the scans\nfn f() {}\n";
