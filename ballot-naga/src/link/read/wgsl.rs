@@ -166,6 +166,12 @@ impl Shader<'_> {
                         .any(|q| q.ty == *name)
             })
         };
+        let in_idle_struct = |at: usize| {
+            self.structs.iter().any(|(name, decl)| {
+                decl.builtins.iter().any(|m| m.range.contains(&at))
+                    && self.idle_struct(name, tokens)
+            })
+        };
         if self.links_any() {
             // `@` first, by its kind: the one test most tokens take.
             for j in 0..tokens.len() {
@@ -183,6 +189,7 @@ impl Shader<'_> {
                     && read
                     && !in_params.iter().any(|p| p.contains(&j))
                     && !in_entry_struct(tokens[j].range().start)
+                    && !in_idle_struct(tokens[j].range().start)
                 {
                     return Err((
                         LinkErrorKind::Unsupported,
@@ -198,6 +205,21 @@ impl Shader<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the struct `name`, which has built-in members, is no entry
+    /// point's input: no entry point takes it, itself or through an
+    /// alias. Its built-ins are nobody's to read.
+    fn idle_struct(&self, name: &str, tokens: &[Token]) -> bool {
+        let s = |i: usize| tokens.get(i).map_or("", |t| &self.text[t.range()]);
+        let taken = self
+            .entries
+            .iter()
+            .flat_map(|e| &e.params)
+            .any(|q| q.ty == name);
+        let aliased =
+            (0..tokens.len()).any(|k| s(k) == "alias" && s(k + 2) == "=" && s(k + 3) == name);
+        !taken && !aliased
     }
 
     /// The WGSL structs with built-in members: `struct Name { @builtin(x)
@@ -368,6 +390,29 @@ impl Shader<'_> {
             for m in members {
                 self.rewrites
                     .push((whole_line(text, m.range.clone()), String::new()));
+            }
+        }
+        // An idle struct's subgroup built-ins become plain members: the
+        // attribute alone would ask for subgroups (Tint refuses it
+        // without `enable subgroups;`), and nothing reads it.
+        for (name, decl) in &self.structs {
+            if !self.idle_struct(name, tokens) {
+                continue;
+            }
+            for m in &decl.builtins {
+                if BuiltinValue::of_wgsl(&m.builtin).is_none() {
+                    continue;
+                }
+                let member = &text[m.range.clone()];
+                let Some(at) = member.find("@builtin") else {
+                    continue;
+                };
+                let Some(close) = member[at..].find(')') else {
+                    continue;
+                };
+                let start = m.range.start + at;
+                self.rewrites
+                    .push((start..start + close + 1, String::new()));
             }
         }
         self.builtins.extend(reads);

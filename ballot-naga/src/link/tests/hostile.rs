@@ -1136,3 +1136,50 @@ fn main(@builtin(local_invocation_index) i: u32) {
         assert_eq!(e.location.map(|l| l.line), Some(line), "{target}");
     }
 }
+
+#[test]
+fn a_struct_no_entry_point_takes_keeps_its_built_ins_out_of_the_way() {
+    // gridwise declares structs of built-ins that not every kernel takes.
+    // One that no entry point takes is nobody's input: it links, and on
+    // the emulated target its subgroup built-ins become plain members (the
+    // attribute alone would need subgroups); one taken through an alias is
+    // an input the linker cannot name, refused at the built-in.
+    let source = "struct Idle { @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32 }
+struct Taken { @builtin(local_invocation_index) lidx: u32 }
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(64)
+fn main(b: Taken) {
+    o[b.lidx] = subgroupAdd(1u);
+}
+";
+    for target in [Target::Wgsl, Target::WgslWeb, Target::WgslNoSubgroup] {
+        let l = link(source, "s.wgsl", target, &LinkOptions::default())
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let idle = l
+            .text
+            .lines()
+            .find(|l| l.starts_with("struct Idle"))
+            .expect("kept");
+        assert!(
+            idle.contains("lidx: u32") && idle.contains("sgid: u32"),
+            "{idle}"
+        );
+        assert_eq!(
+            idle.contains("@builtin(subgroup_invocation_id)"),
+            target.has_subgroups(),
+            "{target}: {idle}"
+        );
+    }
+    let aliased = source
+        .replace("struct Taken", "alias Taken = Idle;\nstruct Other")
+        .replace("@builtin(local_invocation_index) lidx: u32 }", "x: u32 }");
+    let e = link(
+        &aliased,
+        "s.wgsl",
+        Target::WgslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .expect_err("an aliased input is refused");
+    assert!(e.message.contains("the linker reads `@builtin("), "{e}");
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(1), "{e}");
+}
