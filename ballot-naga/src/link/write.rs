@@ -86,15 +86,19 @@ impl Shader<'_> {
                     }
                     // The value's type, written as a constructor (which
                     // changes no value) for the if-conversion to read,
-                    // where the value is more than a name or a literal
-                    // (whose type it reads itself): after the `on`
-                    // argument where both go at one place.
-                    let word = |v: &Range<usize>| {
-                        self.text[v.clone()]
-                            .bytes()
-                            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    // where the value is more than a literal (whose type
+                    // it reads itself) or a built-in (whose type it knows):
+                    // a name too, as a global's or a block member's is
+                    // declared where the pass does not look. After the
+                    // `on` argument where both go at one place.
+                    let literal = |v: &Range<usize>| {
+                        let v = &self.text[v.clone()];
+                        v.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                            || v.starts_with("gl_")
+                            || v == "true"
+                            || v == "false"
                     };
-                    if let Some((value, Some(ty))) = u.value.as_ref().filter(|(v, _)| !word(v)) {
+                    if let Some((value, Some(ty))) = u.value.as_ref().filter(|(v, _)| !literal(v)) {
                         edit!(value.start..value.start, format!("{ty}("), value.clone());
                         edit!(value.end..value.end, ")".to_string(), value.clone());
                     }

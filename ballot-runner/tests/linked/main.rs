@@ -6,6 +6,7 @@
 //! - [`circuits`]: collectives under nested short circuits;
 //! - [`doubles`]: `double` arithmetic collectives;
 //! - [`glsl_functions`]: GLSL prototypes, overloads and `#pragma` lines;
+//! - [`globals`]: a broadcast of a GLSL global inside a branch;
 //! - [`clustered`]: GLSL's clustered reductions, and a cluster over the
 //!   virtual subgroup;
 //! - [`halves`]: WGSL f16 arithmetic collectives;
@@ -22,6 +23,7 @@ mod common;
 mod circuits;
 mod clustered;
 mod doubles;
+mod globals;
 mod glsl_functions;
 mod halves;
 mod macros;

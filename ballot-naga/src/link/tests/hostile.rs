@@ -882,15 +882,15 @@ fn a_macro_that_calls_a_collective_is_expanded_where_called_emulated() {
     let cases = [
         (
             "#define S(v, m) subgroupShuffleXor(v, m)",
-            "ballot_subgroupShuffleXor(ballot_active,i,1u)",
+            "ballot_subgroupShuffleXor(ballot_active,uint(i),1u)",
         ),
         (
             "#define S(v,m)   subgroupShuffleXor( v , m )",
-            "ballot_subgroupShuffleXor(ballot_active,i,1u)",
+            "ballot_subgroupShuffleXor(ballot_active,uint(i),1u)",
         ),
         (
             "#define S(v, m) \\\n    subgroupShuffleXor(v, m)",
-            "ballot_subgroupShuffleXor(ballot_active,i,1u)",
+            "ballot_subgroupShuffleXor(ballot_active,uint(i),1u)",
         ),
         (
             "#define S(v, m) subgroupShuffleXor(m, v)",
@@ -898,7 +898,7 @@ fn a_macro_that_calls_a_collective_is_expanded_where_called_emulated() {
         ),
         (
             "#define S(v, m) subgroupShuffleXor(v, v)",
-            "ballot_subgroupShuffleXor(ballot_active,i,i)",
+            "ballot_subgroupShuffleXor(ballot_active,uint(i),i)",
         ),
         (
             "#define S(v, m) subgroupShuffleXor(v + 0u, m)",
@@ -906,16 +906,16 @@ fn a_macro_that_calls_a_collective_is_expanded_where_called_emulated() {
         ),
         (
             "#define S(v, m) (subgroupShuffleXor(v, m))",
-            "ballot_subgroupShuffleXor(ballot_active,i,1u)",
+            "ballot_subgroupShuffleXor(ballot_active,uint(i),1u)",
         ),
         (
             "#define S(v, m) subgroupShuffleXor(v, m) + 0u",
-            "ballot_subgroupShuffleXor(ballot_active,i,1u)",
+            "ballot_subgroupShuffleXor(ballot_active,uint(i),1u)",
         ),
         // Through another macro.
         (
             "#define R(v, m) subgroupShuffleXor(v, m)\n#define S(v, m) R(v, m)",
-            "ballot_subgroupShuffleXor(ballot_active,i,1u)",
+            "ballot_subgroupShuffleXor(ballot_active,uint(i),1u)",
         ),
     ];
     for (define, call) in cases {
