@@ -469,6 +469,14 @@ pub fn link_with(
     includes: &dyn Includes,
 ) -> Result<Linked, LinkError> {
     let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+    // The emulation leaves no subgroup operation whose uniformity a
+    // statement's `@diagnostic` could govern, and naga reads none on a
+    // statement: they go, as blank space.
+    if target == Target::WgslNoSubgroup {
+        if let Some(blanked) = crate::valid::without_statement_diagnostics(source) {
+            return link_text(&blanked, path, target, options);
+        }
+    }
     if target.language() != Language::Glsl
         || ballot_ir::size::SubgroupSize::new(options.subgroup_size).is_err()
     {

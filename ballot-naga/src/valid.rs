@@ -194,7 +194,10 @@ impl<'a> Parsed<'a> {
         let mut source = None;
         match target {
             Target::Wgsl | Target::WgslNoSubgroup => {}
-            Target::WgslWeb => source = Some(after_directives(text)),
+            Target::WgslWeb => {
+                let read = after_directives(text);
+                source = Some(without_statement_diagnostics(&read).unwrap_or(read));
+            }
             Target::Glsl | Target::GlslNoSubgroup => {
                 // The writers' validation mode blanks its own attribute.
                 if written == Author::Elsewhere {
@@ -535,6 +538,65 @@ fn after_directives(text: &str) -> String {
         at += directive.len();
     }
     out + &text[at..]
+}
+
+/// `text`, a WGSL text, with each `@diagnostic(…)` attribute inside a
+/// function's body (on a statement: WGSL, section 2.3) as blank space,
+/// every offset kept; `None` where it has none. naga 30 reads the
+/// attribute on a function and as a directive, not on a statement, where
+/// browsers take it (gridwise's kernels turn `subgroup_uniformity` off
+/// around their subgroup calls). Comments are passed over.
+pub(crate) fn without_statement_diagnostics(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let (mut at, mut depth) = (0, 0usize);
+    while at < bytes.len() {
+        let next = past_blank_and_comments(text, at);
+        if next > at {
+            at = next;
+            continue;
+        }
+        match bytes[at] {
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            b'@' if depth > 0 => {
+                let name = past_blank_and_comments(text, at + 1);
+                let named = text[name..].starts_with("diagnostic")
+                    && !text[name + "diagnostic".len()..]
+                        .starts_with(|c: char| c.is_alphanumeric() || c == '_');
+                let open = past_blank_and_comments(text, name + "diagnostic".len());
+                if named && bytes.get(open) == Some(&b'(') {
+                    // Its arguments hold no parenthesis (a severity and a
+                    // rule name): the first `)` closes it.
+                    if let Some(close) = text[open..].find(')') {
+                        spans.push(at..open + close + 1);
+                        at = open + close + 1;
+                        continue;
+                    }
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    if spans.is_empty() {
+        return None;
+    }
+    let mut out = text.to_string();
+    for span in spans {
+        let blank: String = text[span.clone()]
+            .chars()
+            .map(|c| {
+                if c == '\n' {
+                    "\n".to_string()
+                } else {
+                    " ".repeat(c.len_utf8())
+                }
+            })
+            .collect();
+        out.replace_range(span, &blank);
+    }
+    Some(out)
 }
 
 /// The offset in `text` of the first byte from `at` that is neither blank

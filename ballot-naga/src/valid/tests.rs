@@ -337,3 +337,24 @@ fn expressions_of_the_lane_id_are_not_folded_as_constants() {
         }\n";
     validate(Target::Glsl, Form::ComputeShader, text).unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[test]
+fn statement_diagnostics_read_as_blank_and_function_ones_stay() {
+    // naga reads `@diagnostic` on a function, not on a statement.
+    let text = "@diagnostic(off, subgroup_uniformity)\nfn f(i: u32) -> u32 {\n    @diagnostic(off, subgroup_uniformity) /* @diagnostic(x) */\n    if (i < 2u) { @ diagnostic (warning, derivative_uniformity) { return 1u; } }\n    // @diagnostic(off, y)\n    return 0u;\n}\n";
+    let blanked = without_statement_diagnostics(text).expect("two on statements");
+    assert_eq!(blanked.len(), text.len());
+    assert_eq!(blanked.lines().count(), text.lines().count());
+    assert!(blanked.starts_with("@diagnostic(off, subgroup_uniformity)\nfn f"));
+    // Those in comments stay; the two on statements go.
+    assert_eq!(blanked.matches("@diagnostic").count(), 3, "{blanked}");
+    assert!(!blanked.contains("derivative_uniformity"), "{blanked}");
+    naga::front::wgsl::parse_str(&blanked).expect("naga reads the rest");
+    assert!(naga::front::wgsl::parse_str(text).is_err());
+    assert_eq!(without_statement_diagnostics("fn f() {}\n"), None);
+    // A `@diagnostics` attribute is another name.
+    assert_eq!(
+        without_statement_diagnostics("fn f() { @diagnosticx(a) }"),
+        None
+    );
+}

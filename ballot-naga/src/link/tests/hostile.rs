@@ -1183,3 +1183,37 @@ fn main(b: Taken) {
     assert!(e.message.contains("the linker reads `@builtin("), "{e}");
     assert_eq!(e.location.as_ref().map(|l| l.line), Some(1), "{e}");
 }
+
+#[test]
+fn a_statement_s_diagnostic_attribute_is_the_browser_s_or_goes() {
+    // gridwise turns `subgroup_uniformity` off around its subgroup calls.
+    // naga reads no `@diagnostic` on a statement: `wgsl` (naga's) refuses
+    // it at the attribute, `wgsl-web` keeps it for the browser, and
+    // `wgsl-no-subgroup`, which leaves no subgroup operation for it to
+    // govern, drops it.
+    let source = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    @diagnostic(off, subgroup_uniformity)
+    if (i < 32u) {
+        o[i] = subgroupAdd(1u);
+    }
+}
+";
+    let e =
+        link(source, "d.wgsl", Target::Wgsl, &LinkOptions::default()).expect_err("naga refuses it");
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(4), "{e}");
+    let web = link(source, "d.wgsl", Target::WgslWeb, &LinkOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(web
+        .text
+        .contains("    @diagnostic(off, subgroup_uniformity)\n    if (i < 32u)"));
+    let emulated = link(
+        source,
+        "d.wgsl",
+        Target::WgslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!emulated.text.contains("@diagnostic"), "{}", emulated.text);
+}
