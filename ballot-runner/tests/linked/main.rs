@@ -15,7 +15,8 @@
 //! - [`own_calls`]: untyped WGSL declarations after a divergent `return`;
 //! - [`structs`]: a WGSL entry point's struct of subgroup built-ins only;
 //! - [`specialised`]: a workgroup size the pipeline specialises
-//!   (`local_size_x_id`), and workgroups of 512 and 1,024.
+//!   (`local_size_x_id`), and workgroups of 512 and 1,024;
+//! - [`web`]: a kernel written for browsers, on Dawn and without subgroups.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -32,3 +33,4 @@ mod own_calls;
 mod specialised;
 mod structs;
 mod switch;
+mod web;
