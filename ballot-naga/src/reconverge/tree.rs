@@ -477,6 +477,15 @@ impl<'a> Reader<'a> {
         // prototype, or something that is no function at all.
         let mut j = close + 1;
         let mut ret = None;
+        // GLSL attributes after the parameters
+        // (GL_EXT_subgroup_uniform_control_flow's on `main`): before the
+        // body, as written.
+        while self.language == Language::Glsl
+            && self.tok(j) == Some("[")
+            && self.tok(j + 1) == Some("[")
+        {
+            j = self.matching(j)? + 1;
+        }
         if self.language == Language::Wgsl && self.tok(j) == Some("->") {
             j += 1;
             // The return type's attributes (`@location(0)`) are not part of
@@ -1241,6 +1250,18 @@ mod tests {
         let unit = read(text, language).unwrap();
         assert_eq!(unit.functions.len(), 1, "{unit:?}");
         unit.functions.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn glsl_attributes_after_the_parameters_come_before_the_body() {
+        // GL_EXT_subgroup_uniform_control_flow (dxvk's mipgen), and two.
+        for attrs in ["[[subgroup_uniform_control_flow]]", "[[a]] [[b, c]]"] {
+            let text = format!("void main() {attrs} {{\n    f(subgroupAdd(1u));\n}}\n");
+            let f = one(&text, Language::Glsl);
+            assert_eq!(&text[f.name.clone()], "main");
+            assert_eq!(f.body.stmts.len(), 1, "{attrs}");
+            assert!(text[f.body.range.clone()].starts_with('{'), "{attrs}");
+        }
     }
 
     #[test]

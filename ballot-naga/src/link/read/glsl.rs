@@ -78,10 +78,14 @@ impl Shader<'_> {
                 if words.first() == Some(&"version") {
                     self.library_at = token.range().end;
                 }
+                // GL_EXT_subgroup_uniform_control_flow too: its attribute
+                // asks the device for subgroups' reconvergence, and goes
+                // with main's attributes below.
                 if words.first() == Some(&"extension")
-                    && words
-                        .get(1)
-                        .is_some_and(|e| e.starts_with("GL_KHR_shader_subgroup"))
+                    && words.get(1).is_some_and(|e| {
+                        e.starts_with("GL_KHR_shader_subgroup")
+                            || *e == "GL_EXT_subgroup_uniform_control_flow"
+                    })
                     && !self.target.has_subgroups()
                 {
                     self.rewrites.push((token.range(), String::new()));
@@ -97,6 +101,14 @@ impl Shader<'_> {
                     body += 1;
                 }
                 if s(body) == "{" {
+                    // Attributes between the parameters and the body
+                    // (`[[subgroup_uniform_control_flow]]`) speak of
+                    // hardware subgroups: the emulation has none.
+                    if body > close + 1 && !self.target.has_subgroups() {
+                        let attributes =
+                            tokens[close + 1].range().start..tokens[body - 1].range().end;
+                        self.rewrites.push((attributes, String::new()));
+                    }
                     self.entries.push(Entry {
                         // The file's stage, which `require_compute` reads.
                         compute: true,

@@ -517,3 +517,37 @@ void main() {
         l.text
     );
 }
+
+#[test]
+fn main_s_uniform_control_flow_attribute_is_the_hardware_s() {
+    // dxvk's mipgen marks main so; the attribute and its extension ask the
+    // device for subgroups' reconvergence.
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_EXT_subgroup_uniform_control_flow : enable
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint d[]; };
+uint f(uint i) {
+    if (i > 40u) { return 0u; }
+    return subgroupBallotBitCount(subgroupBallot(true));
+}
+void main() [[subgroup_uniform_control_flow]] {
+    d[gl_LocalInvocationIndex] = f(gl_LocalInvocationIndex);
+}
+";
+    let hardware = glsl_linked(source, Target::Glsl);
+    assert!(hardware
+        .text
+        .contains("void main() [[subgroup_uniform_control_flow]] {"));
+    let emulated = glsl_linked(source, Target::GlslNoSubgroup);
+    assert!(
+        !emulated.text.contains("subgroup_uniform_control_flow"),
+        "{}",
+        emulated.text
+    );
+    assert!(
+        emulated.text.contains("void main()  {"),
+        "{}",
+        emulated.text
+    );
+}
