@@ -39,9 +39,12 @@ impl Written {
         )
         .map_err(|r| {
             // A text the reader cannot read is most often one naga rejects:
-            // its verdict says more. One it accepts is refused, never
-            // linked unconverted.
-            if r.unread {
+            // its verdict says more. So is one whose types the pass asked
+            // naga for and got none of (a `ptr<workgroup>` parameter,
+            // which browsers take and naga does not). One it accepts is
+            // refused, never linked unconverted.
+            let untyped = types.get().is_some_and(BTreeMap::is_empty);
+            if r.unread || untyped {
                 if let Err(rejected) =
                     judge::judge(shader.target, &self.text, shader.stage, shader.vulkan)
                 {

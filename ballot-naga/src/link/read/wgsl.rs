@@ -299,47 +299,38 @@ impl Shader<'_> {
         let text = self.text;
         let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
         let mut removed: BTreeMap<&str, Vec<&Member>> = BTreeMap::new();
+        for q in self.entries.iter().flat_map(|e| &e.params) {
+            let Some(decl) = self.structs.get(&q.ty) else {
+                continue;
+            };
+            for m in &decl.builtins {
+                if BuiltinValue::of_wgsl(&m.builtin).is_none() {
+                    continue;
+                }
+                let list = removed.entry(q.ty.as_str()).or_default();
+                if !list.iter().any(|r| r.range == m.range) {
+                    list.push(m);
+                }
+            }
+        }
+        // The reads, in every function a value of such a struct reaches as
+        // a parameter: the entry points', and those they pass it to
+        // (gridwise passes its structs of built-ins on by value).
         let mut reads = Vec::new();
-        for entry in &self.entries {
-            let first = tokens.partition_point(|t| t.range().start < entry.body);
-            let mut depth = 0usize;
-            let end = (first..tokens.len())
-                .find(|&k| match s(k) {
-                    "{" => {
-                        depth += 1;
-                        false
-                    }
-                    "}" if depth == 0 => true,
-                    "}" => {
-                        depth -= 1;
-                        false
-                    }
-                    _ => false,
-                })
-                .unwrap_or(tokens.len());
-            for q in &entry.params {
-                let Some(decl) = self.structs.get(&q.ty) else {
+        for (param, ty, body) in struct_params(tokens, text) {
+            let Some(members) = removed.get(ty) else {
+                continue;
+            };
+            for m in members {
+                let Some(value) = BuiltinValue::of_wgsl(&m.builtin) else {
                     continue;
                 };
-                for m in &decl.builtins {
-                    let Some(value) = BuiltinValue::of_wgsl(&m.builtin) else {
-                        continue;
-                    };
-                    let list = removed.entry(q.ty.as_str()).or_default();
-                    if !list.iter().any(|r| r.range == m.range) {
-                        list.push(m);
-                    }
-                    for k in first..end {
-                        if s(k) == q.name
-                            && s(k + 1) == "."
-                            && s(k + 2) == m.name
-                            && (k == 0 || s(k - 1) != ".")
-                        {
-                            reads.push(Builtin {
-                                name: tokens[k].range().start..tokens[k + 2].range().end,
-                                value,
-                            });
-                        }
+                for k in body.clone() {
+                    if s(k) == param && s(k + 1) == "." && s(k + 2) == m.name && s(k - 1) != "." {
+                        reads.push(Builtin {
+                            name: tokens[k].range().start..tokens[k + 2].range().end,
+                            value,
+                        });
                     }
                 }
             }
@@ -516,5 +507,77 @@ fn arguments(text: &str, args: &[Token]) -> Vec<String> {
         last = Some(t);
     }
     flush(&mut first, last);
+    out
+}
+
+/// Each WGSL function's parameters whose type is a name (a struct's, say)
+/// as (parameter, type, the token indices of the function's body): `fn
+/// name(a: T, @attr b: U) [-> R] { … }`, attributes in any order.
+fn struct_params<'t>(tokens: &[Token], text: &'t str) -> Vec<(&'t str, &'t str, Range<usize>)> {
+    let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if s(i) != "fn" || s(i + 2) != "(" {
+            i += 1;
+            continue;
+        }
+        // The parameters, to the `)` at depth 0.
+        let mut params = Vec::new();
+        let (mut j, mut depth, mut start) = (i + 3, 0usize, i + 3);
+        while j < tokens.len() {
+            match s(j) {
+                "(" | "<" | "[" => depth += 1,
+                ")" if depth == 0 => break,
+                ")" | ">" | "]" => depth = depth.saturating_sub(1),
+                "," if depth == 0 => {
+                    params.push(start..j);
+                    start = j + 1;
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        if start < j {
+            params.push(start..j);
+        }
+        // The body: from the first `{` after the parameters to its match.
+        let open = (j..tokens.len()).find(|&k| s(k) == "{");
+        let Some(open) = open else {
+            break;
+        };
+        let mut depth = 0usize;
+        let mut close = tokens.len();
+        for (k, _) in tokens.iter().enumerate().skip(open) {
+            match s(k) {
+                "{" => depth += 1,
+                "}" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = k;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        for p in params {
+            // Past the attributes: `name : Type` with a one-token type.
+            let mut k = p.start;
+            while s(k) == "@" && k < p.end {
+                k += 2;
+                if s(k) == "(" {
+                    while k < p.end && s(k) != ")" {
+                        k += 1;
+                    }
+                    k += 1;
+                }
+            }
+            if s(k + 1) == ":" && k + 3 == p.end {
+                out.push((s(k), s(k + 2), open..close));
+            }
+        }
+        i = close;
+    }
     out
 }

@@ -1217,3 +1217,31 @@ fn main(@builtin(local_invocation_index) i: u32) {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(!emulated.text.contains("@diagnostic"), "{}", emulated.text);
 }
+
+#[test]
+fn a_type_naga_cannot_give_is_refused_with_naga_s_reason() {
+    // gridwise passes a `ptr<workgroup>` to a function, which browsers take
+    // and naga does not: naga gives no types for the shader, and the
+    // untyped `let` the pass must declare apart is refused with naga's
+    // words, at the parameter, not with a request for a type.
+    let source = "var<workgroup> tmp: array<u32, 64>;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+fn reduce(p: ptr<workgroup, array<u32, 64>>, i: u32) -> u32 { (*p)[i] = i; return (*p)[0]; }
+fn side(i: u32) -> u32 { o[i] = 1u; return i; }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    if (i > 40u) { return; }
+    let s = subgroupAdd(side(i)) + reduce(&tmp, i);
+    o[i] = s;
+}
+";
+    let e = link(
+        source,
+        "p.wgsl",
+        Target::WgslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .expect_err("naga refuses the pointer");
+    assert!(e.message.contains("pointer of space WorkGroup"), "{e}");
+    assert_eq!(e.location.as_ref().map(|l| l.line), Some(3), "{e}");
+}
