@@ -816,7 +816,33 @@ impl<'a> Shader<'a> {
         let Some(written) = self.hardware() else {
             return Ok(());
         };
-        for (at, found) in types::calls(&written.text) {
+        let calls = types::calls(&written.text);
+        if calls.is_empty() {
+            // naga reads no type from the shader: each call would take
+            // `u32`'s function whatever its value, and naga's verdict on
+            // the emulated text would blame that. Its verdict on the
+            // shader itself says why (a `ptr<workgroup>` parameter, which
+            // browsers take and naga does not).
+            if let Err(rejected) = crate::valid::diagnose(Target::Wgsl, &written.text) {
+                let diagnostic = &rejected.1;
+                let at = diagnostic
+                    .labels
+                    .iter()
+                    .find_map(|(range, _)| written.origin(range))
+                    .or_else(|| self.uses.iter().find(|u| typed(u)).map(|u| u.name.clone()))
+                    .unwrap_or(0..0);
+                return Err((
+                    LinkErrorKind::Invalid,
+                    format!(
+                        "naga reads no types from this shader, which the emulation needs for \
+                         its generic subgroup calls: {}",
+                        diagnostic.message
+                    ),
+                    at,
+                ));
+            }
+        }
+        for (at, found) in calls {
             let Some(user) = written.origin(&(at..at + 1)) else {
                 continue;
             };

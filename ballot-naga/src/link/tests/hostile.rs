@@ -1235,13 +1235,18 @@ fn main(@builtin(local_invocation_index) i: u32) {
     o[i] = s;
 }
 ";
-    let e = link(
-        source,
-        "p.wgsl",
-        Target::WgslNoSubgroup,
-        &LinkOptions::default(),
-    )
-    .expect_err("naga refuses the pointer");
-    assert!(e.message.contains("pointer of space WorkGroup"), "{e}");
-    assert_eq!(e.location.as_ref().map(|l| l.line), Some(3), "{e}");
+    // A generic call (`subgroupAdd`, whose type picks its function), and
+    // a ballot alone.
+    let ballot = source.replace("subgroupAdd(side(i))", "subgroupBallot(side(i) > 2u).x");
+    for source in [source, &ballot] {
+        let e = link(
+            source,
+            "p.wgsl",
+            Target::WgslNoSubgroup,
+            &LinkOptions::default(),
+        )
+        .expect_err("naga refuses the pointer");
+        assert!(e.message.contains("pointer of space WorkGroup"), "{e}");
+        assert_eq!(e.location.as_ref().map(|l| l.line), Some(3), "{e}");
+    }
 }
