@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ballot::check::{guarded, target_for_path, Limits, Problem, MAX_SOURCE_BYTES};
+use ballot::check::{guarded, link_stopped, target_for_path, Limits, Problem, MAX_SOURCE_BYTES};
 use ballot::link::{
     link_with, IncludeDirs, LinkError, LinkErrorKind, LinkOptions, Linked, VulkanVersion,
 };
@@ -95,7 +95,8 @@ fn link_within(args: &Args, text: String, limits: &Limits) -> Result<Linked, Fai
             limit.as_secs_f64()
         ))),
         Err(problem) => Err(Failure::Stopped(format!(
-            "linking `{path}` failed: {problem}"
+            "linking `{path}` failed: {}",
+            link_stopped(&problem)
         ))),
     }
 }

@@ -303,7 +303,12 @@ fn expand(language: Language, input: TokenStream, limits: &Limits) -> syn::Resul
                 limit.as_secs_f64()
             )))
         }
-        Err(problem) => return Err(at(format!("linking `{relative}` failed: {problem}"))),
+        Err(problem) => {
+            return Err(at(format!(
+                "linking `{relative}` failed: {}",
+                check::link_stopped(&problem)
+            )))
+        }
     };
     let mut texts = Vec::new();
     let included: std::collections::BTreeSet<String> = linked

@@ -1035,6 +1035,19 @@ pub fn guarded<T: Send + 'static>(
     }
 }
 
+/// What stopped a link run with [`guarded`], in words: a panic there is
+/// the linker's as much as naga's (both run on that thread), so it is
+/// named a bug of either, to be reported with the shader.
+pub fn link_stopped(problem: &Problem) -> String {
+    match problem {
+        Problem::NagaPanicked { message } => format!(
+            "the linker panicked ({message}): a bug in ballot or naga, not in the shader; \
+             please report it with the shader"
+        ),
+        other => other.to_string(),
+    }
+}
+
 /// Runs naga with [`guarded`].
 fn run_naga(target: Target, path: &str, text: &str, limits: &Limits) -> Result<(), Problem> {
     let (path, text) = (path.to_string(), text.to_string());
@@ -1357,6 +1370,12 @@ void main() {
             Err(Problem::NagaPanicked {
                 message: "no".to_string()
             })
+        );
+        // In a link, the panic is named the linker's or naga's bug.
+        let words = link_stopped(&panicked.unwrap_err());
+        assert!(
+            words.starts_with("the linker panicked (no): a bug in ballot or naga"),
+            "{words}"
         );
         let limits = Limits {
             timeout: Duration::from_millis(200),

@@ -142,8 +142,9 @@ impl fmt::Display for BuildError {
                 problem,
             } => write!(
                 f,
-                "linking `{}` for `{target}` failed: {problem}",
-                path.display()
+                "linking `{}` for `{target}` failed: {}",
+                path.display(),
+                crate::check::link_stopped(problem)
             ),
             BuildError::Link(e) => write!(f, "{e}"),
         }
