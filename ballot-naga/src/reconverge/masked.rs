@@ -41,8 +41,10 @@
 //! # Refused, at the user's token
 //! An exchange under more than one short circuit, or under one whose left
 //! operand the pass cannot delimit (the language would skip it where
-//! other invocations make it), a GLSL `case` that falls through into
-//! statements, a `discard` in a converted function, a WGSL declaration
+//! other invocations make it), a GLSL `case` that declares a variable and
+//! falls through into statements (one that declares none runs on with the
+//! next case's invocations, as SPV_KHR_maximal_reconvergence allows at a
+//! case's label), a `discard` in a converted function, a WGSL declaration
 //! without a type whose initialiser has side effects in code that not
 //! every invocation runs, unless it is a call of the shader's own
 //! function (which takes its declared return type) or the caller tells
@@ -1873,8 +1875,13 @@ impl<'r, 'a> Pass<'r, 'a> {
             cond: Cond::False,
         });
         // GLSL: labels with no statements share the next case's body; a
-        // body that does not end in a jump would fall into the next one.
-        let mut groups: Vec<(Vec<&Expr>, bool, &[Stmt])> = Vec::new();
+        // body that does not end in a jump falls into the next one, whose
+        // body then runs for the invocations still running at its end too
+        // (the fourth field). Its declarations would be the next body's
+        // too, which a branch of its own would hide: such a case is
+        // refused.
+        let mut groups: Vec<(Vec<&Expr>, bool, &[Stmt], bool)> = Vec::new();
+        let mut falls = false;
         let mut pending: Vec<&Expr> = Vec::new();
         let mut pending_default = false;
         for (k, c) in cases.iter().enumerate() {
@@ -1889,14 +1896,22 @@ impl<'r, 'a> Pass<'r, 'a> {
                     StmtKind::Break | StmtKind::Return(_) | StmtKind::Continue | StmtKind::Discard
                 )
             });
-            if self.request.language == Language::Glsl && !ends && k + 1 < cases.len() {
+            let falls_on = self.request.language == Language::Glsl && !ends && k + 1 < cases.len();
+            if falls_on && c.body.iter().any(|s| matches!(s.kind, StmtKind::Decl(_))) {
                 return self.refuse(
                     &c.at,
-                    "this case falls through into the next: without subgroups a `switch` that \
-                     reaches a collective becomes one branch per case, so end it with `break`",
+                    "this case declares a variable and falls through into the next: without \
+                     subgroups a `switch` that reaches a collective becomes one branch per \
+                     case, which would hide it from the next, so declare it before the `switch`",
                 );
             }
-            groups.push((std::mem::take(&mut pending), pending_default, &c.body));
+            groups.push((
+                std::mem::take(&mut pending),
+                pending_default,
+                &c.body,
+                falls,
+            ));
+            falls = falls_on;
             pending_default = false;
         }
         let all_values: Vec<&Expr> = cases.iter().flat_map(|c| c.values.iter()).collect();
@@ -1907,7 +1922,7 @@ impl<'r, 'a> Pass<'r, 'a> {
         // activity, and may change what the selector reads, yet each
         // invocation takes the one case its selector named on entry.
         let mut taken = Vec::with_capacity(groups.len());
-        for (values, default, _) in &groups {
+        for (values, default, _, _) in &groups {
             let t = self.id();
             taken.push(t);
             let piece = |e: &&Expr| self.piece(e.range.clone(), &[], &BTreeMap::new());
@@ -1934,10 +1949,17 @@ impl<'r, 'a> Pass<'r, 'a> {
                 });
             }
         }
-        for ((_, _, body), t) in groups.into_iter().zip(taken) {
+        for ((_, _, body, fallen_into), t) in groups.into_iter().zip(taken) {
+            let own = Cond::Flag(outer).and(Cond::Flag(Flag::Taken(t)));
             steps.push(Step::Set {
                 flag: Flag::Active,
-                cond: Cond::Flag(outer).and(Cond::Flag(Flag::Taken(t))),
+                // Those the case before falls through with, which have
+                // not left it, and the case's own.
+                cond: if fallen_into {
+                    Cond::Flag(Flag::Active).or(own)
+                } else {
+                    own
+                },
             });
             let mut inner = Vec::new();
             self.scopes.push(Vec::new());

@@ -246,11 +246,15 @@ fn glsl_shapes_convert_with_typed_temporaries() {
 }
 
 #[test]
-fn a_glsl_case_falling_through_is_refused() {
+fn a_glsl_case_falling_through_runs_on_with_the_next_case_s_invocations() {
+    // SPV_KHR_maximal_reconvergence lets a case's label take any subset of
+    // the switch's invocations that reach it: those falling through join
+    // the case's own. A case that declares a variable and falls through
+    // is refused: its own branch would hide the name from the next.
     let text = "#version 450\nlayout(local_size_x = 8) in;\n\
         uvec4 x_ballot(bool on, bool p) { return uvec4(0u); }\n\
         void main() {\n  uint n = 0u;\n\
-        switch (gl_LocalInvocationIndex) { case 0u: n = x_ballot(true, true).x; case 1u: break; }\n}\n";
+        switch (gl_LocalInvocationIndex) { case 0u: n = 1u; case 1u: n += x_ballot(true, true).x; break; }\n}\n";
     let exchanges = exchanges();
     let options = Options {
         exchanges: &exchanges,
@@ -261,8 +265,15 @@ fn a_glsl_case_falling_through_is_refused() {
         init_type: &|_| None,
         hints: &[],
     };
-    let e = convert(text, Language::Glsl, &options).unwrap_err();
-    assert_eq!(&text[e.at.clone()], "case 0u");
+    let out = convert(text, Language::Glsl, &options).unwrap().0.text;
+    assert!(
+        out.contains("x_active = (x_active || (x_outer0 && x_taken2));"),
+        "{out}"
+    );
+    let declares = text.replace("case 0u: n = 1u;", "case 0u: uint m = 1u; n = m;");
+    let e = convert(&declares, Language::Glsl, &options).unwrap_err();
+    assert_eq!(&declares[e.at.clone()], "case 0u");
+    assert!(e.message.contains("declares a variable"), "{}", e.message);
 }
 
 #[test]

@@ -14,6 +14,14 @@
 //! selector's variable to the next case's value inside each case, and
 //! counts the cases it ran. Invocations 45 and up return first.
 //!
+//! A GLSL `case` that falls through into the next (`FALLS`): the
+//! invocations of lane 0 mod 4 add 1000 and run on into the next case,
+//! whose ballot the lanes 1 mod 4 reach directly. SPV_KHR_maximal_
+//! reconvergence lets a case's label take any subset of the switch's
+//! invocations that reach it; the emulation takes them all, so the ballot
+//! counts both kinds of lane. A lane that breaks out of the first case
+//! (lane 4 mod 8) runs nothing of the second.
+//!
 //! Without an adapter the test says why and passes, unless
 //! `BALLOT_REQUIRE_GPU=1`.
 
@@ -137,4 +145,69 @@ fn each_invocation_runs_the_one_case_its_selector_named_with_that_case_s_lanes()
     if ran == 0 {
         skip("switch", "neither emulated target runs on this adapter");
     }
+}
+
+const FALLS: &str = "#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 45u) { return; }
+    uint lane = gl_SubgroupInvocationID;
+    uint n = 0u;
+    switch (lane % 4u) {
+        case 0u:
+            n = 1000u;
+            if (lane % 8u == 4u) { break; }
+        case 1u:
+            n += subgroupBallotBitCount(subgroupBallot(true));
+            break;
+        default:
+            n = 7u;
+    }
+    words[i] = n;
+}
+";
+
+/// The word invocation `i` writes at virtual size `v` ([`FALLS`]).
+fn expected_falls(i: u32, v: u32) -> [u32; 1] {
+    if i >= 45 {
+        return [UNWRITTEN];
+    }
+    let lane = i % v;
+    let base = i - lane;
+    // The lanes that run the second case: 1 mod 4, and 0 mod 8 (those 4
+    // mod 8 broke out of the first).
+    let second = |l: u32| l % 4 == 1 || l % 8 == 0;
+    let count = (base..base + v)
+        .filter(|&j| j < 45 && second(j % v))
+        .count() as u32;
+    [match lane % 4 {
+        0 if lane % 8 == 4 => 1000,
+        0 => 1000 + count,
+        1 => count,
+        _ => 7,
+    }]
+}
+
+#[test]
+fn a_glsl_case_falling_through_runs_on_with_the_next_case_s_lanes() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("switch fallthrough", &e.to_string()),
+    };
+    if let Some(why) = gpu.unsupported(Target::GlslNoSubgroup) {
+        return skip("switch fallthrough", &why);
+    }
+    let failures = linked_mismatches_on(
+        &gpu,
+        (FALLS, "falls.comp"),
+        &[4, 8, 16, 32].map(|v| (Target::GlslNoSubgroup, v)),
+        |v| LinkOptions::default().subgroup_size(v),
+        INVOCATIONS,
+        expected_falls,
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
