@@ -47,6 +47,62 @@ pub(super) fn values(
     vulkan: VulkanVersion,
     defines: &str,
 ) -> Option<BTreeMap<u32, Vec<Call>>> {
+    let tree = tree(text, stage, vulkan, defines)?;
+    values_in(&tree)
+}
+
+/// The calls of the shader's own functions by 1-based line of `text`, in
+/// the order of the calls on each line (outermost and leftmost first, as
+/// the text has them): each one's name and the type glslang's tree gives
+/// its result, as GLSL writes it (`vec2`), or empty where that is no
+/// name GLSL writes (a struct's, which the tree spells out). So a call of
+/// a function overloaded with different return types gets the one it
+/// calls. `None` as for [`values`].
+pub(super) fn user_calls(
+    text: &str,
+    stage: &str,
+    vulkan: VulkanVersion,
+    defines: &str,
+) -> Option<BTreeMap<u32, Vec<(String, String)>>> {
+    let tree = tree(text, stage, vulkan, defines)?;
+    let mut found: BTreeMap<u32, Vec<(String, String)>> = BTreeMap::new();
+    for line in tree.lines() {
+        if line.starts_with("Linked ") {
+            break;
+        }
+        let Some((number, node)) = line
+            .strip_prefix("0:")
+            .and_then(|rest| rest.split_once(char::is_whitespace))
+        else {
+            continue;
+        };
+        let Ok(number) = number.parse::<u32>() else {
+            continue;
+        };
+        // `Function Call: sum(vf2; ( global highp 2-component vector of float)`
+        let Some((name, ty)) = node
+            .trim()
+            .strip_prefix("Function Call: ")
+            .and_then(|call| call.split_once('('))
+            .and_then(|(name, rest)| Some((name, rest.split_once("; (")?.1)))
+            .and_then(|(name, ty)| Some((name, ty.strip_suffix(')')?)))
+        else {
+            continue;
+        };
+        let ty = type_name(ty);
+        let named = ty.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        found
+            .entry(number)
+            .or_default()
+            .push((name.to_string(), if named { ty } else { String::new() }));
+    }
+    Some(found)
+}
+
+/// glslang's intermediate tree of `text`, compiled as `stage` with
+/// `defines` and the subgroup extensions enabled, its lines numbered as
+/// written; `None` where it does not compile or has no `#version` line.
+fn tree(text: &str, stage: &str, vulkan: VulkanVersion, defines: &str) -> Option<String> {
     let version = text
         .lines()
         .position(|l| l.trim_start().starts_with("#version"))?;
@@ -75,7 +131,11 @@ pub(super) fn values(
     }
     given.push_str(&format!("#line {}\n", version + 2));
     lines.for_each(|l| given.push_str(l));
-    let tree = glslang::intermediate(&given, stage, vulkan)?;
+    glslang::intermediate(&given, stage, vulkan)
+}
+
+/// [`values`] of glslang's tree.
+fn values_in(tree: &str) -> Option<BTreeMap<u32, Vec<Call>>> {
     let names: Vec<&str> = Op::ALL
         .into_iter()
         .filter(|&op| ballot_ir::ir::op_is_generic(op))

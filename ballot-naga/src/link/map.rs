@@ -22,11 +22,17 @@ impl Written {
         let language = shader.target.language();
         // naga's types of the shader's declarations, read only where the
         // pass needs one.
+        // WGSL: naga's types of the shader's declarations; GLSL: glslang's
+        // of the calls of its own functions (an overload's). Each read
+        // only where the pass asks.
         let types = std::cell::OnceCell::new();
         let init_type = |init: Range<usize>| {
             let user = self.origin(&init)?;
             types
-                .get_or_init(|| shader.declaration_types())
+                .get_or_init(|| match language {
+                    Language::Wgsl => shader.declaration_types(),
+                    Language::Glsl => shader.glsl_call_types(),
+                })
                 .get(&user.start)
                 .cloned()
         };

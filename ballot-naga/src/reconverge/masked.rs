@@ -50,7 +50,9 @@
 //! function (which takes its declared return type) or the caller tells
 //! its type ([`Request::init_type`]; the linker asks naga), a GLSL broadcast
 //! whose value's type the pass cannot tell, and a call that must be kept
-//! in a temporary of a GLSL name overloaded with different return types.
+//! in a temporary of a GLSL name overloaded with different return types,
+//! unless the caller tells the type of the overload it calls (the linker
+//! asks glslang).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -226,8 +228,9 @@ pub(crate) struct Request<'a> {
     /// The shader's own barriers and other calls that every invocation of
     /// the workgroup must make together: never guarded.
     pub barriers: &'a [&'a str],
-    /// The type of a WGSL initialiser at a range of `text`, where the
-    /// caller knows it ([`super::Options::init_type`]).
+    /// The type of a WGSL initialiser, or of a GLSL call of an overloaded
+    /// name, at a range of `text`, where the caller knows it
+    /// ([`super::Options::init_type`]).
     pub init_type: &'a dyn Fn(Range<usize>) -> Option<String>,
 }
 
@@ -902,7 +905,12 @@ impl<'r, 'a> Pass<'r, 'a> {
             // A bound call is its temporary (a bind's own piece is made
             // before its call is bound).
             if let Some(&t) = bound.get(&c.range.start) {
-                subs.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end));
+                // What is inside it goes with it; not an enclosing call's
+                // activity argument, empty, at its start (`f(f(x))`).
+                subs.retain(|(r, _)| {
+                    let inside = c.range.start <= r.start && r.end <= c.range.end;
+                    !inside || (r.is_empty() && r.start == c.range.start)
+                });
                 subs.push((c.range.clone(), Sub::Temp(t)));
                 continue;
             }
@@ -1230,6 +1238,11 @@ impl<'r, 'a> Pass<'r, 'a> {
         // its arguments' types, which the pass does not know.
         let ret = |f: &Function| f.ret.as_ref().map(|r| self.text(r).trim());
         if self.callee(c).mixed_returns {
+            // The caller may know the overload the call calls (the linker
+            // asks glslang).
+            if let Some(ty) = (self.request.init_type)(c.name.clone()) {
+                return Ok(Some(ty));
+            }
             let mut fitting = self
                 .request
                 .unit

@@ -65,11 +65,14 @@ pub(crate) struct Options<'a> {
     /// Functions left as they are, and whose calls are no calls of the
     /// shader's own (the linked helpers: pure, or exchanges).
     pub skip: &'a [String],
-    /// The type of a WGSL declaration without one, where the caller can
-    /// tell it, asked at its initialiser's range and then at the whole
-    /// declaration's: a `let` or `var` whose initialiser has side effects
-    /// is declared apart from it, and needs a type. The pass asks only
-    /// there, so a caller may compute the types on the first question.
+    /// The type of an expression, where the caller can tell it: of a WGSL
+    /// declaration without one, asked at its initialiser's range and then
+    /// at the whole declaration's (a `let` or `var` whose initialiser has
+    /// side effects is declared apart from it, and needs a type); of a
+    /// GLSL call of a name overloaded with different return types, asked
+    /// at the name, where the call must be kept in a temporary. The pass
+    /// asks only there, so a caller may compute the types on the first
+    /// question.
     pub init_type: &'a dyn Fn(Range<usize>) -> Option<String>,
     /// GLSL macros that expand to nothing or to attributes (`#define
     /// UNROLL [[unroll]]`): before a statement, hints, as the attributes

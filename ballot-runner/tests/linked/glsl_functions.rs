@@ -106,3 +106,59 @@ fn prototypes_overloads_and_pragmas_keep_their_meaning() {
         expected,
     );
 }
+
+/// Overloads with different return types, called in a branch (the
+/// FidelityFX SDK's `ffxWaveSum` and `ffxQuadReadX` are so): which
+/// overload a call calls, and so its temporary's type, comes from
+/// glslang. And a converted function called on its own result,
+/// `twice(twice(1u))`, where the outer call's activity argument must
+/// survive the inner call's temporary.
+const OVERLOADS: &str = "#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+float total(float x) { return subgroupAdd(x); }
+vec2 total(vec2 x) { return subgroupAdd(x); }
+uint twice(uint x) { return subgroupAdd(x); }
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 45u) { return; }
+    if (i % 2u == 0u) {
+        float a = total(1.0);
+        vec2 b = total(vec2(1.0, 2.0));
+        words[i * 3u] = uint(a) + uint(b.y) * 100u;
+    }
+    words[i * 3u + 1u] = twice(twice(1u));
+    words[i * 3u + 2u] = uint(total(total(vec2(float(i)))).x);
+}
+";
+
+/// The words invocation `i` writes in subgroups of `v` ([`OVERLOADS`]):
+/// in the branch, the count of the even members, and twice it; then the
+/// square of the member count, and that count times the members' sum.
+fn expected_overloads(i: u32, v: u32) -> [u32; 3] {
+    if i >= 45 {
+        return [UNWRITTEN; 3];
+    }
+    let base = i - i % v;
+    let members: Vec<u32> = (base..base + v).filter(|&j| j < 45).collect();
+    let n = members.len() as u32;
+    let evens = members.iter().filter(|&&j| j % 2 == 0).count() as u32;
+    let first = if i % 2 == 0 {
+        evens + 200 * evens
+    } else {
+        UNWRITTEN
+    };
+    [first, n * n, n * members.iter().sum::<u32>()]
+}
+
+#[test]
+fn overloads_by_return_type_and_nested_calls_keep_their_meaning() {
+    assert_linked_agree(
+        "overloads and nested calls",
+        (OVERLOADS, "overloads.comp"),
+        [Target::GlslNoSubgroup, Target::Glsl],
+        64,
+        expected_overloads,
+    );
+}

@@ -128,6 +128,60 @@ impl Shader<'_> {
     /// are written around the value on `glsl-no-subgroup`, so that the
     /// if-conversion can declare a temporary of it. Where glslang's types
     /// do not match the calls line by line, none is taken.
+    /// The type glslang gives each call of the shader's own functions,
+    /// keyed by the offset of the call's name in the text: a call of a
+    /// function overloaded with different return types gets the one it
+    /// calls, which the if-conversion cannot tell from the call alone.
+    /// Where a line's calls of a name in the text are not those of the
+    /// tree (a macro's), that line's calls of it get none.
+    pub(in crate::link) fn glsl_call_types(&self) -> BTreeMap<usize, String> {
+        let mut types = BTreeMap::new();
+        let Some(found) =
+            glsl_types::user_calls(self.text, self.stage.0, self.vulkan, &self.defines)
+        else {
+            return types;
+        };
+        let mut line_start = 0;
+        let mut lines = self.text.split_inclusive('\n').enumerate();
+        for (number, calls) in found {
+            // The line's text, from the line before's.
+            let Some((start, line)) = lines.by_ref().find_map(|(i, l)| {
+                let start = line_start;
+                line_start += l.len();
+                (i + 1 == number as usize).then_some((start, l))
+            }) else {
+                break;
+            };
+            let names: BTreeSet<&str> = calls.iter().map(|(n, _)| n.as_str()).collect();
+            for name in names {
+                let at: Vec<usize> = line
+                    .match_indices(name)
+                    .map(|(i, _)| i)
+                    .filter(|&i| {
+                        let before = line[..i].chars().next_back();
+                        let after = line[i + name.len()..].trim_start();
+                        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                            && after.starts_with('(')
+                    })
+                    .collect();
+                let tys: Vec<&String> = calls
+                    .iter()
+                    .filter(|(n, _)| n == name)
+                    .map(|(_, t)| t)
+                    .collect();
+                if at.len() != tys.len() {
+                    continue;
+                }
+                for (i, ty) in at.into_iter().zip(tys) {
+                    if !ty.is_empty() {
+                        types.insert(start + i, ty.clone());
+                    }
+                }
+            }
+        }
+        types
+    }
+
     pub(in crate::link) fn type_glsl_values(&mut self) -> Result<(), ReadError> {
         let Some(mut found) =
             glsl_types::values(self.text, self.stage.0, self.vulkan, &self.defines)
