@@ -93,10 +93,13 @@ impl Shader<'_> {
                     // `on` argument where both go at one place.
                     let literal = |v: &Range<usize>| {
                         let v = &self.text[v.clone()];
-                        v.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                        let word = v
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+                        word && (v.starts_with(|c: char| c.is_ascii_digit() || c == '.')
                             || v.starts_with("gl_")
                             || v == "true"
-                            || v == "false"
+                            || v == "false")
                     };
                     if let Some((value, Some(ty))) = u.value.as_ref().filter(|(v, _)| !literal(v)) {
                         edit!(value.start..value.start, format!("{ty}("), value.clone());

@@ -1315,6 +1315,29 @@ impl<'r, 'a> Pass<'r, 'a> {
         if let Some(t) = builtin {
             return Some(t.into());
         }
+        // A literal first: `2.0` is no swizzle of `2`.
+        let first = value.chars().next()?;
+        if value == "true" || value == "false" {
+            return Some("bool".into());
+        }
+        if first.is_ascii_digit() {
+            if value.ends_with(['u', 'U']) {
+                return Some("uint".into());
+            }
+            // GL_EXT_shader_explicit_arithmetic_types' and GLSL 4's
+            // suffixes.
+            let lower = value.to_ascii_lowercase();
+            if lower.ends_with("lf") {
+                return Some("double".into());
+            }
+            if lower.ends_with("hf") {
+                return Some("float16_t".into());
+            }
+            if value.contains(['.', 'e']) && !value.starts_with("0x") {
+                return Some("float".into());
+            }
+            return Some("int".into());
+        }
         if let Some((base, swizzle)) = value.rsplit_once('.') {
             let base = self.glsl_value_type(base)?;
             let scalar = match base.as_str() {
@@ -1337,19 +1360,6 @@ impl<'r, 'a> Pass<'r, 'a> {
                 ("float", n) => format!("vec{n}"),
                 (_, n) => format!("bvec{n}"),
             });
-        }
-        let first = value.chars().next()?;
-        if value == "true" || value == "false" {
-            return Some("bool".into());
-        }
-        if first.is_ascii_digit() {
-            if value.ends_with(['u', 'U']) {
-                return Some("uint".into());
-            }
-            if value.contains(['.', 'e']) && !value.starts_with("0x") {
-                return Some("float".into());
-            }
-            return Some("int".into());
         }
         None
     }

@@ -551,3 +551,35 @@ void main() [[subgroup_uniform_control_flow]] {
         emulated.text
     );
 }
+
+#[test]
+fn a_broadcast_of_an_expression_led_by_a_literal_takes_glslang_s_type() {
+    // FidelityFX's depth-of-field blur broadcasts `0.5 * … * tileCoc`
+    // inside a branch: a value that starts with a literal is no literal.
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : enable
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { float o[]; };
+void main() {
+    float g = 0.0;
+    if (o[0] > 1.0) { float t = o[3]; g = subgroupBroadcastFirst(0.5 * t) + subgroupBroadcast(2.0, 1u); }
+    o[gl_LocalInvocationIndex] = g;
+}
+";
+    let l = glsl_linked(source, Target::GlslNoSubgroup);
+    assert!(l.text.contains("float(0.5 * t)"), "{}", l.text);
+    // A literal alone stays as written, its type read from it.
+    assert!(l.text.contains(", 2.0, 1u)"), "{}", l.text);
+    let double = source
+        .replace("float g = 0.0;", "double g = 0.0lf;")
+        .replace(
+            "+ subgroupBroadcast(2.0, 1u)",
+            "+ subgroupBroadcast(2.0lf, 1u)",
+        )
+        .replace(
+            "o[gl_LocalInvocationIndex] = g;",
+            "o[gl_LocalInvocationIndex] = float(g);",
+        );
+    let l = glsl_linked(&double, Target::GlslNoSubgroup);
+    assert!(l.text.contains("double ballot_t"), "{}", l.text);
+}
