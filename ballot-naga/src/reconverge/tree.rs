@@ -282,6 +282,8 @@ pub(crate) const GLSL_QUALIFIERS: &[&str] = &[
     "restrict",
     "readonly",
     "writeonly",
+    // GL_EXT_nonuniform_qualifier's, on a local (vkdt's `kpn-t` loss).
+    "nonuniformEXT",
 ];
 
 /// Reads the functions of `text`. Everything outside function bodies is

@@ -583,3 +583,23 @@ void main() {
     let l = glsl_linked(&double, Target::GlslNoSubgroup);
     assert!(l.text.contains("double ballot_t"), "{}", l.text);
 }
+
+#[test]
+fn a_nonuniform_qualifier_on_a_local_is_a_qualifier() {
+    // vkdt's `kpn-t` loss declares `nonuniformEXT uint idx = …;` in a
+    // function the emulation converts.
+    let source = "#version 450
+#extension GL_EXT_nonuniform_qualifier : enable
+#extension GL_KHR_shader_subgroup_arithmetic : enable
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { float v[]; };
+void main() {
+    if (gl_LocalInvocationIndex > 40u) { return; }
+    float e = subgroupAdd(v[gl_LocalInvocationIndex]);
+    nonuniformEXT uint idx = gl_WorkGroupID.x;
+    v[idx] = e;
+}
+";
+    let l = glsl_linked(source, Target::GlslNoSubgroup);
+    assert!(l.text.contains("nonuniformEXT uint idx"), "{}", l.text);
+}
