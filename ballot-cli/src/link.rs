@@ -38,7 +38,8 @@ pub struct Args {
     #[arg(long = "include-dir", short = 'I', value_name = "DIR")]
     include_dirs: Vec<PathBuf>,
     /// A GLSL preprocessor macro, as glslang's `-D`: `NAME` (defined as
-    /// nothing) or `NAME=VALUE`; repeat for more. Written after the
+    /// nothing), `NAME=VALUE`, or `NAME(a,b)=VALUE` for a function-like
+    /// one; repeat for more. Written after the
     /// shader's `#version` line, so the linked text compiles as the build
     /// that passes them does.
     #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]

@@ -223,7 +223,8 @@ pub struct LinkOptions {
     /// from 1 to 128, at most the workgroup's invocation count. Default 32.
     pub subgroup_size: u32,
     /// GLSL's preprocessor macros, as glslang's `-D NAME[=VALUE]` defines
-    /// them (an empty value defines the name as nothing): written after
+    /// them (an empty value defines the name as nothing; a name
+    /// `NAME(a, b)` a function-like macro): written after
     /// the `#version` line of the linked text, so that it compiles as the
     /// build that passes them does, and read by the emulated target's
     /// resolution of conditionals. None by default; WGSL has no
@@ -278,10 +279,24 @@ impl LinkOptions {
             ));
         }
         self.defines.iter().find_map(|(name, value)| {
-            let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if !identifier {
-                Some(format!("invalid define `{name}`: a macro's name is an identifier"))
+            let identifier = |n: &str| {
+                n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            };
+            // `NAME` or, as glslang's `-D` takes it, `NAME(a, b)`.
+            let well_formed = match define_parameters(name) {
+                Some((macro_name, params)) => {
+                    identifier(macro_name)
+                        && params.iter().all(|p| identifier(p))
+                        && params.iter().enumerate().all(|(i, p)| !params[..i].contains(p))
+                }
+                None => identifier(name),
+            };
+            if !well_formed {
+                Some(format!(
+                    "invalid define `{name}`: a macro's name is an identifier, followed by its \
+                     parameters for a function-like macro (`NAME(a, b)`)"
+                ))
             } else if name.starts_with("GL_") || name.contains("__") {
                 Some(format!(
                     "invalid define `{name}`: GLSL reserves names that start with `GL_` or hold `__`"
@@ -302,16 +317,39 @@ impl LinkOptions {
         })
     }
 
-    /// The defines as `#define` lines, each after a line break.
+    /// The defines as `#define` lines, each after a line break: a
+    /// function-like one's parameters right after its name, as `#define`
+    /// needs them.
     fn define_lines(&self) -> String {
         self.defines
             .iter()
             .map(|(name, value)| match value.as_str() {
-                "" => format!("\n#define {name}"),
-                value => format!("\n#define {name} {value}"),
+                "" => format!("\n#define {}", define_head(name)),
+                value => format!("\n#define {} {value}", define_head(name)),
             })
             .collect()
     }
+}
+
+/// A define's name as `#define` writes it: a function-like macro's
+/// parameter list right after its name, without blanks.
+fn define_head(name: &str) -> String {
+    match define_parameters(name) {
+        Some((macro_name, params)) => format!("{}({})", macro_name.trim(), params.join(", ")),
+        None => name.to_string(),
+    }
+}
+
+/// A define's name as a function-like macro's, `NAME(a, b)`: the name
+/// and the parameters, trimmed; `None` where it has no parenthesis.
+fn define_parameters(name: &str) -> Option<(&str, Vec<&str>)> {
+    let (macro_name, rest) = name.split_once('(')?;
+    let inside = rest.strip_suffix(')').unwrap_or("\u{0}");
+    let params = match inside.trim() {
+        "" => Vec::new(),
+        list => list.split(',').map(str::trim).collect(),
+    };
+    Some((macro_name, params))
 }
 
 /// A linked shader.
@@ -592,6 +630,27 @@ fn link_text(
         .or_else(|| options.vulkan_error(target.language()))
     {
         return Err(fail(LinkErrorKind::Options, message, None));
+    }
+    // The emulation expands the macros that call a collective where the
+    // shader calls them, reading their `#define`s in its text; a define
+    // given as an option is written in only for the validator.
+    if target == Target::GlslNoSubgroup {
+        let collective_in = |value: &str| {
+            lex::lex(value, Language::Glsl)
+                .iter()
+                .any(|t| t.kind == lex::Kind::Ident && glsl_collective(&value[t.range()]))
+        };
+        if let Some((name, _)) = options.defines.iter().find(|(_, v)| collective_in(v)) {
+            return Err(fail(
+                LinkErrorKind::Options,
+                format!(
+                    "invalid define `{name}`: its value calls a subgroup function, which \
+                     `glsl-no-subgroup` links only where the shader's text calls it or \
+                     `#define`s a macro that does: define it in the shader"
+                ),
+                None,
+            ));
+        }
     }
     check::admit(target, source.as_bytes(), &Limits::default())
         .map_err(|p: Problem| fail(LinkErrorKind::Input, p.to_string(), None))?;

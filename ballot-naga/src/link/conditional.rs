@@ -40,7 +40,11 @@ pub(super) fn resolve(text: &str, defines: &[(String, String)]) -> Option<String
     macros.extend(
         defines
             .iter()
-            .map(|(name, value)| (name.clone(), Macro::Object(value.clone()))),
+            .map(|(name, value)| match name.split_once('(') {
+                // A function-like one (`-D 'LD(b,i)=b[i]'`): defined.
+                Some((name, _)) => (name.trim().to_string(), Macro::Function),
+                None => (name.clone(), Macro::Object(value.clone())),
+            }),
     );
     // Open conditionals, innermost last.
     let mut open: Vec<Frame> = Vec::new();

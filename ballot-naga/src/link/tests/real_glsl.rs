@@ -342,18 +342,54 @@ fn defines_are_the_builds_as_glslang_takes_them() {
 }
 
 #[test]
+fn a_function_like_define_is_glslang_s() {
+    // ncnn's run-time header holds `#define LD(b,i) b[i]`; glslang's `-D`
+    // takes `LD(b,i)=b[i]` so.
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : enable
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { float v[]; };
+void main() {
+    if (gl_LocalInvocationIndex > 40u) { return; }
+    v[gl_LocalInvocationIndex] = subgroupAdd(LD(v, gl_LocalInvocationIndex));
+}
+";
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let options = LinkOptions::default().define("LD( b, i )", "b[i]");
+        let l =
+            link(source, "d.comp", target, &options).unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert!(
+            l.text.contains("\n#define LD(b, i) b[i]\n"),
+            "{target}: {}",
+            l.text
+        );
+    }
+}
+
+#[test]
 fn a_define_that_cannot_be_one_is_an_options_error_naming_it() {
     for (name, value, says) in [
         ("1X", "", "invalid define `1X`"),
         ("GL_MINE", "1", "reserves"),
         ("A__B", "1", "reserves"),
         ("LINES", "1\n2", "more than one line"),
+        // Function-like, as glslang's `-D` takes them: each parameter a
+        // name, none twice, the list closed.
+        ("LD(b,b)", "b", "invalid define `LD(b,b)`"),
+        ("LD(b,", "b", "invalid define `LD(b,`"),
+        ("LD(1)", "1", "invalid define `LD(1)`"),
+        ("(b)", "b", "invalid define `(b)`"),
     ] {
         let options = LinkOptions::default().define(name, value);
         let e = link(DEFINED, "d.comp", Target::Glsl, &options).unwrap_err();
         assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
         assert!(e.message.contains(says), "{e}");
     }
+    // A collective in a define's value: the emulation cannot expand it.
+    let options = LinkOptions::default().define("RED(x)", "subgroupAdd(x)");
+    let e = link(DEFINED, "d.comp", Target::GlslNoSubgroup, &options).unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
+    assert!(e.message.contains("calls a subgroup function"), "{e}");
     let options = LinkOptions::default().define("N", "1");
     let e = link(FOUR, "four.wgsl", Target::Wgsl, &options).unwrap_err();
     assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
