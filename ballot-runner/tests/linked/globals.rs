@@ -51,7 +51,7 @@ fn expected(i: u32, v: u32) -> [u32; 2] {
     }
     let base = i - i % v;
     let g = |j: u32| j * 3 + 1;
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         [g(base), g(base)]
     } else {
         [g(base + 1), base + 1]

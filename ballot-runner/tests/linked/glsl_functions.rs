@@ -144,7 +144,7 @@ fn expected_overloads(i: u32, v: u32) -> [u32; 3] {
     let members: Vec<u32> = (base..base + v).filter(|&j| j < 45).collect();
     let n = members.len() as u32;
     let evens = members.iter().filter(|&&j| j % 2 == 0).count() as u32;
-    let first = if i % 2 == 0 {
+    let first = if i.is_multiple_of(2) {
         evens + 200 * evens
     } else {
         UNWRITTEN

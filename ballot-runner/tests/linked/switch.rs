@@ -180,7 +180,7 @@ fn expected_falls(i: u32, v: u32) -> [u32; 1] {
     let base = i - lane;
     // The lanes that run the second case: 1 mod 4, and 0 mod 8 (those 4
     // mod 8 broke out of the first).
-    let second = |l: u32| l % 4 == 1 || l % 8 == 0;
+    let second = |l: u32| l % 4 == 1 || l.is_multiple_of(8);
     let count = (base..base + v)
         .filter(|&j| j < 45 && second(j % v))
         .count() as u32;
