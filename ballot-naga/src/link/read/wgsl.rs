@@ -126,20 +126,7 @@ impl Shader<'_> {
             for p in params {
                 in_params.push(p.clone());
                 // `@builtin(x) name : type`, attributes in any order.
-                let mut j = p.start;
-                let mut builtin = None;
-                while s(j) == "@" {
-                    if s(j + 1) == "builtin" && s(j + 2) == "(" {
-                        builtin = Some(s(j + 3).to_string());
-                    }
-                    j += 2;
-                    if s(j) == "(" {
-                        while j < p.end && s(j) != ")" {
-                            j += 1;
-                        }
-                        j += 1;
-                    }
-                }
+                let (j, builtin) = past_attributes(tokens, self.text, p.start, p.end);
                 let ty = if s(j + 1) == ":" { s(j + 2) } else { "" };
                 entry.params.push(Param {
                     builtin: builtin.unwrap_or_default(),
@@ -237,19 +224,8 @@ impl Shader<'_> {
             while i < tokens.len() && s(i) != "}" {
                 let start = i;
                 fields += 1;
-                let mut builtin = None;
-                while s(i) == "@" {
-                    if s(i + 1) == "builtin" && s(i + 2) == "(" {
-                        builtin = Some(s(i + 3).to_string());
-                    }
-                    i += 2;
-                    if s(i) == "(" {
-                        while i < tokens.len() && s(i) != ")" {
-                            i += 1;
-                        }
-                        i += 1;
-                    }
-                }
+                let builtin;
+                (i, builtin) = past_attributes(tokens, text, i, tokens.len());
                 let name = s(i).to_string();
                 // To the member's end: a comma at depth 0, or the `}`.
                 let mut depth = 0usize;
@@ -563,16 +539,7 @@ fn struct_params<'t>(tokens: &[Token], text: &'t str) -> Vec<(&'t str, &'t str, 
         }
         for p in params {
             // Past the attributes: `name : Type` with a one-token type.
-            let mut k = p.start;
-            while s(k) == "@" && k < p.end {
-                k += 2;
-                if s(k) == "(" {
-                    while k < p.end && s(k) != ")" {
-                        k += 1;
-                    }
-                    k += 1;
-                }
-            }
+            let (k, _) = past_attributes(tokens, text, p.start, p.end);
             if s(k + 1) == ":" && k + 3 == p.end {
                 out.push((s(k), s(k + 2), open..close));
             }
@@ -580,4 +547,25 @@ fn struct_params<'t>(tokens: &[Token], text: &'t str) -> Vec<(&'t str, &'t str, 
         i = close;
     }
     out
+}
+
+/// The token index past the attributes that start at `at` (`@name` or
+/// `@name(…)`, in any order, read up to `end`), and the value of a
+/// `@builtin(x)` among them.
+fn past_attributes(tokens: &[Token], text: &str, at: usize, end: usize) -> (usize, Option<String>) {
+    let s = |i: usize| tokens.get(i).map_or("", |t| &text[t.range()]);
+    let (mut i, mut builtin) = (at, None);
+    while s(i) == "@" && i < end {
+        if s(i + 1) == "builtin" && s(i + 2) == "(" {
+            builtin = Some(s(i + 3).to_string());
+        }
+        i += 2;
+        if s(i) == "(" {
+            while i < end && s(i) != ")" {
+                i += 1;
+            }
+            i += 1;
+        }
+    }
+    (i, builtin)
 }
