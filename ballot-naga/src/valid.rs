@@ -473,14 +473,7 @@ fn blank_attributes(text: &str) -> Option<String> {
         };
         let end = text.len() - rest.len();
         let copy = blanked.get_or_insert_with(|| text.to_string());
-        let spaces: String = text[start..end]
-            .chars()
-            .map(|c| match c {
-                '\n' => "\n".to_string(),
-                c => " ".repeat(c.len_utf8()),
-            })
-            .collect();
-        copy.replace_range(start..end, &spaces);
+        copy.replace_range(start..end, &blank(&text[start..end]));
         from = end;
     }
     blanked
@@ -499,17 +492,6 @@ const MAXIMALLY_RECONVERGES_NAME: &str = "maximally_reconverges";
 /// and stay as written; the first token that starts no directive ends
 /// them, as does a directive with a comment inside it.
 fn after_directives(text: &str) -> String {
-    let blank = |part: &str| -> String {
-        part.chars()
-            .map(|c| {
-                if c == '\n' {
-                    "\n".to_string()
-                } else {
-                    " ".repeat(c.len_utf8())
-                }
-            })
-            .collect()
-    };
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     loop {
@@ -531,7 +513,7 @@ fn after_directives(text: &str) -> String {
             break;
         }
         if word == "enable" {
-            out.push_str(&without_subgroups(directive, &blank));
+            out.push_str(&without_subgroups(directive));
         } else {
             out.push_str(&blank(directive));
         }
@@ -584,19 +566,21 @@ pub(crate) fn without_statement_diagnostics(text: &str) -> Option<String> {
     }
     let mut out = text.to_string();
     for span in spans {
-        let blank: String = text[span.clone()]
-            .chars()
-            .map(|c| {
-                if c == '\n' {
-                    "\n".to_string()
-                } else {
-                    " ".repeat(c.len_utf8())
-                }
-            })
-            .collect();
-        out.replace_range(span, &blank);
+        let spaces = blank(&text[span.clone()]);
+        out.replace_range(span, &spaces);
     }
     Some(out)
+}
+
+/// `part` as blank space of its length in bytes, its line breaks kept: a
+/// text naga reads at the original's offsets, lines and columns.
+fn blank(part: &str) -> String {
+    part.chars()
+        .map(|c| match c {
+            '\n' => "\n".to_string(),
+            c => " ".repeat(c.len_utf8()),
+        })
+        .collect()
 }
 
 /// The offset in `text` of the first byte from `at` that is neither blank
@@ -637,7 +621,7 @@ fn past_blank_and_comments(text: &str, mut at: usize) -> usize {
 /// An `enable` line with each `subgroups` in its list, and the comma
 /// after it, as blank space; the whole line where nothing else is enabled.
 /// A list may end in a comma (WGSL, section 4.1.1), so what is left parses.
-fn without_subgroups(line: &str, blank: &dyn Fn(&str) -> String) -> String {
+fn without_subgroups(line: &str) -> String {
     let list = line
         .trim()
         .trim_start_matches("enable")
