@@ -53,11 +53,12 @@
 //!   refused, as it would fail the helpers); `wgsl` and
 //!   `wgsl-no-subgroup`, which naga reads, lose `enable subgroups;` (or
 //!   `subgroups` from a list, `enable f16, subgroups;`).
-//! - On `wgsl` and `wgsl-web` naga refuses
-//!   `@builtin(subgroup_invocation_id)`, which the init function reads, in
-//!   a workgroup of more than one dimension: the entry points need a
-//!   one-dimensional workgroup (`@workgroup_size(64)`, not `(8, 8)`); the
-//!   error is on the entry point's name.
+//! - On `wgsl` naga refuses `@builtin(subgroup_invocation_id)` and
+//!   `subgroup_id` in a workgroup of more than one dimension, a rule of its
+//!   own: where the shader takes one, the error is on the entry point's
+//!   name, with a note naming `wgsl-web` and `wgsl-no-subgroup`, which take
+//!   it; where only the init function would read it, the init ranks the
+//!   lanes instead. `wgsl-web` reads the built-in, as browsers take it.
 //!
 //! # Emulated targets
 //! On `wgsl-no-subgroup` and `glsl-no-subgroup` a workgroup holds virtual
@@ -681,9 +682,11 @@ fn link_text(
         .map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     if target.has_subgroups() {
         // naga refuses `@builtin(subgroup_invocation_id)` in a workgroup of
-        // more than one dimension: there the init ranks the lanes instead,
-        // where the size is literal and where naga says so of another.
-        shader.lane_from_rank = language_is_wgsl(target)
+        // more than one dimension: for `wgsl`, which naga and wgpu judge,
+        // the init ranks the lanes instead, where the size is literal and
+        // where naga says so of another. Browsers take the built-in
+        // (`wgsl-web`, judged without that rule: `valid`).
+        shader.lane_from_rank = target == Target::Wgsl
             && shader
                 .literal_sizes
                 .iter()
@@ -692,7 +695,7 @@ fn link_text(
         let mut written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
         let mut verdict = judge::judge(target, &written.text, shader.stage, shader.vulkan);
         if let Err(rejected) = &verdict {
-            if language_is_wgsl(target)
+            if target == Target::Wgsl
                 && !shader.lane_from_rank
                 && rejected.1.message.contains("multi dimensional")
             {

@@ -162,6 +162,10 @@ struct Parsed<'a> {
     /// GLSL: the stage naga's front end reads the text as (compute unless
     /// a user's file names another).
     stage: naga::ShaderStage,
+    /// Whether naga's rules of its own that WGSL and browsers lack are
+    /// relaxed ([`Parsed::validate`]): for a text that browsers run
+    /// (`wgsl-web`), and where the linker reads a text's types.
+    browser: bool,
 }
 
 /// naga's report on a text, and the line of the text it points at.
@@ -249,7 +253,34 @@ impl<'a> Parsed<'a> {
                 Author::Printed => capabilities(target),
             },
             stage: naga::ShaderStage::Compute,
+            browser: target == Target::WgslWeb && written == Author::Elsewhere,
         }
+    }
+
+    /// naga's validation of `module`. Where [`Self::browser`] is set, a
+    /// workgroup of more than one dimension does not keep
+    /// `subgroup_invocation_id` and `subgroup_id` out of its entry point:
+    /// naga 30 refuses them there (`valid/interface.rs`), where WGSL and
+    /// the browsers take them. naga then judges a copy whose workgroup
+    /// sizes are flattened into their first dimension, which changes no
+    /// type and no other rule; the module itself keeps its sizes.
+    // naga's own error type, passed on as naga's validator returns it.
+    #[allow(clippy::result_large_err)]
+    fn validate(
+        &self,
+        module: &naga::Module,
+    ) -> Result<ModuleInfo, naga::WithSpan<naga::valid::ValidationError>> {
+        let mut validator = Validator::new(ValidationFlags::all(), self.capabilities);
+        let multi = |e: &naga::EntryPoint| e.workgroup_size[1..].iter().any(|&s| s > 1);
+        if !self.browser || !module.entry_points.iter().any(multi) {
+            return validator.validate(module);
+        }
+        let mut flat = module.clone();
+        for entry in &mut flat.entry_points {
+            let [x, y, z] = entry.workgroup_size;
+            entry.workgroup_size = [x.saturating_mul(y).saturating_mul(z), 1, 1];
+        }
+        validator.validate(&flat)
     }
 
     /// naga's module and its analysis, or naga's report, rendered on the
@@ -281,22 +312,20 @@ impl<'a> Parsed<'a> {
                     })?
             }
         };
-        let info = Validator::new(ValidationFlags::all(), self.capabilities)
-            .validate(&module)
-            .map_err(|e| {
-                let spans: Vec<(naga::Span, String)> = e.spans().cloned().collect();
-                let mut mapped = naga::WithSpan::new(e.into_inner());
-                for (span, label) in spans {
-                    mapped = mapped.with_span(self.to_text(span), label);
-                }
-                // The innermost span: the expression rather than the
-                // enclosing function.
-                let line = mapped.spans().last().and_then(|(s, _)| self.line(*s));
-                Failure {
-                    report: mapped.emit_to_string_with_path(self.text, path),
-                    line,
-                }
-            })?;
+        let info = self.validate(&module).map_err(|e| {
+            let spans: Vec<(naga::Span, String)> = e.spans().cloned().collect();
+            let mut mapped = naga::WithSpan::new(e.into_inner());
+            for (span, label) in spans {
+                mapped = mapped.with_span(self.to_text(span), label);
+            }
+            // The innermost span: the expression rather than the
+            // enclosing function.
+            let line = mapped.spans().last().and_then(|(s, _)| self.line(*s));
+            Failure {
+                report: mapped.emit_to_string_with_path(self.text, path),
+                line,
+            }
+        })?;
         Ok((module, info))
     }
 
@@ -346,7 +375,7 @@ impl<'a> Parsed<'a> {
                     })?
             }
         };
-        match Validator::new(ValidationFlags::all(), self.capabilities).validate(&module) {
+        match self.validate(&module) {
             Ok(info) => Ok((module, info)),
             Err(e) => {
                 let labels = e
@@ -360,7 +389,15 @@ impl<'a> Parsed<'a> {
                     message.push_str(&cause.to_string());
                     source = cause.source();
                 }
-                let notes = Vec::new();
+                let mut notes = Vec::new();
+                if multi_dimensional_subgroup_builtin(e.as_inner()) {
+                    notes.push(
+                        "a rule of naga's own, and so of wgpu's: WGSL and the browsers take \
+                         these built-ins in a workgroup of any shape; link for `wgsl-web` for \
+                         a browser, or for `wgsl-no-subgroup`, whose emulation replaces them"
+                            .to_string(),
+                    );
+                }
                 Err(Box::new((
                     Some(module),
                     Diagnostic {
@@ -436,6 +473,32 @@ pub(crate) type Rejected = Box<(Option<naga::Module>, Diagnostic)>;
 /// back too: the linker reads its entry points either way.
 pub(crate) fn diagnose(target: Target, text: &str) -> Result<(naga::Module, ModuleInfo), Rejected> {
     Parsed::new(target, text, false, Author::Elsewhere).diagnose()
+}
+
+/// Whether naga refused `subgroup_invocation_id` or `subgroup_id` in a
+/// workgroup of more than one dimension ([`Parsed::validate`]).
+fn multi_dimensional_subgroup_builtin(error: &naga::valid::ValidationError) -> bool {
+    use naga::valid::{EntryPointError, ValidationError, VaryingError};
+    matches!(
+        error,
+        ValidationError::EntryPoint {
+            source: EntryPointError::Argument(
+                _,
+                VaryingError::InvalidMultiDimensionalSubgroupBuiltIn
+            ),
+            ..
+        }
+    )
+}
+
+/// [`diagnose`] of a WGSL text the linker reads types from (the shader
+/// linked for hardware subgroups): `wgsl`'s rules, less those of naga's
+/// own that WGSL lacks ([`Parsed::validate`]), as the types are the same
+/// either way.
+pub(crate) fn read_types(text: &str) -> Result<(naga::Module, ModuleInfo), Rejected> {
+    let mut parsed = Parsed::new(Target::Wgsl, text, false, Author::Elsewhere);
+    parsed.browser = true;
+    parsed.diagnose()
 }
 
 /// Where the `#version` line of a GLSL text ends (after its line break),

@@ -88,8 +88,8 @@ pub(super) fn judge(
                 if assumed {
                     diagnostic.notes.push(
                         "glslang compiled it as a compute shader, as its file name has no stage \
-                         extension: name a shader of another stage `.frag`, `.vert`, … as \
-                         glslang does"
+                         extension: name a shader of another stage `.frag`, `.vert`, … (or \
+                         `.frag.glsl`, …) as glslang does"
                             .to_string(),
                     );
                 }

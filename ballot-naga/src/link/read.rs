@@ -823,7 +823,7 @@ impl<'a> Shader<'a> {
             // the emulated text would blame that. Its verdict on the
             // shader itself says why (a `ptr<workgroup>` parameter, which
             // browsers take and naga does not).
-            if let Err(rejected) = crate::valid::diagnose(Target::Wgsl, &written.text) {
+            if let Err(rejected) = crate::valid::read_types(&written.text) {
                 let diagnostic = &rejected.1;
                 let at = diagnostic
                     .labels

@@ -29,7 +29,7 @@ use naga::{CollectiveOperation, Scalar, ScalarKind, SubgroupOperation, TypeInner
 use crate::polyfill::{family_call, family_operand};
 use crate::valid;
 use ballot_ir::op::{ArithOp, Op, Quad, Scan};
-use ballot_shader::back::{Language, Target};
+use ballot_shader::back::Language;
 use ballot_shader::lower::helpers::Helper;
 
 /// A generic call's operation and value type.
@@ -308,7 +308,7 @@ fn exchange_call(language: Language, op: Op, float: bool, words: &str, used: u32
 /// validator's verdict, at the user's line.
 pub(super) fn calls(text: &str) -> BTreeMap<usize, Result<Typed, Untyped>> {
     let mut found = BTreeMap::new();
-    let Ok((module, info)) = valid::diagnose(Target::Wgsl, text) else {
+    let Ok((module, info)) = valid::read_types(text) else {
         return found;
     };
     for (function, analysis) in functions(&module, &info) {
@@ -411,7 +411,7 @@ fn functions<'m>(
 /// `atomicCompareExchangeWeak`). Empty where naga rejects the text.
 pub(super) fn declarations(text: &str) -> BTreeMap<usize, String> {
     let mut found = BTreeMap::new();
-    let Ok((module, info)) = valid::diagnose(Target::Wgsl, text) else {
+    let Ok((module, info)) = valid::read_types(text) else {
         return found;
     };
     let spelled = |inner: &TypeInner| {

@@ -31,10 +31,19 @@ pub(crate) const STAGES: [&str; 14] = [
 ];
 
 /// The stage glslang compiles a file as, from its extension as glslang
-/// names stages (`.comp`, `.frag`, `.vert`, …); any other name (`.glsl`)
-/// is a compute shader, and the second value says the stage was assumed.
+/// names stages (`.comp`, `.frag`, `.vert`, …), or, as glslang reads
+/// `x.frag.glsl` and `x.frag.hlsl`, from the extension before a last
+/// `.glsl` or `.hlsl`; any other name (`.glsl`) is a compute shader, and
+/// the second value says the stage was assumed.
 pub(crate) fn glsl_stage(path: &str) -> (&'static str, bool) {
-    let extension = path.rsplit_once('.').map(|(_, e)| e);
+    // Only the file's name: a folder may hold dots.
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let mut extensions = name.rsplit('.');
+    let mut extension = extensions.next().filter(|_| name.contains('.'));
+    if matches!(extension, Some("glsl" | "hlsl")) {
+        // A name of one part before `.glsl` has no stage in it.
+        extension = extensions.next().filter(|_| name.matches('.').count() >= 2);
+    }
     match STAGES.iter().find(|&&s| Some(s) == extension) {
         Some(stage) => (stage, false),
         None => ("comp", true),
@@ -391,5 +400,13 @@ mod tests {
         assert_eq!(glsl_stage("x.comp"), ("comp", false));
         assert_eq!(glsl_stage("x.glsl"), ("comp", true));
         assert_eq!(glsl_stage("noext"), ("comp", true));
+        // glslang's `x.STAGE.glsl` (StandAlone.cpp's FindLanguage).
+        assert_eq!(glsl_stage("cull.task.glsl"), ("task", false));
+        assert_eq!(glsl_stage("dir/shade.frag.hlsl"), ("frag", false));
+        assert_eq!(glsl_stage("x.y.glsl"), ("comp", true));
+        // Dots of a folder are not extensions.
+        assert_eq!(glsl_stage("v1.frag/x.glsl"), ("comp", true));
+        assert_eq!(glsl_stage("v1.frag/glsl"), ("comp", true));
+        assert_eq!(glsl_stage(".frag"), ("frag", false));
     }
 }
