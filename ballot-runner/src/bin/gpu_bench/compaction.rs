@@ -889,3 +889,252 @@ fn batch_of(gpu: &Gpu, bound: &ballot::primitives::Bound<'_>, runs: usize) -> f6
     )
     .median
 }
+
+/// The subgroup size `gpu_bench dump` writes the native primitives for:
+/// NVIDIA's.
+pub const DUMP_SUBGROUP: u32 = 32;
+
+/// The targets whose primitive texts `gpu_bench dump` writes.
+const DUMPED: [Target; 4] = [
+    Target::Glsl,
+    Target::Wgsl,
+    Target::GlslNoSubgroup,
+    Target::WgslNoSubgroup,
+];
+
+/// A primitive's row in file names: `compact` or `scan`.
+fn row_of(primitive: Primitive) -> &'static str {
+    match primitive {
+        Primitive::ExclusiveScan => "scan",
+        _ => "compact",
+    }
+}
+
+/// Whether `row` (a file name's first part) names a primitive of
+/// [`files`].
+pub fn is_row(row: &str) -> bool {
+    [Primitive::Compact, Primitive::ExclusiveScan]
+        .iter()
+        .any(|&p| row_of(p) == row)
+}
+
+/// Writes the compaction and scan shaders for every target, with the
+/// options `gpu_bench compaction` runs them with, into `dir` as
+/// `compact.TARGET.EXT` and `scan.TARGET.EXT`, for [`files`].
+pub fn dump(dir: &std::path::Path) -> Result<(), String> {
+    let subgroup = DUMP_SUBGROUP;
+    for target in DUMPED {
+        let ext = match target.language() {
+            Language::Glsl => "glsl",
+            Language::Wgsl => "wgsl",
+        };
+        for primitive in [Primitive::Compact, Primitive::ExclusiveScan] {
+            let shader = PrimitiveShader::new(primitive, target, &options(target, subgroup))
+                .map_err(|e| e.to_string())?;
+            let name = format!("{}.{target}.{ext}", row_of(primitive));
+            std::fs::write(dir.join(name), shader.text()).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// The SPIR-V of a primitive's text for `target`: glslang's for GLSL,
+/// naga's for WGSL (so without wgpu's runtime checks).
+fn text_spirv(target: Target, text: &str) -> Result<Vec<u32>, String> {
+    use ballot_naga::cross::{self, CrossOutput, CrossTarget};
+    if target.language() == Language::Glsl {
+        let bytes = ballot_naga::valid::glslang_spirv(text).map_err(|e| e.to_string())?;
+        return Ok(words_of(&bytes));
+    }
+    match cross::compile(text, CrossTarget::SpirV).map_err(|e| e.to_string())? {
+        CrossOutput::SpirV(words) => Ok(words),
+        CrossOutput::Text(_) => Err("naga wrote text, not SPIR-V".to_string()),
+    }
+}
+
+/// One primitive text to time: its name, target and text.
+struct PrimitiveFile {
+    name: String,
+    primitive: Primitive,
+    target: Target,
+    text: String,
+}
+
+/// Times primitive texts from files named `compact.TARGET.EXT[.anything]`
+/// or `scan.TARGET.EXT[.anything]` (as [`dump`] writes them; a suffix marks
+/// a hand-edited variant), each built with the options
+/// `gpu_bench compaction` uses for its target, at 2^28 words (2^16 with
+/// `--quick`): compaction at 5%, 50% and 95% kept, the scan, each output
+/// checked against the reference, each time beside the library's `glsl`
+/// form and the limit, in one run.
+pub fn files(gpu: &Gpu, subgroup: u32, quick: bool, paths: &[String]) -> Result<(), String> {
+    let mut texts = Vec::new();
+    for path in paths {
+        let name = std::path::Path::new(path)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let mut parts = name.splitn(3, '.');
+        let (Some(row), Some(target)) = (parts.next(), parts.next()) else {
+            return Err(format!("{path}: not ROW.TARGET.EXT"));
+        };
+        let primitive = [Primitive::Compact, Primitive::ExclusiveScan]
+            .into_iter()
+            .find(|&p| row_of(p) == row)
+            .ok_or_else(|| format!("{path}: no primitive {row}"))?;
+        let target: Target = target.parse().map_err(|_| format!("{path}: no target"))?;
+        if target.has_subgroups() && subgroup != DUMP_SUBGROUP {
+            // The text's layout (subgroups per tile) is fixed when it is
+            // written; run on other subgroups it would index past its
+            // arrays.
+            return Err(format!(
+                "{path}: written for subgroups of {DUMP_SUBGROUP}, and this device's have {subgroup} lanes"
+            ));
+        }
+        // Bounded: a primitive's text is a few tens of kilobytes.
+        let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
+        if meta.len() > 1 << 22 {
+            return Err(format!("{path}: over 4 MiB, not a primitive's text"));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        texts.push(PrimitiveFile {
+            name,
+            primitive,
+            target,
+            text,
+        });
+    }
+    let log = if quick { 16 } else { 28 };
+    let data = Data::new(gpu, 1 << log);
+    let copy = copy_kernel(gpu)?;
+    let copy_ms = copy_ms(gpu, &copy, &data.input, &data.output, data.n);
+    println!("## Primitive texts from files (n = 2^{log}; ms, the limit's share, and / glsl)\n");
+    println!("copy: {copy_ms:.3} ms\n");
+    println!("| file | kept | limit (ms) | ms | of limit | / glsl |");
+    println!("|---|---|---:|---:|---:|---:|");
+    let mut failed = false;
+    for primitive in [Primitive::Compact, Primitive::ExclusiveScan] {
+        let mine: Vec<&PrimitiveFile> = texts.iter().filter(|f| f.primitive == primitive).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let shares: &[u64] = if primitive == Primitive::ExclusiveScan {
+            &[100]
+        } else {
+            &[5, 50, 95]
+        };
+        for &percent in shares {
+            let keep = Keep::Below(((1u64 << 32) * percent / 100) as u32);
+            let (expected, count, limit, kept) = if primitive == Primitive::ExclusiveScan {
+                let (scan, total) = reference::exclusive_scan(&data.xs);
+                (scan, total, copy_ms, String::new())
+            } else {
+                let kept = reference::compact(&data.xs, keep);
+                let count = kept.len() as u32;
+                let limit = limit_ms(copy_ms, data.n, kept.len());
+                (kept, count, limit, format!("{percent}%"))
+            };
+            let library =
+                PrimitiveShader::new(primitive, Target::Glsl, &options(Target::Glsl, subgroup))
+                    .map_err(|e| e.to_string())?;
+            let glsl_ms = time_text(
+                gpu,
+                &data,
+                primitive,
+                Target::Glsl,
+                library.text(),
+                keep,
+                subgroup,
+            )
+            .and_then(|ms| check(gpu, &data.workspace, &data.output, &expected, count).map(|()| ms))
+            .map_err(|e| format!("the library's glsl {}: {e}", row_of(primitive)))?;
+            println!(
+                "| {} (library glsl) | {kept} | {limit:.3} | {glsl_ms:.3} | {:.2} | 1.00 |",
+                row_of(primitive),
+                limit / glsl_ms
+            );
+            for file in &mine {
+                let timed = time_text(
+                    gpu,
+                    &data,
+                    primitive,
+                    file.target,
+                    &file.text,
+                    keep,
+                    subgroup,
+                )
+                .and_then(|ms| {
+                    check(gpu, &data.workspace, &data.output, &expected, count).map(|()| ms)
+                });
+                match timed {
+                    Ok(ms) => println!(
+                        "| {} | {kept} | {limit:.3} | {ms:.3} | {:.2} | {:.2} |",
+                        file.name,
+                        limit / ms,
+                        ms / glsl_ms
+                    ),
+                    Err(e) => {
+                        failed = true;
+                        println!(
+                            "| {} | {kept} | {limit:.3} | error: {} | | |",
+                            file.name,
+                            e.lines().next().unwrap_or_default()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    println!();
+    if failed {
+        Err("some files failed or gave wrong results".to_string())
+    } else {
+        Ok(())
+    }
+}
+
+/// The median time of `text`, a `primitive` shader for `target` built with
+/// `gpu_bench compaction`'s options, over `data` (compaction keeping by
+/// `keep`), leaving its output in `data.output`.
+fn time_text(
+    gpu: &Gpu,
+    data: &Data,
+    primitive: Primitive,
+    target: Target,
+    text: &str,
+    keep: Keep,
+    subgroup: u32,
+) -> Result<f64, String> {
+    let device = gpu.device();
+    let options = options(target, subgroup);
+    let words = text_spirv(target, text)?;
+    let e = |e: PrimitiveError| e.to_string();
+    let t = if primitive == Primitive::ExclusiveScan {
+        // SAFETY: glslang's or naga's compilation of a scan shader for
+        // `target`; a hand-edited text is the caller's to keep within the
+        // buffers, and its output is checked after.
+        let scan =
+            unsafe { ExclusiveScan::from_spirv(device, target, &options, &words) }.map_err(e)?;
+        let bound = scan
+            .bind(device, &data.workspace, data.n, &data.input, &data.output)
+            .map_err(e)?;
+        timed(gpu, &bound)
+    } else {
+        // SAFETY: as for the scan.
+        let compaction =
+            unsafe { Compaction::from_spirv(device, target, &options, &words) }.map_err(e)?;
+        let bound = compaction
+            .bind(
+                device,
+                &data.workspace,
+                data.n,
+                keep,
+                &data.input,
+                &data.output,
+            )
+            .map_err(e)?;
+        timed(gpu, &bound)
+    };
+    Ok(t.median)
+}

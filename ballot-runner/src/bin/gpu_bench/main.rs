@@ -36,11 +36,15 @@
 //!   2^20 invocations and 65,535 workgroups of 64: what the emulation costs
 //!   a hand-written shader.
 //! - `dump DIR`: no GPU needed; every `ops` row's shader for every target,
-//!   written into DIR, for `files`.
+//!   and the compaction and scan shaders (`compact.TARGET.EXT`,
+//!   `scan.TARGET.EXT`), written into DIR, for `files`.
 //! - `files FILE…`: times shader texts named as `dump` writes them (with any
 //!   suffix after the extension for a variant), each against its row's
 //!   emitted `glsl` form, checking the outputs agree: a commit's texts, or
-//!   hand-edited variants, beside another's in one run.
+//!   hand-edited variants, beside another's in one run. A primitive's text
+//!   runs at 2^28 words (compaction at 5%, 50% and 95% kept, and the scan),
+//!   its output checked against the reference, beside the library's `glsl`
+//!   form and the bandwidth limit; WGSL through naga's SPIR-V, unchecked.
 //!
 //! `GPU_BENCH_ROWS=A,B` limits `ops` to the rows named.
 //!
@@ -140,7 +144,8 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         };
         // Subgroups of 32, as NVIDIA's.
-        return match ops::dump(std::path::Path::new(dir), 32) {
+        let dir = std::path::Path::new(dir);
+        return match ops::dump(dir, 32).and_then(|()| compaction::dump(dir)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
                 eprintln!("error: {err}");
@@ -204,7 +209,22 @@ fn main() -> ExitCode {
             return compaction::virtual_sizes(&gpu, quick);
         }
         if what == "files" {
-            return ops::files(&gpu, subgroup, &rest);
+            // `compact.*` and `scan.*` are the primitives'; the rest, ops rows.
+            let (primitives, rows): (Vec<String>, Vec<String>) =
+                rest.iter().cloned().partition(|path| {
+                    let name = std::path::Path::new(path)
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .unwrap_or_default();
+                    compaction::is_row(name.split('.').next().unwrap_or_default())
+                });
+            if !rows.is_empty() {
+                ops::files(&gpu, subgroup, &rows)?;
+            }
+            if !primitives.is_empty() {
+                compaction::files(&gpu, subgroup, quick, &primitives)?;
+            }
+            return Ok(());
         }
         if what == "why" {
             return ops::why(&gpu, subgroup, quick);
