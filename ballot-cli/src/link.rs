@@ -50,6 +50,11 @@ pub struct Args {
     /// subgroupBroadcast lane may be dynamically uniform).
     #[arg(long, value_name = "VERSION", value_parser = VulkanVersion::parse, default_value = "1.1")]
     vulkan: VulkanVersion,
+    /// Compile and judge GLSL for OpenGL rather than Vulkan, as an OpenGL
+    /// driver's compiler does (glslang without -V): uniforms outside a
+    /// block and samplers without a binding are then GLSL's own.
+    #[arg(long, conflicts_with = "vulkan")]
+    opengl: bool,
     /// Write to FILE instead of stdout.
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -72,9 +77,14 @@ fn link_within(args: &Args, text: String, limits: &Limits) -> Result<Linked, Fai
     let TargetArg(target) = args.target;
     let path = args.file.display().to_string();
     let options = args.defines.iter().fold(
-        LinkOptions::default()
-            .subgroup_size(args.subgroup_size)
-            .vulkan(args.vulkan),
+        {
+            let options = LinkOptions::default().subgroup_size(args.subgroup_size);
+            if args.opengl {
+                options.opengl()
+            } else {
+                options.vulkan(args.vulkan)
+            }
+        },
         |options, define| match define.split_once('=') {
             Some((name, value)) => options.define(name, value),
             None => options.define(define.as_str(), ""),
@@ -104,11 +114,14 @@ fn link_within(args: &Args, text: String, limits: &Limits) -> Result<Linked, Fai
 
 pub fn run(args: &Args) -> ExitCode {
     let TargetArg(target) = args.target;
-    if args.vulkan != VulkanVersion::default() && target.language() != ballot::Language::Glsl {
+    if (args.opengl || args.vulkan != VulkanVersion::default())
+        && target.language() != ballot::Language::Glsl
+    {
+        let flag = if args.opengl { "--opengl" } else { "--vulkan" };
         crate::usage_error(
             "link",
             ErrorKind::ArgumentConflict,
-            format!("`--vulkan` is for GLSL, which glslang compiles for a Vulkan version; target `{target}` is WGSL"),
+            format!("`{flag}` is for GLSL, which glslang compiles for a Vulkan version or OpenGL; target `{target}` is WGSL"),
         );
     }
     if let Some(language) = target_for_path(&args.file).map(|t| t.language()) {
@@ -185,6 +198,7 @@ mod tests {
             include_dirs: Vec::new(),
             defines: Vec::new(),
             vulkan: VulkanVersion::default(),
+            opengl: false,
             output: None,
         };
         let limits = Limits {

@@ -277,6 +277,55 @@ fn defines_reach_glsl_as_glslangs_do() {
     std::fs::remove_dir_all(out).unwrap();
 }
 
+/// `--opengl` judges GLSL as an OpenGL driver's compiler does: a plain
+/// uniform links; with `--vulkan`, or for WGSL, it is a usage error.
+#[test]
+fn opengl_reaches_glslang_and_clashes_with_vulkan() {
+    let out = dir("opengl");
+    let file = out.join("gl.comp");
+    std::fs::write(
+        &file,
+        "#version 430 core\n#extension GL_KHR_shader_subgroup_arithmetic : require\n\
+         layout(local_size_x = 64) in;\nuniform float scale;\n\
+         layout(std430, binding = 0) buffer B { float d[]; };\n\
+         void main() { d[gl_LocalInvocationIndex] = subgroupAdd(scale); }\n",
+    )
+    .unwrap();
+    let run = ballot(&[
+        "link",
+        s(&file),
+        "--target",
+        "glsl",
+        "--opengl",
+        "--vulkan",
+        "1.2",
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    let run = ballot(&["link", s(&four()), "--target", "wgsl", "--opengl"]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("`--opengl` is for GLSL"), "{stderr}");
+    if ballot_testkit::have_tools("`ballot link --opengl`", &[ballot_testkit::GLSLANG]) {
+        let run = ballot(&["link", s(&file), "--target", "glsl-no-subgroup"]);
+        assert_eq!(run.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            stderr.contains("gl.comp:4") && stderr.contains("--opengl"),
+            "{stderr}"
+        );
+        for target in ["glsl", "glsl-no-subgroup"] {
+            let run = ballot(&["link", s(&file), "--target", target, "--opengl"]);
+            assert_eq!(
+                run.status.code(),
+                Some(0),
+                "{target}: {}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+        }
+    }
+    std::fs::remove_dir_all(out).unwrap();
+}
+
 /// `--vulkan` reaches glslang: GL_KHR_shader_subgroup_ballot lets
 /// `subgroupBroadcast`'s lane be dynamically uniform only from SPIR-V 1.5
 /// (Vulkan 1.2); before, it must be a constant.

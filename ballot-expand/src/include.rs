@@ -7,7 +7,12 @@
 //! include_wgsl!("shaders/scan.wgsl", targets = ["wgsl", "wgsl-no-subgroup"], subgroup_size = 16)
 //! include_glsl!("shaders/scan.comp", target = "glsl-no-subgroup", defines = ["WG=64", "FAST"],
 //!     include_dirs = ["shaders/common"], vulkan = "1.2")
+//! include_glsl!("shaders/blur.comp", target = "glsl-no-subgroup", opengl)
 //! ```
+//!
+//! GLSL is judged for Vulkan 1.1 unless `vulkan = "1.2"` names a later
+//! version, or `opengl` an OpenGL driver's rules (uniforms outside a
+//! block, samplers without a binding).
 //!
 //! `target = T` expands to a `&'static str`; `targets = [..]` to an array
 //! of them, in the order given. With `descriptor` (and `ballot`'s `wgpu`
@@ -67,6 +72,9 @@ struct Args {
     descriptor: bool,
     /// `vulkan = "1.2"`: the Vulkan version GLSL is judged for.
     vulkan: Option<LitStr>,
+    /// `opengl`: GLSL judged for OpenGL rather than Vulkan; where it was
+    /// written.
+    opengl: Option<Span>,
 }
 
 impl Parse for Args {
@@ -78,7 +86,8 @@ impl Parse for Args {
         let mut defines = Vec::new();
         let mut include_dirs = Vec::new();
         let mut descriptor = false;
-        let mut vulkan = None;
+        let mut vulkan: Option<LitStr> = None;
+        let mut opengl = None;
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
@@ -87,6 +96,10 @@ impl Parse for Args {
             let key: syn::Ident = input.parse()?;
             if key == "descriptor" {
                 descriptor = true;
+                continue;
+            }
+            if key == "opengl" {
+                opengl = Some(key.span());
                 continue;
             }
             input.parse::<Token![=]>()?;
@@ -120,8 +133,8 @@ impl Parse for Args {
                         key.span(),
                         format!(
                             "unknown option `{other}`: the options are `target`, `targets`, \
-                             `subgroup_size`, `defines`, `include_dirs`, `vulkan` and \
-                             `descriptor`"
+                             `subgroup_size`, `defines`, `include_dirs`, `vulkan`, \
+                             `opengl` and `descriptor`"
                         ),
                     ))
                 }
@@ -142,6 +155,7 @@ impl Parse for Args {
             include_dirs,
             descriptor,
             vulkan,
+            opengl,
         })
     }
 }
@@ -210,9 +224,20 @@ fn expand(language: Language, input: TokenStream, limits: &Limits) -> syn::Resul
     }
     if let Some(version) = &args.vulkan {
         let at = |message: String| syn::Error::new(version.span(), message);
-        options.vulkan = VulkanVersion::parse(&version.value()).map_err(at)?;
-        if let Some(message) = options.vulkan_error(language) {
+        if args.opengl.is_some() {
+            return Err(at(
+                "`vulkan` and `opengl` both name what GLSL is judged for: give one".to_string(),
+            ));
+        }
+        options = options.vulkan(VulkanVersion::parse(&version.value()).map_err(at)?);
+        if let Some(message) = options.api_error(language) {
             return Err(at(message));
+        }
+    }
+    if let Some(span) = args.opengl {
+        options = options.opengl();
+        if let Some(message) = options.api_error(language) {
+            return Err(syn::Error::new(span, message));
         }
     }
     // Each define on its own, so that an error falls on its string.
@@ -505,6 +530,47 @@ mod tests {
                 assert!(!out.contains("compile_error"), "{version}: {out:.400}");
             }
         }
+    }
+
+    /// `opengl` judges GLSL as an OpenGL driver compiles it: a plain
+    /// uniform, which GLSL for Vulkan refuses, links; with `vulkan`, or
+    /// for WGSL, it is an error at the option.
+    #[test]
+    fn opengl_reaches_glslang_and_clashes_with_vulkan() {
+        let dir = std::env::temp_dir().join(format!("ballot-include-gl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("gl.comp");
+        std::fs::write(
+            &path,
+            "#version 430 core\n#extension GL_KHR_shader_subgroup_arithmetic : require\n\
+             layout(local_size_x = 64) in;\nuniform float scale;\n\
+             layout(std430, binding = 0) buffer B { float d[]; };\n\
+             void main() { d[gl_LocalInvocationIndex] = subgroupAdd(scale); }\n",
+        )
+        .unwrap();
+        let path = path.to_string_lossy().to_string();
+        let out = include(
+            Language::Glsl,
+            quote!(#path, target = "glsl", opengl, vulkan = "1.2"),
+        )
+        .to_string();
+        assert!(out.contains("`vulkan` and `opengl`"), "{out:.400}");
+        let out = include(Language::Wgsl, quote!(#path, target = "wgsl", opengl)).to_string();
+        assert!(out.contains("`opengl` is for GLSL"), "{out:.400}");
+        if ballot_testkit::have_tools("include_glsl! with opengl", &[ballot_testkit::GLSLANG]) {
+            let out = include(Language::Glsl, quote!(#path, target = "glsl")).to_string();
+            assert!(
+                out.contains("compile_error") && out.contains("--opengl"),
+                "{out:.400}"
+            );
+            let out = include(
+                Language::Glsl,
+                quote!(#path, targets = ["glsl", "glsl-no-subgroup"], opengl),
+            )
+            .to_string();
+            assert!(!out.contains("compile_error"), "{out:.400}");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

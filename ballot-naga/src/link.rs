@@ -212,7 +212,7 @@ use map::*;
 use read::*;
 use write::*;
 
-pub use crate::valid::VulkanVersion;
+pub use crate::valid::{GlslApi, VulkanVersion};
 pub use build::{Build, BuildError, Output};
 pub use include::{IncludeDirs, Includes, NoIncludes, MAX_INCLUDE_DEPTH};
 
@@ -231,12 +231,14 @@ pub struct LinkOptions {
     /// resolution of conditionals. None by default; WGSL has no
     /// preprocessor, and refuses any.
     pub defines: Vec<(String, String)>,
-    /// The Vulkan version a GLSL shader is compiled and judged for
-    /// (glslang's `--target-env`); the linked text needs it too. Vulkan
-    /// 1.1, where subgroups begin, by default; a shader built for a later
-    /// one, as ggml's are for 1.2 (where `subgroupBroadcast`'s lane may
-    /// be dynamically uniform), names it. WGSL takes no version.
-    pub vulkan: VulkanVersion,
+    /// What a GLSL shader is compiled and judged for: a Vulkan version
+    /// (glslang's `--target-env`), or OpenGL; the linked text needs the
+    /// same. Vulkan 1.1, where subgroups begin, by default; a shader built
+    /// for a later one, as ggml's are for 1.2 (where `subgroupBroadcast`'s
+    /// lane may be dynamically uniform), names it, and one for an OpenGL
+    /// driver (plain uniforms, samplers without bindings) names OpenGL.
+    /// WGSL takes neither.
+    pub api: GlslApi,
 }
 
 impl Default for LinkOptions {
@@ -244,7 +246,7 @@ impl Default for LinkOptions {
         Self {
             subgroup_size: 32,
             defines: Vec::new(),
-            vulkan: VulkanVersion::default(),
+            api: GlslApi::default(),
         }
     }
 }
@@ -256,9 +258,15 @@ impl LinkOptions {
         self
     }
 
-    /// The options with `vulkan` set.
+    /// The options with `api` set to Vulkan at `vulkan`.
     pub fn vulkan(mut self, vulkan: VulkanVersion) -> Self {
-        self.vulkan = vulkan;
+        self.api = GlslApi::Vulkan(vulkan);
+        self
+    }
+
+    /// The options with `api` set to OpenGL.
+    pub fn opengl(mut self) -> Self {
+        self.api = GlslApi::OpenGl;
         self
     }
 
@@ -310,11 +318,17 @@ impl LinkOptions {
         })
     }
 
-    /// Why the Vulkan version does not fit `language`: WGSL takes none.
-    pub fn vulkan_error(&self, language: Language) -> Option<String> {
-        (language == Language::Wgsl && self.vulkan != VulkanVersion::default()).then(|| {
-            "`vulkan` is for GLSL, which glslang compiles for a Vulkan version: WGSL takes none"
-                .to_string()
+    /// Why the API does not fit `language`: WGSL takes none.
+    pub fn api_error(&self, language: Language) -> Option<String> {
+        (language == Language::Wgsl && self.api != GlslApi::default()).then(|| {
+            format!(
+                "`{}` is for GLSL, which glslang compiles for a Vulkan version or OpenGL: WGSL \
+                 takes neither",
+                match self.api {
+                    GlslApi::Vulkan(_) => "vulkan",
+                    GlslApi::OpenGl => "opengl",
+                }
+            )
         })
     }
 
@@ -628,7 +642,7 @@ fn link_text(
     }
     if let Some(message) = options
         .define_error(target.language())
-        .or_else(|| options.vulkan_error(target.language()))
+        .or_else(|| options.api_error(target.language()))
     {
         return Err(fail(LinkErrorKind::Options, message, None));
     }
@@ -658,7 +672,7 @@ fn link_text(
     let mut shader =
         Shader::read(source, target).map_err(|(kind, m, at)| fail(kind, m, Some(at)))?;
     shader.stage = judge::glsl_stage(path);
-    shader.vulkan = options.vulkan;
+    shader.api = options.api;
     shader.defines = options.define_lines();
     // A shader without `#version` is GLSL 1.10, which has no compute
     // shaders and which Vulkan does not take (GL_KHR_vulkan_glsl: 1.40 or
@@ -693,7 +707,7 @@ fn link_text(
                 .flatten()
                 .any(|s| s[1] > 1 || s[2] > 1);
         let mut written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
-        let mut verdict = judge::judge(target, &written.text, shader.stage, shader.vulkan);
+        let mut verdict = judge::judge(target, &written.text, shader.stage, shader.api);
         if let Err(rejected) = &verdict {
             if target == Target::Wgsl
                 && !shader.lane_from_rank
@@ -701,7 +715,7 @@ fn link_text(
             {
                 shader.lane_from_rank = true;
                 written = shader.write(&sizes(subgroup_size, [64, 1, 1]));
-                verdict = judge::judge(target, &written.text, shader.stage, shader.vulkan);
+                verdict = judge::judge(target, &written.text, shader.stage, shader.api);
             }
         }
         if let Err(rejected) = verdict {
@@ -736,16 +750,16 @@ fn link_text(
         let layout = sizes(subgroup_size, size.unwrap_or([subgroup_size, 1, 1]));
         let written = shader.write(&layout);
         let converged = written.converge(&shader, path)?;
-        let (read, verdict) =
-            match judge::judge(target, &converged.text, shader.stage, shader.vulkan) {
-                Ok(read) => (read, None),
-                Err(rejected) => match *rejected {
-                    (Some(read), diagnostic) => (read, Some(diagnostic)),
-                    (None, diagnostic) => {
-                        return Err(written.error_through(&converged, &shader, path, diagnostic))
-                    }
-                },
-            };
+        let (read, verdict) = match judge::judge(target, &converged.text, shader.stage, shader.api)
+        {
+            Ok(read) => (read, None),
+            Err(rejected) => match *rejected {
+                (Some(read), diagnostic) => (read, Some(diagnostic)),
+                (None, diagnostic) => {
+                    return Err(written.error_through(&converged, &shader, path, diagnostic))
+                }
+            },
+        };
         let read = read.map_err(|(kind, m)| fail(kind, m, at_entry()))?;
         if read == Size::Specialised && !shader.specialised_workgroup {
             if language_is_wgsl(target) && shader.spelled_invocations().is_none() {

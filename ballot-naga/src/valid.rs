@@ -731,6 +731,6 @@ pub(crate) use user::glslang_check;
 pub use user::{check_source, glslang_accepts, SourceError};
 
 pub(crate) mod glslang;
-pub use glslang::VulkanVersion;
+pub use glslang::{GlslApi, VulkanVersion};
 #[cfg(test)]
 mod tests;

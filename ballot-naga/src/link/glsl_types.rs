@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 
 use crate::polyfill::GLSL_FAMILY_EXTENSIONS;
-use crate::valid::{glslang, VulkanVersion};
+use crate::valid::{glslang, GlslApi};
 use ballot_ir::op::Op;
 
 /// A generic call as glslang's tree has it.
@@ -44,10 +44,10 @@ pub(super) struct Call {
 pub(super) fn values(
     text: &str,
     stage: &str,
-    vulkan: VulkanVersion,
+    api: GlslApi,
     defines: &str,
 ) -> Option<BTreeMap<u32, Vec<Call>>> {
-    let tree = tree(text, stage, vulkan, defines)?;
+    let tree = tree(text, stage, api, defines)?;
     values_in(&tree)
 }
 
@@ -61,10 +61,10 @@ pub(super) fn values(
 pub(super) fn user_calls(
     text: &str,
     stage: &str,
-    vulkan: VulkanVersion,
+    api: GlslApi,
     defines: &str,
 ) -> Option<BTreeMap<u32, Vec<(String, String)>>> {
-    let tree = tree(text, stage, vulkan, defines)?;
+    let tree = tree(text, stage, api, defines)?;
     let mut found: BTreeMap<u32, Vec<(String, String)>> = BTreeMap::new();
     for line in tree.lines() {
         if line.starts_with("Linked ") {
@@ -102,7 +102,7 @@ pub(super) fn user_calls(
 /// glslang's intermediate tree of `text`, compiled as `stage` with
 /// `defines` and the subgroup extensions enabled, its lines numbered as
 /// written; `None` where it does not compile or has no `#version` line.
-fn tree(text: &str, stage: &str, vulkan: VulkanVersion, defines: &str) -> Option<String> {
+fn tree(text: &str, stage: &str, api: GlslApi, defines: &str) -> Option<String> {
     let version = text
         .lines()
         .position(|l| l.trim_start().starts_with("#version"))?;
@@ -131,7 +131,7 @@ fn tree(text: &str, stage: &str, vulkan: VulkanVersion, defines: &str) -> Option
     }
     given.push_str(&format!("#line {}\n", version + 2));
     lines.for_each(|l| given.push_str(l));
-    glslang::intermediate(&given, stage, vulkan)
+    glslang::intermediate(&given, stage, api)
 }
 
 /// [`values`] of glslang's tree.
@@ -355,7 +355,7 @@ mod tests {
                     b.d[0] = subgroupClusteredAdd(v, K) + subgroupClusteredMax(v, 0x4u);\n    \
                     b.d[1] = subgroupClusteredOr(subgroupClusteredXor(v, 1u), C) + uint(subgroupClusteredAnd(v > 2u, L));\n    \
                     b.f = subgroupClusteredMul(b.f, K / 4u) + subgroupBroadcast(b.f, 1u);\n}\n";
-        let found = values(text, "comp", VulkanVersion::V1_1, "").expect("glslang compiles it");
+        let found = values(text, "comp", GlslApi::default(), "").expect("glslang compiles it");
         let clusters =
             |line: u32| -> Vec<Option<i64>> { found[&line].iter().map(|c| c.cluster).collect() };
         assert_eq!(clusters(9), [Some(8), Some(4)]);
@@ -365,7 +365,7 @@ mod tests {
         assert_eq!(types(&found)[&11], ["vec4", "vec4"]);
         // A size glslang cannot fold is its error: no tree.
         let variable = text.replace("(v, K)", "(v, v)");
-        assert_eq!(values(&variable, "comp", VulkanVersion::V1_1, ""), None);
+        assert_eq!(values(&variable, "comp", GlslApi::default(), ""), None);
     }
 
     #[test]
@@ -379,7 +379,7 @@ mod tests {
                     b.v.x = subgroupBroadcast(b.v.y * 2.0, 1u) + float(subgroupBroadcastFirst(gl_LocalInvocationIndex > 3u));\n    \
                     b.d = subgroupBroadcastFirst(b.d);\n}\n";
         let found =
-            types(&values(text, "comp", VulkanVersion::V1_1, "").expect("glslang compiles it"));
+            types(&values(text, "comp", GlslApi::default(), "").expect("glslang compiles it"));
         assert_eq!(found[&6], ["float", "bool"]);
         assert_eq!(found[&7], ["double"]);
         assert_eq!(found.len(), 2);
@@ -392,7 +392,7 @@ mod tests {
                     bool y = subgroupAllEqual(b.v * 2.0) && subgroupAllEqual(true);\n    \
                     b.r = uint(x) + uint(y) + subgroupAdd(b.r);\n}\n";
         let found =
-            types(&values(text, "comp", VulkanVersion::V1_1, "").expect("glslang compiles it"));
+            types(&values(text, "comp", GlslApi::default(), "").expect("glslang compiles it"));
         assert_eq!(found[&5], ["double"]);
         assert_eq!(found[&6], ["vec2", ""]);
         assert_eq!(found[&7], ["uint"]);
@@ -416,7 +416,7 @@ mod tests {
         text.push_str("    b.v = subgroupBroadcastFirst(x);\n}\n");
         let line = text.lines().count() as u32 - 1;
         let found =
-            types(&values(&text, "comp", VulkanVersion::V1_1, "").expect("glslang compiles it"));
+            types(&values(&text, "comp", GlslApi::default(), "").expect("glslang compiles it"));
         assert_eq!(found[&line], ["vec4"]);
     }
 }

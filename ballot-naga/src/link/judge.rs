@@ -19,8 +19,8 @@
 use std::collections::BTreeMap;
 
 use super::LinkErrorKind;
-use crate::valid::glslang;
-use crate::valid::{self, Diagnostic, VulkanVersion};
+use crate::valid::glslang::{self, Compiled};
+use crate::valid::{self, Diagnostic, GlslApi, VulkanVersion};
 use ballot_shader::back::{Language, Target};
 
 pub(super) use crate::valid::glslang::glsl_stage;
@@ -53,7 +53,7 @@ pub(super) fn judge(
     target: Target,
     text: &str,
     (stage, assumed): (&str, bool),
-    vulkan: VulkanVersion,
+    api: GlslApi,
 ) -> Result<Workgroup, Rejected> {
     #[cfg(test)]
     super::tests::JUDGE_PASSES.with(|n| n.set(n.get() + 1));
@@ -65,13 +65,14 @@ pub(super) fn judge(
                 Err(Box::new((module.map(|m| naga_workgroup(&m)), diagnostic)))
             }
         },
-        Language::Glsl => match glslang::compile(text, stage, vulkan) {
-            Ok(words) => Ok(spirv_workgroup(&words)),
+        Language::Glsl => match glslang::compile(text, stage, api) {
+            Ok(Compiled::Spirv(words)) => Ok(spirv_workgroup(&words)),
+            Ok(Compiled::Tree(tree)) => Ok(tree_workgroup(&tree)),
             Err(mut diagnostic) => {
                 // `subgroupBroadcast`'s lane, and the quads', must be
                 // constants before SPIR-V 1.5; glslang names only its own
                 // parameter (`id`).
-                if vulkan == VulkanVersion::V1_1
+                if api == GlslApi::Vulkan(VulkanVersion::V1_1)
                     && diagnostic
                         .message
                         .contains("argument must be compile-time constant")
@@ -82,6 +83,20 @@ pub(super) fn judge(
                          Vulkan 1.2 it may be dynamically uniform: link for the version the \
                          shader is built for (`--vulkan 1.2`, `LinkOptions::vulkan`), or use \
                          `subgroupShuffle`"
+                            .to_string(),
+                    );
+                }
+                // glslang's Vulkan rules that OpenGL's GLSL lacks
+                // (GLSL_KHR_vulkan_glsl): uniforms in blocks, resources
+                // bound.
+                let vulkan_rule = ["using GLSL for Vulkan", "requires layout(binding"]
+                    .iter()
+                    .any(|rule| diagnostic.message.contains(rule));
+                if matches!(api, GlslApi::Vulkan(_)) && vulkan_rule {
+                    diagnostic.notes.push(
+                        "a rule of GLSL for Vulkan, which the linker judges by default: for a \
+                         shader an OpenGL driver compiles, link for OpenGL (`--opengl`, \
+                         `LinkOptions::opengl`)"
                             .to_string(),
                     );
                 }
@@ -177,6 +192,28 @@ mod spv {
     pub const LOCAL_SIZE_ID: u32 = 38;
     pub const BUILT_IN: u32 = 11;
     pub const WORKGROUP_SIZE: u32 = 25;
+}
+
+/// The compute shader's workgroup size in glslang's tree of it (for
+/// OpenGL, where glslang writes no SPIR-V): its line `local_size = (x, y,
+/// z)`. OpenGL GLSL has no specialization constants, so the size is
+/// constant; a tree without the line is no compute shader's.
+fn tree_workgroup(tree: &str) -> Workgroup {
+    let size = tree.lines().find_map(|line| {
+        let inside = line
+            .trim()
+            .strip_prefix("local_size = (")?
+            .strip_suffix(')')?;
+        let sizes: Vec<u32> = inside
+            .split(',')
+            .map(|s| s.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        <[u32; 3]>::try_from(sizes).ok()
+    });
+    match size {
+        Some(size) => Ok(Size::Fixed(size)),
+        None => Err(no_compute_entry()),
+    }
 }
 
 /// The compute entry point's `LocalSize` in the module `words`, or

@@ -52,7 +52,7 @@ impl Written {
             let untyped = types.get().is_some_and(BTreeMap::is_empty);
             if r.unread || untyped {
                 if let Err(rejected) =
-                    judge::judge(shader.target, &self.text, shader.stage, shader.vulkan)
+                    judge::judge(shader.target, &self.text, shader.stage, shader.api)
                 {
                     return self.error(shader, path, rejected.1);
                 }

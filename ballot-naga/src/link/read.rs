@@ -222,9 +222,8 @@ pub(in crate::link) struct Shader<'a> {
     /// The stage glslang compiles a GLSL shader as, from its path, and
     /// whether that was assumed ([`judge::glsl_stage`]).
     pub(in crate::link) stage: (&'static str, bool),
-    /// The Vulkan version glslang compiles a GLSL shader for
-    /// ([`LinkOptions::vulkan`]).
-    pub(in crate::link) vulkan: VulkanVersion,
+    /// What glslang compiles a GLSL shader for ([`LinkOptions::api`]).
+    pub(in crate::link) api: GlslApi,
     /// Whether the shader names any subgroup function or built-in (WGSL's
     /// own too): `wgsl-web` then needs `enable subgroups;`.
     pub(in crate::link) uses_subgroups: bool,
@@ -631,7 +630,7 @@ impl<'a> Shader<'a> {
             literal_sizes: Vec::new(),
             workgroup_args: Vec::new(),
             stage: ("comp", false),
-            vulkan: VulkanVersion::default(),
+            api: GlslApi::default(),
             lane_from_rank: false,
             workgroup_layouts: Vec::new(),
             specialised_workgroup: false,

@@ -113,6 +113,50 @@ impl std::fmt::Display for VulkanVersion {
     }
 }
 
+/// What glslang compiles and judges a GLSL shader for: Vulkan at a
+/// version, or OpenGL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GlslApi {
+    /// Vulkan: glslang's `-V --target-env vulkan1.x`, to SPIR-V, with
+    /// Vulkan's rules (every uniform in a block, every resource bound).
+    Vulkan(VulkanVersion),
+    /// OpenGL: glslang's checks for an OpenGL driver's own compiler (no
+    /// `-V`, no SPIR-V), which take what Vulkan refuses, such as a
+    /// uniform outside a block or a sampler without a binding.
+    OpenGl,
+}
+
+impl Default for GlslApi {
+    /// Vulkan 1.1, where subgroups begin.
+    fn default() -> Self {
+        Self::Vulkan(VulkanVersion::default())
+    }
+}
+
+impl From<VulkanVersion> for GlslApi {
+    fn from(version: VulkanVersion) -> Self {
+        Self::Vulkan(version)
+    }
+}
+
+impl std::fmt::Display for GlslApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Vulkan(version) => version.fmt(f),
+            Self::OpenGl => f.write_str("OpenGL"),
+        }
+    }
+}
+
+/// What glslang made of a text it compiled: SPIR-V for Vulkan; for
+/// OpenGL, which it only checks, its intermediate tree.
+pub(crate) enum Compiled {
+    /// The SPIR-V words.
+    Spirv(Vec<u32>),
+    /// The `-i` listing.
+    Tree(String),
+}
+
 /// The Vulkan version glslang compiles a stage for: `vulkan`, but at
 /// least 1.2 for the stages that exist only from SPIR-V 1.4 on (task and
 /// mesh shaders of GL_EXT_mesh_shader, and ray tracing's), which glslang
@@ -148,35 +192,37 @@ pub(crate) fn runs() -> bool {
     })
 }
 
-/// Compiles `text` as a shader of `stage` for `vulkan` (1.2 where the
-/// stage needs it: [`target_env`]) with glslang: its
-/// SPIR-V words, or glslang's first error as a diagnostic on `text` (its
-/// later errors as notes). A glslang that cannot run, or that runs past
-/// [`GLSLANG_TIMEOUT`], is a diagnostic without a place, saying so.
-pub(crate) fn compile(
-    text: &str,
-    stage: &str,
-    vulkan: VulkanVersion,
-) -> Result<Vec<u32>, Diagnostic> {
-    run(text, stage, vulkan, false).0
+/// Compiles `text` as a shader of `stage` for `api` (for Vulkan, 1.2
+/// where the stage needs it: [`target_env`]) with glslang: its SPIR-V
+/// words, or for OpenGL its tree, or glslang's first error as a
+/// diagnostic on `text` (its later errors as notes). A glslang that
+/// cannot run, or that runs past [`GLSLANG_TIMEOUT`], is a diagnostic
+/// without a place, saying so.
+pub(crate) fn compile(text: &str, stage: &str, api: GlslApi) -> Result<Compiled, Diagnostic> {
+    let tree = api == GlslApi::OpenGl;
+    let (compiled, report) = run(text, stage, api, tree);
+    compiled.map(|words| match words {
+        Some(words) => Compiled::Spirv(words),
+        None => Compiled::Tree(report),
+    })
 }
 
 /// glslang's intermediate tree of `text` (its `-i` listing, bounded as
 /// its report is), where it compiles: what it knows of every
 /// expression's type, line by line.
-pub(crate) fn intermediate(text: &str, stage: &str, vulkan: VulkanVersion) -> Option<String> {
-    let (compiled, report) = run(text, stage, vulkan, true);
+pub(crate) fn intermediate(text: &str, stage: &str, api: GlslApi) -> Option<String> {
+    let (compiled, report) = run(text, stage, api, true);
     compiled.ok().map(|_| report)
 }
 
-/// glslang on `text`: the SPIR-V or the diagnostic, and its report (with
-/// `intermediate`, the tree first).
+/// glslang on `text`: the SPIR-V (none for OpenGL) or the diagnostic,
+/// and its report (with `intermediate`, the tree first).
 fn run(
     text: &str,
     stage: &str,
-    vulkan: VulkanVersion,
+    api: GlslApi,
     intermediate: bool,
-) -> (Result<Vec<u32>, Diagnostic>, String) {
+) -> (Result<Option<Vec<u32>>, Diagnostic>, String) {
     let program = glslang_program();
     let plain = |message: String| Diagnostic {
         message,
@@ -190,17 +236,16 @@ fn run(
         std::process::id(),
         CALLS.fetch_add(1, Ordering::Relaxed)
     ));
-    let child = Command::new(&program)
-        .args([
-            "-V",
-            "--target-env",
-            target_env(stage, vulkan),
-            "--stdin",
-            "-S",
-            stage,
-            "-o",
-        ])
-        .arg(&spv)
+    let mut command = Command::new(&program);
+    match api {
+        GlslApi::Vulkan(vulkan) => command
+            .args(["-V", "--target-env", target_env(stage, vulkan)])
+            .arg("-o")
+            .arg(&spv),
+        GlslApi::OpenGl => &mut command,
+    };
+    let child = command
+        .args(["--stdin", "-S", stage])
         .args(intermediate.then_some("-i"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -274,11 +319,14 @@ fn run(
     let report = String::from_utf8_lossy(&report).into_owned();
     let result = match status {
         Err(message) => Err(plain(message)),
+        Ok(status) if status.success() && api == GlslApi::OpenGl => Ok(None),
         Ok(status) if status.success() => match std::fs::read(&spv) {
-            Ok(bytes) => Ok(bytes
-                .chunks_exact(4)
-                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-                .collect()),
+            Ok(bytes) => Ok(Some(
+                bytes
+                    .chunks_exact(4)
+                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                    .collect(),
+            )),
             Err(e) => Err(plain(format!("glslang wrote no SPIR-V: {e}"))),
         },
         Ok(_) => Err(diagnostic(text, &report)),

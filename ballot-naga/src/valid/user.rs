@@ -93,8 +93,7 @@ pub(crate) fn glslang_check(
             version.len(),
         )
     };
-    let Err(mut diagnostic) = glslang::compile(&given, stage, glslang::VulkanVersion::default())
-    else {
+    let Err(mut diagnostic) = glslang::compile(&given, stage, glslang::GlslApi::default()) else {
         return Some(Ok(()));
     };
     // Back onto the user's text: past the version line ballot added, and

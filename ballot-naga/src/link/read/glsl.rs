@@ -136,8 +136,7 @@ impl Shader<'_> {
     /// tree (a macro's), that line's calls of it get none.
     pub(in crate::link) fn glsl_call_types(&self) -> BTreeMap<usize, String> {
         let mut types = BTreeMap::new();
-        let Some(found) =
-            glsl_types::user_calls(self.text, self.stage.0, self.vulkan, &self.defines)
+        let Some(found) = glsl_types::user_calls(self.text, self.stage.0, self.api, &self.defines)
         else {
             return types;
         };
@@ -183,8 +182,7 @@ impl Shader<'_> {
     }
 
     pub(in crate::link) fn type_glsl_values(&mut self) -> Result<(), ReadError> {
-        let Some(mut found) =
-            glsl_types::values(self.text, self.stage.0, self.vulkan, &self.defines)
+        let Some(mut found) = glsl_types::values(self.text, self.stage.0, self.api, &self.defines)
         else {
             return Ok(());
         };

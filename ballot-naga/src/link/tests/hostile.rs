@@ -1250,3 +1250,80 @@ fn main(@builtin(local_invocation_index) i: u32) {
         assert_eq!(e.location.as_ref().map(|l| l.line), Some(3), "{e}");
     }
 }
+
+/// An OpenGL compute shader: a plain uniform and a sampler without a
+/// binding, which GLSL for Vulkan refuses (GL_KHR_vulkan_glsl) and
+/// OpenGL's GLSL takes (LWJGL's demos are written so).
+const OPENGL_COMP: &str = "#version 430 core
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 64) in;
+uniform float scale;
+uniform sampler2D img;
+layout(std430, binding = 0) buffer B { float d[]; };
+void main() {
+    float x = d[gl_LocalInvocationIndex] + texelFetch(img, ivec2(0), 0).x;
+    d[gl_LocalInvocationIndex] = subgroupAdd(x) * scale;
+}
+";
+
+#[test]
+fn an_opengl_shader_links_for_opengl_and_vulkan_s_refusal_says_how() {
+    if !glslang_here("OpenGL GLSL") {
+        return;
+    }
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let e = link(OPENGL_COMP, "gl.comp", target, &LinkOptions::default()).unwrap_err();
+        assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
+        assert_eq!(
+            e.location.as_ref().expect("a line").line,
+            4,
+            "{target}: {e}"
+        );
+        assert!(
+            e.notes.iter().any(|n| n.contains("--opengl")),
+            "{target}: {e}"
+        );
+        let gl = link(
+            OPENGL_COMP,
+            "gl.comp",
+            target,
+            &LinkOptions::default().opengl(),
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert!(gl.text.contains("uniform float scale;"), "{}", gl.text);
+    }
+    // The emulation sizes its exchange from glslang's tree, as OpenGL has
+    // no SPIR-V: 64 invocations.
+    let emulated = link(
+        OPENGL_COMP,
+        "gl.comp",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default().opengl(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        emulated
+            .text
+            .contains("const uint ballot_workgroup_size = 64u;"),
+        "{}",
+        emulated.text
+    );
+    assert!(
+        !emulated
+            .text
+            .replace("ballot_subgroupAdd", "")
+            .contains("subgroupAdd("),
+        "{}",
+        emulated.text
+    );
+    // And OpenGL is GLSL's only.
+    let e = link(
+        FOUR,
+        "f.wgsl",
+        Target::Wgsl,
+        &LinkOptions::default().opengl(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
+    assert!(e.message.contains("`opengl` is for GLSL"), "{e}");
+}
