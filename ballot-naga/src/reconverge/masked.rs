@@ -167,13 +167,13 @@ pub(crate) enum Step {
     /// A new flag, `false`, then the `bool` expression where `Active` is
     /// set.
     Test { flag: Flag, value: Piece },
-    /// A new flag: `(selector) == (v)` for any of `values`, where
-    /// `Active` is set, negated for a `default`'s share.
-    Match {
-        flag: Flag,
+    /// New flags, `false`, then, where `Active` is set, the selector
+    /// evaluated once, as a `switch` of the language, setting the flag of
+    /// the arm it selects: each arm's case values, and whether it is the
+    /// `default`'s.
+    Dispatch {
         selector: Piece,
-        values: Vec<Piece>,
-        negate: bool,
+        arms: Vec<(Flag, Vec<Piece>, bool)>,
     },
     /// A new immutable flag.
     Let { flag: Flag, cond: Cond },
@@ -1878,13 +1878,6 @@ impl<'r, 'a> Pass<'r, 'a> {
         cases: &[super::tree::Case],
         steps: &mut Vec<Step>,
     ) -> Result<(), Refusal> {
-        if self.has_side_effects(selector) {
-            return self.refuse(
-                &selector.range,
-                "this `switch`'s selector has side effects: without subgroups it is compared \
-                 case by case, so compute it into a variable first",
-            );
-        }
         let bound = self.bind_all(selector, steps)?;
         let sel = self.piece(selector.range.clone(), self.calls(selector), &bound);
         let id = self.id();
@@ -1937,41 +1930,30 @@ impl<'r, 'a> Pass<'r, 'a> {
             falls = falls_on;
             pending_default = false;
         }
-        let all_values: Vec<&Expr> = cases.iter().flat_map(|c| c.values.iter()).collect();
         let all = std::mem::replace(&mut self.all_active, false);
         self.breakables.push(Breakable { brk, cont: None });
         // Every case's share first, while the switch's invocations are all
         // active and before any body runs: a case's body narrows the
         // activity, and may change what the selector reads, yet each
-        // invocation takes the one case its selector named on entry.
+        // invocation takes the one case its selector named on entry. One
+        // `switch` of the language sets them, so that the selector is
+        // evaluated once, by the active invocations alone, as written: a
+        // call in it (an `atomicAdd`) has its effect once.
         let mut taken = Vec::with_capacity(groups.len());
+        let mut arms = Vec::with_capacity(groups.len());
         for (values, default, _, _) in &groups {
             let t = self.id();
             taken.push(t);
-            let piece = |e: &&Expr| self.piece(e.range.clone(), &[], &BTreeMap::new());
-            if *default {
-                // The default's share: no value of any case, or one of its
-                // own (WGSL's `case 1, default`).
-                let others: Vec<Piece> = all_values
-                    .iter()
-                    .filter(|v| !values.iter().any(|w| std::ptr::eq(**v, *w)))
-                    .map(piece)
-                    .collect();
-                steps.push(Step::Match {
-                    flag: Flag::Taken(t),
-                    selector: sel.clone(),
-                    values: others,
-                    negate: true,
-                });
-            } else {
-                steps.push(Step::Match {
-                    flag: Flag::Taken(t),
-                    selector: sel.clone(),
-                    values: values.iter().map(piece).collect(),
-                    negate: false,
-                });
-            }
+            let pieces = values
+                .iter()
+                .map(|e| self.piece(e.range.clone(), &[], &BTreeMap::new()))
+                .collect();
+            arms.push((Flag::Taken(t), pieces, *default));
         }
+        steps.push(Step::Dispatch {
+            selector: sel,
+            arms,
+        });
         for ((_, _, body, fallen_into), t) in groups.into_iter().zip(taken) {
             let own = Cond::Flag(outer).and(Cond::Flag(Flag::Taken(t)));
             steps.push(Step::Set {

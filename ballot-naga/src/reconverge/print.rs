@@ -349,34 +349,53 @@ impl Writer<'_> {
                 inner.extend(self.piece(value));
                 self.guarded(out, depth, inner, ");");
             }
-            Step::Match {
-                flag,
-                selector,
-                values,
-                negate,
-            } => {
-                self.line(out, depth, &self.var_bool(*flag, "false"));
-                let mut inner = vec![(format!("{} = ", self.flag(*flag)), None)];
-                if *negate {
-                    inner.push(("!(".into(), None));
+            Step::Dispatch { selector, arms } => {
+                for (flag, _, _) in arms {
+                    self.line(out, depth, &self.var_bool(*flag, "false"));
                 }
-                if values.is_empty() {
-                    inner.push(("false".into(), None));
-                }
-                for (k, v) in values.iter().enumerate() {
-                    if k > 0 {
-                        inner.push((" || ".into(), None));
+                let mut inner = vec![("switch (".into(), None)];
+                inner.extend(self.piece(selector));
+                inner.push((") { ".into(), None));
+                let wgsl = self.language == Language::Wgsl;
+                for (flag, values, default) in arms {
+                    let labels: Vec<Vec<Line>> = values
+                        .iter()
+                        .map(|v| self.piece(v))
+                        .chain(default.then(|| vec![("default".to_string(), None)]))
+                        .collect();
+                    // WGSL: `case a, b, default: { … }`; GLSL: `case a:
+                    // case b: default: …; break;`.
+                    for (k, label) in labels.into_iter().enumerate() {
+                        let is_default = label.len() == 1 && label[0].0 == "default";
+                        let head = match (wgsl, k, is_default) {
+                            (true, 0, true) => "",
+                            (true, 0, false) => "case ",
+                            (true, _, _) => ", ",
+                            (false, _, true) => "",
+                            (false, _, false) => "case ",
+                        };
+                        inner.push((head.to_string(), None));
+                        inner.extend(label);
+                        if !wgsl {
+                            inner.push((": ".into(), None));
+                        }
                     }
-                    inner.push(("((".into(), None));
-                    inner.extend(self.piece(selector));
-                    inner.push((") == (".into(), None));
-                    inner.extend(self.piece(v));
-                    inner.push(("))".into(), None));
+                    let set = format!("{} = true;", self.flag(*flag));
+                    inner.push((
+                        if wgsl {
+                            format!(": {{ {set} }} ")
+                        } else {
+                            format!("{set} break; ")
+                        },
+                        None,
+                    ));
                 }
-                if *negate {
-                    inner.push((")".into(), None));
+                // WGSL's `switch` needs a `default`.
+                if wgsl && !arms.iter().any(|(_, _, default)| *default) {
+                    inner.push(("default: {} ".into(), None));
                 }
-                self.guarded(out, depth, inner, ";");
+                inner.push(("}".into(), None));
+                self.guarded(out, depth, inner, "");
             }
             Step::Let { flag, cond } => {
                 self.line(out, depth, &self.let_bool(*flag, &self.cond(cond)))

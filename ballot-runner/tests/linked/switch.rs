@@ -211,3 +211,105 @@ fn a_glsl_case_falling_through_runs_on_with_the_next_case_s_lanes() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A selector with a side effect: a call of the shader's own function
+/// that counts its calls in a global (as a selector of `atomicAdd` would
+/// have one), in a branch that only the even lanes take. Evaluated once,
+/// by the invocations that reach the `switch`, as written: each even lane
+/// counts 1 call and each odd lane none. In case `c` the first active lane
+/// is the lowest even lane of the virtual subgroup whose id is `c` mod 3.
+const EFFECT_GLSL: &str = "#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+uint calls = 0u;
+uint sel(uint lane) { calls += 1u; return lane % 3u; }
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i >= 45u) { return; }
+    uint lane = gl_SubgroupInvocationID;
+    uint first = 99u;
+    if (lane % 2u == 0u) {
+        switch (sel(lane)) {
+            case 0u: first = subgroupBroadcastFirst(lane); break;
+            case 1u: first = subgroupBroadcastFirst(lane); break;
+            default: first = subgroupBroadcastFirst(lane); break;
+        }
+    }
+    words[i * 2u] = first;
+    words[i * 2u + 1u] = calls;
+}
+";
+
+const EFFECT_WGSL: &str = "@group(0) @binding(0) var<storage, read_write> words: array<u32>;
+var<private> calls: u32 = 0u;
+fn sel(lane: u32) -> u32 { calls += 1u; return lane % 3u; }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_invocation_id) lane: u32) {
+    if (i >= 45u) { return; }
+    var first = 99u;
+    if (lane % 2u == 0u) {
+        switch sel(lane) {
+            case 0u: { first = subgroupBroadcastFirst(lane); }
+            case 1u: { first = subgroupBroadcastFirst(lane); }
+            default: { first = subgroupBroadcastFirst(lane); }
+        }
+    }
+    words[i * 2u] = first;
+    words[i * 2u + 1u] = calls;
+}
+";
+
+/// The words invocation `i` writes at virtual size `v` ([`EFFECT_GLSL`]).
+fn expected_effect(i: u32, v: u32) -> [u32; 2] {
+    if i >= 45 {
+        return [UNWRITTEN; 2];
+    }
+    let lane = i % v;
+    if lane % 2 == 1 {
+        return [99, 0];
+    }
+    let base = i - lane;
+    let first = (base..base + v)
+        .filter(|&j| j < 45)
+        .map(|j| j % v)
+        .find(|l| l % 2 == 0 && l % 3 == lane % 3)
+        .expect("the lane itself is one");
+    [first, 1]
+}
+
+#[test]
+fn a_selector_with_a_side_effect_is_evaluated_once_by_the_lanes_that_reach_it() {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(e) => return skip("switch selector", &e.to_string()),
+    };
+    let mut failures = Vec::new();
+    for (target, text, path) in [
+        (Target::GlslNoSubgroup, EFFECT_GLSL, "effect.comp"),
+        (Target::WgslNoSubgroup, EFFECT_WGSL, "effect.wgsl"),
+    ] {
+        if let Some(why) = gpu.unsupported(target) {
+            if required() {
+                panic!("{target}: {why}");
+            }
+            loud(&format!("switch selector: {target} skipped: {why}"));
+            continue;
+        }
+        failures.extend(linked_mismatches_on(
+            &gpu,
+            (text, path),
+            &[4, 8, 16, 32].map(|v| (target, v)),
+            |v| LinkOptions::default().subgroup_size(v),
+            INVOCATIONS,
+            expected_effect,
+        ));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
