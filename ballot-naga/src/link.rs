@@ -760,7 +760,22 @@ fn link_text(
                 }
             },
         };
-        let read = read.map_err(|(kind, m)| fail(kind, m, at_entry()))?;
+        let read = match read {
+            // A shader that links nothing (its subgroup code in a branch
+            // of the preprocessor not compiled, or none) needs no
+            // workgroup, and may be of any stage: it passes as it is.
+            Err(_) if verdict.is_none() && !shader.links_any() => {
+                return Ok(Linked {
+                    target,
+                    functions: written.functions,
+                    text: converged.text,
+                    ops: shader.linked_ops(),
+                    workgroup_size: None,
+                    includes: Vec::new(),
+                })
+            }
+            read => read.map_err(|(kind, m)| fail(kind, m, at_entry()))?,
+        };
         if read == Size::Specialised && !shader.specialised_workgroup {
             if language_is_wgsl(target) && shader.spelled_invocations().is_none() {
                 return Err(fail(

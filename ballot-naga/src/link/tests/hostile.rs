@@ -1327,3 +1327,56 @@ fn an_opengl_shader_links_for_opengl_and_vulkan_s_refusal_says_how() {
     assert_eq!(e.kind, LinkErrorKind::Options, "{e}");
     assert!(e.message.contains("`opengl` is for GLSL"), "{e}");
 }
+
+/// A shader that links nothing on an emulated target (its subgroup code in
+/// a branch of the preprocessor the build does not compile, or none) needs
+/// no workgroup, and passes whatever its stage; compiled in, a fragment
+/// shader's subgroup call is refused for its stage, at the call.
+#[test]
+fn a_shader_that_links_nothing_passes_on_the_emulated_targets_whatever_its_stage() {
+    if !glslang_here("a fragment shader that links nothing") {
+        return;
+    }
+    let fragment = "#version 450
+#if USE_QUAD
+#extension GL_KHR_shader_subgroup_quad : require
+#endif
+layout(location = 0) in float v;
+layout(location = 0) out vec4 c;
+void main() {
+#if USE_QUAD
+    c = vec4(subgroupQuadBroadcast(v, 0u));
+#else
+    c = vec4(v);
+#endif
+}
+";
+    let plain = link(
+        fragment,
+        "f.frag",
+        Target::GlslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(plain.text.contains("c = vec4(v);"), "{}", plain.text);
+    assert!(
+        !plain.text.contains("subgroupQuadBroadcast"),
+        "{}",
+        plain.text
+    );
+    let options = LinkOptions::default().define("USE_QUAD", "1");
+    let e = link(fragment, "f.frag", Target::GlslNoSubgroup, &options).unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("`frag` shader"), "{e}");
+    assert_eq!(e.location.expect("a line").line, 9);
+    let wgsl = "@fragment\nfn main(@location(0) v: f32) -> @location(0) vec4<f32> {\n    \
+                return vec4<f32>(v);\n}\n";
+    let l = link(
+        wgsl,
+        "f.wgsl",
+        Target::WgslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(l.text.contains("return vec4<f32>(v);"), "{}", l.text);
+}
