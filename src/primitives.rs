@@ -171,9 +171,11 @@ impl Keep {
 pub struct PrimitiveOptions {
     /// For a target with subgroups, the smallest subgroup size the device
     /// may use (wgpu's `AdapterInfo::subgroup_min_size`): the tile holds
-    /// one count per subgroup per load. For a fallback target, the size of
-    /// the emulated subgroups. A power of two from 4 to 128; 32 by default.
-    pub subgroup_size: u32,
+    /// one count per subgroup per load; `None` takes 32. For a fallback
+    /// target, the size of the emulated subgroups; `None` takes the
+    /// measured choice for the target ([`emulated_subgroup_size`]). A
+    /// power of two from 4 to 128.
+    pub subgroup_size: Option<u32>,
     /// How many times a workgroup reads a predecessor's unpublished status
     /// before it sums that tile itself. At least 1; 4 by default. Fewer
     /// waste less time behind a workgroup that is not running; more
@@ -199,7 +201,7 @@ pub struct PrimitiveOptions {
 impl Default for PrimitiveOptions {
     fn default() -> Self {
         PrimitiveOptions {
-            subgroup_size: 32,
+            subgroup_size: None,
             spins: 4,
             loads: None,
             workgroups: None,
@@ -323,6 +325,22 @@ const SCAN_WGSL: &str = include_str!("primitives/scan.wgsl");
 /// Invocations per workgroup.
 const WORKGROUP: u32 = 256;
 
+/// The size of a fallback target's emulated subgroups where
+/// [`PrimitiveOptions::subgroup_size`] is `None`; `None` for a target with
+/// subgroups. `glsl-no-subgroup` gathers a ballot's lane flags through
+/// workgroup memory without atomics, a word per lane, so fewer lanes are
+/// faster: its compaction at 2^28 took 13–19% less time in subgroups of 8
+/// than of 32 on an H100 (`gpu_bench virtual`, `docs/performance.md`),
+/// as on lavapipe. `wgsl-no-subgroup`'s ballots count with atomics, and
+/// were fastest at 32.
+pub fn emulated_subgroup_size(target: Target) -> Option<u32> {
+    match target {
+        Target::GlslNoSubgroup => Some(8),
+        Target::WgslNoSubgroup => Some(32),
+        Target::Glsl | Target::Wgsl | Target::WgslWeb => None,
+    }
+}
+
 /// The predecessors' status words a workgroup reads at once in its
 /// look-back, one per invocation.
 const LOOK: u32 = 32;
@@ -391,7 +409,9 @@ impl PrimitiveShader {
         target: Target,
         options: &PrimitiveOptions,
     ) -> Result<Self, PrimitiveError> {
-        let size = options.subgroup_size;
+        let size = options
+            .subgroup_size
+            .unwrap_or_else(|| emulated_subgroup_size(target).unwrap_or(32));
         if !(4..=128).contains(&size) || !size.is_power_of_two() {
             return Err(PrimitiveError::Option {
                 option: "subgroup_size",

@@ -71,12 +71,9 @@ async fn run(n: u32) -> Result<bool, Box<dyn std::error::Error>> {
         .await?;
     let info = adapter.get_info();
     let options = PrimitiveOptions {
-        // The tile must allow for the smallest subgroups the device forms.
-        subgroup_size: if subgroups {
-            info.subgroup_min_size.max(4)
-        } else {
-            32
-        },
+        // The tile must allow for the smallest subgroups the device forms;
+        // emulated ones take the target's measured size.
+        subgroup_size: subgroups.then(|| info.subgroup_min_size.max(4)),
         ..PrimitiveOptions::default()
     };
     println!("{} ({target}), {n} elements", info.name);

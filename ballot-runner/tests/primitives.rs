@@ -334,12 +334,22 @@ fn primitives_on_the_driver() {
         // where subgroups allow it) and three workgroups, each taking many
         // tiles in turn, loading the next ahead (the defaults dispatch one
         // workgroup per tile): real subgroups at the device's size,
-        // emulated ones of 32 (the default) and of 8 (more subgroups in the
-        // workgroup than loads).
-        let configs: &[(u32, u32, Option<u32>, Option<u32>)] = if target.has_subgroups() {
-            &[(hardware, 4, None, None), (hardware, 1, Some(4), Some(3))]
+        // emulated ones of the target's default size and of the other of
+        // 8 (more subgroups in the workgroup than loads) and 32.
+        let other = if target == Target::GlslNoSubgroup {
+            32
         } else {
-            &[(32, 4, None, None), (8, 1, Some(4), Some(3))]
+            8
+        };
+        // (subgroup size, spins, loads, workgroups)
+        type Config = (Option<u32>, u32, Option<u32>, Option<u32>);
+        let configs: &[Config] = if target.has_subgroups() {
+            &[
+                (Some(hardware), 4, None, None),
+                (Some(hardware), 1, Some(4), Some(3)),
+            ]
+        } else {
+            &[(None, 4, None, None), (Some(other), 1, Some(4), Some(3))]
         };
         for &(subgroup_size, spins, loads, workgroups) in configs {
             let options = PrimitiveOptions {
@@ -355,7 +365,7 @@ fn primitives_on_the_driver() {
             }
             ran += 1;
             loud(&format!(
-                "primitives on {target}, subgroups of {subgroup_size}, {spins} spins, {}: {:.1?}",
+                "primitives on {target}, subgroups of {subgroup_size:?}, {spins} spins, {}: {:.1?}",
                 gpu.describe(),
                 start.elapsed()
             ));
@@ -387,7 +397,7 @@ fn primitives_on_dawn() {
     // workgroups, so that each takes many tiles in turn, loading the next
     // ahead, on Tint too; below, the defaults' one workgroup per tile.
     let options = |target: Target, n: u32| PrimitiveOptions {
-        subgroup_size: if target.has_subgroups() { 4 } else { 32 },
+        subgroup_size: Some(if target.has_subgroups() { 4 } else { 32 }),
         workgroups: (n >= 1 << 20).then_some(7),
         ..PrimitiveOptions::default()
     };
@@ -533,7 +543,7 @@ fn every_shader_validates() {
                 ]);
             for (subgroup_size, loads, workgroups) in configs {
                 let options = PrimitiveOptions {
-                    subgroup_size,
+                    subgroup_size: Some(subgroup_size),
                     loads,
                     workgroups,
                     ..PrimitiveOptions::default()
@@ -572,14 +582,14 @@ fn options_out_of_range_are_named() {
     for (options, named) in [
         (
             PrimitiveOptions {
-                subgroup_size: 12,
+                subgroup_size: Some(12),
                 ..PrimitiveOptions::default()
             },
             "subgroup_size",
         ),
         (
             PrimitiveOptions {
-                subgroup_size: 2,
+                subgroup_size: Some(2),
                 ..PrimitiveOptions::default()
             },
             "subgroup_size",
@@ -600,7 +610,7 @@ fn options_out_of_range_are_named() {
         ),
         (
             PrimitiveOptions {
-                subgroup_size: 4,
+                subgroup_size: Some(4),
                 loads: Some(8),
                 ..PrimitiveOptions::default()
             },
@@ -668,7 +678,8 @@ fn every_keep_on_the_driver() {
             continue;
         }
         let options = PrimitiveOptions {
-            subgroup_size: if target.has_subgroups() { hardware } else { 32 },
+            // The target's default where subgroups are emulated.
+            subgroup_size: target.has_subgroups().then_some(hardware),
             ..PrimitiveOptions::default()
         };
         let compact = match pipelines(&gpu, target, &options) {

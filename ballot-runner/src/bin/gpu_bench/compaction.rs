@@ -31,10 +31,11 @@ fn variant_name((target, checked): (Target, bool)) -> String {
 }
 
 /// The options of `target` on a device whose subgroups have `subgroup`
-/// lanes: that size where subgroups are real, 32 where they are emulated.
+/// lanes: that size where subgroups are real, the library's default for
+/// the target where they are emulated.
 fn options(target: Target, subgroup: u32) -> PrimitiveOptions {
     PrimitiveOptions {
-        subgroup_size: if target.has_subgroups() { subgroup } else { 32 },
+        subgroup_size: target.has_subgroups().then_some(subgroup),
         ..PrimitiveOptions::default()
     }
 }
@@ -134,7 +135,7 @@ pub fn virtual_sizes(gpu: &Gpu, quick: bool) -> Result<(), String> {
                 let mut cells = Vec::new();
                 for &size in &sizes {
                     let options = PrimitiveOptions {
-                        subgroup_size: size,
+                        subgroup_size: Some(size),
                         ..PrimitiveOptions::default()
                     };
                     let cell = checked_median(gpu, target, &options, &data, keep, &expected)

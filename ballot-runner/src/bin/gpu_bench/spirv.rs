@@ -55,7 +55,7 @@ pub fn run(subgroup: u32) -> Result<(), String> {
         rows.push((op.to_string(), glsl, wgsl));
     }
     let options = PrimitiveOptions {
-        subgroup_size: subgroup,
+        subgroup_size: Some(subgroup),
         ..PrimitiveOptions::default()
     };
     let primitive = |target| {
