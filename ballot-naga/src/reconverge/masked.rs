@@ -57,6 +57,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+use super::effects;
 use super::tree::{
     Call, Decl, DeclKind, Expr, Function, Stage, Stmt, StmtKind, Unit, GLSL_QUALIFIERS,
 };
@@ -282,6 +283,9 @@ struct Callee {
     barrier: bool,
     /// One of [`SIDE_EFFECTS`].
     side_effects: bool,
+    /// Its function (one of its overloads) may change what its caller
+    /// sees ([`effectful`]).
+    effects: bool,
     /// Its function reaches an exchange: it is converted.
     converted: bool,
     /// Its function is converted and entered together
@@ -382,6 +386,14 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
         if group.iter().any(|&i| reaches[i]) {
             group.iter().for_each(|&i| reaches[i] = true);
         }
+    }
+    let effects = effectful(request, &names, &overloads);
+    for callee in &mut names {
+        callee.effects = callee.function.is_some_and(|i| {
+            overloads[unit.functions[i].id as usize]
+                .iter()
+                .any(|&o| effects[o])
+        });
     }
     let together = entered_together(request, &overloads, &reaches);
     for callee in &mut names {
@@ -647,8 +659,179 @@ fn each_call(unit: &Unit, stmts: &[Stmt], f: &mut dyn FnMut(&Call)) {
     }
 }
 
+/// Which of the shader's functions may change what their caller sees, to
+/// a fixed point over the calls: one that writes a name it does not
+/// declare (a global, a buffer, an `out` or `inout` parameter, what a
+/// pointer parameter points at), calls a builtin of [`SIDE_EFFECTS`] or a
+/// function that may, or whose body the reader could not read.
+fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) -> Vec<bool> {
+    let (unit, text) = (request.unit, request.text);
+    let mut effects = Vec::with_capacity(unit.functions.len());
+    let mut calls = Vec::with_capacity(unit.functions.len());
+    for f in &unit.functions {
+        // The names it writes without an effect its caller sees: its
+        // parameters passed by value, and what it declares (any scope;
+        // a shadowed global is taken as the local).
+        let mut locals: BTreeSet<&str> = f
+            .params
+            .iter()
+            .filter(|p| {
+                let ty = &text[p.ty.clone()];
+                !ty.contains("ptr")
+                    && !ty
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .any(|w| w == "out" || w == "inout")
+            })
+            .map(|p| &text[p.name.clone()])
+            .collect();
+        // WGSL's `_ = f(x);` writes nothing.
+        locals.insert("_");
+        for s in &f.body.stmts {
+            each_stmt(s, &mut |s: &Stmt| {
+                if let StmtKind::Decl(d) = &s.kind {
+                    locals.extend(d.declarators.iter().map(|x| &text[x.name.clone()]));
+                }
+            });
+        }
+        let mut own = false;
+        let mut callees: BTreeSet<usize> = BTreeSet::new();
+        if let Some(unread) = &f.unread {
+            // A body the reader could not read (a macro as a statement):
+            // its text as written, its declarations as they seem. A
+            // macro's own body is not seen.
+            let body = f.body.range.clone();
+            locals.extend(
+                effects::declared_names(text, body.clone())
+                    .into_iter()
+                    .map(|r| &text[r]),
+            );
+            own = effects::writes(text, body).iter().any(|w| {
+                w.root
+                    .as_ref()
+                    .is_none_or(|r| !locals.contains(&text[r.clone()]))
+            });
+            for &name in &unread.calls {
+                own |= names[name as usize].side_effects;
+                callees.extend(&overloads[name as usize]);
+            }
+        }
+        for s in &f.body.stmts {
+            each_expr(s, &mut |e: &Expr| {
+                for c in unit.calls(e) {
+                    own |= names[c.callee as usize].side_effects;
+                    callees.extend(&overloads[c.callee as usize]);
+                }
+                own |= effects::writes(text, e.range.clone()).iter().any(|w| {
+                    w.root
+                        .as_ref()
+                        .is_none_or(|r| !locals.contains(&text[r.clone()]))
+                });
+            });
+        }
+        effects.push(own);
+        calls.push(callees);
+    }
+    loop {
+        let mut changed = false;
+        for (i, callees) in calls.iter().enumerate() {
+            if !effects[i] && callees.iter().any(|&c| effects[c]) {
+                effects[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return effects;
+        }
+    }
+}
+
+/// The names in `text` that are not members (after `.`), with their
+/// offsets: what an expression reads by name.
+fn identifiers(text: &str) -> Vec<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let b = bytes[at];
+        if b.is_ascii_alphabetic() || b == b'_' {
+            let start = at;
+            while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
+                at += 1;
+            }
+            let member = text[..start].trim_end().ends_with('.');
+            if !member {
+                out.push((start, &text[start..at]));
+            }
+        } else if b.is_ascii_digit() {
+            // A number's suffix (`1u`, `2.0lf`) is no name.
+            while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'.') {
+                at += 1;
+            }
+        } else {
+            at += 1;
+        }
+    }
+    out
+}
+
+/// Whether `text[range]` holds a `,` outside brackets.
+fn top_level_comma(text: &str, range: Range<usize>) -> bool {
+    let mut depth = 0i32;
+    text[range].bytes().any(|b| {
+        match b {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            _ => {}
+        }
+        b == b',' && depth <= 0
+    })
+}
+
 /// Every expression of `s` and of the statements in it.
 fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    each_stmt(s, &mut |s: &Stmt| own_exprs(s, f));
+}
+
+/// `s` and every statement in it, outermost first.
+fn each_stmt(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
+    f(s);
+    let mut each = |stmts: &[Stmt]| stmts.iter().for_each(|s| each_stmt(s, f));
+    match &s.kind {
+        StmtKind::Block(b) => each(&b.stmts),
+        StmtKind::If { then, els, .. } => {
+            each(std::slice::from_ref(then));
+            each(els.as_deref().map(std::slice::from_ref).unwrap_or_default());
+        }
+        StmtKind::For { init, body, .. } => {
+            each(
+                init.as_deref()
+                    .map(std::slice::from_ref)
+                    .unwrap_or_default(),
+            );
+            each(std::slice::from_ref(body));
+        }
+        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
+            each(std::slice::from_ref(body))
+        }
+        StmtKind::Loop { body, continuing } => {
+            each(&body.stmts);
+            each(continuing.as_ref().map_or(&[][..], |b| &b.stmts));
+        }
+        StmtKind::Switch { cases, .. } => cases.iter().for_each(|c| each(&c.body)),
+        StmtKind::Simple(_)
+        | StmtKind::BreakIf(_)
+        | StmtKind::Return(_)
+        | StmtKind::Decl(_)
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Discard
+        | StmtKind::Directive
+        | StmtKind::Empty => {}
+    }
+}
+
+/// The expressions of `s` itself, not of the statements in it.
+fn own_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     match &s.kind {
         StmtKind::Simple(e) | StmtKind::BreakIf(e) => f(e),
         StmtKind::Return(e) => e.iter().for_each(f),
@@ -657,41 +840,20 @@ fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
             .iter()
             .filter_map(|d| d.init.as_ref())
             .for_each(f),
-        StmtKind::Block(b) => b.stmts.iter().for_each(|s| each_expr(s, f)),
-        StmtKind::If { cond, then, els } => {
-            f(cond);
-            each_expr(then, f);
-            els.iter().for_each(|s| each_expr(s, f));
-        }
-        StmtKind::For {
-            init,
-            cond,
-            update,
-            body,
-        } => {
-            init.iter().for_each(|s| each_expr(s, f));
+        StmtKind::If { cond, .. }
+        | StmtKind::While { cond, .. }
+        | StmtKind::DoWhile { cond, .. } => f(cond),
+        StmtKind::For { cond, update, .. } => {
             cond.iter().for_each(&mut *f);
-            update.iter().for_each(&mut *f);
-            each_expr(body, f);
-        }
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            f(cond);
-            each_expr(body, f);
-        }
-        StmtKind::Loop { body, continuing } => {
-            body.stmts.iter().for_each(|s| each_expr(s, f));
-            continuing
-                .iter()
-                .for_each(|b| b.stmts.iter().for_each(|s| each_expr(s, f)));
+            update.iter().for_each(f);
         }
         StmtKind::Switch { selector, cases } => {
             f(selector);
-            for c in cases {
-                c.values.iter().for_each(&mut *f);
-                c.body.iter().for_each(|s| each_expr(s, f));
-            }
+            cases.iter().flat_map(|c| &c.values).for_each(f);
         }
-        StmtKind::Break
+        StmtKind::Block(_)
+        | StmtKind::Loop { .. }
+        | StmtKind::Break
         | StmtKind::Continue
         | StmtKind::Discard
         | StmtKind::Directive
@@ -972,6 +1134,7 @@ impl<'r, 'a> Pass<'r, 'a> {
             .iter()
             .filter(|c| c.range != skip && self.collective(c))
             .collect();
+        self.refuse_moved_effects(e, &order)?;
         // The short circuit of each conditional one, by its operator, and
         // which of its operands (arms) holds the call.
         let mut circuits: BTreeMap<usize, Circuit> = BTreeMap::new();
@@ -1367,6 +1530,106 @@ impl<'r, 'a> Pass<'r, 'a> {
     /// Whether evaluating `e` where `Active` is not set could be seen:
     /// it calls one of the shader's own functions (not converted ones,
     /// which guard themselves) or a built-in with side effects.
+    /// `c`'s name as the shader's author wrote it: an exchange's linked
+    /// name (`ballot_subgroupAdd_u32`) as the subgroup function it links.
+    fn shown(&self, c: &Call) -> &'a str {
+        let name = self.text(&c.name);
+        match name.find("subgroup") {
+            Some(at) if self.callee(c).exchange.is_some() => {
+                let op = &name[at..];
+                op.split('_').next().unwrap_or(op)
+            }
+            _ => name,
+        }
+    }
+
+    /// Where evaluating `range`, a part of `e`, may change what the rest
+    /// of the shader sees: its first write ([`effects::writes`]) or call
+    /// of a builtin of [`SIDE_EFFECTS`] or of a function that may
+    /// ([`effectful`]); a collective's own effects are guarded by its
+    /// activity.
+    fn effect_in(&self, e: &Expr, range: &Range<usize>) -> Option<Range<usize>> {
+        let call = self
+            .calls(e)
+            .iter()
+            .filter(|c| range.start <= c.range.start && c.range.end <= range.end)
+            .find(|c| {
+                let callee = self.callee(c);
+                !self.collective(c) && (callee.side_effects || callee.effects)
+            })
+            .map(|c| c.name.clone());
+        let write = effects::writes(self.request.text, range.clone())
+            .into_iter()
+            .next()
+            .map(|w| w.op);
+        [call, write].into_iter().flatten().min_by_key(|r| r.start)
+    }
+
+    /// Refuses an evaluation the pass would move, of `e` whose
+    /// collectives are `collectives`, where what moves changes state: a
+    /// collective's arguments, which every invocation of the workgroup
+    /// evaluates, active or not; or a part of `e` before a collective,
+    /// which the collective, computed before the statement, would now
+    /// precede. The assignment a collective's value goes to is not
+    /// moved: it happens after the value, as written.
+    fn refuse_moved_effects(&self, e: &Expr, collectives: &[&Call]) -> Result<(), Refusal> {
+        let text = self.request.text;
+        for c in collectives {
+            for arg in self.args(c) {
+                if let Some(at) = self.effect_in(e, arg) {
+                    return self.refuse(
+                        &at,
+                        format!(
+                            "`{}` changes state in an argument of `{}`: without subgroups every \
+                             invocation of the workgroup evaluates the arguments, active or \
+                             not, so compute the value into a variable first",
+                            self.text(&at),
+                            self.shown(c)
+                        ),
+                    );
+                }
+            }
+        }
+        let Some(first) = collectives.iter().min_by_key(|c| c.range.start) else {
+            return Ok(());
+        };
+        // What is left of the first collective, but the assignment (at the
+        // top of the expression, with no `,` after it) its value goes to.
+        let before = e.range.start..first.range.start;
+        let writes = effects::writes(text, before.clone());
+        let governing = writes.iter().rposition(|w| {
+            w.assignment && w.depth == 0 && !top_level_comma(text, w.op.end..first.range.start)
+        });
+        let write = writes
+            .iter()
+            .enumerate()
+            .find(|(k, _)| Some(*k) != governing)
+            .map(|(_, w)| w.op.clone());
+        let call = self
+            .calls(e)
+            .iter()
+            .filter(|c| c.range.end <= first.range.start)
+            .find(|c| {
+                let callee = self.callee(c);
+                !self.collective(c) && (callee.side_effects || callee.effects)
+            })
+            .map(|c| c.name.clone());
+        match [call, write].into_iter().flatten().min_by_key(|r| r.start) {
+            Some(at) => self.refuse(
+                &at,
+                format!(
+                    "`{}` changes state before `{}` in this statement: without subgroups the \
+                     collective is computed before its statement, so compute the `{}` call \
+                     into a variable first",
+                    self.text(&at),
+                    self.shown(first),
+                    self.shown(first)
+                ),
+            ),
+            None => Ok(()),
+        }
+    }
+
     fn has_side_effects(&self, e: &Expr) -> bool {
         // A collective's arguments are evaluated in every invocation in
         // any case, as its exchange needs a value from each.
@@ -1663,6 +1926,28 @@ impl<'r, 'a> Pass<'r, 'a> {
                 ),
             );
         };
+        // Each name is declared apart from its initialiser, which then
+        // reads it: an initialiser that reads the name it shadows (`uint
+        // x = subgroupAdd(x);`, whose `x` is the outer one) would read the
+        // new one.
+        for x in &d.declarators {
+            let Some(e) = &x.init else {
+                continue;
+            };
+            let own = self.text(&x.name);
+            let names = identifiers(self.text(&e.range));
+            if let Some(&(at, name)) = names.iter().find(|(_, n)| *n == own) {
+                let at = e.range.start + at..e.range.start + at + name.len();
+                return self.refuse(
+                    &at,
+                    format!(
+                        "this initialiser reads the `{name}` its declaration shadows: without \
+                         subgroups the declaration is split from its initialiser, which would \
+                         then read the new `{name}`, so give the new one another name"
+                    ),
+                );
+            }
+        }
         for x in &d.declarators {
             steps.push(Step::Declare {
                 name: x.name.clone(),

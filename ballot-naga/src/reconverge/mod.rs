@@ -16,13 +16,15 @@
 //! - [`tree`]: the text's functions and statements, as a tree over ranges
 //!   of it (one reader; the languages differ in a few places);
 //! - [`masked`]: the pass, over that tree: which functions reach an
-//!   exchange, and each of those as straight-line steps over flags;
+//!   exchange, and each of those as straight-line steps over flags, with
+//!   [`effects`] telling what an expression writes;
 //! - [`print`]: the text again, with those functions written as their
 //!   steps, and a map from the new text back to the old.
 //!
 //! The linker runs it on its own output, where the collectives are the
 //! linked `ballot_*` functions whose first argument is the activity.
 
+pub(crate) mod effects;
 pub(crate) mod lex;
 pub(crate) mod masked;
 pub(crate) mod print;

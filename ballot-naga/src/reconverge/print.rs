@@ -200,7 +200,7 @@ impl Writer<'_> {
             Language::Wgsl => format!("{active_in}: bool"),
             Language::Glsl => format!("bool {active_in}"),
         };
-        if list.is_empty() {
+        let resume = if list.is_empty() {
             out.write(&param, blame);
             open
         } else if self.language == Language::Glsl && list == "void" {
@@ -209,7 +209,33 @@ impl Writer<'_> {
         } else {
             out.write(&format!("{param}, "), blame);
             open
+        };
+        if self.language != Language::Glsl {
+            return resume;
         }
+        // GLSL copies an `out` parameter back to the caller's variable at
+        // the return, in every invocation, and every invocation makes a
+        // converted call: one that is not active would copy back a value
+        // the function never wrote. As `inout` it copies back the value it
+        // was given, which only an active invocation changes.
+        let mut at = resume;
+        let bytes = self.text.as_bytes();
+        let ident = |k: usize| {
+            bytes
+                .get(k)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        };
+        let mut k = resume;
+        while let Some(found) = self.text[k..close].find("out") {
+            let start = k + found;
+            if start > 0 && !ident(start - 1) && !ident(start + 3) {
+                out.copy(self.text, at..start);
+                out.write("in", blame);
+                at = start;
+            }
+            k = start + 3;
+        }
+        at
     }
 
     fn flag(&self, f: Flag) -> String {

@@ -5,6 +5,7 @@
 //! - [`switch`]: a `switch` whose cases each reach a collective;
 //! - [`circuits`]: collectives under nested short circuits;
 //! - [`doubles`]: `double` arithmetic collectives;
+//! - [`effects`]: a GLSL `out` parameter of a converted call;
 //! - [`glsl_functions`]: GLSL prototypes, overloads and `#pragma` lines;
 //! - [`globals`]: a broadcast of a GLSL global inside a branch;
 //! - [`clustered`]: GLSL's clustered reductions, and a cluster over the
@@ -24,6 +25,7 @@ mod common;
 mod circuits;
 mod clustered;
 mod doubles;
+mod effects;
 mod globals;
 mod glsl_functions;
 mod halves;

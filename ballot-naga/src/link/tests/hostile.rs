@@ -1380,3 +1380,86 @@ void main() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(l.text.contains("return vec4<f32>(v);"), "{}", l.text);
 }
+
+/// Without subgroups a collective's arguments are evaluated by every
+/// invocation, and the collective before its statement: where what moves
+/// writes anything, the emulated targets refuse it at the write, rather
+/// than run it where the shader would not (found by probes of the
+/// emulation). What writes nothing still links.
+#[test]
+fn an_effect_the_emulation_would_move_is_refused_at_it() {
+    let glsl = |body: &str| {
+        format!(
+            "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : require\n\
+             #extension GL_KHR_shader_subgroup_vote : require\n\
+             layout(local_size_x = 64) in;\n\
+             layout(std430, binding = 0) buffer B {{ uint data[]; }};\n\
+             uint cnt = 0u;\n\
+             uint tick(uint v) {{ cnt = cnt * 10u + v; return v; }}\n\
+             uint twice(uint v) {{ uint w = v; w *= 2u; return w; }}\n\
+             void main() {{\n  uint i = gl_LocalInvocationIndex, x = data[i], y = 0u, k = 0u;\n\
+             {body}\n  data[i] = x + y;\n}}\n"
+        )
+    };
+    let refused = [
+        // A builtin's effect, a function's, an increment: in an argument.
+        (
+            "  if (x > 3u) { y = subgroupAdd(atomicAdd(data[0], 1u)); }",
+            "atomicAdd",
+        ),
+        ("  if (x > 3u) { y = subgroupAdd(tick(2u)); }", "tick"),
+        ("  while (subgroupAny(++k < x)) { }", "++"),
+        // Before the collective in its statement.
+        ("  if (x > 3u) { y = (x++, subgroupAdd(x)); }", "++"),
+        ("  if (x > 3u) { y = tick(1u) + subgroupAdd(x); }", "tick"),
+        // An initialiser that reads the name it shadows.
+        ("  if (x > 3u) { uint x = subgroupAdd(x); y = x; }", "x"),
+    ];
+    for (body, token) in refused {
+        let e = glsl_error(&glsl(body), Target::GlslNoSubgroup);
+        assert_eq!(e.kind, LinkErrorKind::Unsupported, "{body}: {e}");
+        let at = e.location.as_ref().expect("a location");
+        assert_eq!(at.line, 11, "{body}: {e}");
+        assert!(
+            at.line_text[at.column as usize - 1..].starts_with(token),
+            "{body}: at {}:{} of {:?}: {e}",
+            at.line,
+            at.column,
+            at.line_text
+        );
+        // The hardware target runs it as written.
+        glsl_linked(&glsl(body), Target::Glsl);
+    }
+    let linked = [
+        // A function that writes only its own locals.
+        "  if (x > 3u) { y = subgroupAdd(twice(x)); }",
+        // An effect around the collective, after its value.
+        "  if (x > 3u) { atomicAdd(data[0], subgroupAdd(1u)); }",
+        // The assignment the value goes to.
+        "  if (x > 3u) { y += subgroupAdd(x); }",
+        // A declaration whose initialiser reads another name.
+        "  if (x > 3u) { uint z = subgroupAdd(x); y = z; }",
+    ];
+    for body in linked {
+        glsl_linked(&glsl(body), Target::GlslNoSubgroup);
+    }
+    // WGSL: the same rule.
+    let wgsl = "@group(0) @binding(0) var<storage, read_write> data: array<atomic<u32>>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    var y = 0u;
+    if (i > 3u) { y = subgroupAdd(atomicAdd(&data[0], 1u)); }
+    atomicStore(&data[i], y);
+}
+";
+    let e = link(
+        wgsl,
+        "e.wgsl",
+        Target::WgslNoSubgroup,
+        &LinkOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("`atomicAdd` changes state"), "{e}");
+    assert!(e.message.contains("`subgroupAdd`"), "{e}");
+}

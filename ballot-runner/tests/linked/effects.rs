@@ -1,0 +1,55 @@
+//! What the emulated targets move, and what they may not.
+//!
+//! Every invocation of the workgroup makes a converted call, active or
+//! not, so a GLSL `out` parameter must not be copied back where the
+//! invocation is not active: the caller's variable keeps its value. Lanes
+//! 6 and up of each virtual subgroup (and of the device's) call `red`,
+//! whose `out` parameter takes the sum of their lanes; the others keep 7.
+//! A pure function of the shader's own inside a collective's argument
+//! (`twice`) is evaluated as before, and an `atomicAdd` around a
+//! collective still adds once per invocation that reaches it.
+//!
+//! Without an adapter the test says why and passes, unless
+//! `BALLOT_REQUIRE_GPU=1`.
+
+use ballot_shader::back::Target;
+
+use crate::common::assert_linked_agree;
+
+const OUT_PARAM: &str = "#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+uint twice(uint v) { uint w = v; w *= 2u; return w; }
+void red(uint v, out uint r) { r = subgroupAdd(twice(v)); }
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    uint lane = gl_SubgroupInvocationID;
+    uint y = 7u;
+    if (lane >= 6u) { red(1u, y); }
+    words[i * 2u] = y;
+    if (lane == 0u) { atomicAdd(words[128], subgroupAdd(1u)); }
+    words[i * 2u + 1u] = 0u;
+}
+";
+
+/// The words invocation `i` writes at size `v` ([`OUT_PARAM`]): `y`, and
+/// a zero; word 128, once every invocation is done, is not read here (the
+/// sums of the lanes 0 land there, one per subgroup).
+fn expected(i: u32, v: u32) -> [u32; 2] {
+    let lane = i % v;
+    let y = if lane >= 6 { 2 * (v - 6) } else { 7 };
+    [y, 0]
+}
+
+#[test]
+fn an_out_parameter_of_a_converted_call_is_copied_back_only_where_active() {
+    assert_linked_agree(
+        "an out parameter",
+        (OUT_PARAM, "out.comp"),
+        [Target::GlslNoSubgroup, Target::Glsl],
+        64,
+        expected,
+    );
+}
