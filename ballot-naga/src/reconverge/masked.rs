@@ -774,6 +774,21 @@ fn identifiers(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// Whether a condition's `text` declares a variable, as GLSL's `while`
+/// and `for` conditions may: a type's name, a name, and `=`.
+fn declares(text: &str) -> bool {
+    let names = identifiers(text);
+    let skip = usize::from(names.first().is_some_and(|(_, n)| *n == "const"));
+    let (Some(&(a, ty)), Some(&(b, name))) = (names.get(skip), names.get(skip + 1)) else {
+        return false;
+    };
+    let after = text[b + name.len()..].trim_start();
+    text[..names[0].0].trim().is_empty()
+        && text[a + ty.len()..b].trim().is_empty()
+        && after.starts_with('=')
+        && !after.starts_with("==")
+}
+
 /// Whether `text[range]` holds a `,` outside brackets.
 fn top_level_comma(text: &str, range: Range<usize>) -> bool {
     let mut depth = 0i32;
@@ -2070,39 +2085,52 @@ impl<'r, 'a> Pass<'r, 'a> {
         ];
         self.uses_vote |= vote;
         if let Some(cond) = l.cond {
+            if declares(self.text(&cond.range)) {
+                // GLSL's `while (bool more = …)`: a test that declares.
+                return self.refuse(
+                    &cond.range,
+                    "this loop's condition declares a variable: without subgroups the \
+                     condition is tested apart from the loop's statement, so declare it \
+                     before the loop and assign it in the condition",
+                );
+            }
             self.leave_unless(cond, brk, false, &mut body)?;
         }
         self.breakables.push(Breakable {
             brk,
             cont: Some(cont),
         });
-        let inner = match (l.body, l.stmts) {
+        let mut inner = match (l.body, l.stmts) {
             (Some(b), _) => self.scoped(b)?,
             (None, Some(stmts)) => self.block(stmts)?,
             (None, None) => Vec::new(),
         };
-        body.push(Step::Scope(inner));
-        // The continued invocations rejoin for the update.
-        body.push(Step::Set {
+        // The continued invocations rejoin for the update, or for WGSL's
+        // `continuing`, which sees the body's declarations: it goes in the
+        // body's scope.
+        let rejoin = Step::Set {
             flag: Flag::Active,
             cond: running(),
-        });
+        };
+        if let Some(stmts) = l.continuing {
+            inner.push(rejoin);
+            self.scopes.push(Vec::new());
+            for s in stmts {
+                match &s.kind {
+                    StmtKind::BreakIf(e) => self.leave_unless(e, brk, true, &mut inner)?,
+                    _ => self.stmt(s, &mut inner)?,
+                }
+            }
+            self.scopes.pop();
+            body.push(Step::Scope(inner));
+        } else {
+            body.push(Step::Scope(inner));
+            body.push(rejoin);
+        }
         if let Some(update) = l.update {
             let bound = self.bind_all(update, &mut body)?;
             let piece = self.piece(update.range.clone(), self.calls(update), &bound);
             body.push(Step::GuardedExpr(piece));
-        }
-        if let Some(stmts) = l.continuing {
-            self.scopes.push(Vec::new());
-            let mut c = Vec::new();
-            for s in stmts {
-                match &s.kind {
-                    StmtKind::BreakIf(e) => self.leave_unless(e, brk, true, &mut c)?,
-                    _ => self.stmt(s, &mut c)?,
-                }
-            }
-            self.scopes.pop();
-            body.push(Step::Scope(c));
         }
         if let Some(until) = l.until {
             self.leave_unless(until, brk, false, &mut body)?;

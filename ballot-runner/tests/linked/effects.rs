@@ -1,5 +1,8 @@
 //! What the emulated targets move, and what they may not.
 //!
+//! A WGSL `continuing` block reads the declarations of its loop's body:
+//! the emulation keeps it in the body's scope.
+//!
 //! Every invocation of the workgroup makes a converted call, active or
 //! not, so a GLSL `out` parameter must not be copied back where the
 //! invocation is not active: the caller's variable keeps its value. Lanes
@@ -51,5 +54,46 @@ fn an_out_parameter_of_a_converted_call_is_copied_back_only_where_active() {
         [Target::GlslNoSubgroup, Target::Glsl],
         64,
         expected,
+    );
+}
+
+/// A WGSL `continuing` block that reads a `let` of the loop's body, as
+/// WGSL lets it: lane `l` runs `l % 4 + 1` iterations, and iteration `k`
+/// adds `k` summed over the lanes still in the loop.
+const CONTINUING: &str = "@group(0) @binding(0) var<storage, read_write> words: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_invocation_id) lane: u32) {
+    let x = lane % 4u + 1u;
+    var s = 0u;
+    var k = 0u;
+    loop {
+        let a = subgroupAdd(k);
+        continuing {
+            s += a;
+            k++;
+            break if k >= x;
+        }
+    }
+    words[i] = s;
+}
+";
+
+/// The word invocation `i` writes at size `v` ([`CONTINUING`]).
+fn expected_continuing(i: u32, v: u32) -> [u32; 1] {
+    let x = (i % v) % 4 + 1;
+    let s = (0..x)
+        .map(|k| k * (0..v).filter(|l| l % 4 + 1 > k).count() as u32)
+        .sum();
+    [s]
+}
+
+#[test]
+fn a_continuing_block_reads_the_loop_body_s_declarations() {
+    assert_linked_agree(
+        "continuing",
+        (CONTINUING, "continuing.wgsl"),
+        [Target::WgslNoSubgroup, Target::Wgsl],
+        64,
+        expected_continuing,
     );
 }

@@ -5,7 +5,8 @@
 //! - [`switch`]: a `switch` whose cases each reach a collective;
 //! - [`circuits`]: collectives under nested short circuits;
 //! - [`doubles`]: `double` arithmetic collectives;
-//! - [`effects`]: a GLSL `out` parameter of a converted call;
+//! - [`effects`]: a GLSL `out` parameter of a converted call, and a WGSL
+//!   `continuing` block that reads the loop body's declarations;
 //! - [`glsl_functions`]: GLSL prototypes, overloads and `#pragma` lines;
 //! - [`globals`]: a broadcast of a GLSL global inside a branch;
 //! - [`clustered`]: GLSL's clustered reductions, and a cluster over the

@@ -1463,3 +1463,21 @@ fn main(@builtin(local_invocation_index) i: u32) {
     assert!(e.message.contains("`atomicAdd` changes state"), "{e}");
     assert!(e.message.contains("`subgroupAdd`"), "{e}");
 }
+
+/// GLSL's `while (bool more = …)` declares in its condition, which the
+/// emulation tests apart from the loop's statement: refused at the
+/// condition, where before glslang refused the linked text at another
+/// line.
+#[test]
+fn a_loop_condition_that_declares_is_refused_at_it() {
+    let text = "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : require\n\
+                layout(local_size_x = 64) in;\n\
+                layout(std430, binding = 0) buffer B { uint data[]; };\n\
+                void main() {\n  uint i = gl_LocalInvocationIndex, x = data[i] & 7u, s = 0u;\n  \
+                while (bool more = x > 0u) { x--; s += subgroupAdd(1u); }\n  data[i] = s;\n}\n";
+    let e = glsl_error(text, Target::GlslNoSubgroup);
+    assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
+    assert!(e.message.contains("declares a variable"), "{e}");
+    let at = e.location.expect("a location");
+    assert_eq!((at.line, at.column), (7, 10));
+}
