@@ -1615,10 +1615,29 @@ impl<'r, 'a> Pass<'r, 'a> {
         let governing = writes.iter().rposition(|w| {
             w.assignment && w.depth == 0 && !top_level_comma(text, w.op.end..first.range.start)
         });
+        // A write matters where a collective after it reads what it
+        // writes: an exchange reads its arguments; a converted function
+        // may read anything.
+        let matters = |w: &effects::Write| {
+            collectives
+                .iter()
+                .filter(|c| c.range.start >= w.op.end)
+                .any(|c| {
+                    let read = || {
+                        let root = w.root.as_ref().map(|r| self.text(r));
+                        self.args(c).iter().any(|arg| {
+                            identifiers(self.text(arg))
+                                .iter()
+                                .any(|(_, n)| root.is_none_or(|r| r == *n))
+                        })
+                    };
+                    self.callee(c).converted || w.root.is_none() || read()
+                })
+        };
         let write = writes
             .iter()
             .enumerate()
-            .find(|(k, _)| Some(*k) != governing)
+            .find(|(k, w)| Some(*k) != governing && matters(w))
             .map(|(_, w)| w.op.clone());
         let call = self
             .calls(e)

@@ -1437,6 +1437,8 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
         "  if (x > 3u) { atomicAdd(data[0], subgroupAdd(1u)); }",
         // The assignment the value goes to.
         "  if (x > 3u) { y += subgroupAdd(x); }",
+        // A write before it of what the collective does not read.
+        "  if (x > 3u) { data[k++] += subgroupAdd(x); }",
         // A declaration whose initialiser reads another name.
         "  if (x > 3u) { uint z = subgroupAdd(x); y = z; }",
     ];
