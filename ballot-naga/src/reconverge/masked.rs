@@ -262,6 +262,17 @@ const SIDE_EFFECTS: &[&str] = &[
     "textureStore",
 ];
 
+/// GLSL's built-in functions that write an `out` argument (WGSL's `modf`
+/// and `frexp` return a struct): side effects there too.
+const GLSL_OUT_WRITERS: &[&str] = &[
+    "uaddCarry",
+    "usubBorrow",
+    "umulExtended",
+    "imulExtended",
+    "modf",
+    "frexp",
+];
+
 /// What a name of the [`Unit`] is when called: each distinct name
 /// classified once, so that the pass reads a call's kind by its
 /// [`Call::callee`] rather than comparing its text with every kind's names.
@@ -305,7 +316,8 @@ fn callees(request: &Request<'_>) -> Vec<Callee> {
             Callee {
                 exchange: request.exchanges.get(name).copied(),
                 barrier: request.barriers.contains(&name),
-                side_effects: SIDE_EFFECTS.contains(&name),
+                side_effects: SIDE_EFFECTS.contains(&name)
+                    || (request.language == Language::Glsl && GLSL_OUT_WRITERS.contains(&name)),
                 ..Callee::default()
             }
         })
@@ -392,7 +404,7 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
         callee.effects = callee.function.is_some_and(|i| {
             overloads[unit.functions[i].id as usize]
                 .iter()
-                .any(|&o| effects[o])
+                .any(|&o| effects.any[o])
         });
     }
     let together = entered_together(request, &overloads, &reaches);
@@ -442,6 +454,7 @@ pub(crate) fn convert(request: &Request<'_>) -> Result<Vec<Converted>, Refusal> 
         let mut pass = Pass {
             request,
             names: &names,
+            named: &effects.named[i],
             next: 0,
             breakables: Vec::new(),
             all_active: together[i],
@@ -659,88 +672,179 @@ fn each_call(unit: &Unit, stmts: &[Stmt], f: &mut dyn FnMut(&Call)) {
     }
 }
 
-/// Which of the shader's functions may change what their caller sees, to
-/// a fixed point over the calls: one that writes a name it does not
-/// declare (a global, a buffer, an `out` or `inout` parameter, what a
-/// pointer parameter points at), calls a builtin of [`SIDE_EFFECTS`] or a
-/// function that may, or whose body the reader could not read.
-fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) -> Vec<bool> {
+/// Whether a parameter's type text passes it by reference: GLSL's `out`
+/// and `inout`, WGSL's pointers.
+fn by_reference(ty: &str) -> bool {
+    ty.contains("ptr")
+        || ty
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| w == "out" || w == "inout")
+}
+
+/// The name an argument passed by reference starts with (`t` of `&t`,
+/// `data` of `data[i]`).
+fn arg_root(arg: &str) -> Option<&str> {
+    identifiers(arg).first().map(|&(_, n)| n)
+}
+
+/// What the pass knows of each of the shader's functions' effects.
+struct Effects {
+    /// Whether the function may change what its caller sees: it writes a
+    /// name it does not declare (a global, a buffer) or one of its
+    /// parameters passed by reference ([`by_reference`]), calls a builtin
+    /// of [`SIDE_EFFECTS`], or calls a function that may and passes it
+    /// something other than its own locals to write.
+    any: Vec<bool>,
+    /// Each function's own names: its parameters and the names it
+    /// declares (any scope; a shadowed global is taken as the local).
+    named: Vec<BTreeSet<String>>,
+}
+
+/// [`Effects`] of every function of the unit, to a fixed point over the
+/// calls.
+fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) -> Effects {
     let (unit, text) = (request.unit, request.text);
-    let mut effects = Vec::with_capacity(unit.functions.len());
-    let mut calls = Vec::with_capacity(unit.functions.len());
-    for f in &unit.functions {
-        // The names it writes without an effect its caller sees: its
-        // parameters passed by value, and what it declares (any scope;
-        // a shadowed global is taken as the local).
-        let mut locals: BTreeSet<&str> = f
+    let n = unit.functions.len();
+    // What each writes: its locals' names are nothing to the caller; a
+    // parameter by reference is the caller's; anything else is global.
+    let mut locals: Vec<BTreeSet<String>> = Vec::with_capacity(n);
+    let mut by_ref: Vec<BTreeSet<String>> = Vec::with_capacity(n);
+    let mut global = vec![false; n];
+    let mut param = vec![false; n];
+    // Each call of another function: the callee's overloads, and the
+    // roots of the arguments it is passed.
+    type Called = Vec<(usize, Vec<Option<String>>)>;
+    let mut calls: Vec<Called> = Vec::with_capacity(n);
+    for (i, f) in unit.functions.iter().enumerate() {
+        let (refs, vals): (Vec<_>, Vec<_>) = f
             .params
             .iter()
-            .filter(|p| {
-                let ty = &text[p.ty.clone()];
-                !ty.contains("ptr")
-                    && !ty
-                        .split(|c: char| !c.is_alphanumeric() && c != '_')
-                        .any(|w| w == "out" || w == "inout")
-            })
-            .map(|p| &text[p.name.clone()])
+            .partition(|p| by_reference(&text[p.ty.clone()]));
+        let mut own: BTreeSet<String> = vals
+            .iter()
+            .map(|p| text[p.name.clone()].to_string())
             .collect();
         // WGSL's `_ = f(x);` writes nothing.
-        locals.insert("_");
+        own.insert("_".to_string());
+        let refs: BTreeSet<String> = refs
+            .iter()
+            .map(|p| text[p.name.clone()].to_string())
+            .collect();
         for s in &f.body.stmts {
             each_stmt(s, &mut |s: &Stmt| {
                 if let StmtKind::Decl(d) = &s.kind {
-                    locals.extend(d.declarators.iter().map(|x| &text[x.name.clone()]));
+                    own.extend(
+                        d.declarators
+                            .iter()
+                            .map(|x| text[x.name.clone()].to_string()),
+                    );
                 }
             });
         }
-        let mut own = false;
-        let mut callees: BTreeSet<usize> = BTreeSet::new();
-        if let Some(unread) = &f.unread {
-            // A body the reader could not read (a macro as a statement):
-            // its text as written, its declarations as they seem. A
-            // macro's own body is not seen.
-            let body = f.body.range.clone();
-            locals.extend(
-                effects::declared_names(text, body.clone())
-                    .into_iter()
-                    .map(|r| &text[r]),
-            );
-            own = effects::writes(text, body).iter().any(|w| {
-                w.root
-                    .as_ref()
-                    .is_none_or(|r| !locals.contains(&text[r.clone()]))
-            });
-            for &name in &unread.calls {
-                own |= names[name as usize].side_effects;
-                callees.extend(&overloads[name as usize]);
+        let mut writes = Vec::new();
+        let mut called: Called = Vec::new();
+        let mut side_effects = false;
+        let mut call = |name: super::tree::Name, args: Vec<Option<String>>| {
+            side_effects |= names[name as usize].side_effects;
+            for &g in &overloads[name as usize] {
+                called.push((g, args.clone()));
+            }
+        };
+        match &f.unread {
+            Some(unread) => {
+                // A body the reader could not read (a macro as a
+                // statement): its text as written, its declarations as
+                // they seem, its calls' arguments unknown. A macro's own
+                // body is not seen.
+                let body = f.body.range.clone();
+                own.extend(
+                    effects::declared_names(text, body.clone())
+                        .into_iter()
+                        .map(|r| text[r].to_string()),
+                );
+                writes.extend(effects::writes(text, body));
+                unread.calls.iter().for_each(|&name| call(name, Vec::new()));
+            }
+            None => {
+                for s in &f.body.stmts {
+                    each_expr(s, &mut |e: &Expr| {
+                        for c in unit.calls(e) {
+                            let roots = unit
+                                .args(c)
+                                .iter()
+                                .map(|a| arg_root(&text[a.clone()]).map(str::to_string))
+                                .collect();
+                            call(c.callee, roots);
+                        }
+                        writes.extend(effects::writes(text, e.range.clone()));
+                    });
+                }
             }
         }
-        for s in &f.body.stmts {
-            each_expr(s, &mut |e: &Expr| {
-                for c in unit.calls(e) {
-                    own |= names[c.callee as usize].side_effects;
-                    callees.extend(&overloads[c.callee as usize]);
-                }
-                own |= effects::writes(text, e.range.clone()).iter().any(|w| {
-                    w.root
-                        .as_ref()
-                        .is_none_or(|r| !locals.contains(&text[r.clone()]))
-                });
-            });
+        global[i] = side_effects;
+        for w in &writes {
+            match w.root.as_ref().map(|r| &text[r.clone()]) {
+                Some(root) if own.contains(root) => {}
+                Some(root) if refs.contains(root) => param[i] = true,
+                _ => global[i] = true,
+            }
         }
-        effects.push(own);
-        calls.push(callees);
+        locals.push(own);
+        by_ref.push(refs);
+        calls.push(called);
     }
+    // Which argument positions of each function are by reference.
+    let ref_positions: Vec<Vec<bool>> = unit
+        .functions
+        .iter()
+        .map(|f| {
+            f.params
+                .iter()
+                .map(|p| by_reference(&text[p.ty.clone()]))
+                .collect()
+        })
+        .collect();
     loop {
         let mut changed = false;
-        for (i, callees) in calls.iter().enumerate() {
-            if !effects[i] && callees.iter().any(|&c| effects[c]) {
-                effects[i] = true;
-                changed = true;
+        for i in 0..n {
+            for (g, roots) in &calls[i] {
+                if global[*g] && !global[i] {
+                    global[i] = true;
+                    changed = true;
+                }
+                if !param[*g] {
+                    continue;
+                }
+                // What the callee writes through its parameters: the
+                // caller's own locals, its parameters, or else globals
+                // (an argument the reader could not see among them).
+                let unseen = roots.len() < ref_positions[*g].len();
+                let passed = ref_positions[*g]
+                    .iter()
+                    .zip(roots.iter().map(Some).chain(std::iter::repeat(None)))
+                    .filter(|(by_ref, _)| **by_ref)
+                    .map(|(_, root)| root.and_then(|r| r.as_deref()));
+                for root in passed {
+                    let (flag, value) = match root {
+                        Some(r) if locals[i].contains(r) => continue,
+                        Some(r) if by_ref[i].contains(r) && !unseen => (&mut param, i),
+                        _ => (&mut global, i),
+                    };
+                    if !flag[value] {
+                        flag[value] = true;
+                        changed = true;
+                    }
+                }
             }
         }
         if !changed {
-            return effects;
+            let any = (0..n).map(|i| global[i] || param[i]).collect();
+            let named = locals
+                .into_iter()
+                .zip(by_ref)
+                .map(|(own, refs)| own.into_iter().chain(refs).collect())
+                .collect();
+            return Effects { any, named };
         }
     }
 }
@@ -903,6 +1007,8 @@ struct Breakable {
 
 struct Pass<'r, 'a> {
     request: &'r Request<'a>,
+    /// The function's own names ([`Effects::named`]).
+    named: &'r BTreeSet<String>,
     /// Every name, classified: among them the converted functions, and
     /// those entered together ([`entered_together`]), called without the
     /// caller's activity.
@@ -1144,6 +1250,9 @@ impl<'r, 'a> Pass<'r, 'a> {
         steps: &mut Vec<Step>,
     ) -> Result<BTreeMap<usize, u32>, Refusal> {
         let mut bound = BTreeMap::new();
+        for c in self.calls(e) {
+            self.refuse_shared_by_reference(c)?;
+        }
         let mut order: Vec<&Call> = self
             .calls(e)
             .iter()
@@ -1662,6 +1771,45 @@ impl<'r, 'a> Pass<'r, 'a> {
             ),
             None => Ok(()),
         }
+    }
+
+    /// Every invocation makes a converted call, and copies its parameters
+    /// passed by reference back, active or not: one that is not would
+    /// write back the value it passed. That is nothing to its own names,
+    /// but a global, a buffer or workgroup memory (`shared`) it would
+    /// write where the shader does not, racing with the active ones.
+    /// WGSL's pointers write where they point, when written: only GLSL
+    /// copies back; and where every invocation is active, all of them
+    /// make the call as written.
+    fn refuse_shared_by_reference(&self, c: &Call) -> Result<(), Refusal> {
+        if self.request.language != Language::Glsl || self.all_active {
+            return Ok(());
+        }
+        let Some(f) = self.callee(c).function.filter(|_| self.callee(c).converted) else {
+            return Ok(());
+        };
+        let params = &self.request.unit.functions[f].params;
+        for (p, arg) in params.iter().zip(self.args(c)) {
+            if !by_reference(self.text(&p.ty)) {
+                continue;
+            }
+            let root = arg_root(self.text(arg));
+            if root.is_some_and(|r| self.named.contains(r)) {
+                continue;
+            }
+            return self.refuse(
+                arg,
+                format!(
+                    "`{}` is passed to `{}`'s parameter `{}` by reference: without subgroups \
+                     every invocation makes the call and writes the parameter back, active or \
+                     not, so pass a variable of this function's own and assign it after",
+                    self.text(arg).trim(),
+                    self.text(&c.name),
+                    self.text(&p.name)
+                ),
+            );
+        }
+        Ok(())
     }
 
     fn has_side_effects(&self, e: &Expr) -> bool {

@@ -318,9 +318,13 @@ pub(crate) fn read_with(text: &str, language: Language, hints: &[&str]) -> Resul
     };
     let mut functions = Vec::new();
     while r.at < tokens.len() {
+        let at = r.at;
         match r.function()? {
             Some(f) => functions.push(f),
-            None => r.at += 1,
+            // Past a token, unless the reader passed a struct's body: the
+            // next token (WGSL's `fn`, no `;` between) is read next.
+            None if r.at == at => r.at += 1,
+            None => {}
         }
     }
     Ok(Unit {
@@ -1252,6 +1256,15 @@ mod tests {
         let unit = read(text, language).unwrap();
         assert_eq!(unit.functions.len(), 1, "{unit:?}");
         unit.functions.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn a_wgsl_function_right_after_a_struct_is_read() {
+        // WGSL needs no `;` after a struct's `}`: the `fn` that follows is
+        // the next item (probes of the emulation: it went unconverted).
+        let text = "struct S { a: u32, b: u32 }\nfn red(v: u32) -> u32 { return v; }\n";
+        let f = one(text, Language::Wgsl);
+        assert_eq!(&text[f.name], "red");
     }
 
     #[test]

@@ -113,21 +113,38 @@ fn each_invocation_runs_the_one_case_its_selector_named_with_that_case_s_lanes()
         Ok(gpu) => gpu,
         Err(e) => return skip("switch", &e.to_string()),
     };
+    both_targets(
+        &gpu,
+        "switch",
+        [(GLSL, "switch.comp"), (WGSL, "switch.wgsl")],
+        expected,
+    );
+}
+
+/// Links the GLSL and the WGSL text of `shaders` for their emulated
+/// targets at sizes 4 to 32, runs each where the adapter can, and asserts
+/// every word is `expected`'s.
+fn both_targets<const WORDS: usize>(
+    gpu: &Gpu,
+    what: &str,
+    shaders: [(&str, &str); 2],
+    expected: impl Fn(u32, u32) -> [u32; WORDS] + Copy,
+) {
     let mut failures = Vec::new();
     let mut ran = 0;
-    for (target, text, path) in [
-        (Target::GlslNoSubgroup, GLSL, "switch.comp"),
-        (Target::WgslNoSubgroup, WGSL, "switch.wgsl"),
-    ] {
+    for (target, (text, path)) in [Target::GlslNoSubgroup, Target::WgslNoSubgroup]
+        .into_iter()
+        .zip(shaders)
+    {
         if let Some(why) = gpu.unsupported(target) {
             if required() {
                 panic!("{target}: {why}");
             }
-            loud(&format!("switch: {target} skipped: {why}"));
+            loud(&format!("{what}: {target} skipped: {why}"));
             continue;
         }
         failures.extend(linked_mismatches_on(
-            &gpu,
+            gpu,
             (text, path),
             &[4, 8, 16, 32].map(|v| (target, v)),
             |v| LinkOptions::default().subgroup_size(v),
@@ -143,7 +160,7 @@ fn each_invocation_runs_the_one_case_its_selector_named_with_that_case_s_lanes()
         failures[..failures.len().min(20)].join("\n")
     );
     if ran == 0 {
-        skip("switch", "neither emulated target runs on this adapter");
+        skip(what, "neither emulated target runs on this adapter");
     }
 }
 
@@ -285,31 +302,10 @@ fn a_selector_with_a_side_effect_is_evaluated_once_by_the_lanes_that_reach_it() 
         Ok(gpu) => gpu,
         Err(e) => return skip("switch selector", &e.to_string()),
     };
-    let mut failures = Vec::new();
-    for (target, text, path) in [
-        (Target::GlslNoSubgroup, EFFECT_GLSL, "effect.comp"),
-        (Target::WgslNoSubgroup, EFFECT_WGSL, "effect.wgsl"),
-    ] {
-        if let Some(why) = gpu.unsupported(target) {
-            if required() {
-                panic!("{target}: {why}");
-            }
-            loud(&format!("switch selector: {target} skipped: {why}"));
-            continue;
-        }
-        failures.extend(linked_mismatches_on(
-            &gpu,
-            (text, path),
-            &[4, 8, 16, 32].map(|v| (target, v)),
-            |v| LinkOptions::default().subgroup_size(v),
-            INVOCATIONS,
-            expected_effect,
-        ));
-    }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures[..failures.len().min(20)].join("\n")
+    both_targets(
+        &gpu,
+        "switch selector",
+        [(EFFECT_GLSL, "effect.comp"), (EFFECT_WGSL, "effect.wgsl")],
+        expected_effect,
     );
 }

@@ -89,44 +89,13 @@ fn a_browser_s_kernel_links_and_runs_on_dawn_and_without_subgroups() {
         );
         jobs.push((Some(v), Target::WgslNoSubgroup, linked.text));
     }
-    match Gpu::new() {
-        Ok(gpu) => {
-            for (v, target, text) in jobs.iter().filter(|j| j.1 == Target::WgslNoSubgroup) {
-                let got = gpu
-                    .run_storage(*target, text, [64, 1, 1], [1, 1, 1], 128)
-                    .unwrap_or_else(|e| panic!("wgpu, size {v:?}: {e}"));
-                failures.extend(wrong(&got, *v).map(|w| format!("wgpu, size {v:?}: {w}")));
-            }
-        }
-        Err(e) => skip("a browser's kernel on wgpu", &e.to_string()),
-    }
-    match Dawn::find() {
-        Ok(dawn) => {
-            let storage: Vec<StorageJob> = jobs
-                .iter()
-                .map(|(v, target, text)| StorageJob {
-                    name: format!("{target}, size {v:?}"),
-                    target: *target,
-                    shader: text.clone(),
-                    workgroups: [1, 1, 1],
-                    words: 128,
-                })
-                .collect();
-            let results = dawn.run_storage(&storage).expect("Dawn runs");
-            for ((v, target, _), got) in jobs.iter().zip(results) {
-                match got {
-                    Ok(got) => failures.extend(
-                        wrong(&got, *v).map(|w| format!("Dawn, {target}, size {v:?}: {w}")),
-                    ),
-                    Err(e) => failures.push(format!("Dawn, {target}, size {v:?}: {e}")),
-                }
-            }
-        }
-        Err(why) if required() => panic!("no Dawn: {why}"),
-        Err(why) => loud(&format!(
-            "a browser's kernel: no Dawn ({why}): skipped there"
-        )),
-    }
+    failures.extend(run_everywhere(
+        "a browser's kernel",
+        &jobs,
+        [64, 1, 1],
+        128,
+        wrong,
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -202,17 +171,36 @@ fn a_square_workgroup_s_subgroup_lanes_link_for_browsers_and_without_subgroups()
         );
         jobs.push((Some(v), Target::WgslNoSubgroup, linked.text));
     }
+    let failures = run_everywhere("a square workgroup", &jobs, [8, 8, 1], 192, square_wrong);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A linked text, the virtual size it was linked at (`None`: the
+/// device's), and its target.
+type Job = (Option<u32>, Target, String);
+
+/// Runs each of `jobs` in one workgroup of `size` over `words` words:
+/// the emulated ones on wgpu's adapter, and all of them on Dawn; what
+/// `wrong` finds in each, named by where it ran. Without an adapter or
+/// Dawn, says so (Dawn is required under `BALLOT_REQUIRE_GPU=1`).
+fn run_everywhere(
+    what: &str,
+    jobs: &[Job],
+    size: [u32; 3],
+    words: usize,
+    wrong: fn(&[u32], Option<u32>) -> Option<String>,
+) -> Vec<String> {
     let mut failures = Vec::new();
     match Gpu::new() {
         Ok(gpu) => {
             for (v, target, text) in jobs.iter().filter(|j| j.1 == Target::WgslNoSubgroup) {
                 let got = gpu
-                    .run_storage(*target, text, [8, 8, 1], [1, 1, 1], 192)
+                    .run_storage(*target, text, size, [1, 1, 1], words)
                     .unwrap_or_else(|e| panic!("wgpu, size {v:?}: {e}"));
-                failures.extend(square_wrong(&got, *v).map(|w| format!("wgpu, size {v:?}: {w}")));
+                failures.extend(wrong(&got, *v).map(|w| format!("wgpu, size {v:?}: {w}")));
             }
         }
-        Err(e) => skip("a square workgroup on wgpu", &e.to_string()),
+        Err(e) => skip(&format!("{what} on wgpu"), &e.to_string()),
     }
     match Dawn::find() {
         Ok(dawn) => {
@@ -223,23 +211,21 @@ fn a_square_workgroup_s_subgroup_lanes_link_for_browsers_and_without_subgroups()
                     target: *target,
                     shader: text.clone(),
                     workgroups: [1, 1, 1],
-                    words: 192,
+                    words,
                 })
                 .collect();
             let results = dawn.run_storage(&storage).expect("Dawn runs");
             for ((v, target, _), got) in jobs.iter().zip(results) {
                 match got {
                     Ok(got) => failures.extend(
-                        square_wrong(&got, *v).map(|w| format!("Dawn, {target}, size {v:?}: {w}")),
+                        wrong(&got, *v).map(|w| format!("Dawn, {target}, size {v:?}: {w}")),
                     ),
                     Err(e) => failures.push(format!("Dawn, {target}, size {v:?}: {e}")),
                 }
             }
         }
         Err(why) if required() => panic!("no Dawn: {why}"),
-        Err(why) => loud(&format!(
-            "a square workgroup: no Dawn ({why}): skipped there"
-        )),
+        Err(why) => loud(&format!("{what}: no Dawn ({why}): skipped there")),
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    failures
 }

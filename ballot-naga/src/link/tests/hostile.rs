@@ -1397,6 +1397,10 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
              uint cnt = 0u;\n\
              uint tick(uint v) {{ cnt = cnt * 10u + v; return v; }}\n\
              uint twice(uint v) {{ uint w = v; w *= 2u; return w; }}\n\
+             void inc(inout uint t) {{ t += 1u; }}\n\
+             uint bumped(uint v) {{ uint t = v; inc(t); return t; }}\n\
+             shared uint acc;\n\
+             void red(uint v, inout uint r) {{ r += subgroupAdd(v); }}\n\
              void main() {{\n  uint i = gl_LocalInvocationIndex, x = data[i], y = 0u, k = 0u;\n\
              {body}\n  data[i] = x + y;\n}}\n"
         )
@@ -1414,12 +1418,20 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
         ("  if (x > 3u) { y = tick(1u) + subgroupAdd(x); }", "tick"),
         // An initialiser that reads the name it shadows.
         ("  if (x > 3u) { uint x = subgroupAdd(x); y = x; }", "x"),
+        // A builtin that writes its `out` argument.
+        (
+            "  if (x > 3u) { y = subgroupAdd(uaddCarry(x, 1u, k)); }",
+            "uaddCarry",
+        ),
+        // Workgroup memory passed by reference to a converted call, which
+        // every invocation would copy back.
+        ("  if (x > 3u) { red(x, acc); }", "acc"),
     ];
     for (body, token) in refused {
         let e = glsl_error(&glsl(body), Target::GlslNoSubgroup);
         assert_eq!(e.kind, LinkErrorKind::Unsupported, "{body}: {e}");
         let at = e.location.as_ref().expect("a location");
-        assert_eq!(at.line, 11, "{body}: {e}");
+        assert_eq!(at.line, 15, "{body}: {e}");
         assert!(
             at.line_text[at.column as usize - 1..].starts_with(token),
             "{body}: at {}:{} of {:?}: {e}",
@@ -1441,6 +1453,10 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
         "  if (x > 3u) { data[k++] += subgroupAdd(x); }",
         // A declaration whose initialiser reads another name.
         "  if (x > 3u) { uint z = subgroupAdd(x); y = z; }",
+        // A function that passes only its own local by reference.
+        "  if (x > 3u) { y = subgroupAdd(bumped(x)); }",
+        // A local passed by reference to a converted call.
+        "  if (x > 3u) { red(x, y); }",
     ];
     for body in linked {
         glsl_linked(&glsl(body), Target::GlslNoSubgroup);

@@ -971,20 +971,11 @@ struct PrimitiveFile {
 pub fn files(gpu: &Gpu, subgroup: u32, quick: bool, paths: &[String]) -> Result<(), String> {
     let mut texts = Vec::new();
     for path in paths {
-        let name = std::path::Path::new(path)
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default()
-            .to_string();
-        let mut parts = name.splitn(3, '.');
-        let (Some(row), Some(target)) = (parts.next(), parts.next()) else {
-            return Err(format!("{path}: not ROW.TARGET.EXT"));
-        };
+        let (name, row, target) = crate::ops::named_file(path)?;
         let primitive = [Primitive::Compact, Primitive::ExclusiveScan]
             .into_iter()
             .find(|&p| row_of(p) == row)
             .ok_or_else(|| format!("{path}: no primitive {row}"))?;
-        let target: Target = target.parse().map_err(|_| format!("{path}: no target"))?;
         if target.has_subgroups() && subgroup != DUMP_SUBGROUP {
             // The text's layout (subgroups per tile) is fixed when it is
             // written; run on other subgroups it would index past its

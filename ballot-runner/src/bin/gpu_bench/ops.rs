@@ -291,6 +291,23 @@ pub fn dump(dir: &std::path::Path, subgroup: u32) -> Result<(), String> {
     Ok(())
 }
 
+/// A file's name, and the row and target it names, as `ROW.TARGET.EXT`
+/// (any suffix after: a variant), as `dump` writes them.
+pub fn named_file(path: &str) -> Result<(String, String, Target), String> {
+    let name = std::path::Path::new(path)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_string();
+    let mut parts = name.splitn(3, '.');
+    let (Some(row), Some(target)) = (parts.next(), parts.next()) else {
+        return Err(format!("{path}: not ROW.TARGET.EXT"));
+    };
+    let target: Target = target.parse().map_err(|_| format!("{path}: no target"))?;
+    let row = row.to_string();
+    Ok((name, row, target))
+}
+
 /// Times shader texts from files: each argument is a file named
 /// `ROW.TARGET.EXT[.anything]`, as `gpu_bench dump` writes them (a suffix
 /// marks a variant), compiled for that target and run as the row's kernel
@@ -318,16 +335,8 @@ pub fn files(gpu: &Gpu, subgroup: u32, paths: &[String]) -> Result<(), String> {
     let mut natives: std::collections::BTreeMap<String, (f64, Vec<u32>)> = Default::default();
     let mut failed = false;
     for path in paths {
-        let name = std::path::Path::new(path)
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default()
-            .to_string();
-        let mut parts = name.splitn(3, '.');
-        let (Some(row), Some(target)) = (parts.next(), parts.next()) else {
-            return Err(format!("{path}: not ROW.TARGET.EXT"));
-        };
-        let target: Target = target.parse().map_err(|_| format!("{path}: no target"))?;
+        let (name, row, target) = named_file(path)?;
+        let row = row.as_str();
         let Some((_, kernel)) = kernels()
             .into_iter()
             .find(|(r, _)| r.replace([' ', ','], "_") == row)
