@@ -89,6 +89,28 @@ fn capabilities_follow_the_target() {
     assert_eq!(check_bytes(Target::WgslWeb, "w.wgsl", &web), Ok(()));
 }
 
+/// GLSL for OpenGL is GLSL: a plain uniform and a sampler without a
+/// binding, which only Vulkan's rules refuse, check ok, and an error in
+/// such a shader is OpenGL glslang's, at its line.
+#[test]
+fn opengl_glsl_checks_by_opengl_s_rules() {
+    if !ballot_testkit::have_tools("OpenGL GLSL in `ballot check`", &[ballot_testkit::GLSLANG]) {
+        return;
+    }
+    let good = b"#version 430 core\nlayout(local_size_x = 64) in;\nuniform float scale;\n\
+                 uniform sampler2D img;\nlayout(std430, binding = 0) buffer B { float d[]; };\n\
+                 void main() { d[gl_LocalInvocationIndex] = scale * texelFetch(img, ivec2(0), 0).x; }\n";
+    check_bytes(Target::Glsl, "gl.comp", good).unwrap_or_else(|e| panic!("{e}"));
+    let bad = b"#version 430 core\nlayout(local_size_x = 1) in;\nuniform float s;\n\
+                void main() { float x = s + nope; }\n";
+    let err = check_bytes(Target::Glsl, "gl.comp", bad).unwrap_err();
+    let Problem::Invalid(source) = &err.problem else {
+        panic!("{err:?}")
+    };
+    assert_eq!(source.line, Some(4), "{}", source.report);
+    assert!(source.report.contains("nope"), "{}", source.report);
+}
+
 #[test]
 fn glsl_reports_name_the_file_and_line() {
     let text = b"#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n    bool b = 1.0;\n}\n";

@@ -89,10 +89,7 @@ pub(super) fn judge(
                 // glslang's Vulkan rules that OpenGL's GLSL lacks
                 // (GLSL_KHR_vulkan_glsl): uniforms in blocks, resources
                 // bound.
-                let vulkan_rule = ["using GLSL for Vulkan", "requires layout(binding"]
-                    .iter()
-                    .any(|rule| diagnostic.message.contains(rule));
-                if matches!(api, GlslApi::Vulkan(_)) && vulkan_rule {
+                if matches!(api, GlslApi::Vulkan(_)) && glslang::vulkan_rule(&diagnostic.message) {
                     diagnostic.notes.push(
                         "a rule of GLSL for Vulkan, which the linker judges by default: for a \
                          shader an OpenGL driver compiles, link for OpenGL (`--opengl`, \

@@ -157,6 +157,14 @@ pub(crate) enum Compiled {
     Tree(String),
 }
 
+/// Whether glslang's `message` is a rule of GLSL for Vulkan that OpenGL's
+/// GLSL lacks (GL_KHR_vulkan_glsl): uniforms in blocks, resources bound.
+pub(crate) fn vulkan_rule(message: &str) -> bool {
+    ["using GLSL for Vulkan", "requires layout(binding"]
+        .iter()
+        .any(|rule| message.contains(rule))
+}
+
 /// The Vulkan version glslang compiles a stage for: `vulkan`, but at
 /// least 1.2 for the stages that exist only from SPIR-V 1.4 on (task and
 /// mesh shaders of GL_EXT_mesh_shader, and ray tracing's), which glslang

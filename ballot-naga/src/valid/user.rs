@@ -96,6 +96,16 @@ pub(crate) fn glslang_check(
     let Err(mut diagnostic) = glslang::compile(&given, stage, glslang::GlslApi::default()) else {
         return Some(Ok(()));
     };
+    // GLSL for OpenGL is GLSL too (the `glsl` target is Vulkan's or
+    // OpenGL's): a text refused by Vulkan's rules (a uniform outside a
+    // block, a sampler without a binding) is written for OpenGL, and
+    // OpenGL's glslang judges it.
+    if glslang::vulkan_rule(&diagnostic.message) {
+        match glslang::compile(&given, stage, glslang::GlslApi::OpenGl) {
+            Ok(_) => return Some(Ok(())),
+            Err(opengl) => diagnostic = opengl,
+        }
+    }
     // Back onto the user's text: past the version line ballot added, and
     // not in the entry point it appended.
     diagnostic.labels = diagnostic
