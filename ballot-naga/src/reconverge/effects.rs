@@ -9,10 +9,12 @@
 //! nothing ([`super::masked`] refuses the rest, at the write).
 //!
 //! The reader reads the text as tokens of either language: comments are
-//! passed over; `==`, `!=`, `<=` and `>=` compare, while `<<=` and `>>=`
-//! assign.
+//! passed over (WGSL's block comments nest, GLSL's do not); `==`, `!=`,
+//! `<=` and `>=` compare, while `<<=` and `>>=` assign.
 
 use std::ops::Range;
+
+use ballot_shader::back::Language;
 
 /// One write in an expression's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +38,8 @@ fn is_ident(b: u8) -> bool {
 
 /// The bytes of `text[range]` that are code: comments blanked to spaces,
 /// so that offsets stay those of `text`.
-fn code(text: &str, range: &Range<usize>) -> Vec<u8> {
+fn code(text: &str, range: &Range<usize>, language: Language) -> Vec<u8> {
+    let nests = language == Language::Wgsl;
     let bytes = text.as_bytes();
     let mut out = bytes[range.clone()].to_vec();
     let mut at = 0;
@@ -49,7 +52,7 @@ fn code(text: &str, range: &Range<usize>) -> Vec<u8> {
         } else if out[at] == b'/' && out.get(at + 1) == Some(&b'*') {
             let mut depth = 0usize;
             while at < out.len() {
-                if out[at] == b'/' && out.get(at + 1) == Some(&b'*') {
+                if out[at] == b'/' && out.get(at + 1) == Some(&b'*') && (nests || depth == 0) {
                     depth += 1;
                     out[at] = b' ';
                     out[at + 1] = b' ';
@@ -90,7 +93,22 @@ fn root_before(code: &[u8], end: usize) -> Option<Range<usize>> {
             break;
         }
         let b = code[start - 1];
-        if is_ident(b) || b == b'.' || b.is_ascii_whitespace() {
+        if b.is_ascii_whitespace() {
+            // Blanks inside a target sit before `.`, `[` or `(` (`a .b`,
+            // `a [i]`); between two names (`uint w = …`, `if (c) x = 1`)
+            // the target has begun after them.
+            let after = code[start..at].iter().find(|b| !b.is_ascii_whitespace());
+            let before = code[..start]
+                .iter()
+                .rev()
+                .find(|b| !b.is_ascii_whitespace());
+            if after.is_some_and(|&a| is_ident(a))
+                && before.is_some_and(|&b| is_ident(b) || b == b')')
+            {
+                break;
+            }
+            start -= 1;
+        } else if is_ident(b) || b == b'.' {
             start -= 1;
         } else if b == b']' || b == b')' {
             let (close, open) = if b == b']' {
@@ -136,8 +154,8 @@ fn first_name(code: &[u8], range: Range<usize>) -> Option<Range<usize>> {
 }
 
 /// Every write in `text[range]`, in text order.
-pub(crate) fn writes(text: &str, range: Range<usize>) -> Vec<Write> {
-    let code = code(text, &range);
+pub(crate) fn writes(text: &str, range: Range<usize>, language: Language) -> Vec<Write> {
+    let code = code(text, &range, language);
     let base = range.start;
     let shift = |r: Range<usize>| r.start + base..r.end + base;
     let mut out = Vec::new();
@@ -205,8 +223,12 @@ pub(crate) fn writes(text: &str, range: Range<usize>) -> Vec<Write> {
 /// The names `text[range]` seems to declare, for a body the reader could
 /// not read: a name after `let` or `var` (WGSL), or after a type's name
 /// and before `=`, `;`, `,` or `[` (GLSL's `uint k = …`).
-pub(crate) fn declared_names(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
-    let code = code(text, &range);
+pub(crate) fn declared_names(
+    text: &str,
+    range: Range<usize>,
+    language: Language,
+) -> Vec<Range<usize>> {
+    let code = code(text, &range, language);
     // Names and single punctuation, with their offsets in `code`.
     let mut tokens: Vec<(usize, usize)> = Vec::new();
     let mut at = 0;
@@ -250,7 +272,7 @@ mod tests {
     use super::*;
 
     fn roots(text: &str) -> Vec<(String, Option<String>, bool)> {
-        writes(text, 0..text.len())
+        writes(text, 0..text.len(), Language::Glsl)
             .into_iter()
             .map(|w| {
                 (
@@ -284,8 +306,23 @@ mod tests {
             [("++".into(), Some("i".into()), false)]
         );
         assert_eq!(roots("a - -b + c * -d"), []);
+        // A declaration's and a statement's target is the name before `=`.
+        assert_eq!(roots("uint w = v"), [("=".into(), Some("w".into()), true)]);
+        assert_eq!(
+            roots("if (c) x = 1"),
+            [("=".into(), Some("x".into()), true)]
+        );
+        assert_eq!(
+            roots("a [i] .b = 1"),
+            [("=".into(), Some("a".into()), true)]
+        );
+        // GLSL's block comments do not nest: `k++` is code.
+        assert_eq!(
+            roots("x /* a /* b */ + k++"),
+            [("++".into(), Some("k".into()), false)]
+        );
         let body = "{ uint k = 0u; float a[4]; let b = 1; x = k; k == 2u; }";
-        let names: Vec<&str> = declared_names(body, 0..body.len())
+        let names: Vec<&str> = declared_names(body, 0..body.len(), Language::Glsl)
             .into_iter()
             .map(|r| &body[r])
             .collect();

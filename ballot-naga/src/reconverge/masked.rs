@@ -260,6 +260,17 @@ const SIDE_EFFECTS: &[&str] = &[
     "imageAtomicOr",
     "imageAtomicXor",
     "textureStore",
+    "atomicCounterIncrement",
+    "atomicCounterDecrement",
+    "atomicCounterAdd",
+    "atomicCounterSubtract",
+    "atomicCounterMin",
+    "atomicCounterMax",
+    "atomicCounterAnd",
+    "atomicCounterOr",
+    "atomicCounterXor",
+    "atomicCounterExchange",
+    "atomicCounterCompSwap",
 ];
 
 /// GLSL's built-in functions that write an `out` argument (WGSL's `modf`
@@ -733,9 +744,17 @@ fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) 
         for s in &f.body.stmts {
             each_stmt(s, &mut |s: &Stmt| {
                 if let StmtKind::Decl(d) = &s.kind {
+                    // A WGSL `let p = &data[0];` is a pointer to what it
+                    // names, no local of its own.
+                    let pointer = |x: &&super::tree::Declarator| {
+                        x.init
+                            .as_ref()
+                            .is_some_and(|e| text[e.range.clone()].trim_start().starts_with('&'))
+                    };
                     own.extend(
                         d.declarators
                             .iter()
+                            .filter(|x| !pointer(x))
                             .map(|x| text[x.name.clone()].to_string()),
                     );
                 }
@@ -744,8 +763,18 @@ fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) 
         let mut writes = Vec::new();
         let mut called: Called = Vec::new();
         let mut side_effects = false;
+        // GLSL's builtins that write an `out` argument write what their
+        // arguments name (all of them, to be safe): a write to a local is
+        // nothing to the caller.
+        let mut out_roots: Vec<String> = Vec::new();
         let mut call = |name: super::tree::Name, args: Vec<Option<String>>| {
-            side_effects |= names[name as usize].side_effects;
+            let named = &text[unit.names[name as usize].clone()];
+            if request.language == Language::Glsl && GLSL_OUT_WRITERS.contains(&named) {
+                out_roots.extend(args.iter().flatten().cloned());
+                side_effects |= args.is_empty() || args.iter().any(Option::is_none);
+            } else {
+                side_effects |= names[name as usize].side_effects;
+            }
             for &g in &overloads[name as usize] {
                 called.push((g, args.clone()));
             }
@@ -758,11 +787,11 @@ fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) 
                 // body is not seen.
                 let body = f.body.range.clone();
                 own.extend(
-                    effects::declared_names(text, body.clone())
+                    effects::declared_names(text, body.clone(), request.language)
                         .into_iter()
                         .map(|r| text[r].to_string()),
                 );
-                writes.extend(effects::writes(text, body));
+                writes.extend(effects::writes(text, body, request.language));
                 unread.calls.iter().for_each(|&name| call(name, Vec::new()));
             }
             None => {
@@ -776,14 +805,18 @@ fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) 
                                 .collect();
                             call(c.callee, roots);
                         }
-                        writes.extend(effects::writes(text, e.range.clone()));
+                        writes.extend(effects::writes(text, e.range.clone(), request.language));
                     });
                 }
             }
         }
         global[i] = side_effects;
-        for w in &writes {
-            match w.root.as_ref().map(|r| &text[r.clone()]) {
+        let roots = writes
+            .iter()
+            .map(|w| w.root.as_ref().map(|r| &text[r.clone()]))
+            .chain(out_roots.iter().map(|r| Some(r.as_str())));
+        for root in roots {
+            match root {
                 Some(root) if own.contains(root) => {}
                 Some(root) if refs.contains(root) => param[i] = true,
                 _ => global[i] = true,
@@ -1253,12 +1286,15 @@ impl<'r, 'a> Pass<'r, 'a> {
         for c in self.calls(e) {
             self.refuse_shared_by_reference(c)?;
         }
-        let mut order: Vec<&Call> = self
+        // The outer call kept in place (`skip`) is made by every
+        // invocation too: its arguments are checked with the rest.
+        let moved: Vec<&Call> = self
             .calls(e)
             .iter()
-            .filter(|c| c.range != skip && self.collective(c))
+            .filter(|c| self.collective(c))
             .collect();
-        self.refuse_moved_effects(e, &order)?;
+        self.refuse_moved_effects(e, &moved)?;
+        let mut order: Vec<&Call> = moved.into_iter().filter(|c| c.range != skip).collect();
         // The short circuit of each conditional one, by its operator, and
         // which of its operands (arms) holds the call.
         let mut circuits: BTreeMap<usize, Circuit> = BTreeMap::new();
@@ -1682,7 +1718,7 @@ impl<'r, 'a> Pass<'r, 'a> {
                 !self.collective(c) && (callee.side_effects || callee.effects)
             })
             .map(|c| c.name.clone());
-        let write = effects::writes(self.request.text, range.clone())
+        let write = effects::writes(self.request.text, range.clone(), self.request.language)
             .into_iter()
             .next()
             .map(|w| w.op);
@@ -1714,63 +1750,84 @@ impl<'r, 'a> Pass<'r, 'a> {
                 }
             }
         }
-        let Some(first) = collectives.iter().min_by_key(|c| c.range.start) else {
+        let (Some(first), Some(last)) = (
+            collectives.iter().min_by_key(|c| c.range.start),
+            collectives.iter().max_by_key(|c| c.range.start),
+        ) else {
             return Ok(());
         };
-        // What is left of the first collective, but the assignment (at the
-        // top of the expression, with no `,` after it) its value goes to.
-        let before = e.range.start..first.range.start;
-        let writes = effects::writes(text, before.clone());
+        // Every collective is computed before the statement: what lies left
+        // of one, outside every collective (whose arguments are above),
+        // now follows it. But the assignment its value goes to (at the top
+        // of the expression, with no `,` after it) happens after, as
+        // written.
+        let outside = |r: &Range<usize>| {
+            !collectives
+                .iter()
+                .any(|c| c.range.start <= r.start && r.end <= c.range.end)
+        };
+        let writes = effects::writes(text, e.range.start..last.range.start, self.request.language);
         let governing = writes.iter().rposition(|w| {
-            w.assignment && w.depth == 0 && !top_level_comma(text, w.op.end..first.range.start)
+            w.assignment
+                && w.depth == 0
+                && w.op.end <= first.range.start
+                && !top_level_comma(text, w.op.end..first.range.start)
         });
         // A write matters where a collective after it reads what it
-        // writes: an exchange reads its arguments; a converted function
-        // may read anything.
+        // writes: an exchange reads its arguments, where a function of
+        // the shader's may read anything; a converted function too.
         let matters = |w: &effects::Write| {
             collectives
                 .iter()
                 .filter(|c| c.range.start >= w.op.end)
                 .any(|c| {
-                    let read = || {
-                        let root = w.root.as_ref().map(|r| self.text(r));
-                        self.args(c).iter().any(|arg| {
-                            identifiers(self.text(arg))
-                                .iter()
-                                .any(|(_, n)| root.is_none_or(|r| r == *n))
-                        })
-                    };
-                    self.callee(c).converted || w.root.is_none() || read()
+                    let root = w.root.as_ref().map(|r| self.text(r));
+                    let reads = self.args(c).iter().any(|arg| {
+                        identifiers(self.text(arg))
+                            .iter()
+                            .any(|(_, n)| root.is_none_or(|r| r == *n))
+                    });
+                    let calls_own = self.calls(e).iter().any(|o| {
+                        c.range.start < o.range.start
+                            && o.range.end <= c.range.end
+                            && self.callee(o).function.is_some()
+                    });
+                    self.callee(c).converted || root.is_none() || reads || calls_own
                 })
         };
         let write = writes
             .iter()
             .enumerate()
-            .find(|(k, w)| Some(*k) != governing && matters(w))
+            .find(|(k, w)| Some(*k) != governing && outside(&w.op) && matters(w))
             .map(|(_, w)| w.op.clone());
         let call = self
             .calls(e)
             .iter()
-            .filter(|c| c.range.end <= first.range.start)
+            .filter(|c| c.range.end <= last.range.start && outside(&c.range))
             .find(|c| {
                 let callee = self.callee(c);
                 !self.collective(c) && (callee.side_effects || callee.effects)
             })
             .map(|c| c.name.clone());
-        match [call, write].into_iter().flatten().min_by_key(|r| r.start) {
-            Some(at) => self.refuse(
-                &at,
-                format!(
-                    "`{}` changes state before `{}` in this statement: without subgroups the \
-                     collective is computed before its statement, so compute the `{}` call \
-                     into a variable first",
-                    self.text(&at),
-                    self.shown(first),
-                    self.shown(first)
-                ),
+        let Some(at) = [call, write].into_iter().flatten().min_by_key(|r| r.start) else {
+            return Ok(());
+        };
+        let after = collectives
+            .iter()
+            .filter(|c| c.range.start >= at.end)
+            .min_by_key(|c| c.range.start)
+            .unwrap_or(first);
+        self.refuse(
+            &at,
+            format!(
+                "`{}` changes state before `{}` in this statement: without subgroups the \
+                 collective is computed before its statement, so compute the `{}` call into a \
+                 variable first",
+                self.text(&at),
+                self.shown(after),
+                self.shown(after)
             ),
-            None => Ok(()),
-        }
+        )
     }
 
     /// Every invocation makes a converted call, and copies its parameters

@@ -1401,6 +1401,10 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
              uint bumped(uint v) {{ uint t = v; inc(t); return t; }}\n\
              shared uint acc;\n\
              void red(uint v, inout uint r) {{ r += subgroupAdd(v); }}\n\
+             uint readc(uint v) {{ return cnt + v; }}\n\
+             float fr(float v) {{ float ip; return modf(v, ip); }}\n\
+             #define BODY(v) return v * 2u;\n\
+             uint twice2(uint v) {{ uint w = v; BODY(w) }}\n\
              void main() {{\n  uint i = gl_LocalInvocationIndex, x = data[i], y = 0u, k = 0u;\n\
              {body}\n  data[i] = x + y;\n}}\n"
         )
@@ -1426,12 +1430,29 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
         // Workgroup memory passed by reference to a converted call, which
         // every invocation would copy back.
         ("  if (x > 3u) { red(x, acc); }", "acc"),
+        // A write between two collectives, which both come first.
+        (
+            "  if (x > 3u) { y = subgroupAdd(1u) + (k = 3u, subgroupMax(k)); }",
+            "=",
+        ),
+        // The arguments of a converted call kept in place.
+        ("  if (x > 3u) { red(k++, y); }", "++"),
+        // A write of what a function in the collective's argument reads.
+        (
+            "  if (x > 3u) { y = (cnt = 5u, subgroupAdd(readc(1u))); }",
+            "=",
+        ),
+        // GLSL's block comments do not nest.
+        (
+            "  if (x > 3u) { y = subgroupAdd(x /* a /* b */ + k++); }",
+            "++",
+        ),
     ];
     for (body, token) in refused {
         let e = glsl_error(&glsl(body), Target::GlslNoSubgroup);
         assert_eq!(e.kind, LinkErrorKind::Unsupported, "{body}: {e}");
         let at = e.location.as_ref().expect("a location");
-        assert_eq!(at.line, 15, "{body}: {e}");
+        assert_eq!(at.line_text.trim(), body.trim(), "{body}: {e}");
         assert!(
             at.line_text[at.column as usize - 1..].starts_with(token),
             "{body}: at {}:{} of {:?}: {e}",
@@ -1457,6 +1478,11 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
         "  if (x > 3u) { y = subgroupAdd(bumped(x)); }",
         // A local passed by reference to a converted call.
         "  if (x > 3u) { red(x, y); }",
+        // A builtin writing a local `out` argument in a function.
+        "  if (x > 3u) { y = uint(subgroupAdd(fr(float(x)))); }",
+        // A body the reader cannot read (a macro as a statement) that
+        // initialises a local.
+        "  if (x > 3u) { y = subgroupAdd(twice2(x)); }",
     ];
     for body in linked {
         glsl_linked(&glsl(body), Target::GlslNoSubgroup);
@@ -1480,6 +1506,19 @@ fn main(@builtin(local_invocation_index) i: u32) {
     assert_eq!(e.kind, LinkErrorKind::Unsupported, "{e}");
     assert!(e.message.contains("`atomicAdd` changes state"), "{e}");
     assert!(e.message.contains("`subgroupAdd`"), "{e}");
+    // A pointer `let` writes what it points at.
+    let alias = "@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+fn bump(v: u32) -> u32 { let p = &data[0]; *p = *p + 1u; return v; }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    var y = 0u;
+    if (i > 3u) { y = subgroupAdd(bump(i)); }
+    data[i] = y;
+}
+";
+    let options = LinkOptions::default();
+    let e = link(alias, "e.wgsl", Target::WgslNoSubgroup, &options).unwrap_err();
+    assert!(e.message.contains("`bump` changes state"), "{e}");
 }
 
 /// GLSL's `while (bool more = …)` declares in its condition, which the
