@@ -220,17 +220,9 @@ pub(crate) fn writes(text: &str, range: Range<usize>, language: Language) -> Vec
     out
 }
 
-/// The names `text[range]` seems to declare, for a body the reader could
-/// not read: a name after `let` or `var` (WGSL), or after a type's name
-/// and before `=`, `;`, `,` or `[` (GLSL's `uint k = …`).
-pub(crate) fn declared_names(
-    text: &str,
-    range: Range<usize>,
-    language: Language,
-) -> Vec<Range<usize>> {
-    let code = code(text, &range, language);
-    // Names and single punctuation, with their offsets in `code`.
-    let mut tokens: Vec<(usize, usize)> = Vec::new();
+/// The tokens of `code`: names and single punctuation, by their offsets.
+fn tokens(code: &[u8]) -> Vec<(usize, usize)> {
+    let mut tokens = Vec::new();
     let mut at = 0;
     while at < code.len() {
         if code[at].is_ascii_whitespace() {
@@ -246,11 +238,55 @@ pub(crate) fn declared_names(
             at += 1;
         }
     }
+    tokens
+}
+
+/// The names `text[range]` seems to declare: a name after `let` or
+/// `var` (WGSL; `var<storage> name` past its template), or after a type's
+/// name and before `=`, `;`, `,` or `[` (GLSL's `uint k = …`). With
+/// `globals`, only those outside braces, and the members of GLSL's
+/// interface blocks (`buffer B { uint data[]; }`), which are the shader's
+/// globals; else every one, for a body the reader could not read.
+fn declared(
+    text: &str,
+    range: Range<usize>,
+    language: Language,
+    globals: bool,
+) -> Vec<Range<usize>> {
+    let code = code(text, &range, language);
+    let tokens = tokens(&code);
     let word = |k: usize| tokens.get(k).map(|&(a, b)| &code[a..b]);
     let name = |k: usize| word(k).is_some_and(|w| is_ident(w[0]) && !w[0].is_ascii_digit());
     let mut out = Vec::new();
+    // The braces open, and whether each is an interface block's.
+    let mut braces: Vec<bool> = Vec::new();
     for k in 0..tokens.len() {
+        match word(k) {
+            Some(b"{") => {
+                let block = k >= 2
+                    && name(k - 1)
+                    && matches!(word(k - 2), Some(b"buffer" | b"uniform" | b"in" | b"out"));
+                braces.push(block);
+                continue;
+            }
+            Some(b"}") => {
+                braces.pop();
+                continue;
+            }
+            _ => {}
+        }
+        if globals && braces.iter().any(|&block| !block) {
+            continue;
+        }
         let declares = match word(k) {
+            Some(b"var") if word(k + 1) == Some(b"<") => {
+                let close = (k + 2..tokens.len()).find(|&j| word(j) == Some(b">"));
+                if let Some(j) = close.filter(|&j| name(j + 1)) {
+                    let (a, b) = tokens[j + 1];
+                    out.push(a + range.start..b + range.start);
+                }
+                false
+            }
             Some(b"let" | b"var") => true,
             Some(b"return" | b"else" | b"case" | b"const") => false,
             _ => {
@@ -265,6 +301,23 @@ pub(crate) fn declared_names(
         }
     }
     out
+}
+
+/// The names `text[range]` seems to declare, for a body the reader could
+/// not read ([`declared`]).
+pub(crate) fn declared_names(
+    text: &str,
+    range: Range<usize>,
+    language: Language,
+) -> Vec<Range<usize>> {
+    declared(text, range, language, false)
+}
+
+/// The names `text` declares outside every function: its globals, the
+/// members of its interface blocks, and its `shared` variables
+/// ([`declared`]).
+pub(crate) fn global_names(text: &str, language: Language) -> Vec<Range<usize>> {
+    declared(text, 0..text.len(), language, true)
 }
 
 #[cfg(test)]
@@ -327,6 +380,20 @@ mod tests {
             .map(|r| &body[r])
             .collect();
         assert_eq!(names, ["k", "a", "b"]);
+        let glsl = "layout(std430) buffer B { uint data[]; };\nshared uint acc;\n\
+                    uint f(uint v) { uint w = v; return w; }\nstruct S { uint m; };\n";
+        let names: Vec<&str> = global_names(glsl, Language::Glsl)
+            .into_iter()
+            .map(|r| &glsl[r])
+            .collect();
+        assert_eq!(names, ["data", "acc"]);
+        let wgsl = "var<storage, read_write> data: array<u32>;\nvar<private> n: u32 = 0u;\n\
+                    fn f(v: u32) -> u32 { let w = v; return w; }\n";
+        let names: Vec<&str> = global_names(wgsl, Language::Wgsl)
+            .into_iter()
+            .map(|r| &wgsl[r])
+            .collect();
+        assert_eq!(names, ["data", "n"]);
         assert_eq!(roots("x < y && u > v"), []);
     }
 }

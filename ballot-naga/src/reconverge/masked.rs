@@ -726,6 +726,14 @@ fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) 
     // roots of the arguments it is passed.
     type Called = Vec<(usize, Vec<Option<String>>)>;
     let mut calls: Vec<Called> = Vec::with_capacity(n);
+    // The names the text declares outside its functions (globals, buffer
+    // members, `shared` variables): a body's declaration of one of them,
+    // in some scope, is not taken as the function's own, as the reader
+    // does not follow scopes.
+    let globals: BTreeSet<&str> = effects::global_names(text, request.language)
+        .into_iter()
+        .map(|r| &text[r])
+        .collect();
     for (i, f) in unit.functions.iter().enumerate() {
         let (refs, vals): (Vec<_>, Vec<_>) = f
             .params
@@ -754,7 +762,7 @@ fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) 
                     own.extend(
                         d.declarators
                             .iter()
-                            .filter(|x| !pointer(x))
+                            .filter(|x| !pointer(x) && !globals.contains(&text[x.name.clone()]))
                             .map(|x| text[x.name.clone()].to_string()),
                     );
                 }
@@ -789,7 +797,9 @@ fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) 
                 own.extend(
                     effects::declared_names(text, body.clone(), request.language)
                         .into_iter()
-                        .map(|r| text[r].to_string()),
+                        .map(|r| &text[r])
+                        .filter(|n| !globals.contains(n))
+                        .map(str::to_string),
                 );
                 writes.extend(effects::writes(text, body, request.language));
                 unread.calls.iter().for_each(|&name| call(name, Vec::new()));

@@ -1519,6 +1519,20 @@ fn main(@builtin(local_invocation_index) i: u32) {
     let options = LinkOptions::default();
     let e = link(alias, "e.wgsl", Target::WgslNoSubgroup, &options).unwrap_err();
     assert!(e.message.contains("`bump` changes state"), "{e}");
+    // A local in one scope named as a global does not make the global's
+    // writes in another scope the function's own.
+    let shadow = "@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+var<private> g: u32 = 0u;
+fn bump(v: u32) -> u32 { if (v > 100u) { var g = 0u; g += 1u; } g += 1u; return v; }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    var y = 0u;
+    if (i > 3u) { y = subgroupAdd(bump(i)); }
+    data[i] = y + g;
+}
+";
+    let e = link(shadow, "e.wgsl", Target::WgslNoSubgroup, &options).unwrap_err();
+    assert!(e.message.contains("`bump` changes state"), "{e}");
 }
 
 /// GLSL's `while (bool more = …)` declares in its condition, which the
