@@ -258,10 +258,14 @@ fn declared(
     let word = |k: usize| tokens.get(k).map(|&(a, b)| &code[a..b]);
     let name = |k: usize| word(k).is_some_and(|w| is_ident(w[0]) && !w[0].is_ascii_digit());
     let mut out = Vec::new();
-    // The braces open, and whether each is an interface block's.
+    // The braces open, and whether each is an interface block's; the
+    // parentheses open (a function's parameters are no globals).
     let mut braces: Vec<bool> = Vec::new();
+    let mut parens = 0usize;
     for k in 0..tokens.len() {
         match word(k) {
+            Some(b"(") => parens += 1,
+            Some(b")") => parens = parens.saturating_sub(1),
             Some(b"{") => {
                 let block = k >= 2
                     && name(k - 1)
@@ -275,7 +279,7 @@ fn declared(
             }
             _ => {}
         }
-        if globals && braces.iter().any(|&block| !block) {
+        if globals && (parens > 0 || braces.iter().any(|&block| !block)) {
             continue;
         }
         let declares = match word(k) {
@@ -381,7 +385,7 @@ mod tests {
             .collect();
         assert_eq!(names, ["k", "a", "b"]);
         let glsl = "layout(std430) buffer B { uint data[]; };\nshared uint acc;\n\
-                    uint f(uint v) { uint w = v; return w; }\nstruct S { uint m; };\n";
+                    uint f(uint v, inout S sdec) { uint w = v; return w; }\nstruct S { uint m; };\n";
         let names: Vec<&str> = global_names(glsl, Language::Glsl)
             .into_iter()
             .map(|r| &glsl[r])

@@ -1401,6 +1401,7 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
              uint bumped(uint v) {{ uint t = v; inc(t); return t; }}\n\
              shared uint acc;\n\
              void red(uint v, inout uint r) {{ r += subgroupAdd(v); }}\n\
+             void red2(inout uint q, uint v) {{ q += subgroupAdd(v); }}\n\
              uint readc(uint v) {{ return cnt + v; }}\n\
              float fr(float v) {{ float ip; return modf(v, ip); }}\n\
              #define BODY(v) return v * 2u;\n\
@@ -1476,8 +1477,10 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
         "  if (x > 3u) { uint z = subgroupAdd(x); y = z; }",
         // A function that passes only its own local by reference.
         "  if (x > 3u) { y = subgroupAdd(bumped(x)); }",
-        // A local passed by reference to a converted call.
+        // A local passed by reference to a converted call, also one named
+        // as another function's parameter (no global).
         "  if (x > 3u) { red(x, y); }",
+        "  if (x > 3u) { uint q = 0u; red2(q, x); y = q; }",
         // A builtin writing a local `out` argument in a function.
         "  if (x > 3u) { y = uint(subgroupAdd(fr(float(x)))); }",
         // A body the reader cannot read (a macro as a statement) that
