@@ -734,11 +734,18 @@ fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) 
         .into_iter()
         .map(|r| &text[r])
         .collect();
+    // Which argument positions of each function are by reference.
+    let mut ref_positions: Vec<Vec<bool>> = Vec::with_capacity(n);
     for (i, f) in unit.functions.iter().enumerate() {
-        let (refs, vals): (Vec<_>, Vec<_>) = f
-            .params
-            .iter()
-            .partition(|p| by_reference(&text[p.ty.clone()]));
+        ref_positions.push(
+            f.params
+                .iter()
+                .map(|p| by_reference(&text[p.ty.clone()]))
+                .collect(),
+        );
+        let mut passed = ref_positions[i].iter();
+        let (refs, vals): (Vec<_>, Vec<_>) =
+            f.params.iter().partition(|_| passed.next() == Some(&true));
         let mut own: BTreeSet<String> = vals
             .iter()
             .map(|p| text[p.name.clone()].to_string())
@@ -836,17 +843,6 @@ fn effectful(request: &Request<'_>, names: &[Callee], overloads: &[Vec<usize>]) 
         by_ref.push(refs);
         calls.push(called);
     }
-    // Which argument positions of each function are by reference.
-    let ref_positions: Vec<Vec<bool>> = unit
-        .functions
-        .iter()
-        .map(|f| {
-            f.params
-                .iter()
-                .map(|p| by_reference(&text[p.ty.clone()]))
-                .collect()
-        })
-        .collect();
     loop {
         let mut changed = false;
         for i in 0..n {
@@ -1713,6 +1709,15 @@ impl<'r, 'a> Pass<'r, 'a> {
         }
     }
 
+    /// Whether `c` is a call that may change what the rest of the shader
+    /// sees: a builtin of [`SIDE_EFFECTS`] or a function of the shader's
+    /// that may ([`effectful`]); a collective's own effects are guarded by
+    /// its activity.
+    fn changes_state(&self, c: &Call) -> bool {
+        let callee = self.callee(c);
+        !self.collective(c) && (callee.side_effects || callee.effects)
+    }
+
     /// Where evaluating `range`, a part of `e`, may change what the rest
     /// of the shader sees: its first write ([`effects::writes`]) or call
     /// of a builtin of [`SIDE_EFFECTS`] or of a function that may
@@ -1723,10 +1728,7 @@ impl<'r, 'a> Pass<'r, 'a> {
             .calls(e)
             .iter()
             .filter(|c| range.start <= c.range.start && c.range.end <= range.end)
-            .find(|c| {
-                let callee = self.callee(c);
-                !self.collective(c) && (callee.side_effects || callee.effects)
-            })
+            .find(|c| self.changes_state(c))
             .map(|c| c.name.clone());
         let write = effects::writes(self.request.text, range.clone(), self.request.language)
             .into_iter()
@@ -1814,10 +1816,7 @@ impl<'r, 'a> Pass<'r, 'a> {
             .calls(e)
             .iter()
             .filter(|c| c.range.end <= last.range.start && outside(&c.range))
-            .find(|c| {
-                let callee = self.callee(c);
-                !self.collective(c) && (callee.side_effects || callee.effects)
-            })
+            .find(|c| self.changes_state(c))
             .map(|c| c.name.clone());
         let Some(at) = [call, write].into_iter().flatten().min_by_key(|r| r.start) else {
             return Ok(());
