@@ -7,7 +7,7 @@
 //! whose first argument is the activity (`true` as written), and leaves
 //! the linked functions themselves alone.
 
-use crate::reconverge::{self, ExchangeResult, Options, Printed};
+use crate::reconverge::{self, Exchange, ExchangeResult, Operand, Options, Printed};
 use ballot_ir::op::Op;
 use ballot_shader::back::Language;
 use std::collections::BTreeMap;
@@ -25,10 +25,11 @@ const GLSL_BARRIERS: &[&str] = &[
     "groupMemoryBarrier",
 ];
 
-/// The linked exchanges under `prefix`, with their result types: the
-/// collectives of [`super::is_collective`] (in GLSL one overloaded name
-/// each, in WGSL also one per type, [`super::types::Typed`]).
-pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, ExchangeResult> {
+/// The linked exchanges under `prefix`, with their result types and
+/// operands: the collectives of [`super::is_collective`] (in GLSL one
+/// overloaded name each, in WGSL also one per type,
+/// [`super::types::Typed`]).
+pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, Exchange> {
     let mut map = BTreeMap::new();
     for op in Op::ALL {
         // The clustered reductions too, which only GLSL's linker links.
@@ -37,19 +38,41 @@ pub(super) fn exchanges(prefix: &str) -> BTreeMap<String, ExchangeResult> {
         }
         let linked = super::linked_name(op);
         let name = format!("{prefix}{}", &linked["ballot_".len()..]);
-        let result = match op {
-            Op::Ballot => ExchangeResult::Mask,
-            Op::Elect | Op::All | Op::Any | Op::AllEqual => ExchangeResult::Bool,
-            _ => ExchangeResult::Value,
-        };
-        map.insert(name, result);
+        map.insert(name, exchange(op));
     }
     // `subgroupBarrier`, an exchange of no value.
-    map.insert(format!("{prefix}subgroupBarrier"), ExchangeResult::Bool);
-    for name in super::types::Typed::every_name(prefix) {
-        map.insert(name, ExchangeResult::Value);
+    map.insert(
+        format!("{prefix}subgroupBarrier"),
+        Exchange {
+            result: ExchangeResult::Bool,
+            operands: &[],
+        },
+    );
+    for (name, op) in super::types::Typed::every_name(prefix) {
+        map.insert(name, exchange(op));
     }
     map
+}
+
+/// A collective's result type and operands, as the subgroup extensions
+/// declare them.
+fn exchange(op: Op) -> Exchange {
+    use Operand::*;
+    let result = match op {
+        Op::Ballot => ExchangeResult::Mask,
+        Op::Elect | Op::All | Op::Any | Op::AllEqual => ExchangeResult::Bool,
+        _ => ExchangeResult::Value,
+    };
+    let operands: &'static [Operand] = match op {
+        Op::Ballot | Op::All | Op::Any => &[Bool],
+        Op::Broadcast | Op::Shuffle | Op::ShuffleXor | Op::ShuffleUp | Op::ShuffleDown => {
+            &[Value, Lane]
+        }
+        Op::QuadBroadcast | Op::Clustered(_) => &[Value, Constant],
+        Op::Elect => &[],
+        _ => &[Value],
+    };
+    Exchange { result, operands }
 }
 
 /// The name of the workgroup vote under `prefix`.

@@ -217,9 +217,9 @@ impl Typed {
         )
     }
 
-    /// Every typed function's linked name under `prefix`, for the
-    /// conversion's list of exchanges.
-    pub fn every_name(prefix: &str) -> Vec<String> {
+    /// Every typed function's linked name under `prefix`, with its
+    /// operation, for the conversion's list of exchanges.
+    pub fn every_name(prefix: &str) -> Vec<(String, Op)> {
         let mut names = Vec::new();
         for op in Op::ALL
             .into_iter()
@@ -231,7 +231,7 @@ impl Typed {
                 for width in 1..=4 {
                     let t = Typed { op, scalar, width };
                     if let Some(suffix) = t.suffix() {
-                        names.push(format!("{prefix}{stem}{suffix}"));
+                        names.push((format!("{prefix}{stem}{suffix}"), op));
                     }
                 }
             }

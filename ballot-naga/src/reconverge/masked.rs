@@ -17,7 +17,10 @@
 //!   and calls of converted functions run in every invocation, with
 //!   `Active` as their first argument; where the statement holding one is
 //!   guarded, the call is computed first, into a temporary
-//!   ([`Step::Bind`]).
+//!   ([`Step::Bind`]). In GLSL, an operand of one that indexes, divides
+//!   or calls is evaluated only where the invocation is active,
+//!   `(active ? operand : zero)` ([`Sub::Evaluate`], [`Operand`]): the
+//!   language would evaluate it only there.
 //! - A declaration stays where it is, so that its scope is the same; where
 //!   its initialiser is not safe to evaluate in every invocation, the
 //!   initialisation is guarded apart ([`Step::Declare`], [`Step::Assign`]).
@@ -74,6 +77,30 @@ pub(crate) enum Result_ {
     Value,
 }
 
+/// An exchange's operand after the activity, by what the pass passes in
+/// its place where the invocation is not active: every invocation makes
+/// the call, and an operand that could read out of bounds or call a
+/// function of the shader's (which may not end for values its branch
+/// excludes) is evaluated only where the invocation is active (GLSL).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Operand {
+    /// A predicate: `false`.
+    Bool,
+    /// The value: its type's zero, where the pass can tell its type.
+    Value,
+    /// A lane, a lane mask or a delta: `0u`.
+    Lane,
+    /// A constant (a cluster size, a quad index): as written.
+    Constant,
+}
+
+/// An exchange: its result type and its operands after the activity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Exchange {
+    pub result: Result_,
+    pub operands: &'static [Operand],
+}
+
 /// An activity flag: a `bool` per invocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Flag {
@@ -121,6 +148,12 @@ pub(crate) enum Sub {
     /// operand, computed before the statement, or the activity of an
     /// exchange under a short circuit.
     Flag(Flag),
+    /// Before an operand evaluated only where `flag` is set (GLSL's
+    /// `flag ? operand : zero`): the condition, and the operand's opening,
+    /// `(` or a conversion to the parameter's type (`uint(`). Empty.
+    Evaluate { flag: Flag, open: &'static str },
+    /// After such an operand: its value elsewhere. Empty.
+    Otherwise(String),
 }
 
 /// A range of the text, with parts replaced.
@@ -225,7 +258,7 @@ pub(crate) struct Request<'a> {
     pub unit: &'a Unit,
     /// The exchanges, by function name, with their result type: calls
     /// whose first argument is the activity.
-    pub exchanges: &'a BTreeMap<String, Result_>,
+    pub exchanges: &'a BTreeMap<String, Exchange>,
     /// The shader's own barriers and other calls that every invocation of
     /// the workgroup must make together: never guarded.
     pub barriers: &'a [&'a str],
@@ -291,6 +324,8 @@ const GLSL_OUT_WRITERS: &[&str] = &[
 struct Callee {
     /// An exchange's result type, where the name is an exchange's.
     exchange: Option<Result_>,
+    /// An exchange's operands after the activity.
+    operands: &'static [Operand],
     /// The last defined of the shader's functions of that name. A GLSL
     /// name may have several (overloads), which the pass converts, or
     /// not, together, so that `converted` and `together` read from this
@@ -325,7 +360,8 @@ fn callees(request: &Request<'_>) -> Vec<Callee> {
         .map(|r| {
             let name = &request.text[r.clone()];
             Callee {
-                exchange: request.exchanges.get(name).copied(),
+                exchange: request.exchanges.get(name).map(|e| e.result),
+                operands: request.exchanges.get(name).map_or(&[], |e| e.operands),
                 barrier: request.barriers.contains(&name),
                 side_effects: SIDE_EFFECTS.contains(&name)
                     || (request.language == Language::Glsl && GLSL_OUT_WRITERS.contains(&name)),
@@ -1229,18 +1265,27 @@ impl<'r, 'a> Pass<'r, 'a> {
             if let Some(&t) = bound.get(&c.range.start) {
                 // What is inside it goes with it; not an enclosing call's
                 // activity argument, empty, at its start (`f(f(x))`).
+                // Nor an enclosing call's operand guard, empty, at either
+                // end (`subgroupAny(subgroupAll(p))`).
                 subs.retain(|(r, _)| {
                     let inside = c.range.start <= r.start && r.end <= c.range.end;
-                    !inside || (r.is_empty() && r.start == c.range.start)
+                    !inside
+                        || (r.is_empty() && (r.start == c.range.start || r.start == c.range.end))
                 });
                 subs.push((c.range.clone(), Sub::Temp(t)));
                 continue;
             }
             let callee = self.callee(c);
             let flag = self.activity.get(&c.range.start).copied();
+            // The operands to evaluate only where the invocation is
+            // active, with their opening and their value elsewhere.
+            let mut guarded: Vec<(&Range<usize>, Option<Elsewhere>)> = Vec::new();
             if callee.exchange.is_some() {
                 if let Some(first) = self.args(c).first() {
                     subs.push((first.clone(), flag.map_or(Sub::Active, Sub::Flag)));
+                }
+                for (arg, &operand) in self.args(c).iter().skip(1).zip(callee.operands) {
+                    guarded.push((arg, self.inactive_operand(operand, arg)));
                 }
             } else if callee.together {
                 // Entered by every invocation, all active: no activity.
@@ -1252,6 +1297,27 @@ impl<'r, 'a> Pass<'r, 'a> {
                         more: !c.args.is_empty(),
                     },
                 ));
+                for (k, arg) in self.args(c).iter().enumerate() {
+                    guarded.push((arg, self.inactive_argument(c, k, arg)));
+                }
+            }
+            // Every invocation is active where the function's top runs as
+            // written, but for a short circuit's.
+            if self.all_active && flag.is_none() {
+                guarded.clear();
+            }
+            for (arg, inactive) in guarded {
+                // An exchange or converted call, bound: its temporary.
+                let whole_call =
+                    |d: &Call| d.range == trimmed(self.request.text, arg) && self.collective(d);
+                if calls.iter().any(whole_call) {
+                    continue;
+                }
+                if let Some((open, zero)) = inactive {
+                    let flag = flag.unwrap_or(Flag::Active);
+                    subs.push((arg.start..arg.start, Sub::Evaluate { flag, open }));
+                    subs.push((arg.end..arg.end, Sub::Otherwise(zero)));
+                }
             }
         }
         // A short circuit's left operand inside the piece: its flag; one
@@ -1262,7 +1328,12 @@ impl<'r, 'a> Pass<'r, 'a> {
                 matches!(sub, Sub::Flag(_)) && s.start <= r.start && r.end <= s.end && s != r
             });
             if r.end <= range.end && *r != range && !within_another {
-                subs.retain(|(s, _)| !(r.start <= s.start && s.end <= r.end));
+                // An empty substitution at either end is an enclosing
+                // operand's guard.
+                subs.retain(|(s, _)| {
+                    !(r.start <= s.start && s.end <= r.end)
+                        || (s.is_empty() && (s.start == r.start || s.start == r.end))
+                });
                 subs.push((r.clone(), Sub::Flag(*flag)));
             }
         }
@@ -1604,6 +1675,78 @@ impl<'r, 'a> Pass<'r, 'a> {
             Some(ret) => Ok(Some(self.text(&ret).to_string())),
             None => Ok(Some("void".into())),
         }
+    }
+
+    /// What an exchange's operand becomes where the invocation is not
+    /// active, as the opening before it and the value in its place; `None`
+    /// where it is evaluated as written ([`Pass::unsafe_elsewhere`]). A
+    /// value of a type the pass cannot tell is evaluated as written.
+    fn inactive_operand(&self, operand: Operand, arg: &Range<usize>) -> Option<Elsewhere> {
+        let text = self.unsafe_elsewhere(arg)?;
+        match operand {
+            Operand::Bool => Some(("(", "false".into())),
+            Operand::Lane => Some(("uint(", "0u".into())),
+            Operand::Value => Some(("(", zero(&self.glsl_value_type(text)?))),
+            Operand::Constant => None,
+        }
+    }
+
+    /// What argument `k` (at `arg`) of a converted call becomes where the
+    /// invocation is not active, as [`Pass::inactive_operand`]: an `in`
+    /// parameter of a scalar or vector type, the same in every overload
+    /// the call's argument count leaves, takes that type's zero. Another
+    /// (`out`, a struct, an array) is evaluated as written.
+    fn inactive_argument(&self, c: &Call, k: usize, arg: &Range<usize>) -> Option<Elsewhere> {
+        self.unsafe_elsewhere(arg)?;
+        let count = self.args(c).len();
+        let mut types = self
+            .request
+            .unit
+            .functions
+            .iter()
+            .filter(|f| f.id == c.callee && f.params.len() == count)
+            .map(|f| {
+                let p = &f.params[k];
+                let words: Vec<&str> = self.text(&p.ty).split_whitespace().collect();
+                let by_value = !words.iter().any(|w| matches!(*w, "out" | "inout"))
+                    && !self.text(&p.name).contains('[');
+                let ty: Vec<&str> = words
+                    .into_iter()
+                    .filter(|w| *w != "in" && !GLSL_QUALIFIERS.contains(w))
+                    .collect();
+                match (by_value, ty.as_slice()) {
+                    (true, [ty]) if constructed_type(&format!("{ty}(0)")).is_some() => {
+                        Some(ty.to_string())
+                    }
+                    _ => None,
+                }
+            });
+        let first = types.next()??;
+        types
+            .all(|t| t.as_deref() == Some(first.as_str()))
+            .then(|| ("(", zero(&first)))
+    }
+
+    /// `arg`'s text, where evaluating it in an invocation that is not
+    /// active may go wrong; `None` where it may not, or in WGSL. The
+    /// language evaluates an operand only where the invocation reaches the
+    /// call, so elsewhere it must not read out of bounds or call anything
+    /// that may not end: an operand that indexes, divides or calls is
+    /// evaluated only where the invocation is active. GLSL only: WGSL's
+    /// reads are bounded, and it has no conditional expression that skips
+    /// an operand.
+    fn unsafe_elsewhere(&self, arg: &Range<usize>) -> Option<&'a str> {
+        if self.request.language != Language::Glsl {
+            return None;
+        }
+        let text = self.text(arg).trim();
+        // The constructor the linker writes around a value changes
+        // nothing: what is inside it.
+        let inner = constructed_type(text)
+            .and_then(|_| text.split_once('('))
+            .and_then(|(_, rest)| rest.strip_suffix(')'))
+            .unwrap_or(text);
+        inner.contains(['[', '(', '/', '%']).then_some(text)
     }
 
     /// The type of a GLSL value: a variable in scope, or a literal.
@@ -2549,6 +2692,25 @@ struct Loop<'s> {
 
 /// The type `value` constructs, where it is one call `T(…)` of a GLSL
 /// scalar or vector type.
+/// What an operand becomes where the invocation is not active: the
+/// opening before it (`(`, or a conversion) and the value in its place.
+type Elsewhere = (&'static str, String);
+
+/// The zero of a GLSL scalar or vector type, as a constant expression.
+fn zero(ty: &str) -> String {
+    match ty {
+        "bool" => "false".into(),
+        _ => format!("{ty}(0)"),
+    }
+}
+
+/// `range` of `text` without the white space at either end.
+fn trimmed(text: &str, range: &Range<usize>) -> Range<usize> {
+    let t = &text[range.clone()];
+    let start = range.start + (t.len() - t.trim_start().len());
+    start..start + t.trim().len()
+}
+
 fn constructed_type(value: &str) -> Option<&str> {
     let open = value.find('(')?;
     let ty = value[..open].trim_end();

@@ -38,7 +38,7 @@ use std::ops::Range;
 
 use ballot_shader::back::Language;
 
-pub(crate) use masked::Result_ as ExchangeResult;
+pub(crate) use masked::{Exchange, Operand, Result_ as ExchangeResult};
 pub(crate) use print::Printed;
 
 /// Why a text cannot be converted, at a range of it.
@@ -56,7 +56,7 @@ pub(crate) struct Refused {
 pub(crate) struct Options<'a> {
     /// The exchanges by function name: calls whose first argument is the
     /// activity.
-    pub exchanges: &'a BTreeMap<String, ExchangeResult>,
+    pub exchanges: &'a BTreeMap<String, Exchange>,
     /// Calls every invocation makes together as written (barriers).
     pub barriers: &'a [&'a str],
     /// The prefix of every name the conversion adds.

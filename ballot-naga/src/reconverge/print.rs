@@ -304,6 +304,8 @@ impl Writer<'_> {
                     Sub::ActiveArg { flag, more: true } => format!("{}, ", self.flag(*flag)),
                     Sub::ActiveArg { flag, more: false } => self.flag(*flag),
                     Sub::Flag(flag) => self.flag(*flag),
+                    Sub::Evaluate { flag, open } => format!("({} ? {open}", self.flag(*flag)),
+                    Sub::Otherwise(zero) => format!(") : {zero})"),
                 },
                 None,
             ));

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{convert, ExchangeResult, Options};
+use super::{convert, Exchange, ExchangeResult, Operand, Options};
 use ballot_shader::back::{Language, Target};
 
 /// Stand-ins for the linked exchanges: their signatures, with a barrier
@@ -15,14 +15,18 @@ const WGSL_STUBS: &str = "var<workgroup> x_word: atomic<u32>;\n\
     fn x_broadcast_first(on: bool, v: u32) -> u32 { workgroupBarrier(); return v; }\n\
     fn x_any(p: bool) -> bool { if p { atomicAdd(&x_word, 1u); } return workgroupUniformLoad(&x_word) != 0u; }\n";
 
-fn exchanges() -> BTreeMap<String, ExchangeResult> {
+fn exchanges() -> BTreeMap<String, Exchange> {
+    let exchange = |result, operands| Exchange { result, operands };
     [
-        ("x_ballot", ExchangeResult::Mask),
-        ("x_elect", ExchangeResult::Bool),
-        ("x_broadcast_first", ExchangeResult::Value),
+        ("x_ballot", exchange(ExchangeResult::Mask, &[Operand::Bool])),
+        ("x_elect", exchange(ExchangeResult::Bool, &[])),
+        (
+            "x_broadcast_first",
+            exchange(ExchangeResult::Value, &[Operand::Value]),
+        ),
     ]
     .into_iter()
-    .map(|(n, r)| (n.to_string(), r))
+    .map(|(n, e)| (n.to_string(), e))
     .collect()
 }
 

@@ -97,3 +97,53 @@ fn a_continuing_block_reads_the_loop_body_s_declarations() {
         expected_continuing,
     );
 }
+
+/// Operands that divide, index and call, after an early `return`: the
+/// emulation evaluates them only where the invocation is active
+/// (`(active ? operand : zero)`), and the results are the hardware's. Odd
+/// lanes return; even lane `l` adds `steps(l + 2)` (`floor(log2)`) over
+/// its subgroup's even lanes, passes half of that sum, read back from the
+/// buffer, to a converted function that adds it up again, and reads `l`
+/// from lane `(l + 2) % size`, which is even and active.
+const OPERANDS: &str = "#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+uint steps(uint v) { uint s = 0u; while (v > 1u) { v /= 2u; s++; } return s; }
+uint red(uint v) { return subgroupAdd(v); }
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    uint lane = gl_SubgroupInvocationID;
+    words[i * 3u] = 7u;
+    words[i * 3u + 1u] = 7u;
+    words[i * 3u + 2u] = 7u;
+    if (lane % 2u == 1u) { return; }
+    words[i * 3u] = subgroupAdd(steps(lane + 2u));
+    words[i * 3u + 1u] = red(words[i * 3u] / 2u);
+    words[i * 3u + 2u] = subgroupShuffle(lane, (lane + 2u) % gl_SubgroupSize);
+}
+";
+
+/// The words invocation `i` writes at size `v` ([`OPERANDS`]).
+fn expected_operands(i: u32, v: u32) -> [u32; 3] {
+    let lane = i % v;
+    if lane % 2 == 1 {
+        return [7, 7, 7];
+    }
+    let steps = |x: u32| x.ilog2();
+    let sum: u32 = (0..v).step_by(2).map(|l| steps(l + 2)).sum();
+    [sum, v / 2 * (sum / 2), (lane + 2) % v]
+}
+
+#[test]
+fn operands_are_evaluated_where_the_invocation_is_active() {
+    assert_linked_agree(
+        "operands",
+        (OPERANDS, "operands.comp"),
+        [Target::GlslNoSubgroup, Target::Glsl],
+        64,
+        expected_operands,
+    );
+}

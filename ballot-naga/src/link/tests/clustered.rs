@@ -243,10 +243,14 @@ fn on_glsl_glslang_judges_the_cluster_size_and_a_macro_may_hold_no_collective_em
             "#extension GL_KHR_shader_subgroup_clustered : require",
             "#extension GL_KHR_shader_subgroup_ballot : require",
         );
+    // Its operand, which reads `values` past `n` where the invocation
+    // has returned, is evaluated only where the invocation is active.
     let l = glsl_linked(&alias, Target::GlslNoSubgroup);
     let compact: String = l.text.split_whitespace().collect();
     assert!(
-        compact.contains("ballot_subgroupBroadcastFirst(ballot_active,uint(values[i]))"),
+        compact.contains(
+            "ballot_subgroupBroadcastFirst(ballot_active,(ballot_active?(uint(values[i])):uint(0)))"
+        ),
         "{}",
         l.text
     );
@@ -264,7 +268,9 @@ fn on_glsl_glslang_judges_the_cluster_size_and_a_macro_may_hold_no_collective_em
     let l = glsl_linked(&more, Target::GlslNoSubgroup);
     let compact: String = l.text.split_whitespace().collect();
     assert!(
-        compact.contains("ballot_subgroupBroadcastFirst(ballot_active,uint(values[i]+0u))"),
+        compact.contains(
+            "ballot_subgroupBroadcastFirst(ballot_active,(ballot_active?(uint(values[i]+0u)):uint(0)))"
+        ),
         "{}",
         l.text
     );

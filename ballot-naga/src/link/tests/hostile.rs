@@ -1381,6 +1381,88 @@ void main() {
     assert!(l.text.contains("return vec4<f32>(v);"), "{}", l.text);
 }
 
+/// DESIGN.md: on the emulated targets a collective's result is the one
+/// hardware gives, and the shader neither hangs nor reads what it would
+/// not. Every invocation makes the exchange, so an operand that indexes,
+/// divides or calls (a read past the end of a buffer once the invocation
+/// has returned, a loop that ends only for the values its branch lets in)
+/// is evaluated only where the invocation is active, in GLSL, whose
+/// conditional expression evaluates one arm.
+#[test]
+fn an_operand_that_reads_or_calls_is_evaluated_only_where_active() {
+    let glsl = |body: &str| {
+        format!(
+            "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : require\n\
+             #extension GL_KHR_shader_subgroup_shuffle : require\n\
+             #extension GL_KHR_shader_subgroup_ballot : require\n\
+             #extension GL_KHR_shader_subgroup_vote : require\n\
+             layout(local_size_x = 64) in;\n\
+             layout(std430, binding = 0) buffer B {{ uint n; uint data[]; }};\n\
+             layout(std430, binding = 1) buffer L {{ int lanes[]; }};\n\
+             uint steps(uint v) {{ uint s = 0u; while (v != 1u) {{ v /= 2u; s++; }} return s; }}\n\
+             uint red(uint v, const in vec2 w, out uint o) {{ o = v; return subgroupAdd(v) + uint(w.x); }}\n\
+             void main() {{\n  uint i = gl_GlobalInvocationID.x, y = 0u, o = 0u;\n\
+             {body}\n  data[i] = y;\n}}\n"
+        )
+    };
+    let cases = [
+        // After an early return: the read past `n`.
+        (
+            "  if (i >= n) { return; }\n  y = subgroupAdd(data[i]);",
+            "ballot_subgroupAdd(ballot_active,(ballot_active?(uint(data[i])):uint(0)))",
+        ),
+        // A predicate, and a lane of another type (`int`).
+        (
+            "  if (i < n) { y = subgroupBallot(data[i] > 3u).x; }",
+            "ballot_subgroupBallot(ballot_active,(ballot_active?(data[i]>3u):false))",
+        ),
+        (
+            "  if (i < n) { y = subgroupShuffle(y, lanes[i]); }",
+            "ballot_subgroupShuffle(ballot_active,uint(y),(ballot_active?uint(lanes[i]):0u))",
+        ),
+        // A function that ends only for the values its branch lets in.
+        (
+            "  if (data[i] != 0u) { y = subgroupAdd(steps(data[i])); }",
+            "(ballot_active?(uint(steps(data[i]))):uint(0))",
+        ),
+        // The arguments of a converted call taken by value; the `out` one
+        // as written.
+        (
+            "  if (i < n) { y = red(data[i], vec2(data[i / 2u]), o); }",
+            "red(ballot_active,(ballot_active?(data[i]):uint(0)),\
+             (ballot_active?(vec2(data[i/2u])):vec2(0)),o)",
+        ),
+        // Under a short circuit: its flag.
+        (
+            "  if (i < n && subgroupAny(data[i] > 0u)) { y = 1u; }",
+            "ballot_subgroupAny(ballot_outer1,(ballot_outer1?(data[i]>0u):false))",
+        ),
+    ];
+    for (body, call) in cases {
+        let l = glsl_linked(&glsl(body), Target::GlslNoSubgroup);
+        let compact: String = l.text.split_whitespace().collect();
+        assert!(compact.contains(call), "{body}: no {call} in\n{}", l.text);
+        glsl_linked(&glsl(body), Target::Glsl);
+    }
+    // What cannot go wrong anywhere is evaluated as written: a name, a
+    // sum; and anything where every invocation is active.
+    let kept = [
+        (
+            "  if (i < n) { y = subgroupAdd(i + 1u); }",
+            "ballot_subgroupAdd(ballot_active,uint(i+1u))",
+        ),
+        (
+            "  y = subgroupAdd(data[i]);",
+            "y=ballot_subgroupAdd(true,uint(data[i]));",
+        ),
+    ];
+    for (body, call) in kept {
+        let l = glsl_linked(&glsl(body), Target::GlslNoSubgroup);
+        let compact: String = l.text.split_whitespace().collect();
+        assert!(compact.contains(call), "{body}: no {call} in\n{}", l.text);
+    }
+}
+
 /// Without subgroups a collective's arguments are evaluated by every
 /// invocation, and the collective before its statement: where what moves
 /// writes anything, the emulated targets refuse it at the write, rather
