@@ -350,10 +350,68 @@ struct Callee {
     together: bool,
 }
 
+/// The function-like macros a GLSL text `#define`s whose bodies write (an
+/// assignment, an increment, a built-in with side effects): a call of one
+/// changes state as a function's would, and the reader, which sees the
+/// call and not the body, could not tell.
+fn writing_macros(text: &str) -> BTreeSet<&str> {
+    let mut found = BTreeSet::new();
+    let mut start = 0;
+    while start < text.len() {
+        // A logical line: one a `\` ends runs on into the next.
+        let mut end = start;
+        loop {
+            end = text[end..].find('\n').map_or(text.len(), |k| end + k);
+            if end >= text.len() || !text[start..end].trim_end().ends_with('\\') {
+                break;
+            }
+            end += 1;
+        }
+        let line = start..end;
+        start = end + 1;
+        let Some(rest) = text[line.clone()].trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("define") else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let (name, after) = rest.split_at(name_len);
+        // Function-like: `(` right after the name.
+        let Some(close) = after.strip_prefix('(').and_then(|a| a.find(')')) else {
+            continue;
+        };
+        let body_start = line.end - (after.len() - close - 2);
+        let body = body_start..line.end;
+        let calls_effect = effects_names(&text[body.clone()])
+            .any(|n| SIDE_EFFECTS.contains(&n) || GLSL_OUT_WRITERS.contains(&n));
+        if !name.is_empty()
+            && (calls_effect || !effects::writes(text, body, Language::Glsl).is_empty())
+        {
+            found.insert(name);
+        }
+    }
+    found
+}
+
+/// The names in a text.
+fn effects_names(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
 /// Every name of `request.unit`, classified, but for which functions are
 /// converted and entered together, which the pass finds after.
 fn callees(request: &Request<'_>) -> Vec<Callee> {
     let unit = request.unit;
+    let glsl = request.language == Language::Glsl;
+    let writing_macros = match glsl {
+        true => writing_macros(request.text),
+        false => BTreeSet::new(),
+    };
     let mut callees: Vec<Callee> = unit
         .names
         .iter()
@@ -364,7 +422,8 @@ fn callees(request: &Request<'_>) -> Vec<Callee> {
                 operands: request.exchanges.get(name).map_or(&[], |e| e.operands),
                 barrier: request.barriers.contains(&name),
                 side_effects: SIDE_EFFECTS.contains(&name)
-                    || (request.language == Language::Glsl && GLSL_OUT_WRITERS.contains(&name)),
+                    || (glsl && GLSL_OUT_WRITERS.contains(&name))
+                    || writing_macros.contains(name),
                 ..Callee::default()
             }
         })
@@ -1708,14 +1767,20 @@ impl<'r, 'a> Pass<'r, 'a> {
             .map(|f| {
                 let p = &f.params[k];
                 let words: Vec<&str> = self.text(&p.ty).split_whitespace().collect();
-                let by_value = !words.iter().any(|w| matches!(*w, "out" | "inout"))
-                    && !self.text(&p.name).contains('[');
+                // An array (`uint a[4]`, `uint[4] a`) has no zero to write.
+                let after_name = &self.request.text[p.name.end..];
+                let array = self.text(&p.ty).contains('[')
+                    || self.text(&p.name).contains('[')
+                    || after_name.trim_start().starts_with('[');
+                let by_value = !words.iter().any(|w| matches!(*w, "out" | "inout")) && !array;
                 let ty: Vec<&str> = words
                     .into_iter()
                     .filter(|w| *w != "in" && !GLSL_QUALIFIERS.contains(w))
                     .collect();
                 match (by_value, ty.as_slice()) {
-                    (true, [ty]) if constructed_type(&format!("{ty}(0)")).is_some() => {
+                    (true, [ty])
+                        if constructed_type(&format!("{ty}(0)")).is_some() || matrix(ty) =>
+                    {
                         Some(ty.to_string())
                     }
                     _ => None,
@@ -2701,6 +2766,19 @@ fn zero(ty: &str) -> String {
     match ty {
         "bool" => "false".into(),
         _ => format!("{ty}(0)"),
+    }
+}
+
+/// Whether a GLSL type is a matrix (`mat4`, `mat2x3`, `dmat3`), whose
+/// constructor from a scalar zero is the zero matrix.
+fn matrix(ty: &str) -> bool {
+    let Some(dims) = ty.strip_prefix("mat").or_else(|| ty.strip_prefix("dmat")) else {
+        return false;
+    };
+    let dim = |d: &str| matches!(d, "2" | "3" | "4");
+    match dims.split_once('x') {
+        Some((c, r)) => dim(c) && dim(r),
+        None => dim(dims),
     }
 }
 

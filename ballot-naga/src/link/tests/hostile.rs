@@ -1401,6 +1401,7 @@ fn an_operand_that_reads_or_calls_is_evaluated_only_where_active() {
              layout(std430, binding = 1) buffer L {{ int lanes[]; }};\n\
              uint steps(uint v) {{ uint s = 0u; while (v != 1u) {{ v /= 2u; s++; }} return s; }}\n\
              uint red(uint v, const in vec2 w, out uint o) {{ o = v; return subgroupAdd(v) + uint(w.x); }}\n\
+             uint sum4(uint a[4], mat2 m) {{ return subgroupAdd(a[0] + a[3] + uint(m[1][0])); }}\n\
              void main() {{\n  uint i = gl_GlobalInvocationID.x, y = 0u, o = 0u;\n\
              {body}\n  data[i] = y;\n}}\n"
         )
@@ -1431,6 +1432,12 @@ fn an_operand_that_reads_or_calls_is_evaluated_only_where_active() {
             "  if (i < n) { y = red(data[i], vec2(data[i / 2u]), o); }",
             "red(ballot_active,(ballot_active?(data[i]):uint(0)),\
              (ballot_active?(vec2(data[i/2u])):vec2(0)),o)",
+        ),
+        // A matrix takes the zero matrix; an array, which has no zero to
+        // write, is passed as written.
+        (
+            "  if (i < n) { y = sum4(uint[4](data[i], 0u, 0u, 1u), mat2(data[i])); }",
+            "sum4(ballot_active,uint[4](data[i],0u,0u,1u),(ballot_active?(mat2(data[i])):mat2(0)))",
         ),
         // Under a short circuit: its flag.
         (
@@ -1487,6 +1494,8 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
              uint readc(uint v) {{ return cnt + v; }}\n\
              float fr(float v) {{ float ip; return modf(v, ip); }}\n\
              #define BODY(v) return v * 2u;\n\
+             #define BUMP(v) (cnt += (v))\n\
+             #define TWICE(v) ((v) * 2u)\n\
              uint twice2(uint v) {{ uint w = v; BODY(w) }}\n\
              void main() {{\n  uint i = gl_LocalInvocationIndex, x = data[i], y = 0u, k = 0u;\n\
              {body}\n  data[i] = x + y;\n}}\n"
@@ -1525,6 +1534,8 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
             "  if (x > 3u) { y = (cnt = 5u, subgroupAdd(readc(1u))); }",
             "=",
         ),
+        // A function-like macro whose body writes.
+        ("  if (x > 3u) { y = subgroupAdd(BUMP(1u)); }", "BUMP"),
         // GLSL's block comments do not nest.
         (
             "  if (x > 3u) { y = subgroupAdd(x /* a /* b */ + k++); }",
@@ -1549,6 +1560,8 @@ fn an_effect_the_emulation_would_move_is_refused_at_it() {
     let linked = [
         // A function that writes only its own locals.
         "  if (x > 3u) { y = subgroupAdd(twice(x)); }",
+        // A function-like macro that writes nothing.
+        "  if (x > 3u) { y = subgroupAdd(TWICE(x)); }",
         // An effect around the collective, after its value.
         "  if (x > 3u) { atomicAdd(data[0], subgroupAdd(1u)); }",
         // The assignment the value goes to.
