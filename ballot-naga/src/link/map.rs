@@ -47,9 +47,12 @@ impl Written {
             // A text the reader cannot read is most often one naga rejects:
             // its verdict says more. So is one whose types the pass asked
             // naga for and got none of (a `ptr<workgroup>` parameter,
-            // which browsers take and naga does not). One it accepts is
-            // refused, never linked unconverted.
-            let untyped = types.get().is_some_and(BTreeMap::is_empty);
+            // which browsers take and naga does not), or, in GLSL, one
+            // glslang gave no types of (most often, one it does not
+            // compile). One it accepts is refused, never linked
+            // unconverted.
+            let untyped = types.get().is_some_and(BTreeMap::is_empty)
+                || (language == Language::Glsl && shader.untyped_values);
             if r.unread || untyped {
                 if let Err(rejected) =
                     judge::judge(shader.target, &self.text, shader.stage, shader.api)
@@ -144,6 +147,43 @@ impl Written {
     /// naga's verdict on this text as an error on the user's file: at the
     /// innermost label in the user's code, or, where every label is in
     /// linked code, a bug in ballot.
+    /// A glslang note's line of the linked text (`line 12 of the text it
+    /// was given`) as the user's line, where it is one of theirs.
+    fn note_line(&self, shader: &Shader<'_>, note: &str) -> String {
+        const GIVEN: &str = " of the text it was given)";
+        let Some(head) = note.strip_suffix(GIVEN) else {
+            return note.to_string();
+        };
+        let Some((before, number)) = head.rsplit_once("(line ") else {
+            return note.to_string();
+        };
+        let Some(line) = number.parse::<usize>().ok().and_then(|n| n.checked_sub(1)) else {
+            return note.to_string();
+        };
+        let Some(start) = self
+            .text
+            .split_inclusive('\n')
+            .take(line)
+            .map(str::len)
+            .try_fold(0usize, |a, l| a.checked_add(l))
+            .filter(|&s| s < self.text.len())
+        else {
+            return note.to_string();
+        };
+        let end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |k| start + k);
+        // The first byte of the line that is the user's.
+        let user = (start..end).find_map(|at| self.origin(&(at..at + 1)));
+        match user {
+            Some(r) => {
+                let line = shader.text[..r.start].matches('\n').count() + 1;
+                format!("{before}(line {line})")
+            }
+            None => format!("{before}(in the code ballot links)"),
+        }
+    }
+
     pub(super) fn error(&self, shader: &Shader<'_>, path: &str, d: Diagnostic) -> LinkError {
         let mapped: Vec<(Range<usize>, String)> = d
             .labels
@@ -156,7 +196,12 @@ impl Written {
             target: shader.target,
             message: d.message.clone(),
             location: None,
-            notes: d.notes.clone().into(),
+            notes: d
+                .notes
+                .iter()
+                .map(|n| self.note_line(shader, n))
+                .collect::<Vec<_>>()
+                .into(),
         };
         match mapped.last() {
             Some((range, label)) => LinkError {

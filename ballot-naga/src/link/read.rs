@@ -235,6 +235,11 @@ pub(in crate::link) struct Shader<'a> {
     /// converted to `u32` at the call ([`Use::lane`]): on every WGSL target,
     /// as WGSL takes an `i32` lane too, and naga only a `u32`.
     pub(in crate::link) lane_as_u32: bool,
+    /// `glsl-no-subgroup`: whether glslang's tree gave no types of the
+    /// generic calls' values ([`Self::type_glsl_values`]): most often, it
+    /// does not compile the shader, whose own error then says more than
+    /// a conversion that needs a type.
+    pub(in crate::link) untyped_values: bool,
     /// GLSL: each `layout(local_size_… ) in;` declaration, where its
     /// values are all literals (else none: see [`Self::specialised_workgroup`]).
     pub(in crate::link) workgroup_layouts: Vec<Range<usize>>,
@@ -636,6 +641,7 @@ impl<'a> Shader<'a> {
             specialised_workgroup: false,
             entry_sizes: None,
             lane_as_u32: language == Language::Wgsl,
+            untyped_values: false,
             uses_subgroups,
         };
         match language {

@@ -184,6 +184,7 @@ impl Shader<'_> {
     pub(in crate::link) fn type_glsl_values(&mut self) -> Result<(), ReadError> {
         let Some(mut found) = glsl_types::values(self.text, self.stage.0, self.api, &self.defines)
         else {
+            self.untyped_values = true;
             return Ok(());
         };
         // The uses are in the text's order: one pass counts their lines.
@@ -205,6 +206,7 @@ impl Shader<'_> {
                 .iter()
                 .all(|(line, uses)| found.get(line).is_some_and(|t| t.len() == uses.len()));
         if !matched {
+            self.untyped_values = true;
             return Ok(());
         }
         for (line, uses) in by_line {

@@ -1650,3 +1650,36 @@ fn a_loop_condition_that_declares_is_refused_at_it() {
     let at = e.location.expect("a location");
     assert_eq!((at.line, at.column), (7, 10));
 }
+
+/// A shader glslang does not compile gives glslang's error on every GLSL
+/// target, not the conversion's want of a type that glslang's tree would
+/// have given; glslang's further errors name the user's lines.
+#[test]
+fn an_invalid_shader_s_own_error_comes_first_without_subgroups() {
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { vec4 v[64]; };
+void main()
+{
+    vec4 x = undeclared_thing;
+    if (gl_LocalInvocationIndex < 7u)
+        v[0] = subgroupShuffle(v[1], 3u);
+}
+";
+    for target in [Target::Glsl, Target::GlslNoSubgroup] {
+        let e = glsl_error(source, target);
+        assert_eq!(e.kind, LinkErrorKind::Invalid, "{target}: {e}");
+        assert!(e.message.contains("undeclared identifier"), "{target}: {e}");
+        assert_eq!(
+            e.location.as_ref().map(|l| l.line),
+            Some(7),
+            "{target}: {e}"
+        );
+        assert!(
+            e.notes.iter().any(|n| n.ends_with("(line 7)")),
+            "{target}: {:?}",
+            e.notes
+        );
+    }
+}
