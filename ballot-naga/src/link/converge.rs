@@ -94,13 +94,15 @@ fn hint_macros(text: &str) -> Vec<String> {
 
 /// `text` converted; a refusal at a range of `text`. `init_type` tells
 /// the type of a WGSL initialiser at a range of `text`
-/// ([`Options::init_type`]).
+/// ([`Options::init_type`]); `calls` which overload a GLSL call calls
+/// ([`Options::calls`]).
 pub(super) fn converge(
     text: &str,
     language: Language,
     prefix: &str,
     linked: &[String],
     init_type: &dyn Fn(Range<usize>) -> Option<String>,
+    calls: &dyn Fn(Range<usize>, Range<usize>) -> Option<bool>,
 ) -> Result<Printed, reconverge::Refused> {
     let exchanges = exchanges(prefix);
     let vote = vote(prefix);
@@ -119,6 +121,7 @@ pub(super) fn converge(
         vote: &vote,
         skip: linked,
         init_type,
+        calls,
         hints: &hints.iter().map(String::as_str).collect::<Vec<_>>(),
     };
     reconverge::convert(text, language, &options).map(|(printed, _)| printed)

@@ -51,21 +51,34 @@ pub(super) fn values(
     values_in(&tree)
 }
 
+/// A call of one of the shader's own functions, as glslang's tree has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct UserCall {
+    /// The function's name.
+    pub name: String,
+    /// Its result's type as GLSL writes it (`vec2`), or empty where that is
+    /// no name GLSL writes (a struct's, which the tree spells out).
+    pub ty: String,
+    /// The 1-based line of the definition of the overload it calls.
+    pub definition: Option<u32>,
+}
+
 /// The calls of the shader's own functions by 1-based line of `text`, in
 /// the order of the calls on each line (outermost and leftmost first, as
-/// the text has them): each one's name and the type glslang's tree gives
-/// its result, as GLSL writes it (`vec2`), or empty where that is no
-/// name GLSL writes (a struct's, which the tree spells out). So a call of
-/// a function overloaded with different return types gets the one it
-/// calls. `None` as for [`values`].
+/// the text has them). So a call of an overloaded function gets the
+/// overload it calls: its result type, and where it is defined. `None` as
+/// for [`values`].
 pub(super) fn user_calls(
     text: &str,
     stage: &str,
     api: GlslApi,
     defines: &str,
-) -> Option<BTreeMap<u32, Vec<(String, String)>>> {
+) -> Option<BTreeMap<u32, Vec<UserCall>>> {
     let tree = tree(text, stage, api, defines)?;
-    let mut found: BTreeMap<u32, Vec<(String, String)>> = BTreeMap::new();
+    let mut found: BTreeMap<u32, Vec<UserCall>> = BTreeMap::new();
+    // Each overload's definition by its mangled name (`sum(vf2;`).
+    let mut definitions: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut calls: Vec<(u32, &str, &str, &str)> = Vec::new();
     for line in tree.lines() {
         if line.starts_with("Linked ") {
             break;
@@ -80,21 +93,39 @@ pub(super) fn user_calls(
             continue;
         };
         // `Function Call: sum(vf2; ( global highp 2-component vector of float)`
-        let Some((name, ty)) = node
-            .trim()
-            .strip_prefix("Function Call: ")
-            .and_then(|call| call.split_once('('))
-            .and_then(|(name, rest)| Some((name, rest.split_once("; (")?.1)))
-            .and_then(|(name, ty)| Some((name, ty.strip_suffix(')')?)))
+        let node = node.trim();
+        let (call, rest) = match (
+            node.strip_prefix("Function Call: "),
+            node.strip_prefix("Function Definition: "),
+        ) {
+            (Some(rest), _) => (true, rest),
+            (None, Some(rest)) => (false, rest),
+            (None, None) => continue,
+        };
+        let Some((mangled, ty)) = rest
+            .split_once(" (")
+            .and_then(|(mangled, ty)| Some((mangled, ty.strip_suffix(')')?)))
         else {
             continue;
         };
-        let ty = type_name(ty);
+        let Some((name, _)) = mangled.split_once('(') else {
+            continue;
+        };
+        match call {
+            true => calls.push((number, name, mangled, ty)),
+            false => {
+                definitions.entry(mangled).or_insert(number);
+            }
+        }
+    }
+    for (number, name, mangled, ty) in calls {
+        let ty = type_name(ty.trim_start());
         let named = ty.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-        found
-            .entry(number)
-            .or_default()
-            .push((name.to_string(), if named { ty } else { String::new() }));
+        found.entry(number).or_default().push(UserCall {
+            name: name.to_string(),
+            ty: if named { ty } else { String::new() },
+            definition: definitions.get(mangled).copied(),
+        });
     }
     Some(found)
 }

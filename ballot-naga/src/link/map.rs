@@ -20,21 +20,34 @@ impl Written {
         path: &str,
     ) -> Result<reconverge::Printed, LinkError> {
         let language = shader.target.language();
-        // naga's types of the shader's declarations, read only where the
-        // pass needs one.
-        // WGSL: naga's types of the shader's declarations; GLSL: glslang's
-        // of the calls of its own functions (an overload's). Each read
-        // only where the pass asks.
+        // WGSL: naga's types of the shader's declarations; GLSL: what
+        // glslang's tree says of the calls of its own functions (an
+        // overload's type, and which overload). Each read only where the
+        // pass asks.
         let types = std::cell::OnceCell::new();
+        let glsl_calls = std::cell::OnceCell::new();
+        let glsl_calls = || glsl_calls.get_or_init(|| shader.glsl_user_calls());
         let init_type = |init: Range<usize>| {
             let user = self.origin(&init)?;
-            types
-                .get_or_init(|| match language {
-                    Language::Wgsl => shader.declaration_types(),
-                    Language::Glsl => shader.glsl_call_types(),
-                })
-                .get(&user.start)
-                .cloned()
+            match language {
+                Language::Wgsl => types
+                    .get_or_init(|| shader.declaration_types())
+                    .get(&user.start)
+                    .cloned(),
+                Language::Glsl => glsl_calls()
+                    .get(&user.start)
+                    .map(|c| c.ty.clone())
+                    .filter(|t| !t.is_empty()),
+            }
+        };
+        // Whether the GLSL call named at `call` calls the overload named at
+        // `function`, as glslang's tree places both.
+        let calls = |call: Range<usize>, function: Range<usize>| {
+            let call = self.origin(&call)?;
+            let function = self.origin(&function)?;
+            let line = shader.text[..function.start].matches('\n').count() + 1;
+            let definition = glsl_calls().get(&call.start)?.definition?;
+            Some(usize::try_from(definition).ok()? == line)
         };
         converge::converge(
             &self.text,
@@ -42,6 +55,7 @@ impl Written {
             &shader.prefix,
             &self.functions,
             &init_type,
+            &calls,
         )
         .map_err(|r| {
             // A text the reader cannot read is most often one naga rejects:

@@ -266,6 +266,9 @@ pub(crate) struct Request<'a> {
     /// name, at a range of `text`, where the caller knows it
     /// ([`super::Options::init_type`]).
     pub init_type: &'a dyn Fn(Range<usize>) -> Option<String>,
+    /// Which overload a GLSL call calls, where the caller can tell
+    /// ([`super::Options::calls`]).
+    pub calls: &'a dyn Fn(Range<usize>, Range<usize>) -> Option<bool>,
 }
 
 /// Built-in functions with side effects: an initialiser that calls one is
@@ -1758,34 +1761,44 @@ impl<'r, 'a> Pass<'r, 'a> {
     fn inactive_argument(&self, c: &Call, k: usize, arg: &Range<usize>) -> Option<Elsewhere> {
         self.unsafe_elsewhere(arg)?;
         let count = self.args(c).len();
-        let mut types = self
+        let fitting: Vec<&Function> = self
             .request
             .unit
             .functions
             .iter()
             .filter(|f| f.id == c.callee && f.params.len() == count)
-            .map(|f| {
-                let p = &f.params[k];
-                let words: Vec<&str> = self.text(&p.ty).split_whitespace().collect();
-                // An array (`uint a[4]`, `uint[4] a`) has no zero to write.
-                let after_name = &self.request.text[p.name.end..];
-                let array = self.text(&p.ty).contains('[')
-                    || self.text(&p.name).contains('[')
-                    || after_name.trim_start().starts_with('[');
-                let by_value = !words.iter().any(|w| matches!(*w, "out" | "inout")) && !array;
-                let ty: Vec<&str> = words
-                    .into_iter()
-                    .filter(|w| *w != "in" && !GLSL_QUALIFIERS.contains(w))
-                    .collect();
-                match (by_value, ty.as_slice()) {
-                    (true, [ty])
-                        if constructed_type(&format!("{ty}(0)")).is_some() || matrix(ty) =>
-                    {
-                        Some(ty.to_string())
-                    }
-                    _ => None,
+            .collect();
+        // Of overloads of as many parameters, the one the call calls,
+        // where the caller can tell.
+        let called: Vec<&Function> = fitting
+            .iter()
+            .copied()
+            .filter(|f| (self.request.calls)(c.name.clone(), f.name.clone()) == Some(true))
+            .collect();
+        let candidates = match called.len() {
+            1 => called,
+            _ => fitting,
+        };
+        let mut types = candidates.into_iter().map(|f| {
+            let p = &f.params[k];
+            let words: Vec<&str> = self.text(&p.ty).split_whitespace().collect();
+            // An array (`uint a[4]`, `uint[4] a`) has no zero to write.
+            let after_name = &self.request.text[p.name.end..];
+            let array = self.text(&p.ty).contains('[')
+                || self.text(&p.name).contains('[')
+                || after_name.trim_start().starts_with('[');
+            let by_value = !words.iter().any(|w| matches!(*w, "out" | "inout")) && !array;
+            let ty: Vec<&str> = words
+                .into_iter()
+                .filter(|w| *w != "in" && !GLSL_QUALIFIERS.contains(w))
+                .collect();
+            match (by_value, ty.as_slice()) {
+                (true, [ty]) if constructed_type(&format!("{ty}(0)")).is_some() || matrix(ty) => {
+                    Some(ty.to_string())
                 }
-            });
+                _ => None,
+            }
+        });
         let first = types.next()??;
         types
             .all(|t| t.as_deref() == Some(first.as_str()))

@@ -76,6 +76,12 @@ pub(crate) struct Options<'a> {
     /// asks only there, so a caller may compute the types on the first
     /// question.
     pub init_type: &'a dyn Fn(Range<usize>) -> Option<String>,
+    /// Whether the GLSL call named at the first range calls the function
+    /// (an overload) named at the second, where the caller can tell: the
+    /// pass asks where an argument of a converted call is evaluated only
+    /// where the invocation is active, and the overloads of as many
+    /// parameters differ in that parameter's type.
+    pub calls: &'a dyn Fn(Range<usize>, Range<usize>) -> Option<bool>,
     /// GLSL macros that expand to nothing or to attributes (`#define
     /// UNROLL [[unroll]]`): before a statement, hints, as the attributes
     /// are ([`tree::read_with`]).
@@ -103,6 +109,7 @@ pub(crate) fn convert(
         exchanges: options.exchanges,
         barriers: options.barriers,
         init_type: options.init_type,
+        calls: options.calls,
     };
     let converted = masked::convert(&request).map_err(|r| Refused {
         message: r.message,

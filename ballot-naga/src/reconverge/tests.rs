@@ -40,6 +40,7 @@ fn wgsl(body: &str) -> Result<String, super::Refused> {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        calls: &|_, _| None,
         hints: &[],
     };
     let (printed, _) = convert(&text, Language::Wgsl, &options)?;
@@ -202,6 +203,7 @@ fn a_shader_without_exchanges_is_unchanged() {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        calls: &|_, _| None,
         hints: &[],
     };
     let (printed, vote) = convert(&text, Language::Wgsl, &options).unwrap();
@@ -231,6 +233,7 @@ fn glsl_shapes_convert_with_typed_temporaries() {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        calls: &|_, _| None,
         hints: &[],
     };
     let (printed, vote) = convert(text, Language::Glsl, &options).unwrap();
@@ -267,6 +270,7 @@ fn a_glsl_case_falling_through_runs_on_with_the_next_case_s_invocations() {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        calls: &|_, _| None,
         hints: &[],
     };
     let out = convert(text, Language::Glsl, &options).unwrap().0.text;
@@ -462,6 +466,7 @@ fn glsl_arms_of_the_conditional_operator_run_with_their_activity() {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        calls: &|_, _| None,
         hints: &[],
     };
     let (printed, _) = convert(text, Language::Glsl, &options).unwrap();
@@ -567,6 +572,7 @@ fn glsl(body: &str) -> Result<String, super::Refused> {
         vote: "x_any",
         skip: &[],
         init_type: &|_| None,
+        calls: &|_, _| None,
         hints: &[],
     };
     convert(&text, Language::Glsl, &options).map(|(printed, _)| printed.text)

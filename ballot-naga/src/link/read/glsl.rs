@@ -123,18 +123,14 @@ impl Shader<'_> {
         }
     }
 
-    /// Each GLSL generic call's value type, from glslang ([`glsl_types`]):
-    /// a type the exchange cannot carry is refused at the call; the others
-    /// are written around the value on `glsl-no-subgroup`, so that the
-    /// if-conversion can declare a temporary of it. Where glslang's types
-    /// do not match the calls line by line, none is taken.
-    /// The type glslang gives each call of the shader's own functions,
-    /// keyed by the offset of the call's name in the text: a call of a
-    /// function overloaded with different return types gets the one it
-    /// calls, which the if-conversion cannot tell from the call alone.
-    /// Where a line's calls of a name in the text are not those of the
-    /// tree (a macro's), that line's calls of it get none.
-    pub(in crate::link) fn glsl_call_types(&self) -> BTreeMap<usize, String> {
+    /// What glslang's tree says of each call of the shader's own
+    /// functions, keyed by the offset of the call's name in the text: its
+    /// result's type (empty where GLSL writes it by no name), and the
+    /// line of the overload it calls. So a call of an overloaded function
+    /// gets the one it calls, which the if-conversion cannot tell from the
+    /// call alone. Where a line's calls of a name in the text are not
+    /// those of the tree (a macro's), that line's calls of it get none.
+    pub(in crate::link) fn glsl_user_calls(&self) -> BTreeMap<usize, glsl_types::UserCall> {
         let mut types = BTreeMap::new();
         let Some(found) = glsl_types::user_calls(self.text, self.stage.0, self.api, &self.defines)
         else {
@@ -151,7 +147,7 @@ impl Shader<'_> {
             }) else {
                 break;
             };
-            let names: BTreeSet<&str> = calls.iter().map(|(n, _)| n.as_str()).collect();
+            let names: BTreeSet<&str> = calls.iter().map(|c| c.name.as_str()).collect();
             for name in names {
                 let at: Vec<usize> = line
                     .match_indices(name)
@@ -163,24 +159,24 @@ impl Shader<'_> {
                             && after.starts_with('(')
                     })
                     .collect();
-                let tys: Vec<&String> = calls
-                    .iter()
-                    .filter(|(n, _)| n == name)
-                    .map(|(_, t)| t)
-                    .collect();
-                if at.len() != tys.len() {
+                let these: Vec<&glsl_types::UserCall> =
+                    calls.iter().filter(|c| c.name == name).collect();
+                if at.len() != these.len() {
                     continue;
                 }
-                for (i, ty) in at.into_iter().zip(tys) {
-                    if !ty.is_empty() {
-                        types.insert(start + i, ty.clone());
-                    }
+                for (i, call) in at.into_iter().zip(these) {
+                    types.insert(start + i, call.clone());
                 }
             }
         }
         types
     }
 
+    /// Each GLSL generic call's value type, from glslang ([`glsl_types`]):
+    /// a type the exchange cannot carry is refused at the call; the others
+    /// are written around the value on `glsl-no-subgroup`, so that the
+    /// if-conversion can declare a temporary of it. Where glslang's types
+    /// do not match the calls line by line, none is taken.
     pub(in crate::link) fn type_glsl_values(&mut self) -> Result<(), ReadError> {
         let Some(mut found) = glsl_types::values(self.text, self.stage.0, self.api, &self.defines)
         else {

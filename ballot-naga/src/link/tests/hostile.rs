@@ -1402,6 +1402,8 @@ fn an_operand_that_reads_or_calls_is_evaluated_only_where_active() {
              uint steps(uint v) {{ uint s = 0u; while (v != 1u) {{ v /= 2u; s++; }} return s; }}\n\
              uint red(uint v, const in vec2 w, out uint o) {{ o = v; return subgroupAdd(v) + uint(w.x); }}\n\
              uint sum4(uint a[4], mat2 m) {{ return subgroupAdd(a[0] + a[3] + uint(m[1][0])); }}\n\
+             uint over(uint v) {{ return subgroupAdd(v); }}\n\
+             float over(float v) {{ return subgroupMax(v); }}\n\
              void main() {{\n  uint i = gl_GlobalInvocationID.x, y = 0u, o = 0u;\n\
              {body}\n  data[i] = y;\n}}\n"
         )
@@ -1438,6 +1440,13 @@ fn an_operand_that_reads_or_calls_is_evaluated_only_where_active() {
         (
             "  if (i < n) { y = sum4(uint[4](data[i], 0u, 0u, 1u), mat2(data[i])); }",
             "sum4(ballot_active,uint[4](data[i],0u,0u,1u),(ballot_active?(mat2(data[i])):mat2(0)))",
+        ),
+        // Overloads of as many parameters: the type of the one called,
+        // as glslang's tree places the call.
+        (
+            "  if (i < n) { y = over(data[i]) + uint(over(float(data[i]))); }",
+            "over(ballot_active,(ballot_active?(data[i]):uint(0)));\
+             floatballot_t2=over(ballot_active,(ballot_active?(float(data[i])):float(0)));",
         ),
         // Under a short circuit: its flag.
         (
