@@ -356,6 +356,51 @@ const DEFAULT_COMPACT_LOADS: u32 = 8;
 /// (`gpu_bench tiles`, `docs/performance.md`).
 const DEFAULT_SCAN_LOADS: u32 = 8;
 
+/// The inclusive scan of a tile's counts in GLSL without subgroups
+/// (Hillis and Steele): a step per power of two up to `COUNTS`, a constant,
+/// two barriers each.
+const STEPPED_COUNT_SCAN: &str = "for (uint d = 1u; d < COUNTS; d <<= 1u) {
+            uint add = (lid < counts && lid >= d) ? s_counts[lid - d] : 0u;
+            barrier();
+            if (lid < counts) {
+                sum += add;
+                s_counts[lid] = sum;
+            }
+            barrier();
+        }";
+
+/// The same scan on `glsl`: each subgroup's counts by
+/// `subgroupInclusiveAdd`, then the totals of the subgroups before it,
+/// with two barriers in all. On an H100 it took the exclusive scan at
+/// 2^28 from 0.771 to 0.735 ms (`gpu_bench files`, docs/performance.md).
+/// Lane `lid % size` of subgroup `lid / size`, as compaction's ballots
+/// take them.
+const SUBGROUP_COUNT_SCAN: &str = "{
+            uint size = gl_SubgroupSize;
+            uint inclusive = subgroupInclusiveAdd(sum);
+            if (lid % size == size - 1u) {
+                s_subgroup_sums[lid / size] = inclusive;
+            }
+            barrier();
+            uint before = 0u;
+            for (uint g = 0u; g < lid / size; g++) {
+                before += s_subgroup_sums[g];
+            }
+            sum = inclusive + before;
+            if (lid < counts) {
+                s_counts[lid] = sum;
+            }
+            barrier();
+        }";
+
+/// The extensions [`SUBGROUP_COUNT_SCAN`] needs, after `#version`.
+const SUBGROUP_COUNT_SCAN_HEAD: &str = "#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require";
+
+/// Its workgroup memory: the subgroups' totals, one per subgroup of the
+/// workgroup at the smallest size.
+const SUBGROUP_COUNT_SCAN_MEMORY: &str = "shared uint s_subgroup_sums[WG];";
+
 /// Whether compaction stages its kept elements in workgroup memory and
 /// writes them as consecutive words (`true`), or writes each from the
 /// invocation that loaded it. Staged, the H200 took 0.679 ms rather than
@@ -544,6 +589,27 @@ impl PrimitiveShader {
                 ("LOOK", &LOOK.to_string()),
             ],
         );
+        // GLSL's scan of a tile's counts: in subgroups where the target has
+        // them, else in steps over workgroup memory (WGSL's are its
+        // template's own).
+        let text = match glsl && !emulated {
+            true => fill(
+                &text,
+                &[
+                    ("COUNT_SCAN_HEAD", SUBGROUP_COUNT_SCAN_HEAD),
+                    ("COUNT_SCAN_MEMORY", SUBGROUP_COUNT_SCAN_MEMORY),
+                    ("COUNT_SCAN", SUBGROUP_COUNT_SCAN),
+                ],
+            ),
+            false => fill(
+                &text,
+                &[
+                    ("COUNT_SCAN_HEAD", ""),
+                    ("COUNT_SCAN_MEMORY", ""),
+                    ("COUNT_SCAN", STEPPED_COUNT_SCAN),
+                ],
+            ),
+        };
         // The loops over constants, written out: the loads, the steps of
         // the tile's scan of its counts, and the look-back window.
         let steps: Vec<u32> = std::iter::successors(Some(1u32), |d| Some(d * 2))

@@ -1,4 +1,5 @@
 #version 450
+{COUNT_SCAN_HEAD}
 // A device-wide primitive in one pass: ballot's `primitives` module fills
 // in the braces. Each workgroup takes a tile from a counter, so that tiles
 // start in order, sums it, publishes the sum, and looks back at its
@@ -39,6 +40,7 @@ layout(std430, set = 0, binding = 4) coherent buffer Status { uint status[]; };
 layout(std430, set = 0, binding = 5) readonly buffer Params { uint params[]; };
 
 shared uint s_counts[COUNTS];
+{COUNT_SCAN_MEMORY}
 shared uint s_tile;
 shared uint s_next;
 // The tile's total, where the primitive adds it up as it counts
@@ -101,18 +103,9 @@ void main() {
             // tile wait no longer than its loads and ballots.
             publish(tile, tile == 0u ? PREFIX : AGGREGATE, s_total);
         }
-        // Inclusive scan of the tile's counts (Hillis and Steele).
+        // Inclusive scan of the tile's counts.
         uint sum = lid < counts ? s_counts[lid] : 0u;
-        // Up to COUNTS, a constant, as in skeleton.wgsl (for Tint).
-        for (uint d = 1u; d < COUNTS; d <<= 1u) {
-            uint add = (lid < counts && lid >= d) ? s_counts[lid - d] : 0u;
-            barrier();
-            if (lid < counts) {
-                sum += add;
-                s_counts[lid] = sum;
-            }
-            barrier();
-        }
+        {COUNT_SCAN}
         uint aggregate = EARLY_TOTAL ? s_total : s_counts[counts - 1u];
 
         if (lid == 0u) {
