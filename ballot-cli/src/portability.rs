@@ -59,7 +59,10 @@ pub struct Args {
 /// An execution model weaker than maximal reconvergence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum ModelArg {
-    /// Vulkan without maximal reconvergence.
+    /// Vulkan without maximal reconvergence, control flow's uniformity
+    /// taken per subgroup (as `SubgroupUniformControlFlowKHR` gives it):
+    /// core Vulkan asks for the whole workgroup, and promises less where a
+    /// workgroup holds several subgroups (docs/reconvergence.md, section 6).
     Vulkan,
     /// WGSL with the subgroup uniformity diagnostic off.
     Wgsl,
