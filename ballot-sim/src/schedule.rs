@@ -19,8 +19,10 @@
 //!   (branches taken from one tangle). A divergent `if` rejoins at its end
 //!   only if it was entered by the whole subgroup, as one tangle, and every
 //!   lane left it through its end; so does a loop, for lanes that all left
-//!   by `break`. Every other rejoin (after a nested divergent `if`, after a
-//!   divergent `return` or `continue`, in a later iteration of a loop that
+//!   by `break`. Lanes that all skipped an `if` whose other lanes returned
+//!   in it only narrowed. Every other rejoin (after a nested divergent
+//!   `if`, after a divergent `return` or `continue` that some of the lanes
+//!   still active came back from, in a later iteration of a loop that
 //!   some lanes have left) loses the tangle, and the collectives after it
 //!   may be split until an enclosing construct rejoins.
 //! - [`Model::Wgsl`]: WGSL has no reconvergence rule; its uniformity
@@ -365,6 +367,15 @@ impl Scheduler {
         if self.splits() {
             let taken = taken & outer;
             let split = taken != 0 && taken != outer;
+            // Every lane still active came by the branch not taken (the
+            // others returned): they followed one path, so they only
+            // narrowed, and are one tangle if they were one before (SPIR-V
+            // 2.2.5: invocations that follow the same control-flow path
+            // execute the same dynamic instances). The lanes did part.
+            if split && after & taken == 0 {
+                self.diverged.set(true);
+                return;
+            }
             self.rejoin(uniform && after == outer, split || after != outer);
         }
     }

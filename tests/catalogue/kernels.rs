@@ -43,6 +43,18 @@ pub fn after_return(done: bool, flag: bool) -> u32 {
     subgroup_ballot_bit_count(subgroup_ballot(flag))
 }
 
+/// A ballot after a `return` inside a nested `if`: the lanes that reach
+/// it came by two paths (`outer` not taken, or taken with `inner` not).
+#[ballot::kernel]
+pub fn after_nested_return(outer: bool, inner: bool) -> u32 {
+    if outer {
+        if inner {
+            return 0;
+        }
+    }
+    subgroup_ballot_bit_count(subgroup_ballot(true))
+}
+
 /// A ballot in a loop that lanes leave by `break` at different iterations.
 #[ballot::kernel]
 pub fn loop_with_break(trips: u32) -> u32 {
