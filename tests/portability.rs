@@ -260,6 +260,20 @@ fn a_ballot_after_a_nested_return_is_caught_under_vulkan() {
     assert_eq!(c.trace[0].op, Op::Ballot);
 }
 
+/// Lanes that skipped the rest of an iteration by `continue` meet the
+/// others at the next: no rule of Vulkan's rejoins them (iterations may
+/// interleave, section 2.2).
+#[test]
+fn a_ballot_after_a_continue_is_caught_under_vulkan() {
+    let c = caught(
+        after_continue::portability()
+            .size_is_contract()
+            .models([Model::Vulkan])
+            .check(),
+    );
+    assert_eq!(c.trace[0].op, Op::Ballot);
+}
+
 #[test]
 fn a_ballot_in_a_loop_with_break_is_caught_under_vulkan() {
     let c = caught(

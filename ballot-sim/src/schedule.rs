@@ -243,6 +243,11 @@ pub struct Scheduler {
     tangled: Cell<bool>,
     /// Whether control flow has diverged ([`Model::Independent`]).
     diverged: Cell<bool>,
+    /// The lanes that left an `if` by a jump while the others, skipping
+    /// it, kept the tangle: where one of them is active again (a
+    /// `continue`'s next iteration, the caller of a function it returned
+    /// from), it came back by another path, and the tangle is lost.
+    jumped: Cell<u128>,
     /// Whether choices come from the thread's [`Script`].
     planned: bool,
     /// The state seeded choices are drawn from.
@@ -262,6 +267,7 @@ impl Scheduler {
             entry: entry.bits(),
             tangled: Cell::new(true),
             diverged: Cell::new(false),
+            jumped: Cell::new(0),
             planned: model != Model::Maximal && Script::installed(),
             draws: Cell::new(seed),
         }
@@ -287,6 +293,7 @@ impl Scheduler {
 
     #[inline(never)]
     fn groups_split(&self, op: Op, active: u128) -> Option<Vec<u128>> {
+        self.back(active);
         let free = match self.model {
             Model::Maximal => false,
             Model::Vulkan => !self.tangled.get(),
@@ -357,7 +364,20 @@ impl Scheduler {
     /// enter it in uniform control flow, as one tangle holding every lane.
     #[inline(always)]
     pub fn enter(&self, active: u128) -> bool {
+        if self.splits() {
+            self.back(active);
+        }
         self.splits() && self.tangled.get() && active == self.entry
+    }
+
+    /// Lanes `active` are executing: one that left by a jump and is back
+    /// ([`Self::jumped`]) loses the tangle.
+    fn back(&self, active: u128) {
+        let back = active & self.jumped.get();
+        if back != 0 {
+            self.jumped.set(self.jumped.get() & !back);
+            self.rejoin(false, true);
+        }
     }
 
     /// After an `if` that lanes `outer` entered (`uniform`, from
@@ -373,9 +393,12 @@ impl Scheduler {
             // 2.2.5: invocations that follow the same control-flow path
             // execute the same dynamic instances). The lanes did part.
             if split && after & taken == 0 {
+                self.back(after);
+                self.jumped.set(self.jumped.get() | taken);
                 self.diverged.set(true);
                 return;
             }
+            self.back(after);
             self.rejoin(uniform && after == outer, split || after != outer);
         }
     }
@@ -384,8 +407,11 @@ impl Scheduler {
     /// with `active` still in it.
     #[inline(always)]
     pub fn iterate(&self, entry: u128, active: u128) {
-        if self.splits() && active != entry {
-            self.rejoin(false, true);
+        if self.splits() {
+            self.back(active);
+            if active != entry {
+                self.rejoin(false, true);
+            }
         }
     }
 
@@ -394,6 +420,7 @@ impl Scheduler {
     #[inline(always)]
     pub fn join_loop(&self, uniform: bool, entry: u128, after: u128) {
         if self.splits() {
+            self.back(after);
             // Lanes left at different iterations only if the tangle was
             // lost in the loop; a lane that returned never rejoins.
             let parted = !self.tangled.get() || after != entry;

@@ -55,6 +55,22 @@ pub fn after_nested_return(outer: bool, inner: bool) -> u32 {
     subgroup_ballot_bit_count(subgroup_ballot(true))
 }
 
+/// A ballot in the iteration after some lanes took a `continue`: they come
+/// back to the loop by another path than the lanes that did not.
+#[ballot::kernel]
+pub fn after_continue(skip: bool) -> u32 {
+    let mut seen = 0u32;
+    let mut i = 0u32;
+    while i < 2 {
+        i += 1;
+        if skip && i == 1 {
+            continue;
+        }
+        seen += subgroup_ballot_bit_count(subgroup_ballot(true));
+    }
+    seen
+}
+
 /// A ballot in a loop that lanes leave by `break` at different iterations.
 #[ballot::kernel]
 pub fn loop_with_break(trips: u32) -> u32 {
