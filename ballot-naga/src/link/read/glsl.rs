@@ -183,28 +183,44 @@ impl Shader<'_> {
             self.untyped_values = true;
             return Ok(());
         };
-        // The uses are in the text's order: one pass counts their lines.
-        let mut by_line: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-        let (mut line, mut counted) = (1u32, 0);
-        for (i, u) in self.uses.iter().enumerate() {
-            if u.value.is_some() {
-                let newlines = self.text.as_bytes()[counted..u.name.start]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count();
-                line = line.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
-                counted = u.name.start;
-                by_line.entry(line).or_default().push(i);
-            }
-        }
-        let matched = by_line.len() == found.len()
-            && by_line
+        // glslang places a call on one line: its name's, where the call
+        // is on one; where it spans lines, most often that of its last
+        // argument's last token. The first reading that gives as many
+        // calls on each line as the tree is taken.
+        let line_starts: Vec<usize> = std::iter::once(0)
+            .chain(self.text.match_indices('\n').map(|(k, _)| k + 1))
+            .collect();
+        let line_of = |at: usize| {
+            u32::try_from(line_starts.partition_point(|&start| start <= at)).unwrap_or(u32::MAX)
+        };
+        let readings = [false, true].map(|last_token| {
+            let mut by_line: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+            for (i, u) in self
+                .uses
                 .iter()
-                .all(|(line, uses)| found.get(line).is_some_and(|t| t.len() == uses.len()));
-        if !matched {
+                .enumerate()
+                .filter(|(_, u)| u.value.is_some())
+            {
+                let at = match (last_token, u.args) {
+                    (true, Some((after_open, _))) => {
+                        last_argument_token(self.text, after_open).unwrap_or(u.name.start)
+                    }
+                    _ => u.name.start,
+                };
+                by_line.entry(line_of(at)).or_default().push(i);
+            }
+            by_line
+        });
+        let matches = |by_line: &BTreeMap<u32, Vec<usize>>| {
+            by_line.len() == found.len()
+                && by_line
+                    .iter()
+                    .all(|(line, uses)| found.get(line).is_some_and(|t| t.len() == uses.len()))
+        };
+        let Some(by_line) = readings.into_iter().find(|r| matches(r)) else {
             self.untyped_values = true;
             return Ok(());
-        }
+        };
         for (line, uses) in by_line {
             for (i, call) in uses
                 .into_iter()
@@ -252,4 +268,39 @@ impl Shader<'_> {
         }
         Ok(())
     }
+}
+
+/// The offset of the last token of a call's arguments, the call's
+/// arguments starting at `after_open` (after its `(`): past comments, up
+/// to the `)` that closes it. `None` where none closes it.
+fn last_argument_token(text: &str, after_open: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut at, mut last) = (1usize, after_open, None);
+    while at < bytes.len() {
+        match bytes[at] {
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                at = text[at..].find('\n').map_or(bytes.len(), |k| at + k);
+                continue;
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'*') => {
+                at = text[at + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |k| at + 2 + k + 2);
+                continue;
+            }
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return last;
+                }
+            }
+            _ => {}
+        }
+        if !bytes[at].is_ascii_whitespace() {
+            last = Some(at);
+        }
+        at += 1;
+    }
+    None
 }

@@ -1685,3 +1685,37 @@ void main()
         );
     }
 }
+
+/// A collective whose call spans lines, in code not every invocation runs:
+/// glslang's tree places it on its last argument's line, and its value's
+/// type is read there (it was refused for want of one).
+#[test]
+fn a_call_over_several_lines_gets_its_value_s_type() {
+    let source = "#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint n; uint data[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= n) { return; }
+    uint a = subgroupAdd(
+        data[i] // the element
+    );
+    uint c = subgroupShuffle(data[i],
+        1u);
+    uint d = subgroupMax
+        (data[i] /* again */);
+    data[i] = a + c + d;
+}
+";
+    let l = glsl_linked(source, Target::GlslNoSubgroup);
+    let compact: String = l.text.split_whitespace().collect();
+    for call in [
+        "ballot_subgroupAdd(ballot_active,(ballot_active?(uint(data[i])):uint(0))//theelement",
+        "ballot_subgroupShuffle(ballot_active,(ballot_active?(uint(data[i])):uint(0)),1u)",
+        "ballot_subgroupMax(ballot_active,(ballot_active?(uint(data[i])):uint(0))/*again*/)",
+    ] {
+        assert!(compact.contains(call), "no {call} in\n{}", l.text);
+    }
+}
