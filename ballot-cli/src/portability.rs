@@ -32,6 +32,11 @@ pub struct Args {
     /// The subgroup sizes to run at, comma-separated [default: 1 to 128].
     #[arg(long, value_delimiter = ',')]
     sizes: Vec<u32>,
+    /// The size whose run (under maximal reconvergence) every other size
+    /// is compared with, where the size is not part of the contract: one
+    /// the kernel serves (a cluster of 64 lanes needs a subgroup of 64).
+    #[arg(long, default_value_t = 32)]
+    reference_size: u32,
     /// The answer may depend on the subgroup size: compare each size only
     /// with itself, and check only the schedules.
     #[arg(long)]
@@ -242,7 +247,8 @@ fn configured<'a>(
         .cases(args.cases)
         .seed(args.seed)
         .tolerance(args.tolerance)
-        .step_budget(args.step_budget);
+        .step_budget(args.step_budget)
+        .reference(args.reference_size);
     match args.sizes.is_empty() {
         true => oracle,
         false => oracle.sizes(args.sizes.iter().copied()),

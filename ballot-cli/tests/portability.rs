@@ -314,3 +314,51 @@ fn an_invalid_option_is_refused_before_any_report() {
         assert_eq!(text(&out.stdout), "", "{args:?}");
     }
 }
+
+/// A kernel served only by subgroups of 64 or more: the reference size
+/// follows `--reference-size`, and a size no subgroup has is an error that
+/// names the option.
+#[test]
+fn the_reference_size_is_an_option() {
+    let path = temp_file(
+        "cluster64.rs",
+        "#[ballot::kernel]\nfn cluster64(x: u32) -> u32 {\n    \
+         subgroup_clustered_i_add::<64, _>(x)\n}\n",
+    );
+    let sized = |reference: &str| {
+        ballot(&[
+            "portability",
+            arg(&path),
+            "--model",
+            "vulkan",
+            "--cases",
+            "8",
+            "--sizes",
+            "64,128",
+            "--reference-size",
+            reference,
+        ])
+    };
+    // Lanes 64k..64k + 63 make a cluster at 64 and at 128 alike.
+    let out = sized("64");
+    assert_no_panic_output(&out);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("1 kernels: 1 portable, 0 not"), "{stdout}");
+    // At 32, the reference run itself is undefined: nothing is certified.
+    let out = sized("32");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("NOT CHECKED"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = sized("0");
+    assert_no_panic_output(&out);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("reference"),
+        "{}",
+        text(&out.stderr)
+    );
+}
