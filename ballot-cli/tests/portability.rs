@@ -362,3 +362,19 @@ fn the_reference_size_is_an_option() {
         text(&out.stderr)
     );
 }
+
+/// Inputs past the oracle's bound are refused at once, naming the option,
+/// rather than run for days.
+#[test]
+fn too_many_cases_are_refused() {
+    let path = temp_file(
+        "slot.rs",
+        "#[ballot::kernel]\nfn slot(x: bool) -> u32 {\n    subgroup_ballot(x).count()\n}\n",
+    );
+    let out = ballot(&["portability", arg(&path), "--cases", "4294967295"]);
+    assert_no_panic_output(&out);
+    assert_ne!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("`cases`"), "{stderr}");
+    assert!(stderr.contains("65536"), "{stderr}");
+}

@@ -42,6 +42,11 @@ use ballot_ir::mask::SubgroupMask;
 /// The oracle's step budget per run unless set: 2^12 loop iterations.
 pub const DEFAULT_STEP_BUDGET: u64 = 1 << 12;
 
+/// The most inputs a check takes per kernel: 2^16, a thousand times the
+/// default of 64, which already takes seconds; more would run for days
+/// and show nothing.
+pub const MAX_CASES: u32 = 1 << 16;
+
 /// An invalid setting of the oracle, named.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SettingError {
@@ -284,6 +289,12 @@ impl<S: Subject> Portability<S> {
             SubgroupSize::new(self.reference).map_err(|e| invalid("reference", e.to_string()))?;
         if self.cases == 0 {
             return Err(invalid("cases", "no input to run".into()));
+        }
+        if self.cases > MAX_CASES {
+            return Err(invalid(
+                "cases",
+                format!("{} is more than {MAX_CASES}", self.cases),
+            ));
         }
         if let Some((min, max)) = self.invocations {
             if min == 0 || min > max {
