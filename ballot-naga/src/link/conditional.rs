@@ -298,6 +298,26 @@ pub(super) fn object_macros(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The function-like macros `text` `#define`s, each with its body
+/// (comments dropped, continuations joined), in text order.
+pub(super) fn function_macros(text: &str) -> Vec<(String, String)> {
+    logical_lines(text)
+        .into_iter()
+        .filter_map(|line| {
+            let (word, rest) = directive(&text[line])?;
+            let rest = rest.trim_start();
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let (name, params) = rest.split_at(end);
+            let params = params.strip_prefix('(')?;
+            let close = params.find(')')?;
+            (word == "define" && !name.is_empty())
+                .then(|| (name.to_string(), params[close + 1..].trim().to_string()))
+        })
+        .collect()
+}
+
 /// The ranges of the text's lines, a line continued by `\` at its end
 /// running on into the next, each range with its line break.
 fn logical_lines(text: &str) -> Vec<Range<usize>> {

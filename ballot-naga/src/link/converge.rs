@@ -107,9 +107,9 @@ pub(super) fn converge(
     let exchanges = exchanges(prefix);
     let vote = vote(prefix);
     // WGSL has no preprocessor.
-    let hints = match language {
-        Language::Glsl => hint_macros(text),
-        Language::Wgsl => Vec::new(),
+    let (hints, macros) = match language {
+        Language::Glsl => (hint_macros(text), super::conditional::function_macros(text)),
+        Language::Wgsl => (Vec::new(), Vec::new()),
     };
     let options = Options {
         exchanges: &exchanges,
@@ -123,6 +123,10 @@ pub(super) fn converge(
         init_type,
         calls,
         hints: &hints.iter().map(String::as_str).collect::<Vec<_>>(),
+        macros: &macros
+            .iter()
+            .map(|(name, body)| (name.as_str(), body.as_str()))
+            .collect::<Vec<_>>(),
     };
     reconverge::convert(text, language, &options).map(|(printed, _)| printed)
 }

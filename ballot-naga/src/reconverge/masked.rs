@@ -269,6 +269,9 @@ pub(crate) struct Request<'a> {
     /// Which overload a GLSL call calls, where the caller can tell
     /// ([`super::Options::calls`]).
     pub calls: &'a dyn Fn(Range<usize>, Range<usize>) -> Option<bool>,
+    /// GLSL's function-like macros, with their bodies
+    /// ([`super::Options::macros`]).
+    pub macros: &'a [(&'a str, &'a str)],
 }
 
 /// Built-in functions with side effects: an initialiser that calls one is
@@ -353,57 +356,21 @@ struct Callee {
     together: bool,
 }
 
-/// The function-like macros a GLSL text `#define`s whose bodies write (an
+/// Of GLSL's function-like macros, those whose bodies write (an
 /// assignment, an increment, a built-in with side effects): a call of one
 /// changes state as a function's would, and the reader, which sees the
 /// call and not the body, could not tell.
-fn writing_macros(text: &str) -> BTreeSet<&str> {
-    let mut found = BTreeSet::new();
-    let mut start = 0;
-    while start < text.len() {
-        // A logical line: one a `\` ends runs on into the next.
-        let mut end = start;
-        loop {
-            end = text[end..].find('\n').map_or(text.len(), |k| end + k);
-            if end >= text.len() || !text[start..end].trim_end().ends_with('\\') {
-                break;
-            }
-            end += 1;
-        }
-        let line = start..end;
-        start = end + 1;
-        let Some(rest) = text[line.clone()].trim_start().strip_prefix('#') else {
-            continue;
-        };
-        let Some(rest) = rest.trim_start().strip_prefix("define") else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        let name_len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        let (name, after) = rest.split_at(name_len);
-        // Function-like: `(` right after the name.
-        let Some(close) = after.strip_prefix('(').and_then(|a| a.find(')')) else {
-            continue;
-        };
-        let body_start = line.end - (after.len() - close - 2);
-        let body = body_start..line.end;
-        let calls_effect = effects_names(&text[body.clone()])
-            .any(|n| SIDE_EFFECTS.contains(&n) || GLSL_OUT_WRITERS.contains(&n));
-        if !name.is_empty()
-            && (calls_effect || !effects::writes(text, body, Language::Glsl).is_empty())
-        {
-            found.insert(name);
-        }
-    }
-    found
-}
-
-/// The names in a text.
-fn effects_names(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
+fn writing_macros<'m>(macros: &[(&'m str, &str)]) -> BTreeSet<&'m str> {
+    macros
+        .iter()
+        .filter(|(_, body)| {
+            let calls_effect = body
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|n| SIDE_EFFECTS.contains(&n) || GLSL_OUT_WRITERS.contains(&n));
+            calls_effect || !effects::writes(body, 0..body.len(), Language::Glsl).is_empty()
+        })
+        .map(|(name, _)| *name)
+        .collect()
 }
 
 /// Every name of `request.unit`, classified, but for which functions are
@@ -411,10 +378,7 @@ fn effects_names(text: &str) -> impl Iterator<Item = &str> {
 fn callees(request: &Request<'_>) -> Vec<Callee> {
     let unit = request.unit;
     let glsl = request.language == Language::Glsl;
-    let writing_macros = match glsl {
-        true => writing_macros(request.text),
-        false => BTreeSet::new(),
-    };
+    let writing_macros = writing_macros(request.macros);
     let mut callees: Vec<Callee> = unit
         .names
         .iter()

@@ -86,6 +86,9 @@ pub(crate) struct Options<'a> {
     /// UNROLL [[unroll]]`): before a statement, hints, as the attributes
     /// are ([`tree::read_with`]).
     pub hints: &'a [&'a str],
+    /// GLSL's function-like macros, each name with its body: a call of
+    /// one whose body writes changes state ([`masked`]).
+    pub macros: &'a [(&'a str, &'a str)],
 }
 
 /// The conversion of `text`: the same text where no function reaches an
@@ -110,6 +113,7 @@ pub(crate) fn convert(
         barriers: options.barriers,
         init_type: options.init_type,
         calls: options.calls,
+        macros: options.macros,
     };
     let converted = masked::convert(&request).map_err(|r| Refused {
         message: r.message,

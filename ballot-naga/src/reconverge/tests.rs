@@ -41,6 +41,7 @@ fn wgsl(body: &str) -> Result<String, super::Refused> {
         skip: &[],
         init_type: &|_| None,
         calls: &|_, _| None,
+        macros: &[],
         hints: &[],
     };
     let (printed, _) = convert(&text, Language::Wgsl, &options)?;
@@ -204,6 +205,7 @@ fn a_shader_without_exchanges_is_unchanged() {
         skip: &[],
         init_type: &|_| None,
         calls: &|_, _| None,
+        macros: &[],
         hints: &[],
     };
     let (printed, vote) = convert(&text, Language::Wgsl, &options).unwrap();
@@ -234,6 +236,7 @@ fn glsl_shapes_convert_with_typed_temporaries() {
         skip: &[],
         init_type: &|_| None,
         calls: &|_, _| None,
+        macros: &[],
         hints: &[],
     };
     let (printed, vote) = convert(text, Language::Glsl, &options).unwrap();
@@ -271,6 +274,7 @@ fn a_glsl_case_falling_through_runs_on_with_the_next_case_s_invocations() {
         skip: &[],
         init_type: &|_| None,
         calls: &|_, _| None,
+        macros: &[],
         hints: &[],
     };
     let out = convert(text, Language::Glsl, &options).unwrap().0.text;
@@ -467,6 +471,7 @@ fn glsl_arms_of_the_conditional_operator_run_with_their_activity() {
         skip: &[],
         init_type: &|_| None,
         calls: &|_, _| None,
+        macros: &[],
         hints: &[],
     };
     let (printed, _) = convert(text, Language::Glsl, &options).unwrap();
@@ -573,6 +578,7 @@ fn glsl(body: &str) -> Result<String, super::Refused> {
         skip: &[],
         init_type: &|_| None,
         calls: &|_, _| None,
+        macros: &[],
         hints: &[],
     };
     convert(&text, Language::Glsl, &options).map(|(printed, _)| printed.text)
