@@ -45,9 +45,8 @@ impl Written {
         let calls = |call: Range<usize>, function: Range<usize>| {
             let call = self.origin(&call)?;
             let function = self.origin(&function)?;
-            let line = shader.text[..function.start].matches('\n').count() + 1;
             let definition = glsl_calls().get(&call.start)?.definition?;
-            Some(usize::try_from(definition).ok()? == line)
+            Some(definition == locate(shader.text, function, String::new()).line)
         };
         converge::converge(
             &self.text,
@@ -158,9 +157,6 @@ impl Written {
         }
     }
 
-    /// naga's verdict on this text as an error on the user's file: at the
-    /// innermost label in the user's code, or, where every label is in
-    /// linked code, a bug in ballot.
     /// A glslang note's line of the linked text (`line 12 of the text it
     /// was given`) as the user's line, where it is one of theirs.
     fn note_line(&self, shader: &Shader<'_>, note: &str) -> String {
@@ -190,14 +186,17 @@ impl Written {
         // The first byte of the line that is the user's.
         let user = (start..end).find_map(|at| self.origin(&(at..at + 1)));
         match user {
-            Some(r) => {
-                let line = shader.text[..r.start].matches('\n').count() + 1;
-                format!("{before}(line {line})")
-            }
+            Some(r) => format!(
+                "{before}(line {})",
+                locate(shader.text, r, String::new()).line
+            ),
             None => format!("{before}(in the code ballot links)"),
         }
     }
 
+    /// naga's verdict on this text as an error on the user's file: at the
+    /// innermost label in the user's code, or, where every label is in
+    /// linked code, a bug in ballot.
     pub(super) fn error(&self, shader: &Shader<'_>, path: &str, d: Diagnostic) -> LinkError {
         let mapped: Vec<(Range<usize>, String)> = d
             .labels
