@@ -49,6 +49,7 @@
 //! | 4 | status: [`PrimitiveShader::status_words`], zeroed before each run; word 1 then holds the count (or the scan's total) | read-write |
 //! | 5 | parameters: [`PrimitiveShader::params`] | read |
 
+mod count_scan;
 #[cfg(feature = "wgpu")]
 mod host;
 
@@ -356,51 +357,6 @@ const DEFAULT_COMPACT_LOADS: u32 = 8;
 /// (`gpu_bench tiles`, `docs/performance.md`).
 const DEFAULT_SCAN_LOADS: u32 = 8;
 
-/// The inclusive scan of a tile's counts in GLSL without subgroups
-/// (Hillis and Steele): a step per power of two up to `COUNTS`, a constant,
-/// two barriers each.
-const STEPPED_COUNT_SCAN: &str = "for (uint d = 1u; d < COUNTS; d <<= 1u) {
-            uint add = (lid < counts && lid >= d) ? s_counts[lid - d] : 0u;
-            barrier();
-            if (lid < counts) {
-                sum += add;
-                s_counts[lid] = sum;
-            }
-            barrier();
-        }";
-
-/// The same scan on `glsl`: each subgroup's counts by
-/// `subgroupInclusiveAdd`, then the totals of the subgroups before it,
-/// with two barriers in all. On an H100 it took the exclusive scan at
-/// 2^28 from 0.771 to 0.735 ms (`gpu_bench files`, docs/performance.md).
-/// Lane `lid % size` of subgroup `lid / size`, as compaction's ballots
-/// take them.
-const SUBGROUP_COUNT_SCAN: &str = "{
-            uint size = gl_SubgroupSize;
-            uint inclusive = subgroupInclusiveAdd(sum);
-            if (lid % size == size - 1u) {
-                s_subgroup_sums[lid / size] = inclusive;
-            }
-            barrier();
-            uint before = 0u;
-            for (uint g = 0u; g < lid / size; g++) {
-                before += s_subgroup_sums[g];
-            }
-            sum = inclusive + before;
-            if (lid < counts) {
-                s_counts[lid] = sum;
-            }
-            barrier();
-        }";
-
-/// The extensions [`SUBGROUP_COUNT_SCAN`] needs, after `#version`.
-const SUBGROUP_COUNT_SCAN_HEAD: &str = "#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require";
-
-/// Its workgroup memory: the subgroups' totals, one per subgroup of the
-/// workgroup at the smallest size.
-const SUBGROUP_COUNT_SCAN_MEMORY: &str = "shared uint s_subgroup_sums[WG];";
-
 /// Whether compaction stages its kept elements in workgroup memory and
 /// writes them as consecutive words (`true`), or writes each from the
 /// invocation that loaded it. Staged, the H200 took 0.679 ms rather than
@@ -534,8 +490,10 @@ impl PrimitiveShader {
         // Where the subgroup's size comes from, and what the entry point
         // passes the helpers.
         // The entry point's names for the init's built-ins
-        // (`ballot::back::Init`).
+        // (`ballot::back::Init`). A WGSL scan with subgroups takes the
+        // size for its scan of the counts (`count_scan`), as `ballot_lanes`.
         let (size_expr, init_args, builtins): (_, &[&str], _) = match (glsl, emulated, compact) {
+            (false, false, false) => ("", &[], ", @builtin(subgroup_size) ballot_lanes: u32"),
             (_, _, false) => ("", &[], ""),
             (true, false, _) => ("gl_SubgroupSize", &[], ""),
             (true, true, _) => ("ballot_subgroup_size", &["gl_LocalInvocationIndex"], ""),
@@ -589,37 +547,25 @@ impl PrimitiveShader {
                 ("LOOK", &LOOK.to_string()),
             ],
         );
-        // GLSL's scan of a tile's counts: in subgroups where the target has
-        // them, else in steps over workgroup memory (WGSL's are its
-        // template's own).
-        let text = match glsl && !emulated {
-            true => fill(
-                &text,
-                &[
-                    ("COUNT_SCAN_HEAD", SUBGROUP_COUNT_SCAN_HEAD),
-                    ("COUNT_SCAN_MEMORY", SUBGROUP_COUNT_SCAN_MEMORY),
-                    ("COUNT_SCAN", SUBGROUP_COUNT_SCAN),
-                ],
-            ),
-            false => fill(
-                &text,
-                &[
-                    ("COUNT_SCAN_HEAD", ""),
-                    ("COUNT_SCAN_MEMORY", ""),
-                    ("COUNT_SCAN", STEPPED_COUNT_SCAN),
-                ],
-            ),
-        };
-        // The loops over constants, written out: the loads, the steps of
-        // the tile's scan of its counts, and the look-back window.
-        let steps: Vec<u32> = std::iter::successors(Some(1u32), |d| Some(d * 2))
-            .take_while(|d| *d < counts)
-            .collect();
+        // The scan of a tile's counts: in subgroups where the target has
+        // them, else raked over workgroup memory.
+        let scan = count_scan::count_scan(target, counts, helpers.contains("enable subgroups;"));
+        let text = fill(
+            &text,
+            &[
+                ("COUNT_SCAN_HEAD", scan.head),
+                ("COUNT_SCAN_MEMORY", &scan.memory),
+                ("COUNT_SCAN", &scan.code),
+            ],
+        );
+        // The loops over constants, written out: the loads, the raking
+        // scan's of the tile's counts, and the look-back window.
         let text = [
             ("LOAD", (0..loads).collect()),
-            ("SCAN_STEP", steps),
             ("LOOK", (0..LOOK).collect::<Vec<u32>>()),
             ("STAGE", (0..per_round * 4).collect()),
+            ("SPAN", (0..scan.span).collect()),
+            ("RAKER", (0..scan.rakers).collect()),
         ]
         .iter()
         .fold(text, |text, (open, args)| unroll(&text, open, args));

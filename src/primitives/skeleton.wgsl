@@ -1,3 +1,4 @@
+{COUNT_SCAN_HEAD}
 // A device-wide primitive in one pass: the WGSL twin of skeleton.glsl,
 // which explains the tile order, the status words and the look-back with
 // its fallback. ballot's `primitives` module fills in the braces.
@@ -36,24 +37,7 @@ var<workgroup> s_fallback: atomic<u32>;
 
 {PRIMITIVE}
 
-var<private> t_invocation: u32;
-var<private> t_counts: u32;
-var<private> t_scan: u32;
-
-// One step of the tile's scan of its counts: adds the count d places back.
-fn scan_step(d: u32) {
-    let lid = t_invocation;
-    var add = 0u;
-    if (lid < t_counts && lid >= d) {
-        add = s_counts[lid - d];
-    }
-    workgroupBarrier();
-    if (lid < t_counts) {
-        t_scan += add;
-        s_counts[lid] = t_scan;
-    }
-    workgroupBarrier();
-}
+{COUNT_SCAN_MEMORY}
 
 var<private> t_read: u32;
 var<private> t_add: u32;
@@ -98,18 +82,12 @@ fn main(@builtin(local_invocation_index) lid: u32{BUILTINS}) {
             // Published before the scan, as skeleton.glsl says why.
             publish(tile, select(AGGREGATE, PREFIX, tile == 0u), atomicLoad(&s_total));
         }
+        // Inclusive scan of the tile's counts.
         var sum = 0u;
         if (lid < counts) {
             sum = s_counts[lid];
         }
-        // Up to COUNTS, a constant: the uniformity analysis of Tint does
-        // not take `counts`, which comes from the subgroup size, as
-        // uniform. The steps are unrolled, as the tile's loads are.
-        t_invocation = lid;
-        t_counts = counts;
-        t_scan = sum;
-        {EACH_SCAN_STEP:scan_step}
-        sum = t_scan;
+        {COUNT_SCAN}
         var aggregate = s_counts[counts - 1u];
         if (EARLY_TOTAL) {
             aggregate = atomicLoad(&s_total);
