@@ -128,7 +128,7 @@ fn main() -> ExitCode {
             | "all"
     ) {
         eprintln!(
-            "usage: gpu_bench [ops|compaction|copy|why|spins|virtual|tiles|guard|shapes|spirv|dump DIR|files FILE…|all] [--quick]"
+            "usage: gpu_bench [ops|compaction|copy|why|spins|virtual|tiles|guard|shapes|spirv|dump DIR [SIZE]|files FILE…|all] [--quick]"
         );
         return ExitCode::from(2);
     }
@@ -139,13 +139,20 @@ fn main() -> ExitCode {
         .cloned()
         .collect();
     if what == "dump" {
-        let Some(dir) = rest.first() else {
-            eprintln!("usage: gpu_bench dump DIR");
+        // Subgroups of 32, as NVIDIA's, unless a size follows: lavapipe's
+        // are 8 at LP_NATIVE_VECTOR_WIDTH=256, and texts checked there
+        // against its `glsl` need that size.
+        let size = match rest.get(1).map(|s| s.parse::<u32>()) {
+            None => Ok(32),
+            Some(Ok(n)) if n.is_power_of_two() && n <= 128 => Ok(n),
+            Some(_) => Err(()),
+        };
+        let (Some(dir), Ok(size)) = (rest.first(), size) else {
+            eprintln!("usage: gpu_bench dump DIR [SUBGROUP_SIZE: a power of two up to 128]");
             return ExitCode::from(2);
         };
-        // Subgroups of 32, as NVIDIA's.
         let dir = std::path::Path::new(dir);
-        return match ops::dump(dir, 32).and_then(|()| compaction::dump(dir)) {
+        return match ops::dump(dir, size).and_then(|()| compaction::dump(dir)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
                 eprintln!("error: {err}");
@@ -219,7 +226,7 @@ fn main() -> ExitCode {
                     compaction::is_row(name.split('.').next().unwrap_or_default())
                 });
             if !rows.is_empty() {
-                ops::files(&gpu, subgroup, &rows)?;
+                ops::files(&gpu, subgroup, quick, &rows)?;
             }
             if !primitives.is_empty() {
                 compaction::files(&gpu, subgroup, quick, &primitives)?;
