@@ -219,39 +219,54 @@ uvec4 ballot_gather(uint at) {
 
 // Exchange memory of values: one per invocation, as up to four words, each
 // word in a plane of its own of the flags' two halves (ballot_slot_stride
-// words a plane). A value moves only the words it uses (`words`, a constant
-// of the call): one for a scalar, four for a mask.
-shared uint ballot_slots[4u * ballot_slot_stride];
+// words a plane), four consecutive words to a uvec4, so that a reduction or a
+// scan reads four lanes' words at once. A value moves only the words it uses
+// (`words`, a constant of the call): one for a scalar, four for a mask.
+shared uvec4 ballot_slots[ballot_slot_stride];
 
 // Writes the first `words` words of this invocation's value into the half the
 // next exchange publishes.
 void ballot_put(uvec4 v, uint words) {
     uint s = ballot_half + ballot_index;
-    ballot_slots[s] = v.x;
+    ballot_slots[s >> 2u][s & 3u] = v.x;
     if (words > 1u) {
-        ballot_slots[s + ballot_slot_stride] = v.y;
+        uint t = s + ballot_slot_stride;
+        ballot_slots[t >> 2u][t & 3u] = v.y;
     }
     if (words > 2u) {
-        ballot_slots[s + 2u * ballot_slot_stride] = v.z;
+        uint t = s + 2u * ballot_slot_stride;
+        ballot_slots[t >> 2u][t & 3u] = v.z;
     }
     if (words > 3u) {
-        ballot_slots[s + 3u * ballot_slot_stride] = v.w;
+        uint t = s + 3u * ballot_slot_stride;
+        ballot_slots[t >> 2u][t & 3u] = v.w;
     }
 }
 
 // The value in slot s, its words past the first `words` zero.
 uvec4 ballot_get(uint s, uint words) {
-    uvec4 v = uvec4(ballot_slots[s], 0u, 0u, 0u);
+    uvec4 v = uvec4(ballot_slots[s >> 2u][s & 3u], 0u, 0u, 0u);
     if (words > 1u) {
-        v.y = ballot_slots[s + ballot_slot_stride];
+        uint t = s + ballot_slot_stride;
+        v.y = ballot_slots[t >> 2u][t & 3u];
     }
     if (words > 2u) {
-        v.z = ballot_slots[s + 2u * ballot_slot_stride];
+        uint t = s + 2u * ballot_slot_stride;
+        v.z = ballot_slots[t >> 2u][t & 3u];
     }
     if (words > 3u) {
-        v.w = ballot_slots[s + 3u * ballot_slot_stride];
+        uint t = s + 3u * ballot_slot_stride;
+        v.w = ballot_slots[t >> 2u][t & 3u];
     }
     return v;
+}
+
+// Whether a reduction or a scan takes one exchange, every lane reading its
+// subgroup's words four at a time: a word a value, and whole subgroups of 4
+// to 32 lanes (at 4 the two-level exchange below is one exchange too; past
+// 32 its second level reads fewer). All constants of the call.
+bool ballot_one_level(uint words) {
+    return words == 1u && (ballot_workgroup_size % ballot_subgroup_size) == 0u && ballot_subgroup_size >= 4u && ballot_subgroup_size <= 32u;
 }
 
 // The lowest lane of this virtual subgroup whose flag the exchange at `at`

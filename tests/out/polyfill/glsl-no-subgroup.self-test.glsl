@@ -231,39 +231,54 @@ uvec4 ballot_gather(uint at) {
 
 // Exchange memory of values: one per invocation, as up to four words, each
 // word in a plane of its own of the flags' two halves (ballot_slot_stride
-// words a plane). A value moves only the words it uses (`words`, a constant
-// of the call): one for a scalar, four for a mask.
-shared uint ballot_slots[4u * ballot_slot_stride];
+// words a plane), four consecutive words to a uvec4, so that a reduction or a
+// scan reads four lanes' words at once. A value moves only the words it uses
+// (`words`, a constant of the call): one for a scalar, four for a mask.
+shared uvec4 ballot_slots[ballot_slot_stride];
 
 // Writes the first `words` words of this invocation's value into the half the
 // next exchange publishes.
 void ballot_put(uvec4 v, uint words) {
     uint s = ballot_half + ballot_index;
-    ballot_slots[s] = v.x;
+    ballot_slots[s >> 2u][s & 3u] = v.x;
     if (words > 1u) {
-        ballot_slots[s + ballot_slot_stride] = v.y;
+        uint t = s + ballot_slot_stride;
+        ballot_slots[t >> 2u][t & 3u] = v.y;
     }
     if (words > 2u) {
-        ballot_slots[s + 2u * ballot_slot_stride] = v.z;
+        uint t = s + 2u * ballot_slot_stride;
+        ballot_slots[t >> 2u][t & 3u] = v.z;
     }
     if (words > 3u) {
-        ballot_slots[s + 3u * ballot_slot_stride] = v.w;
+        uint t = s + 3u * ballot_slot_stride;
+        ballot_slots[t >> 2u][t & 3u] = v.w;
     }
 }
 
 // The value in slot s, its words past the first `words` zero.
 uvec4 ballot_get(uint s, uint words) {
-    uvec4 v = uvec4(ballot_slots[s], 0u, 0u, 0u);
+    uvec4 v = uvec4(ballot_slots[s >> 2u][s & 3u], 0u, 0u, 0u);
     if (words > 1u) {
-        v.y = ballot_slots[s + ballot_slot_stride];
+        uint t = s + ballot_slot_stride;
+        v.y = ballot_slots[t >> 2u][t & 3u];
     }
     if (words > 2u) {
-        v.z = ballot_slots[s + 2u * ballot_slot_stride];
+        uint t = s + 2u * ballot_slot_stride;
+        v.z = ballot_slots[t >> 2u][t & 3u];
     }
     if (words > 3u) {
-        v.w = ballot_slots[s + 3u * ballot_slot_stride];
+        uint t = s + 3u * ballot_slot_stride;
+        v.w = ballot_slots[t >> 2u][t & 3u];
     }
     return v;
+}
+
+// Whether a reduction or a scan takes one exchange, every lane reading its
+// subgroup's words four at a time: a word a value, and whole subgroups of 4
+// to 32 lanes (at 4 the two-level exchange below is one exchange too; past
+// 32 its second level reads fewer). All constants of the call.
+bool ballot_one_level(uint words) {
+    return words == 1u && (ballot_workgroup_size % ballot_subgroup_size) == 0u && ballot_subgroup_size >= 4u && ballot_subgroup_size <= 32u;
 }
 
 // The lowest lane of this virtual subgroup whose flag the exchange at `at`
@@ -407,6 +422,16 @@ uvec4 ballot_combine(uint op, uvec4 a, uvec4 b) {
 // subgroupAdd and the other reductions: every lane gets the total.
 uvec4 ballot_reduce(bool act, uvec4 v, uint op, uint words) {
     uvec4 identity = ballot_identity(op);
+    if (ballot_one_level(words)) {
+        ballot_put(act ? ballot_combine(op, identity, v) : identity, 1u);
+        uint quads = (ballot_sync() + ballot_base) >> 2u;
+        uvec4 sum = identity;
+        for (uint k = 0u; k < ballot_subgroup_size / 4u; k = k + 1u) {
+            uvec4 q = ballot_slots[quads + k];
+            sum = ballot_combine(op, sum, ballot_combine(op, ballot_combine(op, uvec4(q.x), uvec4(q.y)), ballot_combine(op, uvec4(q.z), uvec4(q.w))));
+        }
+        return sum;
+    }
     uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
     bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
     uint first = ballot_lane & ~(g - 1u);
@@ -433,6 +458,20 @@ uvec4 ballot_reduce(bool act, uvec4 v, uint op, uint words) {
 // subgroupInclusiveAdd and the other inclusive scans: lanes at or below this one.
 uvec4 ballot_inclusive_scan(bool act, uvec4 v, uint op, uint words) {
     uvec4 identity = ballot_identity(op);
+    if (ballot_one_level(words)) {
+        ballot_put(act ? ballot_combine(op, identity, v) : identity, 1u);
+        uint quads = (ballot_sync() + ballot_base) >> 2u;
+        uvec4 sum = identity;
+        for (uint k = 0u; k < ballot_subgroup_size / 4u; k = k + 1u) {
+            uvec4 q = ballot_slots[quads + k];
+            uint l = 4u * k;
+            sum = l <= ballot_lane ? ballot_combine(op, sum, uvec4(q.x)) : sum;
+            sum = l + 1u <= ballot_lane ? ballot_combine(op, sum, uvec4(q.y)) : sum;
+            sum = l + 2u <= ballot_lane ? ballot_combine(op, sum, uvec4(q.z)) : sum;
+            sum = l + 3u <= ballot_lane ? ballot_combine(op, sum, uvec4(q.w)) : sum;
+        }
+        return sum;
+    }
     uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
     bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
     uint first = ballot_lane & ~(g - 1u);
@@ -462,6 +501,20 @@ uvec4 ballot_inclusive_scan(bool act, uvec4 v, uint op, uint words) {
 // the identity in lane 0.
 uvec4 ballot_exclusive_scan(bool act, uvec4 v, uint op, uint words) {
     uvec4 identity = ballot_identity(op);
+    if (ballot_one_level(words)) {
+        ballot_put(act ? ballot_combine(op, identity, v) : identity, 1u);
+        uint quads = (ballot_sync() + ballot_base) >> 2u;
+        uvec4 sum = identity;
+        for (uint k = 0u; k < ballot_subgroup_size / 4u; k = k + 1u) {
+            uvec4 q = ballot_slots[quads + k];
+            uint l = 4u * k;
+            sum = l < ballot_lane ? ballot_combine(op, sum, uvec4(q.x)) : sum;
+            sum = l + 1u < ballot_lane ? ballot_combine(op, sum, uvec4(q.y)) : sum;
+            sum = l + 2u < ballot_lane ? ballot_combine(op, sum, uvec4(q.z)) : sum;
+            sum = l + 3u < ballot_lane ? ballot_combine(op, sum, uvec4(q.w)) : sum;
+        }
+        return sum;
+    }
     uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
     bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
     uint first = ballot_lane & ~(g - 1u);

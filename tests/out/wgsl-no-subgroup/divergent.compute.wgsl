@@ -17,7 +17,7 @@ const ballot_subgroup_words: u32 = 1u;
 const ballot_exchange_slots: u32 = 1u;
 const ballot_slot_stride: u32 = 3u * ballot_exchange_words;
 const ballot_words_length: u32 = ballot_exchange_slots * ballot_slot_stride;
-const ballot_values_length: u32 = 8u * ballot_exchange_size;
+const ballot_values_length: u32 = 2u * ballot_exchange_size;
 const ballot_present_length: u32 = 2u * ballot_exchange_size;
 
 // The invocation's place: its local_invocation_index, its lane, and its

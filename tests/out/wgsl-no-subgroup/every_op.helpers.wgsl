@@ -23,7 +23,7 @@ const ballot_subgroup_words: u32 = 1u;
 const ballot_exchange_slots: u32 = 1u;
 const ballot_slot_stride: u32 = 3u * ballot_exchange_words;
 const ballot_words_length: u32 = ballot_exchange_slots * ballot_slot_stride;
-const ballot_values_length: u32 = 8u * ballot_exchange_size;
+const ballot_values_length: u32 = 2u * ballot_exchange_size;
 const ballot_present_length: u32 = 2u * ballot_exchange_size;
 
 // The invocation's place: its local_invocation_index, its lane, and its
@@ -264,10 +264,11 @@ fn ballot_gather(at: u32) -> vec4<u32> {
 // Exchange memory of values, in two halves: one value per invocation, as up
 // to four words, each word in a plane of its own (2 * ballot_exchange_size
 // words a plane), so that a value moves only the words it uses (`words`, a
-// constant of the call): one for a scalar, four for a mask. An exchange of
-// values writes one half before its barrier; the next writes the other, so
-// no write overtakes a read.
-var<workgroup> ballot_values: array<u32, ballot_values_length>;
+// constant of the call): one for a scalar, four for a mask. Four consecutive
+// words make a vec4, so that a reduction or a scan reads four lanes' words at
+// once. An exchange of values writes one half before its barrier; the next
+// writes the other, so no write overtakes a read.
+var<workgroup> ballot_values: array<vec4<u32>, ballot_values_length>;
 // Beside each value, whether its invocation was active: Broadcast reads one
 // lane's, without the contention of every lane setting a bit in one word.
 var<workgroup> ballot_present: array<u32, ballot_present_length>;
@@ -277,32 +278,46 @@ var<workgroup> ballot_present: array<u32, ballot_present_length>;
 fn ballot_put(value: vec4<u32>, words: u32) {
     let s = (ballot_half + ballot_index);
     let plane = (2u * ballot_exchange_size);
-    ballot_values[s] = value.x;
+    ballot_values[s >> 2u][s & 3u] = value.x;
     if (words > 1u) {
-        ballot_values[(s + plane)] = value.y;
+        let t = s + plane;
+        ballot_values[t >> 2u][t & 3u] = value.y;
     }
     if (words > 2u) {
-        ballot_values[(s + (2u * plane))] = value.z;
+        let t = s + 2u * plane;
+        ballot_values[t >> 2u][t & 3u] = value.z;
     }
     if (words > 3u) {
-        ballot_values[(s + (3u * plane))] = value.w;
+        let t = s + 3u * plane;
+        ballot_values[t >> 2u][t & 3u] = value.w;
     }
 }
 
 // The value in slot s, its words past the first `words` zero.
 fn ballot_get(s: u32, words: u32) -> vec4<u32> {
     let plane = (2u * ballot_exchange_size);
-    var v = vec4<u32>(ballot_values[s], 0u, 0u, 0u);
+    var v = vec4<u32>(ballot_values[s >> 2u][s & 3u], 0u, 0u, 0u);
     if (words > 1u) {
-        v.y = ballot_values[(s + plane)];
+        let t = s + plane;
+        v.y = ballot_values[t >> 2u][t & 3u];
     }
     if (words > 2u) {
-        v.z = ballot_values[(s + (2u * plane))];
+        let t = s + 2u * plane;
+        v.z = ballot_values[t >> 2u][t & 3u];
     }
     if (words > 3u) {
-        v.w = ballot_values[(s + (3u * plane))];
+        let t = s + 3u * plane;
+        v.w = ballot_values[t >> 2u][t & 3u];
     }
     return v;
+}
+
+// Whether a reduction or a scan takes one exchange, every lane reading its
+// subgroup's words four at a time: a word a value, and whole subgroups of 4
+// to 32 lanes (at 4 the two-level exchange is one exchange too; past 32 its
+// second level reads fewer). All constants of the call.
+fn ballot_one_level(words: u32) -> bool {
+    return words == 1u && (ballot_workgroup_size % ballot_subgroup_size) == 0u && ballot_subgroup_size >= 4u && ballot_subgroup_size <= 32u;
 }
 
 // An exchange of values alone: waits for the workgroup's, and returns the

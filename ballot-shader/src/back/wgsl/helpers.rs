@@ -179,10 +179,11 @@ const VALUES: &str = "\
 // Exchange memory of values, in two halves: one value per invocation, as up
 // to four words, each word in a plane of its own (2 * ballot_exchange_size
 // words a plane), so that a value moves only the words it uses (`words`, a
-// constant of the call): one for a scalar, four for a mask. An exchange of
-// values writes one half before its barrier; the next writes the other, so
-// no write overtakes a read.
-var<workgroup> ballot_values: array<u32, ballot_values_length>;
+// constant of the call): one for a scalar, four for a mask. Four consecutive
+// words make a vec4, so that a reduction or a scan reads four lanes' words at
+// once. An exchange of values writes one half before its barrier; the next
+// writes the other, so no write overtakes a read.
+var<workgroup> ballot_values: array<vec4<u32>, ballot_values_length>;
 // Beside each value, whether its invocation was active: Broadcast reads one
 // lane's, without the contention of every lane setting a bit in one word.
 var<workgroup> ballot_present: array<u32, ballot_present_length>;
@@ -192,32 +193,46 @@ var<workgroup> ballot_present: array<u32, ballot_present_length>;
 fn ballot_put(value: vec4<u32>, words: u32) {
     let s = (ballot_half + ballot_index);
     let plane = (2u * ballot_exchange_size);
-    ballot_values[s] = value.x;
+    ballot_values[s >> 2u][s & 3u] = value.x;
     if (words > 1u) {
-        ballot_values[(s + plane)] = value.y;
+        let t = s + plane;
+        ballot_values[t >> 2u][t & 3u] = value.y;
     }
     if (words > 2u) {
-        ballot_values[(s + (2u * plane))] = value.z;
+        let t = s + 2u * plane;
+        ballot_values[t >> 2u][t & 3u] = value.z;
     }
     if (words > 3u) {
-        ballot_values[(s + (3u * plane))] = value.w;
+        let t = s + 3u * plane;
+        ballot_values[t >> 2u][t & 3u] = value.w;
     }
 }
 
 // The value in slot s, its words past the first `words` zero.
 fn ballot_get(s: u32, words: u32) -> vec4<u32> {
     let plane = (2u * ballot_exchange_size);
-    var v = vec4<u32>(ballot_values[s], 0u, 0u, 0u);
+    var v = vec4<u32>(ballot_values[s >> 2u][s & 3u], 0u, 0u, 0u);
     if (words > 1u) {
-        v.y = ballot_values[(s + plane)];
+        let t = s + plane;
+        v.y = ballot_values[t >> 2u][t & 3u];
     }
     if (words > 2u) {
-        v.z = ballot_values[(s + (2u * plane))];
+        let t = s + 2u * plane;
+        v.z = ballot_values[t >> 2u][t & 3u];
     }
     if (words > 3u) {
-        v.w = ballot_values[(s + (3u * plane))];
+        let t = s + 3u * plane;
+        v.w = ballot_values[t >> 2u][t & 3u];
     }
     return v;
+}
+
+// Whether a reduction or a scan takes one exchange, every lane reading its
+// subgroup's words four at a time: a word a value, and whole subgroups of 4
+// to 32 lanes (at 4 the two-level exchange is one exchange too; past 32 its
+// second level reads fewer). All constants of the call.
+fn ballot_one_level(words: u32) -> bool {
+    return words == 1u && (ballot_workgroup_size % ballot_subgroup_size) == 0u && ballot_subgroup_size >= 4u && ballot_subgroup_size <= 32u;
 }
 
 // An exchange of values alone: waits for the workgroup's, and returns the
@@ -632,6 +647,16 @@ const REDUCE: &str = "\
 // subgroupAdd and the other reductions: every lane gets the total.
 fn ballot_reduce(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
+    if (ballot_one_level(words)) {
+        ballot_put(select(identity, ballot_combine(op, identity, value), on), 1u);
+        let quads = (ballot_values_sync() + ballot_base) >> 2u;
+        var sum = identity;
+        for (var k = 0u; k < ballot_subgroup_size / 4u; k++) {
+            let q = ballot_values[quads + k];
+            sum = ballot_combine(op, sum, ballot_combine(op, ballot_combine(op, vec4<u32>(q.x), vec4<u32>(q.y)), ballot_combine(op, vec4<u32>(q.z), vec4<u32>(q.w))));
+        }
+        return sum;
+    }
     let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
     let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
     let first = (ballot_lane & ~(g - 1u));
@@ -661,6 +686,20 @@ const INCLUSIVE_SCAN: &str = "\
 // one.
 fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
+    if (ballot_one_level(words)) {
+        ballot_put(select(identity, ballot_combine(op, identity, value), on), 1u);
+        let quads = (ballot_values_sync() + ballot_base) >> 2u;
+        var sum = identity;
+        for (var k = 0u; k < ballot_subgroup_size / 4u; k++) {
+            let q = ballot_values[quads + k];
+            let l = 4u * k;
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.x)), l <= ballot_lane);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.y)), l + 1u <= ballot_lane);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.z)), l + 2u <= ballot_lane);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.w)), l + 3u <= ballot_lane);
+        }
+        return sum;
+    }
     let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
     let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
     let first = (ballot_lane & ~(g - 1u));
@@ -692,6 +731,20 @@ const EXCLUSIVE_SCAN: &str = "\
 // the identity in lane 0.
 fn ballot_exclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
+    if (ballot_one_level(words)) {
+        ballot_put(select(identity, ballot_combine(op, identity, value), on), 1u);
+        let quads = (ballot_values_sync() + ballot_base) >> 2u;
+        var sum = identity;
+        for (var k = 0u; k < ballot_subgroup_size / 4u; k++) {
+            let q = ballot_values[quads + k];
+            let l = 4u * k;
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.x)), l < ballot_lane);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.y)), l + 1u < ballot_lane);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.z)), l + 2u < ballot_lane);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.w)), l + 3u < ballot_lane);
+        }
+        return sum;
+    }
     let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
     let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
     let first = (ballot_lane & ~(g - 1u));

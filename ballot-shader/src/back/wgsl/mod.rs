@@ -464,7 +464,7 @@ fn constants(e: &ExchangeMemory, sizes: &str, derived: &str) -> String {
          const ballot_exchange_slots: u32 = {}u;\n\
          {derived} ballot_slot_stride: u32 = 3u * ballot_exchange_words;\n\
          {derived} ballot_words_length: u32 = ballot_exchange_slots * ballot_slot_stride;\n\
-         {derived} ballot_values_length: u32 = 8u * ballot_exchange_size;\n\
+         {derived} ballot_values_length: u32 = 2u * ballot_exchange_size;\n\
          {derived} ballot_present_length: u32 = 2u * ballot_exchange_size;\n",
         e.subgroup, e.subgroup_words, e.slots
     )
