@@ -163,10 +163,12 @@ helpers! {
     /// One arithmetic operation on the bits of two `vec4<u32>`, word by
     /// word.
     Combine,
-    /// Emulated: the arithmetic reductions, in two exchanges (each lane
-    /// combines its group's values, then the groups' totals).
+    /// Emulated: the arithmetic reductions, in one exchange where the
+    /// value is one word and the subgroups are whole and of 4 to 32 lanes
+    /// (each lane reads its subgroup's words four at a time), else in two
+    /// (each lane combines its group's values, then the groups' totals).
     Reduce,
-    /// The inclusive scans: emulated, every one, in the reduction's two
+    /// The inclusive scans: emulated, every one, in the reduction's
     /// exchanges; native WGSL, those it lacks (`Min`, `Max`, `And`, `Or`,
     /// `Xor`), in log2(size) `subgroupShuffle`s where every lane is
     /// active.
