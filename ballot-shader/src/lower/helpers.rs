@@ -168,6 +168,9 @@ helpers! {
     /// (each lane reads its subgroup's words four at a time), else in two
     /// (each lane combines its group's values, then the groups' totals).
     Reduce,
+    /// Emulated: the scans' one body, the lanes below a bound (the
+    /// caller's lane + 1, or its lane), in the reduction's exchanges.
+    Scan,
     /// The inclusive scans: emulated, every one, in the reduction's
     /// exchanges; native WGSL, those it lacks (`Min`, `Max`, `And`, `Or`,
     /// `Xor`), in log2(size) `subgroupShuffle`s where every lane is
@@ -333,6 +336,7 @@ impl Helper {
             Identity => "ballot_identity",
             Combine => "ballot_combine",
             Reduce => "ballot_reduce",
+            Scan => "ballot_scan",
             InclusiveScan => "ballot_inclusive_scan",
             ExclusiveScan => "ballot_exclusive_scan",
             Clustered => "ballot_clustered_reduce",
@@ -374,9 +378,8 @@ impl Helper {
                 All | Any => &[Share],
                 AllEqual => &[BroadcastFirst, All],
                 ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwap => &[Broadcast],
-                Reduce | InclusiveScan | ExclusiveScan | Clustered => {
-                    &[Share, Values, Identity, Combine]
-                }
+                Reduce | Scan | Clustered => &[Share, Values, Identity, Combine],
+                InclusiveScan | ExclusiveScan => &[Scan],
                 _ => &[],
             },
             Language::Wgsl => match self {
@@ -398,9 +401,8 @@ impl Helper {
                 All | Any => &[Share],
                 AllEqual if emulated => &[BroadcastFirst, All],
                 ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwap => &[Broadcast],
-                Reduce | InclusiveScan | ExclusiveScan | Clustered if emulated => {
-                    &[Share, Values, Identity, Combine]
-                }
+                Reduce | Scan | Clustered if emulated => &[Share, Values, Identity, Combine],
+                InclusiveScan | ExclusiveScan if emulated => &[Scan],
                 AllEqual => &[FirstWords],
                 InclusiveScan | ExclusiveScan | Clustered => {
                     &[PrefixCount, TakeLowest, ShuffleWords, Identity, Combine]

@@ -550,9 +550,11 @@ fn ballot_reduce(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
     return r;
 }
 
-// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this
-// one.
-fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
+// The scans' one body: the lanes below `bound` (the caller's lane + 1 for an
+// inclusive scan, its lane for an exclusive one), from the identity in lane
+// order. One exchange where ballot_reduce takes one; else the lanes of this
+// lane's group below the bound, then the totals of the groups before it.
+fn ballot_scan(on: bool, value: vec4<u32>, op: u32, words: u32, bound: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
     if (ballot_one_level(words)) {
         ballot_put(select(identity, ballot_combine(op, identity, value), on), 1u);
@@ -561,10 +563,10 @@ fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec
         for (var k = 0u; k < ballot_subgroup_size / 4u; k++) {
             let q = ballot_values[quads + k];
             let l = 4u * k;
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.x)), l <= ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.y)), l + 1u <= ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.z)), l + 2u <= ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.w)), l + 3u <= ballot_lane);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.x)), l < bound);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.y)), l + 1u < bound);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.z)), l + 2u < bound);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.w)), l + 3u < bound);
         }
         return sum;
     }
@@ -576,9 +578,9 @@ fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec
     var total = identity;
     var own = identity;
     for (var k = 0u; k < g; k++) {
-        let w = ballot_get(((at + first) + k), words);
-        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
-        own = select(own, total, ((first + k) == ballot_lane));
+        let w = select(ballot_get(((at + first) + k), words), identity, (ragged && ((first + k) >= ballot_count)));
+        own = select(own, ballot_combine(op, own, w), ((first + k) < bound));
+        total = ballot_combine(op, total, w);
     }
     if (g == ballot_subgroup_size) {
         return own;
@@ -593,47 +595,16 @@ fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec
     return ballot_combine(op, r, own);
 }
 
+// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this
+// one.
+fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
+    return ballot_scan(on, value, op, words, (ballot_lane + 1u));
+}
+
 // subgroupExclusiveAdd and the other exclusive scans: lanes below this one;
 // the identity in lane 0.
 fn ballot_exclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
-    let identity = ballot_identity(op);
-    if (ballot_one_level(words)) {
-        ballot_put(select(identity, ballot_combine(op, identity, value), on), 1u);
-        let quads = (ballot_values_sync() + ballot_base) >> 2u;
-        var sum = identity;
-        for (var k = 0u; k < ballot_subgroup_size / 4u; k++) {
-            let q = ballot_values[quads + k];
-            let l = 4u * k;
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.x)), l < ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.y)), l + 1u < ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.z)), l + 2u < ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.w)), l + 3u < ballot_lane);
-        }
-        return sum;
-    }
-    let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
-    let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
-    let first = (ballot_lane & ~(g - 1u));
-    ballot_put(select(identity, ballot_combine(op, identity, value), on), words);
-    var at = (ballot_values_sync() + ballot_base);
-    var total = identity;
-    var own = identity;
-    for (var k = 0u; k < g; k++) {
-        let w = ballot_get(((at + first) + k), words);
-        own = select(own, total, ((first + k) == ballot_lane));
-        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
-    }
-    if (g == ballot_subgroup_size) {
-        return own;
-    }
-    ballot_put(total, words);
-    at = (ballot_values_sync() + ballot_base);
-    var r = identity;
-    for (var j = 0u; j < ballot_subgroup_size; j += g) {
-        let w = ballot_get((at + j), words);
-        r = select(r, ballot_combine(op, r, w), (j < first));
-    }
-    return ballot_combine(op, r, own);
+    return ballot_scan(on, value, op, words, ballot_lane);
 }
 
 // The public functions, under the GLSL names of what they replace.

@@ -74,6 +74,7 @@ pub(crate) const fn text(helper: Helper) -> Option<&'static str> {
         Identity => IDENTITY,
         Combine => COMBINE,
         Reduce => REDUCE,
+        Scan => SCAN,
         InclusiveScan => INCLUSIVE_SCAN,
         ExclusiveScan => EXCLUSIVE_SCAN,
         Clustered => CLUSTERED,
@@ -761,9 +762,12 @@ uvec4 ballot_reduce(bool act, uvec4 v, uint op, uint words) {
 }
 ";
 
-const INCLUSIVE_SCAN: &str = "\
-// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this one.
-uvec4 ballot_inclusive_scan(bool act, uvec4 v, uint op, uint words) {
+const SCAN: &str = "\
+// The scans' one body: the lanes below `bound` (the caller's lane + 1 for an
+// inclusive scan, its lane for an exclusive one), from the identity in lane
+// order. One exchange where ballot_reduce takes one; else the lanes of this
+// lane's group below the bound, then the totals of the groups before it.
+uvec4 ballot_scan(bool act, uvec4 v, uint op, uint words, uint bound) {
     uvec4 identity = ballot_identity(op);
     if (ballot_one_level(words)) {
         ballot_put(act ? ballot_combine(op, identity, v) : identity, 1u);
@@ -772,10 +776,10 @@ uvec4 ballot_inclusive_scan(bool act, uvec4 v, uint op, uint words) {
         for (uint k = 0u; k < ballot_subgroup_size / 4u; k = k + 1u) {
             uvec4 q = ballot_slots[quads + k];
             uint l = 4u * k;
-            sum = l <= ballot_lane ? ballot_combine(op, sum, uvec4(q.x)) : sum;
-            sum = l + 1u <= ballot_lane ? ballot_combine(op, sum, uvec4(q.y)) : sum;
-            sum = l + 2u <= ballot_lane ? ballot_combine(op, sum, uvec4(q.z)) : sum;
-            sum = l + 3u <= ballot_lane ? ballot_combine(op, sum, uvec4(q.w)) : sum;
+            sum = l < bound ? ballot_combine(op, sum, uvec4(q.x)) : sum;
+            sum = l + 1u < bound ? ballot_combine(op, sum, uvec4(q.y)) : sum;
+            sum = l + 2u < bound ? ballot_combine(op, sum, uvec4(q.z)) : sum;
+            sum = l + 3u < bound ? ballot_combine(op, sum, uvec4(q.w)) : sum;
         }
         return sum;
     }
@@ -788,8 +792,9 @@ uvec4 ballot_inclusive_scan(bool act, uvec4 v, uint op, uint words) {
     uvec4 own = identity;
     for (uint k = 0u; k < g; k = k + 1u) {
         uvec4 w = ballot_get(at + first + k, words);
-        total = ballot_combine(op, total, (ragged && first + k >= ballot_count) ? identity : w);
-        own = first + k == ballot_lane ? total : own;
+        w = (ragged && first + k >= ballot_count) ? identity : w;
+        own = first + k < bound ? ballot_combine(op, own, w) : own;
+        total = ballot_combine(op, total, w);
     }
     if (g == ballot_subgroup_size) {
         return own;
@@ -805,48 +810,18 @@ uvec4 ballot_inclusive_scan(bool act, uvec4 v, uint op, uint words) {
 }
 ";
 
+const INCLUSIVE_SCAN: &str = "\
+// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this one.
+uvec4 ballot_inclusive_scan(bool act, uvec4 v, uint op, uint words) {
+    return ballot_scan(act, v, op, words, ballot_lane + 1u);
+}
+";
+
 const EXCLUSIVE_SCAN: &str = "\
 // subgroupExclusiveAdd and the other exclusive scans: lanes below this one;
 // the identity in lane 0.
 uvec4 ballot_exclusive_scan(bool act, uvec4 v, uint op, uint words) {
-    uvec4 identity = ballot_identity(op);
-    if (ballot_one_level(words)) {
-        ballot_put(act ? ballot_combine(op, identity, v) : identity, 1u);
-        uint quads = (ballot_sync() + ballot_base) >> 2u;
-        uvec4 sum = identity;
-        for (uint k = 0u; k < ballot_subgroup_size / 4u; k = k + 1u) {
-            uvec4 q = ballot_slots[quads + k];
-            uint l = 4u * k;
-            sum = l < ballot_lane ? ballot_combine(op, sum, uvec4(q.x)) : sum;
-            sum = l + 1u < ballot_lane ? ballot_combine(op, sum, uvec4(q.y)) : sum;
-            sum = l + 2u < ballot_lane ? ballot_combine(op, sum, uvec4(q.z)) : sum;
-            sum = l + 3u < ballot_lane ? ballot_combine(op, sum, uvec4(q.w)) : sum;
-        }
-        return sum;
-    }
-    uint g = ballot_subgroup_size <= 4u ? ballot_subgroup_size : 1u << (uint(findMSB(ballot_subgroup_size)) >> 1u);
-    bool ragged = (ballot_workgroup_size % ballot_subgroup_size) != 0u;
-    uint first = ballot_lane & ~(g - 1u);
-    ballot_put(act ? ballot_combine(op, identity, v) : identity, words);
-    uint at = ballot_sync() + ballot_base;
-    uvec4 total = identity;
-    uvec4 own = identity;
-    for (uint k = 0u; k < g; k = k + 1u) {
-        uvec4 w = ballot_get(at + first + k, words);
-        own = first + k == ballot_lane ? total : own;
-        total = ballot_combine(op, total, (ragged && first + k >= ballot_count) ? identity : w);
-    }
-    if (g == ballot_subgroup_size) {
-        return own;
-    }
-    ballot_put(total, words);
-    at = ballot_sync() + ballot_base;
-    uvec4 r = identity;
-    for (uint j = 0u; j < ballot_subgroup_size; j = j + g) {
-        uvec4 w = ballot_get(at + j, words);
-        r = j < first ? ballot_combine(op, r, w) : r;
-    }
-    return ballot_combine(op, r, own);
+    return ballot_scan(act, v, op, words, ballot_lane);
 }
 ";
 

@@ -82,13 +82,14 @@ var<private> ballot_overflow: bool;
         Identity => IDENTITY,
         Combine => COMBINE,
         Reduce if emulated => REDUCE,
+        Scan if emulated => SCAN,
         InclusiveScan if emulated => INCLUSIVE_SCAN,
         ExclusiveScan if emulated => EXCLUSIVE_SCAN,
         InclusiveScan => INCLUSIVE_SCAN_NATIVE,
         ExclusiveScan => EXCLUSIVE_SCAN_NATIVE,
         Clustered if emulated => CLUSTERED,
         Clustered => CLUSTERED_NATIVE,
-        Reduce => return None,
+        Reduce | Scan => return None,
         WorkgroupAny => WORKGROUP_ANY,
         LaneState | IsNan | DivU32 | RemU32 | Magnitude | DivI32 | RemI32 | RemF32 | ShlU32
         | ShlI32 | FirstWord => return None,
@@ -681,10 +682,12 @@ fn ballot_reduce(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
 }
 ";
 
-const INCLUSIVE_SCAN: &str = "\
-// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this
-// one.
-fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
+const SCAN: &str = "\
+// The scans' one body: the lanes below `bound` (the caller's lane + 1 for an
+// inclusive scan, its lane for an exclusive one), from the identity in lane
+// order. One exchange where ballot_reduce takes one; else the lanes of this
+// lane's group below the bound, then the totals of the groups before it.
+fn ballot_scan(on: bool, value: vec4<u32>, op: u32, words: u32, bound: u32) -> vec4<u32> {
     let identity = ballot_identity(op);
     if (ballot_one_level(words)) {
         ballot_put(select(identity, ballot_combine(op, identity, value), on), 1u);
@@ -693,10 +696,10 @@ fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec
         for (var k = 0u; k < ballot_subgroup_size / 4u; k++) {
             let q = ballot_values[quads + k];
             let l = 4u * k;
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.x)), l <= ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.y)), l + 1u <= ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.z)), l + 2u <= ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.w)), l + 3u <= ballot_lane);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.x)), l < bound);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.y)), l + 1u < bound);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.z)), l + 2u < bound);
+            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.w)), l + 3u < bound);
         }
         return sum;
     }
@@ -708,9 +711,9 @@ fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec
     var total = identity;
     var own = identity;
     for (var k = 0u; k < g; k++) {
-        let w = ballot_get(((at + first) + k), words);
-        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
-        own = select(own, total, ((first + k) == ballot_lane));
+        let w = select(ballot_get(((at + first) + k), words), identity, (ragged && ((first + k) >= ballot_count)));
+        own = select(own, ballot_combine(op, own, w), ((first + k) < bound));
+        total = ballot_combine(op, total, w);
     }
     if (g == ballot_subgroup_size) {
         return own;
@@ -726,48 +729,19 @@ fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec
 }
 ";
 
+const INCLUSIVE_SCAN: &str = "\
+// subgroupInclusiveAdd and the other inclusive scans: lanes at or below this
+// one.
+fn ballot_inclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
+    return ballot_scan(on, value, op, words, (ballot_lane + 1u));
+}
+";
+
 const EXCLUSIVE_SCAN: &str = "\
 // subgroupExclusiveAdd and the other exclusive scans: lanes below this one;
 // the identity in lane 0.
 fn ballot_exclusive_scan(on: bool, value: vec4<u32>, op: u32, words: u32) -> vec4<u32> {
-    let identity = ballot_identity(op);
-    if (ballot_one_level(words)) {
-        ballot_put(select(identity, ballot_combine(op, identity, value), on), 1u);
-        let quads = (ballot_values_sync() + ballot_base) >> 2u;
-        var sum = identity;
-        for (var k = 0u; k < ballot_subgroup_size / 4u; k++) {
-            let q = ballot_values[quads + k];
-            let l = 4u * k;
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.x)), l < ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.y)), l + 1u < ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.z)), l + 2u < ballot_lane);
-            sum = select(sum, ballot_combine(op, sum, vec4<u32>(q.w)), l + 3u < ballot_lane);
-        }
-        return sum;
-    }
-    let g = select((1u << (firstLeadingBit(ballot_subgroup_size) >> 1u)), ballot_subgroup_size, (ballot_subgroup_size <= 4u));
-    let ragged = ((ballot_workgroup_size % ballot_subgroup_size) != 0u);
-    let first = (ballot_lane & ~(g - 1u));
-    ballot_put(select(identity, ballot_combine(op, identity, value), on), words);
-    var at = (ballot_values_sync() + ballot_base);
-    var total = identity;
-    var own = identity;
-    for (var k = 0u; k < g; k++) {
-        let w = ballot_get(((at + first) + k), words);
-        own = select(own, total, ((first + k) == ballot_lane));
-        total = ballot_combine(op, total, select(w, identity, (ragged && ((first + k) >= ballot_count))));
-    }
-    if (g == ballot_subgroup_size) {
-        return own;
-    }
-    ballot_put(total, words);
-    at = (ballot_values_sync() + ballot_base);
-    var r = identity;
-    for (var j = 0u; j < ballot_subgroup_size; j += g) {
-        let w = ballot_get((at + j), words);
-        r = select(r, ballot_combine(op, r, w), (j < first));
-    }
-    return ballot_combine(op, r, own);
+    return ballot_scan(on, value, op, words, ballot_lane);
 }
 ";
 
