@@ -139,9 +139,11 @@ fn main() -> ExitCode {
         .cloned()
         .collect();
     if what == "dump" {
-        // Subgroups of 32, as NVIDIA's, unless a size follows: lavapipe's
-        // are 8 at LP_NATIVE_VECTOR_WIDTH=256, and texts checked there
-        // against its `glsl` need that size.
+        // The per-operation texts for subgroups of 32, as NVIDIA's, unless
+        // a size follows: lavapipe's are 8 at LP_NATIVE_VECTOR_WIDTH=256,
+        // and texts checked there against its `glsl` need that size. The
+        // primitives' texts are always for 32 (`compaction::dump`), and
+        // `files` refuses their subgroup forms on another size.
         let size = match rest.get(1).map(|s| s.parse::<u32>()) {
             None => Ok(32),
             Some(Ok(n)) if n.is_power_of_two() && n <= 128 => Ok(n),
